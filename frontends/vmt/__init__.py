@@ -1,0 +1,1 @@
+"""VMT-LIB: SMT-LIB transition systems annotated with :next, :init, :trans, :invar-property."""

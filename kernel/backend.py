@@ -1,0 +1,102 @@
+"""The interface every SMT backend offers to engines.
+
+Engines ask the kernel for a solver by name (``EngineContext.make_solver``); they never import
+a backend module.  One solver object is bound to one PySMT environment.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable, Sequence
+
+from kinduct.kernel.verdict import Value
+from pysmt.environment import Environment
+from pysmt.fnode import FNode
+
+
+class SolverUnknown(Exception):
+    """The solver answered ``unknown`` (incompleteness, resource limit)."""
+
+
+class Solver(abc.ABC):
+    """An incremental SMT solver: assertions, push/pop, assumptions, cores and batch models."""
+
+    name: str
+
+    def __init__(self, env: Environment) -> None:
+        self.env = env
+
+    @abc.abstractmethod
+    def add(self, formula: FNode) -> None: ...
+
+    def add_all(self, formulas: Iterable[FNode]) -> None:
+        for f in formulas:
+            self.add(f)
+
+    @abc.abstractmethod
+    def push(self) -> None: ...
+
+    @abc.abstractmethod
+    def pop(self) -> None: ...
+
+    @abc.abstractmethod
+    def check(self, assumptions: Sequence[FNode] = ()) -> bool:
+        """Satisfiable under the Boolean ``assumptions``?  Raises :class:`SolverUnknown`."""
+
+    @abc.abstractmethod
+    def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
+        """The last model's values of ``symbols``, read in one batch (model completion on)."""
+
+    @abc.abstractmethod
+    def unsat_core(self) -> list[FNode]:
+        """After an unsat :meth:`check`: a subset of its assumptions that is already unsat."""
+
+    @abc.abstractmethod
+    def reset(self) -> None:
+        """Forget every assertion (a fresh native solver)."""
+
+    def constants(self, symbols: Sequence[FNode]) -> dict[FNode, FNode]:
+        """The model as PySMT constants, ready for substitution."""
+        mgr = self.env.formula_manager
+        out: dict[FNode, FNode] = {}
+        for sym, val in self.values(symbols).items():
+            out[sym] = constant(mgr, sym, val)
+        return out
+
+    def interpolant(self, a: FNode, b: FNode) -> FNode | None:
+        """A Craig interpolant of unsat ``a and b`` if the backend can compute one."""
+        return None
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release native resources."""
+
+
+def constant(mgr, sym: FNode, value: Value) -> FNode:
+    """A PySMT constant of ``sym``'s type holding the Python ``value``."""
+    t = sym.symbol_type()
+    if t.is_bool_type():
+        return mgr.Bool(bool(value))
+    if t.is_int_type():
+        return mgr.Int(int(value))
+    if t.is_real_type():
+        return mgr.Real(value)
+    if t.is_bv_type():
+        return mgr.BV(int(value), t.width)
+    raise TypeError(f"no constant of type {t}")
+
+
+class Backend(abc.ABC):
+    """A backend plugin: a name, whether it can run here, and a solver factory."""
+
+    name: str
+    description: str = ""
+    smt: bool = True  # False for external checkers (Kind 2) that take whole problems
+
+    @abc.abstractmethod
+    def available(self) -> bool: ...
+
+    def unavailable_reason(self) -> str:
+        return "" if self.available() else "not installed"
+
+    @abc.abstractmethod
+    def solver(self, env: Environment, logic: str | None = None) -> Solver: ...

@@ -1,0 +1,184 @@
+"""The ``kinduct`` command line.  Subcommands beyond ``check`` and ``plugins`` come from
+plugins through the ``kinduct_add_commands`` hook."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from kinduct.kernel import registry
+from kinduct.kernel.errors import InputError, KinductError
+from kinduct.kernel.frontend import LoadOptions
+from kinduct.kernel.report import human_report, json_report
+from kinduct.kernel.runner import RunOptions, run, select_properties
+from kinduct.kernel.system import TransitionSystem
+from kinduct.kernel.verdict import Verdict, exit_code
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as one line and exit code 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        sys.stderr.write(f"kinduct: error: {message}\n")
+        raise SystemExit(2)
+
+
+def console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def existing_file(path: str) -> Path:
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"{path}: no such file")
+    if p.is_dir():
+        raise InputError(f"{path}: is a directory, not a model file")
+    return p
+
+
+def csv_list(text: str) -> tuple[str, ...]:
+    items = tuple(x.strip() for x in text.split(",") if x.strip())
+    if not items:
+        raise argparse.ArgumentTypeError("expected a comma-separated list")
+    return items
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got '{text}'") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value
+
+
+def add_engine_options(parser: argparse.ArgumentParser) -> None:
+    """The options shared by every command that runs engines."""
+    parser.add_argument("--engine", type=csv_list, default=("portfolio",),
+                        help="engines to run in parallel, comma-separated (default: portfolio)")
+    parser.add_argument("--solver", default="z3", help="SMT backend (z3, cvc5, kind2)")
+    parser.add_argument("--timeout", type=positive_float, default=None,
+                        help="wall-clock limit in seconds for the whole analysis")
+    parser.add_argument("--bound", type=int, default=None, help="largest k to explore")
+    parser.add_argument("--json", action="store_true", help="Kind 2-compatible JSON output")
+
+
+def run_options(args: argparse.Namespace, properties: Sequence[str] = ()) -> RunOptions:
+    extra = {}
+    if getattr(args, "certify", False):
+        extra["certify"] = True
+    return RunOptions(engines=tuple(args.engine), solver=args.solver, timeout=args.timeout,
+                      max_k=args.bound, properties=tuple(properties), engine_options=extra)
+
+
+def load_system(path: Path, frontend: str | None, main: str | None) -> TransitionSystem:
+    chosen = registry.frontend_for(path, frontend)
+    return chosen.load(path, LoadOptions(main=main))
+
+
+def decide(system: TransitionSystem, args: argparse.Namespace, start: float,
+           properties: Sequence[str] = ()) -> list[Verdict]:
+    """Run the chosen engines, or hand the whole problem to an external backend."""
+    opts = run_options(args, properties)
+    backend = registry.backend(opts.solver)
+    if not backend.smt:
+        return backend.check_system(system, opts, start)  # type: ignore[attr-defined]
+    return run(system, opts, start)
+
+
+def print_verdicts(system: TransitionSystem, verdicts: Sequence[Verdict], as_json: bool) -> int:
+    props = list(system.properties)
+    if as_json:
+        print(json_report(system, props, verdicts))
+    else:
+        human_report(console(), system, props, verdicts)
+    return exit_code(verdicts)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    start = time.monotonic()
+    path = existing_file(args.file)
+    system = load_system(path, args.frontend, args.main)
+    props = select_properties(system, args.property or ())
+    if not props:
+        raise InputError(f"{path}: the model has no property to check")
+    verdicts = decide(system, args, start, [p.name for p in props])
+    return print_verdicts(system.with_properties(props), verdicts, args.json)
+
+
+def cmd_plugins(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    out = console()
+    table = Table(title="kinduct plugins", title_justify="left")
+    for col in ("kind", "name", "details", "status"):
+        table.add_column(col)
+    for f in registry.frontends().values():
+        table.add_row("frontend", f.name, " ".join(f.extensions), "available")
+    for e in registry.engines().values():
+        detail = f"= {', '.join(e.members)}" if e.members else e.description
+        table.add_row("engine", e.name, detail, "available")
+    for b in registry.backends().values():
+        status = "available" if b.available() else f"unavailable ({b.unavailable_reason()})"
+        table.add_row("backend", b.name, b.description, status)
+    out.print(table)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="kinduct", description="A plugin-based model checker.")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    sub.required = True
+
+    check = sub.add_parser("check", help="check the properties of a model")
+    check.add_argument("file")
+    add_engine_options(check)
+    check.add_argument("--property", action="append", help="check only this property")
+    check.add_argument("--main", help="top node (Lustre)")
+    check.add_argument("--frontend", help="frontend to read FILE with (default: by extension)")
+    check.add_argument("--certify", action="store_true",
+                       help="re-check certificates of valid verdicts with the other backend")
+    check.set_defaults(handler=cmd_check)
+
+    plugins = sub.add_parser("plugins", help="list frontends, engines and backends")
+    plugins.set_defaults(handler=cmd_plugins)
+
+    registry.plugin_manager().hook.kinduct_add_commands(subparsers=sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        code = args.handler(args)
+        sys.stdout.flush()
+        return code
+    except KinductError as exc:
+        sys.stderr.write(f"kinduct: {exc}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("kinduct: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except Exception as exc:  # the last line of defence: never a traceback by default
+        if debug:
+            raise
+        sys.stderr.write(f"kinduct: internal error: {type(exc).__name__}: {exc} "
+                         "(run with --debug for details)\n")
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,89 @@
+"""Errors that reach the user as one clear message and exit code 2 (or 1 when internal)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+
+@attrs.frozen
+class SourceLocation:
+    """A place in a source file; line and column are 1-based, as editors count."""
+
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        parts = [self.file or "<input>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+
+class KinductError(Exception):
+    """Base of every error kinduct reports deliberately."""
+
+    exit_code = 1
+
+
+class InputError(KinductError):
+    """Bad input or usage: a missing file, a parse or type error, an unknown option value.
+
+    Rendered as ``file:line:col: error: message`` followed, when the source text is known, by the
+    offending line and a caret under the column.
+    """
+
+    exit_code = 2
+
+    def __init__(
+        self,
+        message: str,
+        location: SourceLocation | None = None,
+        source_line: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+        self.source_line = source_line
+
+    @classmethod
+    def at(cls, message: str, file: str | Path | None, text: str | None, line: int | None,
+           column: int | None) -> InputError:
+        """Build an error at ``line:column`` of ``file``, quoting the line from ``text``."""
+        source_line = None
+        if text is not None and line is not None:
+            lines = text.splitlines()
+            if 1 <= line <= len(lines):
+                source_line = lines[line - 1]
+        return cls(message, SourceLocation(str(file) if file else None, line, column), source_line)
+
+    def render(self) -> str:
+        head = f"{self.location}: error: {self.message}" if self.location else f"error: {self.message}"
+        if self.source_line is None:
+            return head
+        caret = ""
+        if self.location and self.location.column:
+            prefix = self.source_line[: self.location.column - 1]
+            caret = "\n  " + "".join(c if c == "\t" else " " for c in prefix) + "^"
+        return f"{head}\n  {self.source_line}{caret}"
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class UnsupportedError(InputError):
+    """A language feature kinduct recognises but does not implement yet."""
+
+    def __init__(self, feature: str, location: SourceLocation | None = None,
+                 source_line: str | None = None) -> None:
+        super().__init__(f"unsupported: {feature}", location, source_line)
+
+
+class EngineRefusal(KinductError):
+    """An engine cannot handle this problem (e.g. a bounded-only problem given to k-induction)."""
+
+    exit_code = 2

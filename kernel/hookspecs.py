@@ -1,0 +1,37 @@
+"""Hook specifications: the only way plugins extend kinduct (entry-point group ``kinduct``)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from kinduct.kernel.backend import Backend
+    from kinduct.kernel.engine import Engine
+    from kinduct.kernel.frontend import Frontend
+
+hookspec = pluggy.HookspecMarker("kinduct")
+hookimpl = pluggy.HookimplMarker("kinduct")
+
+
+@hookspec
+def kinduct_register_frontends() -> list[Frontend]:
+    """Return frontends: readers from source files to transition systems."""
+
+
+@hookspec
+def kinduct_register_engines() -> list[Engine]:
+    """Return engines that decide properties."""
+
+
+@hookspec
+def kinduct_register_backends() -> list[Backend]:
+    """Return SMT or external backends."""
+
+
+@hookspec
+def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Add CLI subcommands.  Each parser must ``set_defaults(handler=fn)`` where
+    ``fn(args) -> int`` returns the exit code."""

@@ -1,0 +1,74 @@
+"""The plugin manager and lookups of frontends, engines and backends by name."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pluggy
+from kinduct.kernel import hookspecs
+from kinduct.kernel.backend import Backend
+from kinduct.kernel.engine import Engine
+from kinduct.kernel.errors import InputError
+from kinduct.kernel.frontend import Frontend
+
+
+@functools.cache
+def plugin_manager() -> pluggy.PluginManager:
+    """Every plugin, kinduct's own included, is loaded from the ``kinduct`` entry points."""
+    pm = pluggy.PluginManager("kinduct")
+    pm.add_hookspecs(hookspecs)
+    pm.load_setuptools_entrypoints("kinduct")
+    return pm
+
+
+def _collect(results: list[list]) -> list:
+    return [item for batch in results for item in (batch or [])]
+
+
+@functools.cache
+def frontends() -> dict[str, Frontend]:
+    return {f.name: f for f in _collect(plugin_manager().hook.kinduct_register_frontends())}
+
+
+@functools.cache
+def engines() -> dict[str, Engine]:
+    return {e.name: e for e in _collect(plugin_manager().hook.kinduct_register_engines())}
+
+
+@functools.cache
+def backends() -> dict[str, Backend]:
+    return {b.name: b for b in _collect(plugin_manager().hook.kinduct_register_backends())}
+
+
+def _choose(kind: str, name: str, table: dict) -> object:
+    if name not in table:
+        known = ", ".join(sorted(table)) or "none"
+        raise InputError(f"unknown {kind} '{name}' (known: {known})")
+    return table[name]
+
+
+def engine(name: str) -> Engine:
+    return _choose("engine", name, engines())  # type: ignore[return-value]
+
+
+def backend(name: str) -> Backend:
+    chosen: Backend = _choose("solver", name, backends())  # type: ignore[assignment]
+    if not chosen.available():
+        raise InputError(f"solver '{name}' is not available here: {chosen.unavailable_reason()}")
+    return chosen
+
+
+def frontend(name: str) -> Frontend:
+    return _choose("frontend", name, frontends())  # type: ignore[return-value]
+
+
+def frontend_for(path: Path, name: str | None = None) -> Frontend:
+    if name:
+        return frontend(name)
+    for f in frontends().values():
+        if f.claims(path):
+            return f
+    exts = ", ".join(sorted(e for f in frontends().values() for e in f.extensions))
+    raise InputError(f"{path}: no frontend reads '{path.suffix or path.name}' files "
+                     f"(known extensions: {exts}); choose one with --frontend")

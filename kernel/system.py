@@ -1,0 +1,179 @@
+"""Symbolic transition systems and the properties they carry.
+
+A system is immutable and owns its PySMT environment: every formula in it lives in that
+environment, so two problems never share (and never pollute) a formula manager.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import attrs
+from kinduct.kernel.errors import SourceLocation
+from pysmt.environment import Environment
+from pysmt.fnode import FNode
+from pysmt.typing import PySMTType
+
+
+class PropertyKind(enum.Enum):
+    """``invariant``: must hold at every reachable step; ``reachable``: some step satisfies it."""
+
+    INVARIANT = "invariant"
+    REACHABLE = "reachable"
+
+
+@attrs.frozen
+class Property:
+    """A named property of a system.
+
+    ``formula`` is over the current-step variables.  For an invariant it is what must always
+    hold; for a reachability property it is the target.  Engines only ever prove invariants:
+    :meth:`obligation` gives the formula they work on.  ``source`` uses Kind 2's vocabulary
+    (``PropAnnot``, ``Guarantee``, ``Assumption``, ``Generated``, ``OneModeActive``, ``Ensure``).
+    """
+
+    name: str
+    formula: FNode
+    kind: PropertyKind = PropertyKind.INVARIANT
+    location: SourceLocation | None = None
+    source: str = "PropAnnot"
+    scope: str | None = None
+
+    def obligation(self, env: Environment) -> FNode:
+        """The invariant an engine must decide: the formula, or its negation for reachability."""
+        if self.kind is PropertyKind.REACHABLE:
+            return env.formula_manager.Not(self.formula)
+        return self.formula
+
+
+LiftFn = Callable[["Any", "Property | None"], list[dict[str, Any]]]
+ReplayFn = Callable[["Any", "Property"], "str | None"]
+
+
+@attrs.frozen(eq=False)
+class TransitionSystem:
+    """States, inputs, init, trans, invariant assumptions and named properties.
+
+    - ``state_vars[i]`` is the current-step copy of a state variable, ``next_vars[i]`` its
+      next-step copy; ``init`` mentions current state and inputs; ``trans`` mentions current
+      state, current inputs and next state.
+    - ``assumptions`` hold at every step (Lustre ``assert``, input validity).
+    - ``lift`` (optional, from the frontend) turns a :class:`~kinduct.kernel.verdict.Trace`
+      into Kind 2 node blocks named in source terms; ``replay`` re-runs a trace on the
+      frontend's own interpreter and returns a mismatch message, or None when it agrees.
+    """
+
+    env: Environment
+    state_vars: tuple[FNode, ...]
+    next_vars: tuple[FNode, ...]
+    input_vars: tuple[FNode, ...]
+    init: FNode
+    trans: FNode
+    assumptions: tuple[FNode, ...] = ()
+    properties: tuple[Property, ...] = ()
+    name: str = "main"
+    lift: LiftFn | None = None
+    replay: ReplayFn | None = None
+    metadata: dict[str, Any] = attrs.field(factory=dict)
+
+    def __attrs_post_init__(self) -> None:
+        if len(self.state_vars) != len(self.next_vars):
+            raise ValueError("state_vars and next_vars must align")
+
+    @property
+    def current_vars(self) -> tuple[FNode, ...]:
+        """Every variable that has a value at a step: states then inputs."""
+        return self.state_vars + self.input_vars
+
+    def next_map(self) -> dict[FNode, FNode]:
+        return dict(zip(self.state_vars, self.next_vars, strict=True))
+
+    def property(self, name: str) -> Property:
+        for prop in self.properties:
+            if prop.name == name:
+                return prop
+        raise KeyError(name)
+
+    def with_properties(self, properties: Iterable[Property]) -> TransitionSystem:
+        return attrs.evolve(self, properties=tuple(properties))
+
+    def evolve(self, **changes: Any) -> TransitionSystem:
+        return attrs.evolve(self, **changes)
+
+
+class SystemBuilder:
+    """A small mutable builder for :class:`TransitionSystem` (frontends use it)."""
+
+    def __init__(self, name: str = "main", env: Environment | None = None) -> None:
+        self.env = env or Environment()
+        self.mgr = self.env.formula_manager
+        self.name = name
+        self._states: list[FNode] = []
+        self._nexts: list[FNode] = []
+        self._inputs: list[FNode] = []
+        self._init: list[FNode] = []
+        self._trans: list[FNode] = []
+        self._assumptions: list[FNode] = []
+        self._properties: list[Property] = []
+        self.metadata: dict[str, Any] = {}
+
+    def state(self, name: str, type_: PySMTType, next_name: str | None = None) -> tuple[FNode, FNode]:
+        cur = self.mgr.Symbol(name, type_)
+        nxt = self.mgr.Symbol(next_name or f"{name}'", type_)
+        self._states.append(cur)
+        self._nexts.append(nxt)
+        return cur, nxt
+
+    def add_state(self, cur: FNode, nxt: FNode) -> None:
+        self._states.append(cur)
+        self._nexts.append(nxt)
+
+    def input(self, name: str, type_: PySMTType) -> FNode:
+        sym = self.mgr.Symbol(name, type_)
+        self._inputs.append(sym)
+        return sym
+
+    def add_input(self, sym: FNode) -> None:
+        self._inputs.append(sym)
+
+    def add_init(self, formula: FNode) -> None:
+        self._init.append(formula)
+
+    def add_trans(self, formula: FNode) -> None:
+        self._trans.append(formula)
+
+    def add_assumption(self, formula: FNode) -> None:
+        self._assumptions.append(formula)
+
+    def add_property(self, prop: Property) -> None:
+        self._properties.append(prop)
+
+    def build(self, lift: LiftFn | None = None, replay: ReplayFn | None = None) -> TransitionSystem:
+        return TransitionSystem(
+            env=self.env,
+            state_vars=tuple(self._states),
+            next_vars=tuple(self._nexts),
+            input_vars=tuple(self._inputs),
+            init=self.mgr.And(self._init),
+            trans=self.mgr.And(self._trans),
+            assumptions=tuple(self._assumptions),
+            properties=tuple(self._properties),
+            name=self.name,
+            lift=lift,
+            replay=replay,
+            metadata=dict(self.metadata),
+        )
+
+
+def rename(formula: FNode, env: Environment, mapping: dict[FNode, FNode]) -> FNode:
+    """Substitute symbols in ``formula`` (a thin wrapper so callers need not know PySMT)."""
+    return env.substituter.substitute(formula, mapping)
+
+
+def symbols_of(formulas: Sequence[FNode], env: Environment) -> set[FNode]:
+    found: set[FNode] = set()
+    for f in formulas:
+        found |= env.fvo.get_free_variables(f)
+    return found

@@ -1,0 +1,1 @@
+"""Backends: SMT solvers (z3, cvc5) through PySMT, and external checkers."""

@@ -1,0 +1,228 @@
+"""Z3 and cvc5 through PySMT, with the native solver objects where PySMT falls short.
+
+PySMT 0.9.6 gives us term construction and conversion; we go native for solving under
+assumptions, unsat cores over assumptions and batched model reading (PySMT's per-variable
+``get_value`` converts every value back into a PySMT term, about five times slower).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from kinduct.kernel.backend import Backend, Solver, SolverUnknown
+from kinduct.kernel.hookspecs import hookimpl
+from kinduct.kernel.verdict import Value
+from pysmt.environment import Environment
+from pysmt.fnode import FNode
+
+
+class _PySMTSolver(Solver):
+    """Shared logic: assumption proxies, core mapping and resets."""
+
+    pysmt_name: str
+    solver_options: dict[str, str] = {}
+
+    def __init__(self, env: Environment, logic: str | None = None) -> None:
+        super().__init__(env)
+        self.logic = logic
+        self._proxies: dict[FNode, FNode] = {}
+        self._last_assumptions: list[FNode] = []
+        self._fresh = 0
+        self._new_native()
+
+    def _new_native(self) -> None:
+        self._pysmt = self.env.factory.Solver(name=self.pysmt_name, logic=self.logic,
+                                             incremental=True,
+                                             solver_options=dict(self.solver_options))
+        self._proxies.clear()
+
+    @property
+    def native(self) -> Any:
+        raise NotImplementedError
+
+    def to_native(self, formula: FNode) -> Any:
+        return self._pysmt.converter.convert(formula)
+
+    def add(self, formula: FNode) -> None:
+        self._pysmt.add_assertion(formula)
+
+    def push(self) -> None:
+        self._pysmt.push()
+
+    def pop(self) -> None:
+        self._pysmt.pop()
+
+    def reset(self) -> None:
+        self._pysmt.exit()
+        self._new_native()
+
+    def _literal(self, formula: FNode) -> FNode:
+        """A Boolean literal standing for ``formula`` (a proxy implies it when needed)."""
+        if formula.is_symbol() or (formula.is_not() and formula.arg(0).is_symbol()):
+            return formula
+        proxy = self._proxies.get(formula)
+        if proxy is None:
+            mgr = self.env.formula_manager
+            self._fresh += 1
+            proxy = mgr.FreshSymbol(template="__assume_%d")
+            self._pysmt.add_assertion(mgr.Implies(proxy, formula))
+            self._proxies[formula] = proxy
+        return proxy
+
+    def check(self, assumptions: Sequence[FNode] = ()) -> bool:
+        self._last_assumptions = list(assumptions)
+        literals = [self._literal(a) for a in assumptions]
+        self._last_literals = literals
+        natives = [self.to_native(lit) for lit in literals]
+        return self._check_native(natives)
+
+    def _check_native(self, natives: list[Any]) -> bool:
+        raise NotImplementedError
+
+    def _core_natives(self) -> list[Any]:
+        raise NotImplementedError
+
+    def _native_key(self, term: Any) -> Any:
+        return term
+
+    def unsat_core(self) -> list[FNode]:
+        keys = {self._native_key(n) for n in self._core_natives()}
+        return [a for a, lit in zip(self._last_assumptions, self._last_literals, strict=True)
+                if self._native_key(self.to_native(lit)) in keys]
+
+    def close(self) -> None:
+        self._pysmt.exit()
+
+
+class Z3Solver(_PySMTSolver):
+    name = "z3"
+    pysmt_name = "z3"
+
+    @property
+    def native(self) -> Any:
+        return self._pysmt.z3
+
+    def _check_native(self, natives: list[Any]) -> bool:
+        import z3
+
+        res = self._pysmt.z3.check(*natives)
+        if res == z3.sat:
+            self._model = self._pysmt.z3.model()
+            return True
+        if res == z3.unsat:
+            return False
+        raise SolverUnknown(self._pysmt.z3.reason_unknown())
+
+    def _core_natives(self) -> list[Any]:
+        return list(self._pysmt.z3.unsat_core())
+
+    def _native_key(self, term: Any) -> Any:
+        return term.get_id()
+
+    def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
+        import z3
+
+        model = self._model
+        out: dict[FNode, Value] = {}
+        for sym in symbols:
+            val = model.eval(self.to_native(sym), model_completion=True)
+            if z3.is_true(val):
+                out[sym] = True
+            elif z3.is_false(val):
+                out[sym] = False
+            elif z3.is_int_value(val):
+                out[sym] = val.as_long()
+            elif z3.is_rational_value(val):
+                out[sym] = Fraction(val.numerator_as_long(), val.denominator_as_long())
+            elif z3.is_bv_value(val):
+                out[sym] = val.as_long()
+            elif z3.is_algebraic_value(val):
+                out[sym] = Fraction(val.approx(20).as_fraction())
+            else:
+                raise SolverUnknown(f"cannot read a value of {sym}: {val}")
+        return out
+
+
+class CVC5Solver(_PySMTSolver):
+    name = "cvc5"
+    pysmt_name = "cvc5"
+    # PySMT forces ite-simp and simp-ite-compress, which cvc5 refuses together with
+    # unsat assumptions; model completion is cvc5's default for getValue.
+    solver_options = {"ite-simp": "false", "simp-ite-compress": "false",
+                      "produce-unsat-assumptions": "true"}
+
+    @property
+    def native(self) -> Any:
+        return self._pysmt.cvc5
+
+    def _check_native(self, natives: list[Any]) -> bool:
+        s = self._pysmt.cvc5
+        res = s.checkSatAssuming(*natives) if natives else s.checkSat()
+        if res.isSat():
+            return True
+        if res.isUnsat():
+            return False
+        raise SolverUnknown(str(res.getUnknownExplanation()))
+
+    def _core_natives(self) -> list[Any]:
+        return list(self._pysmt.cvc5.getUnsatAssumptions())
+
+    def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
+        if not symbols:
+            return {}
+        terms = [self.to_native(s) for s in symbols]
+        vals = self._pysmt.cvc5.getValue(terms)
+        out: dict[FNode, Value] = {}
+        for sym, val in zip(symbols, vals, strict=True):
+            if val.isBooleanValue():
+                out[sym] = val.getBooleanValue()
+            elif val.isIntegerValue():
+                v = val.getIntegerValue()
+                out[sym] = Fraction(v) if sym.symbol_type().is_real_type() else v
+            elif val.isRealValue():
+                out[sym] = Fraction(val.getRealValue())
+            elif val.isBitVectorValue():
+                out[sym] = int(val.getBitVectorValue(10))
+            else:
+                raise SolverUnknown(f"cannot read a value of {sym}: {val}")
+        return out
+
+    def interpolant(self, a: FNode, b: FNode) -> FNode | None:
+        """cvc5's native ``getInterpolant`` on a separate solver (needs its own options)."""
+        return None
+
+
+class _PySMTBackend(Backend):
+    module: str
+    solver_class: type[_PySMTSolver]
+
+    def available(self) -> bool:
+        return importlib.util.find_spec(self.module) is not None
+
+    def unavailable_reason(self) -> str:
+        return "" if self.available() else f"Python package '{self.module}' is not installed"
+
+    def solver(self, env: Environment, logic: str | None = None) -> Solver:
+        return self.solver_class(env, logic)
+
+
+class Z3Backend(_PySMTBackend):
+    name = "z3"
+    description = "Z3 through PySMT"
+    module = "z3"
+    solver_class = Z3Solver
+
+
+class CVC5Backend(_PySMTBackend):
+    name = "cvc5"
+    description = "cvc5 through PySMT"
+    module = "cvc5"
+    solver_class = CVC5Solver
+
+
+@hookimpl
+def kinduct_register_backends() -> list[Backend]:
+    return [Z3Backend(), CVC5Backend()]

@@ -1,0 +1,1 @@
+"""Engines: bmc, kind (k-induction), portfolio; more arrive as plugins."""

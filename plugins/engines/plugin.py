@@ -1,0 +1,14 @@
+"""Registers kinduct's built-in engines through the same hook a third-party plugin uses."""
+
+from __future__ import annotations
+
+from kinduct.kernel.engine import Engine
+from kinduct.kernel.hookspecs import hookimpl
+from kinduct.plugins.engines.bmc import BMC
+from kinduct.plugins.engines.kind import KInduction
+from kinduct.plugins.engines.portfolio import Portfolio
+
+
+@hookimpl
+def kinduct_register_engines() -> list[Engine]:
+    return [BMC(), KInduction(), Portfolio()]

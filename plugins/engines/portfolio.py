@@ -1,0 +1,27 @@
+"""The default meta-engine: its members run in parallel child processes (see the runner)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from kinduct.kernel import registry
+from kinduct.kernel.engine import Engine, EngineContext
+from kinduct.kernel.system import Property, TransitionSystem
+from kinduct.kernel.verdict import Verdict
+
+#: Preferred members in priority order; those not installed are skipped.
+PREFERRED = ("bmc", "kind", "ic3", "invgen")
+
+
+class Portfolio(Engine):
+    name = "portfolio"
+    description = "engines in parallel processes; first definitive verdict wins"
+
+    @property
+    def members(self) -> Sequence[str]:  # type: ignore[override]
+        known = registry.engines()
+        return tuple(n for n in PREFERRED if n in known)
+
+    def check(self, system: TransitionSystem, properties: Sequence[Property],
+              ctx: EngineContext) -> Iterator[Verdict]:
+        raise RuntimeError("portfolio is expanded by the runner and never runs itself")

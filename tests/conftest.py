@@ -1,0 +1,42 @@
+"""Shared fixtures: paths to the project, its examples and ../shared benchmarks, and a CLI runner."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+SHARED = ROOT.parent / "shared"
+BENCH = SHARED / "benchmarks"
+KINDUCT = Path(sys.executable).parent / "kinduct"
+
+
+def run_cli(*args: str, timeout: float = 120, input: str | None = None,
+            env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run the installed ``kinduct`` console script; text output."""
+    return subprocess.run([str(KINDUCT), *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, input=input, cwd=ROOT,
+                          env={**os.environ, **(env or {})})
+
+
+def run_json(*args: str, timeout: float = 120) -> tuple[int, list[dict]]:
+    proc = run_cli(*args, "--json", timeout=timeout)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def properties(objects: list[dict]) -> dict[str, dict]:
+    return {o["name"]: o for o in objects if o.get("objectType") == "property"}
+
+
+@pytest.fixture
+def shared_benchmarks() -> Path:
+    if not BENCH.exists():
+        pytest.skip("../shared/benchmarks is not present")
+    return BENCH

@@ -1,0 +1,141 @@
+"""The ``kinduct`` command line end to end: verdicts, JSON contract, exit codes, bad input."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+
+import psutil
+import pytest
+
+from tests.conftest import EXAMPLES, KINDUCT, ROOT, properties, run_cli, run_json
+from tests.kind2_schema import validate
+
+VMT = EXAMPLES / "vmt"
+
+
+def test_plugins_lists_builtins_and_kind2_unavailable():
+    proc = run_cli("plugins")
+    assert proc.returncode == 0
+    out = proc.stdout
+    for name in ("vmt", "bmc", "kind", "portfolio", "z3", "cvc5"):
+        assert name in out
+    rows = {line.split("│")[2].strip(): line for line in out.splitlines() if line.count("│") > 3}
+    assert "available" in rows["z3"] and "unavailable" not in rows["z3"]
+    assert "available" in rows["cvc5"] and "unavailable" not in rows["cvc5"]
+    if "kind2" in rows:
+        assert ("unavailable" in rows["kind2"]) == (
+            subprocess.run(["which", "kind2"], capture_output=True).returncode != 0)
+
+
+@pytest.mark.parametrize("engine", ["bmc", "kind", "portfolio"])
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_falsifiable_json_every_engine_and_solver(engine, solver):
+    code, objs = run_json("check", VMT / "counter_bug.vmt", "--engine", engine, "--solver",
+                          solver, "--timeout", "20")
+    validate(objs)
+    prop = properties(objs)["P0"]
+    assert prop["answer"]["value"] == "falsifiable"
+    assert prop["k"] == 7
+    assert code == 40
+    streams = {s["name"]: s for s in prop["counterExample"][0]["streams"]}
+    assert [v for _, v in streams["x"]["instantValues"]] == list(range(8))
+
+
+@pytest.mark.parametrize("engine", ["kind", "portfolio"])
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_valid_json(engine, solver):
+    code, objs = run_json("check", VMT / "two_counters.vmt", "--engine", engine, "--solver",
+                          solver, "--timeout", "20")
+    validate(objs)
+    props = properties(objs)
+    assert {p["answer"]["value"] for p in props.values()} == {"valid"}
+    assert code == 0
+
+
+def test_bmc_alone_cannot_prove_and_says_unknown_with_bound():
+    code, objs = run_json("check", VMT / "counter.vmt", "--engine", "bmc", "--bound", "5")
+    validate(objs)
+    assert properties(objs)["P0"]["answer"]["value"] == "unknown"
+    assert code == 30
+
+
+def test_human_output_shows_table_and_counterexample():
+    proc = run_cli("check", VMT / "counter_bug.vmt", "--engine", "bmc")
+    assert proc.returncode == 40
+    assert "falsifiable" in proc.stdout and "counterexample" in proc.stdout
+
+
+def _one_line_error(proc, *fragments):
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
+    first = proc.stderr.strip().splitlines()[0]
+    for fragment in fragments:
+        assert fragment in first, first
+
+
+def test_missing_file(tmp_path):
+    _one_line_error(run_cli("check", tmp_path / "nope.vmt"), "nope.vmt", "no such file")
+
+
+def test_unknown_engine():
+    _one_line_error(run_cli("check", VMT / "counter.vmt", "--engine", "magic"),
+                    "unknown engine 'magic'")
+
+
+def test_unknown_solver():
+    _one_line_error(run_cli("check", VMT / "counter.vmt", "--solver", "yices"),
+                    "unknown solver 'yices'")
+
+
+def test_unknown_extension(tmp_path):
+    f = tmp_path / "model.xyz"
+    f.write_text("hello")
+    _one_line_error(run_cli("check", f), "no frontend reads")
+
+
+def test_malformed_vmt_has_file_line(tmp_path):
+    f = tmp_path / "bad.vmt"
+    f.write_text("(declare-fun x () Int)\n(define-fun p () Bool (! (<= x 1 :invar-property 0))\n")
+    proc = run_cli("check", f)
+    _one_line_error(proc, "bad.vmt:", "malformed VMT")
+
+
+def test_malformed_vmt_unknown_symbol(tmp_path):
+    f = tmp_path / "bad2.vmt"
+    f.write_text("(declare-fun x () Int)\n(define-fun p () Bool (! (<= y 1) :invar-property 0))\n")
+    _one_line_error(run_cli("check", f), "bad2.vmt", "malformed VMT")
+
+
+def test_unknown_property_name():
+    _one_line_error(run_cli("check", VMT / "counter.vmt", "--property", "nope"),
+                    "no property named 'nope'")
+
+
+def test_timeout_returns_unknown_and_leaves_no_children():
+    start = time.monotonic()
+    proc = subprocess.Popen([str(KINDUCT), "check", str(VMT / "undecided.vmt"), "--timeout", "5",
+                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=ROOT, start_new_session=True)
+    me = psutil.Process(proc.pid)
+    seen: set[int] = set()
+    while proc.poll() is None:
+        try:
+            seen |= {c.pid for c in me.children(recursive=True)}
+        except psutil.NoSuchProcess:
+            break
+        time.sleep(0.2)
+    out, err = proc.communicate()
+    elapsed = time.monotonic() - start
+    assert elapsed < 7.5
+    assert proc.returncode == 30, err
+    assert properties(__import__("json").loads(out))["P0"]["answer"]["value"] == "unknown"
+    assert seen, "the portfolio should have run engines in child processes"
+    time.sleep(0.3)
+    alive = [pid for pid in seen if psutil.pid_exists(pid)
+             and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
+    for pid in alive:
+        os.kill(pid, signal.SIGKILL)
+    assert not alive
