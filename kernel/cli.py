@@ -128,6 +128,8 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     for b in registry.backends().values():
         status = "available" if b.available() else f"unavailable ({b.unavailable_reason()})"
         table.add_row("backend", b.name, b.description, status)
+    for name, reason in registry.BROKEN.items():
+        table.add_row("plugin", name, reason, "[red]failed to load[/]")
     out.print(table)
     return 0
 

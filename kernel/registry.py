@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 from pathlib import Path
 
 import pluggy
@@ -13,12 +14,28 @@ from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import Frontend
 
 
+#: Entry points that failed to import: name -> one-line reason (shown by ``kinduct plugins``).
+BROKEN: dict[str, str] = {}
+
+
 @functools.cache
 def plugin_manager() -> pluggy.PluginManager:
-    """Every plugin, kinduct's own included, is loaded from the ``kinduct`` entry points."""
+    """Every plugin, kinduct's own included, is loaded from the ``kinduct`` entry points.
+
+    A plugin that fails to import is recorded in :data:`BROKEN` and skipped, so one broken
+    third-party package cannot take the whole tool down.
+    """
     pm = pluggy.PluginManager("kinduct")
     pm.add_hookspecs(hookspecs)
-    pm.load_setuptools_entrypoints("kinduct")
+    for ep in sorted(importlib.metadata.entry_points(group="kinduct"), key=lambda e: e.name):
+        if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
+            continue
+        try:
+            module = ep.load()
+        except Exception as exc:  # report, never crash
+            BROKEN[ep.name] = f"{type(exc).__name__}: {exc}"
+            continue
+        pm.register(module, name=ep.name)
     return pm
 
 

@@ -1,0 +1,1 @@
+"""The crasp frontend (in progress)."""

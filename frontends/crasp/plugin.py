@@ -1,0 +1,1 @@
+"""Plugin registration for the crasp frontend."""

@@ -1,0 +1,1 @@
+"""The lucent frontend (in progress)."""

@@ -1,0 +1,1 @@
+"""The rasp frontend (in progress)."""

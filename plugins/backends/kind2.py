@@ -1,0 +1,1 @@
+"""The external Kind 2 backend (in progress)."""

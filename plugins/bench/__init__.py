@@ -1,0 +1,1 @@
+"""kinduct bench: comparing engines and solvers on suites (in progress)."""
