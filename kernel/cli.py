@@ -4,6 +4,7 @@ plugins through the ``kinduct_add_commands`` hook."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -13,7 +14,7 @@ from pathlib import Path
 from kinduct.kernel import registry
 from kinduct.kernel.errors import InputError, KinductError
 from kinduct.kernel.frontend import LoadOptions
-from kinduct.kernel.report import human_report, json_report
+from kinduct.kernel.report import human_report, json_objects
 from kinduct.kernel.runner import RunOptions, run, select_properties
 from kinduct.kernel.system import TransitionSystem
 from kinduct.kernel.verdict import Verdict, exit_code
@@ -78,9 +79,19 @@ def run_options(args: argparse.Namespace, properties: Sequence[str] = ()) -> Run
                       max_k=args.bound, properties=tuple(properties), engine_options=extra)
 
 
-def load_system(path: Path, frontend: str | None, main: str | None) -> TransitionSystem:
+def load_systems(path: Path, frontend: str | None, options: LoadOptions) -> list[TransitionSystem]:
+    """Every analysis the frontend asks for; each system remembers the file it came from
+    (``metadata["source_path"]``) so external backends can pass the file through."""
     chosen = registry.frontend_for(path, frontend)
-    return chosen.load(path, LoadOptions(main=main))
+    systems = chosen.load_analyses(path, options)
+    for system in systems:
+        system.metadata.setdefault("source_path", str(path))
+        system.metadata.setdefault("frontend", chosen.name)
+    return systems
+
+
+def load_system(path: Path, frontend: str | None = None, main: str | None = None) -> TransitionSystem:
+    return load_systems(path, frontend, LoadOptions(main=main))[0]
 
 
 def decide(system: TransitionSystem, args: argparse.Namespace, start: float,
@@ -94,23 +105,39 @@ def decide(system: TransitionSystem, args: argparse.Namespace, start: float,
 
 
 def print_verdicts(system: TransitionSystem, verdicts: Sequence[Verdict], as_json: bool) -> int:
-    props = list(system.properties)
+    return print_analyses([(system, list(verdicts))], as_json)
+
+
+def print_analyses(results: Sequence[tuple[TransitionSystem, list[Verdict]]], as_json: bool) -> int:
+    """Print one or several analyses (Kind 2 prints one analysisStart..Stop block each)."""
     if as_json:
-        print(json_report(system, props, verdicts))
+        objects: list = []
+        for system, verdicts in results:
+            objects.extend(json_objects(system, list(system.properties), verdicts))
+        print(json.dumps(objects, indent=2))
     else:
-        human_report(console(), system, props, verdicts)
-    return exit_code(verdicts)
+        out = console()
+        for system, verdicts in results:
+            human_report(out, system, list(system.properties), verdicts)
+    return exit_code([v for _, verdicts in results for v in verdicts])
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     start = time.monotonic()
     path = existing_file(args.file)
-    system = load_system(path, args.frontend, args.main)
-    props = select_properties(system, args.property or ())
-    if not props:
+    options = LoadOptions(main=args.main, compositional=args.compositional, modular=args.modular)
+    systems = load_systems(path, args.frontend, options)
+    results = []
+    for system in systems:
+        props = select_properties(system, args.property or ()) if len(systems) == 1 else [
+            p for p in system.properties if not args.property or p.name in args.property]
+        if not props:
+            continue
+        verdicts = decide(system, args, start, [p.name for p in props])
+        results.append((system.with_properties(props), verdicts))
+    if not results:
         raise InputError(f"{path}: the model has no property to check")
-    verdicts = decide(system, args, start, [p.name for p in props])
-    return print_verdicts(system.with_properties(props), verdicts, args.json)
+    return print_analyses(results, args.json)
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:
@@ -146,6 +173,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--property", action="append", help="check only this property")
     check.add_argument("--main", help="top node (Lustre)")
     check.add_argument("--frontend", help="frontend to read FILE with (default: by extension)")
+    check.add_argument("--compositional", action="store_true",
+                       help="abstract called nodes by their contracts (Lucent)")
+    check.add_argument("--modular", action="store_true",
+                       help="analyse every node bottom-up (Lucent)")
     check.add_argument("--certify", action="store_true",
                        help="re-check certificates of valid verdicts with the other backend")
     check.set_defaults(handler=cmd_check)

@@ -90,6 +90,12 @@ def property_object(system: TransitionSystem, prop: Property, verdict: Verdict) 
 
 def json_report(system: TransitionSystem, props: Sequence[Property],
                 verdicts: Sequence[Verdict], extra_objects: Sequence[dict] = ()) -> str:
+    return json.dumps(json_objects(system, props, verdicts, extra_objects), indent=2)
+
+
+def json_objects(system: TransitionSystem, props: Sequence[Property],
+                 verdicts: Sequence[Verdict], extra_objects: Sequence[dict] = ()) -> list[dict]:
+    """The analysisStart, property and analysisStop objects of one analysis."""
     objects: list[dict[str, Any]] = [
         {"objectType": "analysisStart", "top": system.name, "concrete": [], "abstract": [],
          "assumptions": []}
@@ -99,7 +105,7 @@ def json_report(system: TransitionSystem, props: Sequence[Property],
     for verdict in verdicts:
         objects.append(property_object(system, by_name[verdict.property], verdict))
     objects.append({"objectType": "analysisStop"})
-    return json.dumps(objects, indent=2)
+    return objects
 
 
 _STYLE = {
