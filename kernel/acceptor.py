@@ -16,12 +16,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
-from kinduct.kernel.errors import InputError
-from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
-from kinduct.kernel.verdict import Trace
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import BOOL, INT
+
+from kinduct.kernel.errors import InputError
+from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
+from kinduct.kernel.verdict import Trace
 
 #: Concrete semantics of an acceptor: membership of a word (a list of letters).
 Membership = Callable[[Sequence[str]], bool]

@@ -9,9 +9,10 @@ from __future__ import annotations
 import abc
 from collections.abc import Iterable, Sequence
 
-from kinduct.kernel.verdict import Value
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
+
+from kinduct.kernel.verdict import Value
 
 
 class SolverUnknown(Exception):

@@ -11,12 +11,13 @@ from __future__ import annotations
 import abc
 from collections.abc import Iterator, Sequence
 
+from pysmt.environment import Environment
+from pysmt.fnode import FNode
+
 from kinduct.kernel.backend import Solver
 from kinduct.kernel.engine import EngineContext
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 from kinduct.kernel.verdict import Answer, Trace, Verdict
-from pysmt.environment import Environment
-from pysmt.fnode import FNode
 
 
 class BoundedProblem(abc.ABC):

@@ -8,10 +8,11 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import attrs
+from pysmt.fnode import FNode
+
 from kinduct.kernel.backend import Solver
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Verdict
-from pysmt.fnode import FNode
 
 
 @attrs.define

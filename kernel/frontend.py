@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+
 from kinduct.kernel.system import TransitionSystem
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Sequence
 
-from kinduct.kernel.system import TransitionSystem
 from pysmt.fnode import FNode
 from pysmt.smtlib.parser import SmtLibParser
 from pysmt.smtlib.printers import to_smtlib as _print_smtlib
+
+from kinduct.kernel.system import TransitionSystem
 
 
 def to_smtlib(formula: FNode) -> str:

@@ -7,12 +7,12 @@ import importlib.metadata
 from pathlib import Path
 
 import pluggy
+
 from kinduct.kernel import hookspecs
 from kinduct.kernel.backend import Backend
 from kinduct.kernel.engine import Engine
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import Frontend
-
 
 #: Entry points that failed to import: name -> one-line reason (shown by ``kinduct plugins``).
 BROKEN: dict[str, str] = {}

@@ -6,10 +6,11 @@ at every step, trans holds between consecutive steps, and the property fails at 
 
 from __future__ import annotations
 
+from pysmt.fnode import FNode
+
 from kinduct.kernel.backend import constant
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Trace
-from pysmt.fnode import FNode
 
 
 def _step_constants(system: TransitionSystem, trace: Trace, k: int) -> dict[FNode, FNode]:

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from pysmt.fnode import FNode
+
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Trace, Value, Verdict
-from pysmt.fnode import FNode
 
 
 def json_value(value: Value) -> Any:

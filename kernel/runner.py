@@ -17,6 +17,7 @@ import traceback
 from collections.abc import Sequence
 
 import attrs
+
 from kinduct.kernel import registry
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.errors import EngineRefusal, InputError

@@ -11,10 +11,11 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
-from kinduct.kernel.errors import SourceLocation
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import PySMTType
+
+from kinduct.kernel.errors import SourceLocation
 
 
 class PropertyKind(enum.Enum):

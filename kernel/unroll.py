@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from kinduct.kernel.system import TransitionSystem
 from pysmt.fnode import FNode
+
+from kinduct.kernel.system import TransitionSystem
 
 
 class Unroller:

@@ -11,11 +11,12 @@ import io
 import re
 from pathlib import Path
 
-from kinduct.kernel.errors import InputError, SourceLocation
-from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 from pysmt.environment import Environment
 from pysmt.exceptions import PysmtException, PysmtSyntaxError
 from pysmt.smtlib.parser import SmtLibParser
+
+from kinduct.kernel.errors import InputError, SourceLocation
+from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 
 _PROPERTY_RE = re.compile(r":invar-property\s+(\d+)")
 _UNSUPPORTED = (":live-property", ":invar-constraint")

@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from pysmt.environment import Environment
+from pysmt.fnode import FNode
+
 from kinduct.kernel.backend import Backend, Solver, SolverUnknown
 from kinduct.kernel.hookspecs import hookimpl
 from kinduct.kernel.verdict import Value
-from pysmt.environment import Environment
-from pysmt.fnode import FNode
 
 
 class _PySMTSolver(Solver):

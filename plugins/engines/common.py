@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from pysmt.fnode import FNode
+
 from kinduct.kernel.backend import Solver
 from kinduct.kernel.engine import EngineContext
 from kinduct.kernel.lemmas import parse_lemmas
 from kinduct.kernel.system import TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Trace
-from pysmt.fnode import FNode
 
 
 def extract_trace(solver: Solver, unroller: Unroller, last: int, first: int = 0) -> Trace:

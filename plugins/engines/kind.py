@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from pysmt.fnode import FNode
+
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Verdict
 from kinduct.plugins.engines.common import InvariantIntake, extract_trace, state_vector
-from pysmt.fnode import FNode
 
 
 class KInduction(Engine):
