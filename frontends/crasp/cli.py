@@ -1,0 +1,106 @@
+"""``kinduct crasp ...``: eval, the language queries, and the Lustre encoding.
+
+The synthesis engineer adds ``sample/learn/minimize/constrain`` through
+``kinduct.frontends.crasp.synthesis.cli.add_commands(subparsers)``, called at the end of
+:func:`add_commands` when that module imports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import time
+
+from kinduct.frontends.crasp import ast as A
+from kinduct.frontends.crasp.evaluate import accepts, evaluate, split_word
+from kinduct.frontends.crasp.parser import load
+from kinduct.kernel.cli import add_engine_options, existing_file
+
+
+def _cell(v) -> str:
+    if isinstance(v, bool):
+        return "⊤" if v else "⊥"
+    return str(v)
+
+
+def eval_table(program: A.Program, word: list[str]) -> str:
+    """The paper's execution table: a row per rule, a column per letter."""
+    values = evaluate(program, word)
+    rows = [["", *word], ["pos", *map(str, range(1, len(word) + 1))]]
+    rows += [[r.name, *map(_cell, values[r.name])] for r in program.rules]
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    lines = ["  ".join(cell.rjust(w) if c else cell.ljust(w) for c, (cell, w)
+                       in enumerate(zip(row, widths, strict=True))).rstrip() for row in rows]
+    verdict = "accepted" if accepts(program, word) else "rejected"
+    where = f" ({program.deciding.name} at position {len(word)})" if word else " (empty word)"
+    return "\n".join(lines) + f"\n{verdict}{where}"
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    program = load(existing_file(args.program))
+    word = split_word(args.word, program.alphabet)
+    if args.json:
+        values = evaluate(program, word)
+        print(json.dumps({"word": word, "rules": values, "accepted": accepts(program, word)}))
+    else:
+        print(eval_table(program, word))
+    return 0
+
+
+def cmd_query(args: argparse.Namespace) -> int:
+    from kinduct.frontends.crasp.queries import run_query
+    from kinduct.kernel.cli import print_verdicts
+
+    start = time.monotonic()
+    system, verdicts = run_query(args.query, [args.a] + ([args.b] if args.b else []), args, start)
+    return print_verdicts(system, verdicts, args.json)
+
+
+def cmd_to_lustre(args: argparse.Namespace) -> int:
+    from kinduct.frontends.crasp.lustre import to_lustre
+
+    a = load(existing_file(args.a))
+    b = load(existing_file(args.b)) if args.b else None
+    query = args.query or ("equiv" if b is not None else "universal")
+    print(to_lustre(query, a, b), end="")
+    return 0
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    crasp = subparsers.add_parser("crasp", help="C-RASP programs: evaluate, verify, translate")
+    sub = crasp.add_subparsers(dest="crasp_command", metavar="COMMAND",
+                               parser_class=type(crasp))
+    sub.required = True
+
+    ev = sub.add_parser("eval", help="evaluate a program on a word (the paper's table)")
+    ev.add_argument("program")
+    ev.add_argument("word", help="one character per letter, or letters separated by spaces")
+    ev.add_argument("--json", action="store_true")
+    ev.set_defaults(handler=cmd_eval)
+
+    for name, arity, text in (("empty", 1, "is the language empty?"),
+                              ("universal", 1, "does the program accept every nonempty word?"),
+                              ("include", 2, "is L(A) included in L(B)?"),
+                              ("equiv", 2, "is L(A) = L(B)?")):
+        q = sub.add_parser(name, help=text + " (a .crasp program or a .lus node)")
+        q.add_argument("a", metavar="A")
+        if arity == 2:
+            q.add_argument("b", metavar="B")
+        else:
+            q.set_defaults(b=None)
+        add_engine_options(q)
+        q.set_defaults(handler=cmd_query, query=name)
+
+    lus = sub.add_parser("to-lustre", help="print the paper's Lustre encoding (Kind 2 syntax)")
+    lus.add_argument("a", metavar="A")
+    lus.add_argument("b", metavar="B", nargs="?")
+    lus.add_argument("--query", choices=("empty", "universal", "include", "equiv"))
+    lus.set_defaults(handler=cmd_to_lustre)
+
+    try:
+        synthesis = importlib.import_module("kinduct.frontends.crasp.synthesis.cli")
+    except ImportError:
+        synthesis = None
+    if synthesis is not None and hasattr(synthesis, "add_commands"):
+        synthesis.add_commands(sub)

@@ -1,0 +1,352 @@
+"""Reading ``.crasp`` programs: lark grammar (``crasp.lark``), AST building, static checks.
+
+Public API: :func:`parse` (text to :class:`~kinduct.frontends.crasp.ast.Program`) and
+:func:`load` (a file).  Every problem is an :class:`~kinduct.kernel.errors.InputError` at a
+``file:line:col`` with the source line and a caret: syntax errors, unknown rules, forward and
+cyclic references, type errors (a count used as a Boolean and vice versa), letters not in the
+alphabet, duplicate rules or letters, bad ``period``/window parameters, a non-Boolean
+deciding rule.  :func:`check` runs the static checks on a program built in code (synthesis).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from kinduct.frontends.crasp import ast as A
+from kinduct.kernel.errors import InputError
+
+_GRAMMAR = Path(__file__).with_name("crasp.lark")
+
+_UNICODE_CMP = {"≤": "<=", "≥": ">=", "≠": "!="}
+
+_READABLE = {
+    "NAME": "a rule name",
+    "INT": "an integer",
+    "LETTER": "a quoted letter",
+    "CMP": "a comparison",
+    "_NL": "end of line",
+    "$END": "end of input",
+}
+
+
+@functools.cache
+def _lark() -> Lark:
+    return Lark(_GRAMMAR.read_text(encoding="utf-8"), parser="lalr", propagate_positions=True,
+                maybe_placeholders=False)
+
+
+def _p(meta_or_tok) -> A.Pos:
+    line = getattr(meta_or_tok, "line", None)
+    col = getattr(meta_or_tok, "column", None)
+    return (line, col) if line is not None else None
+
+
+def _unquote(tok: Token) -> str:
+    return str(tok)[1:-1]
+
+
+@v_args(meta=True)
+class _Build(Transformer):
+    """Parse tree to AST nodes; rules become (name, expr, pos) triples for :func:`check`.
+
+    ``params`` remembers where a window's or period's integer parameters are (by node id, for
+    error carets), since nodes carry one position only."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.params: dict[int, tuple[A.Pos, A.Pos]] = {}
+
+    def start(self, meta, items):
+        return items
+
+    def alphabet(self, meta, toks):
+        return ("alphabet", [(_unquote(t), _p(t)) for t in toks], _p(meta))
+
+    def rule(self, meta, items):
+        name, expr = items
+        return ("rule", str(name), expr, _p(name))
+
+    def accept(self, meta, items):
+        return ("accept", str(items[0]), _p(items[0]))
+
+    def cond(self, meta, items):
+        return A.Cond(items[0], items[1], items[2], pos=_p(meta))
+
+    def or_(self, meta, items):
+        return A.Or(items[0], items[1], pos=_p(meta))
+
+    def and_(self, meta, items):
+        return A.And(items[0], items[1], pos=_p(meta))
+
+    def not_(self, meta, items):
+        return A.Not(items[0], pos=_p(meta))
+
+    def compare(self, meta, items):
+        left, op, right = items
+        return A.Compare(_UNICODE_CMP.get(str(op), str(op)), left, right, pos=_p(meta))
+
+    def add(self, meta, items):
+        return A.Add(items[0], items[2], pos=_p(meta))
+
+    def sub(self, meta, items):
+        return A.Sub(items[0], items[2], pos=_p(meta))
+
+    def int_(self, meta, items):
+        return A.IntConst(int(items[0]), pos=_p(items[0]))
+
+    def true(self, meta, items):
+        return A.BoolConst(True, pos=_p(meta))
+
+    def false(self, meta, items):
+        return A.BoolConst(False, pos=_p(meta))
+
+    def letter(self, meta, items):
+        return A.Letter(_unquote(items[0]), pos=_p(items[0]))
+
+    def ref(self, meta, items):
+        return A.Ref(str(items[0]), pos=_p(items[0]))
+
+    def count(self, meta, items):
+        return A.Count(items[1], pos=_p(items[0]))
+
+    def window(self, meta, items):
+        hash_, rs, re, arg = items
+        node = A.Window(int(rs), int(re), arg, pos=_p(hash_))
+        self.params[id(node)] = (_p(rs), _p(re))
+        return node
+
+    def min_(self, meta, items):
+        return A.Min(items[0], items[1], pos=_p(meta))
+
+    def max_(self, meta, items):
+        return A.Max(items[0], items[1], pos=_p(meta))
+
+    def period(self, meta, items):
+        m, o = items
+        node = A.Period(int(m), int(o), pos=_p(meta))
+        self.params[id(node)] = (_p(m), _p(o))
+        return node
+
+
+def _expected(exc: UnexpectedInput, parser: Lark) -> str:
+    names = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
+    if {"INT", "NAME", "LETTER"} <= set(names):
+        return ", expected an expression"
+    out = []
+    for name in names:
+        if name in _READABLE:
+            out.append(_READABLE[name])
+            continue
+        try:
+            pattern = parser.get_terminal(name).pattern
+        except KeyError:
+            out.append(name)
+            continue
+        out.append(f"'{pattern.value}'" if pattern.type == "str" else name)
+    out = sorted(dict.fromkeys(out))
+    if not out:
+        return ""
+    if len(out) == 1:
+        return f", expected {out[0]}"
+    return ", expected one of " + ", ".join(out)
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputError:
+    parser = _lark()
+    line, col = exc.line, exc.column
+    if isinstance(exc, UnexpectedCharacters):
+        ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        if ch in "'\"":
+            msg = "unterminated or empty quoted letter (letters are written 'a', without spaces)"
+        else:
+            msg = f"unexpected character '{ch}'"
+    elif isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        if tok.type == "$END":
+            what = "end of input"
+        elif tok.type == "_NL":
+            what = "end of line"
+        else:
+            what = f"'{tok}'"
+        if tok.type == "$END" or line in (None, -1):
+            lines = text.rstrip("\n").splitlines() or [""]
+            line, col = len(lines), len(lines[-1]) + 1
+        msg = f"unexpected {what}{_expected(exc, parser)}"
+        if "'alphabet'" in _expected(exc, parser):
+            msg = "a program starts with its alphabet, e.g. alphabet 'a', 'b'"
+    elif isinstance(exc, UnexpectedEOF):
+        lines = text.rstrip("\n").splitlines() or [""]
+        line, col = len(lines), len(lines[-1]) + 1
+        msg = f"unexpected end of input{_expected(exc, parser)}"
+    else:  # pragma: no cover - lark has no other kinds
+        msg = str(exc)
+    return InputError.at(msg, file, text, line, col)
+
+
+def parse(text: str, file: str | Path | None = None) -> A.Program:
+    """Parse and check a ``.crasp`` program; raise :class:`InputError` on any problem."""
+    file_s = str(file) if file is not None else None
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        tree = _lark().parse(text)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text, file_s) from None
+    builder = _Build()
+    items = builder.transform(tree)
+    _, letters, _ = items[0]
+    alphabet: list[str] = []
+    for letter, pos in letters:
+        if letter in alphabet:
+            raise _err(f"letter '{letter}' appears twice in the alphabet", pos, text, file_s)
+        alphabet.append(letter)
+    rules: list[tuple[str, A.Expr, A.Pos]] = []
+    accept: tuple[str, A.Pos] | None = None
+    for item in items[1:]:
+        if item[0] == "rule":
+            rules.append((item[1], item[2], item[3]))
+        else:
+            if accept is not None:
+                raise _err("only one 'accept' declaration is allowed", item[2], text, file_s)
+            accept = (item[1], item[2])
+    return _check(tuple(alphabet), rules, accept, text, file_s, builder.params)
+
+
+def load(path: str | Path) -> A.Program:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a UTF-8 text file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror or exc}") from None
+    return parse(text, p)
+
+
+def _err(msg: str, pos, text: str | None, file: str | None) -> InputError:
+    line, col = pos if pos else (None, None)
+    return InputError.at(msg, file, text, line, col)
+
+
+def check(program: A.Program) -> A.Program:
+    """Run the static checks on a program built in code (positions may be missing)."""
+    rules = [(r.name, r.expr, r.pos) for r in program.rules]
+    acc = (program.accept, None) if program.accept is not None else None
+    return _check(program.alphabet, rules, acc, None, None)
+
+
+def _kind_name(kind: A.Kind) -> str:
+    return "Boolean" if kind is A.Kind.BOOL else "count"
+
+
+def _check(alphabet: tuple[str, ...], rules: list[tuple[str, A.Expr, A.Pos]],
+           accept: tuple[str, A.Pos] | None, text: str | None, file: str | None,
+           params: dict[int, tuple[A.Pos, A.Pos]] | None = None) -> A.Program:
+    """Names, order, types, letters and parameters; returns the typed program."""
+    if not alphabet:
+        raise InputError("the alphabet is empty")
+    where: dict[str, int] = {}
+    lines: dict[str, A.Pos] = {}
+    for i, (name, _, pos) in enumerate(rules):
+        if name in where:
+            first = lines[name]
+            raise _err(f"rule '{name}' is defined twice (first at line {first[0] if first else '?'})",
+                       pos, text, file)
+        where[name] = i
+        lines[name] = pos
+    kinds: dict[str, A.Kind] = {}
+    built: list[A.Rule] = []
+    letters = set(alphabet)
+
+    def infer(e: A.Expr, rule_index: int, rule_name: str) -> A.Kind:
+        def expect(sub: A.Expr, kind: A.Kind) -> None:
+            got = infer(sub, rule_index, rule_name)
+            if got is not kind:
+                raise _err(f"type error: `{A.expr_source(sub)}` is a {_kind_name(got)}, "
+                           f"but a {_kind_name(kind)} is expected here", sub.pos, text, file)
+
+        if isinstance(e, A.Ref):
+            if e.name == rule_name:
+                raise _err(f"rule '{e.name}' refers to itself (cyclic definition)", e.pos, text, file)
+            if e.name not in where:
+                raise _err(f"unknown rule '{e.name}'", e.pos, text, file)
+            if where[e.name] > rule_index:
+                line = lines[e.name][0] if lines[e.name] else "?"
+                raise _err(f"rule '{e.name}' is used before its definition (line {line}); "
+                           "a rule may only read earlier rules", e.pos, text, file)
+            return kinds[e.name]
+        if isinstance(e, A.BoolConst):
+            return A.Kind.BOOL
+        if isinstance(e, A.Letter):
+            if e.letter not in letters:
+                raise _err(f"letter '{e.letter}' is not in the alphabet "
+                           f"({', '.join(A.quote(x) for x in alphabet)})", e.pos, text, file)
+            return A.Kind.BOOL
+        if isinstance(e, A.Period):
+            places = (e.pos, *(params or {}).get(id(e), (e.pos, e.pos)))
+            if e.modulus < 1:
+                raise _err("period modulus must be at least 1", places[1], text, file)
+            if e.offset >= e.modulus:
+                raise _err(f"period offset {e.offset} must be less than the modulus {e.modulus}",
+                           places[2], text, file)
+            return A.Kind.BOOL
+        if isinstance(e, A.IntConst):
+            return A.Kind.COUNT
+        if isinstance(e, A.Not):
+            expect(e.arg, A.Kind.BOOL)
+            return A.Kind.BOOL
+        if isinstance(e, (A.And, A.Or)):
+            expect(e.left, A.Kind.BOOL)
+            expect(e.right, A.Kind.BOOL)
+            return A.Kind.BOOL
+        if isinstance(e, A.Compare):
+            expect(e.left, A.Kind.COUNT)
+            expect(e.right, A.Kind.COUNT)
+            return A.Kind.BOOL
+        if isinstance(e, A.Count):
+            expect(e.arg, A.Kind.BOOL)
+            return A.Kind.COUNT
+        if isinstance(e, A.Window):
+            places = (e.pos, *(params or {}).get(id(e), (e.pos, e.pos)))
+            if e.start > e.end:
+                raise _err(f"window start {e.start} must not exceed its end {e.end} "
+                           "(#[rs,re] counts positions j-re..j-rs)", places[1], text, file)
+            expect(e.arg, A.Kind.BOOL)
+            return A.Kind.COUNT
+        if isinstance(e, (A.Add, A.Sub, A.Min, A.Max)):
+            expect(e.left, A.Kind.COUNT)
+            expect(e.right, A.Kind.COUNT)
+            return A.Kind.COUNT
+        if isinstance(e, A.Cond):
+            expect(e.cond, A.Kind.BOOL)
+            expect(e.then, A.Kind.COUNT)
+            expect(e.other, A.Kind.COUNT)
+            return A.Kind.COUNT
+        raise TypeError(f"not a C-RASP expression: {e!r}")
+
+    for i, (name, expr, pos) in enumerate(rules):
+        kind = infer(expr, i, name)
+        kinds[name] = kind
+        built.append(A.Rule(name, expr, kind, pos=pos))
+    if not built:
+        line_count = len(text.splitlines()) if text else None
+        raise InputError.at("the program has no rules (expected `Name := expression` lines "
+                            "after the alphabet)", file, text, line_count, 1 if line_count else None)
+    accept_name = None
+    if accept is not None:
+        accept_name, apos = accept
+        if accept_name not in where:
+            raise _err(f"accept names an unknown rule '{accept_name}'", apos, text, file)
+        if kinds[accept_name] is not A.Kind.BOOL:
+            raise _err(f"the accepting rule '{accept_name}' must be Boolean, but it is a count",
+                       apos, text, file)
+    else:
+        last = built[-1]
+        if last.kind is not A.Kind.BOOL:
+            raise _err(f"the last rule '{last.name}' decides acceptance and must be Boolean, but it "
+                       "is a count (add a Boolean rule or an `accept` line)", last.pos, text, file)
+    return A.Program(alphabet, tuple(built), accept_name)

@@ -1,0 +1,119 @@
+"""Parser round trip, evaluator agreement (reference vs. numpy) and the paper's Example 1."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from crasp_strategies import program_and_words, programs
+from hypothesis import given, settings
+
+from kinduct.frontends.crasp import ast as A
+from kinduct.frontends.crasp.evaluate import accepts, evaluate
+from kinduct.frontends.crasp.parser import load, parse
+from kinduct.frontends.crasp.vectorized import Batch, accepted, evaluate_expr, evaluate_rules, update_rules
+from tests.conftest import EXAMPLES, run_cli
+
+DYCK = EXAMPLES / "crasp" / "dyck1.crasp"
+WORD = "[[][]]][]"
+
+
+def test_dyck_example_values():
+    values = evaluate(load(DYCK), list(WORD))
+    assert values["Cl"] == [1, 2, 2, 3, 3, 3, 3, 4, 4]
+    assert values["Cr"] == [0, 0, 1, 1, 2, 3, 4, 4, 5]
+    # D: true only at position 6, as in the paper.
+    assert [j + 1 for j, v in enumerate(values["D"]) if v] == [6]
+    # V := Cl < Cr is true at 7 and also at 9 (4 < 5): the paper's table shows false at 9,
+    # a slip in the paper; the semantics decides.
+    assert [j + 1 for j, v in enumerate(values["V"]) if v] == [7, 9]
+
+
+def test_eval_cli_table_and_json():
+    proc = run_cli("crasp", "eval", DYCK, WORD)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].split() == list(WORD)
+    rows = {line.split()[0]: line.split()[1:] for line in lines[1:6]}
+    assert rows["Cl"] == "1 2 2 3 3 3 3 4 4".split()
+    assert rows["Cr"] == "0 0 1 1 2 3 4 4 5".split()
+    assert rows["D"] == ["⊥"] * 5 + ["⊤"] + ["⊥"] * 3
+    assert rows["V"] == ["⊥"] * 6 + ["⊤", "⊥", "⊤"]
+    assert lines[-1] == "rejected (D at position 9)"
+    proc = run_cli("crasp", "eval", DYCK, WORD, "--json")
+    data = json.loads(proc.stdout)
+    assert data["word"] == list(WORD)
+    assert data["rules"]["Cl"] == [1, 2, 2, 3, 3, 3, 3, 4, 4]
+    assert data["rules"]["D"] == [False] * 5 + [True] + [False] * 3
+    assert data["accepted"] is False
+    proc = run_cli("crasp", "eval", DYCK, "[[]]", "--json")
+    assert json.loads(proc.stdout)["accepted"] is True
+
+
+def test_eval_spaced_letters(tmp_path):
+    prog = tmp_path / "p.crasp"
+    prog.write_text("alphabet 'ab', 'c'\nX := #('ab') > #('c')\n")
+    data = json.loads(run_cli("crasp", "eval", prog, "ab c ab", "--json").stdout)
+    assert data == {"word": ["ab", "c", "ab"], "rules": {"X": [True, False, True]}, "accepted": True}
+
+
+def test_unicode_forms_parse_like_ascii():
+    uni = parse("alphabet 'a', 'b'\nC := #'a'\nX := ¬(C ≤ 2) ∧ ⊤ ∨ C ≠ 1 ∧ ⊥ ∨ C ≥ 3\n")
+    asc = parse("alphabet 'a', 'b'\nC := #('a')\nX := not (C <= 2) and true or C != 1 and false or C >= 3\n")
+    assert uni == asc
+
+
+def test_precedence():
+    p = parse("alphabet 'a'\nC := #'a'\nN := C > 1 ? C + 1 : 2 - C - 1\n"
+              "X := not 'a' and C = 1 or true and N < 2\n")
+    n = p.rule("N").expr
+    assert n == A.Cond(A.Compare(">", A.Ref("C"), A.IntConst(1)), A.Add(A.Ref("C"), A.IntConst(1)),
+                       A.Sub(A.Sub(A.IntConst(2), A.Ref("C")), A.IntConst(1)))
+    x = p.rule("X").expr
+    assert x == A.Or(A.And(A.Not(A.Letter("a")), A.Compare("=", A.Ref("C"), A.IntConst(1))),
+                     A.And(A.BoolConst(True), A.Compare("<", A.Ref("N"), A.IntConst(2))))
+
+
+@settings(max_examples=150, deadline=None)
+@given(programs())
+def test_printer_round_trips(p):
+    assert parse(A.to_source(p)) == p
+
+
+@settings(max_examples=150, deadline=None)
+@given(program_and_words())
+def test_vectorised_agrees_with_reference(pw):
+    p, words = pw
+    batch = Batch.from_words(words, p.alphabet)
+    values = evaluate_rules(p, batch)
+    acc = accepted(p, batch, values)
+    for row, w in enumerate(words):
+        ref = evaluate(p, w)
+        for r in p.rules:
+            got = values[r.name][row, : len(w)].tolist()
+            assert got == ref[r.name], (r.name, w)
+        assert bool(acc[row]) == accepts(p, w)
+
+
+@settings(max_examples=60, deadline=None)
+@given(program_and_words(max_rules=4))
+def test_update_rules_recomputes_dependents(pw):
+    p, words = pw
+    batch = Batch.from_words(words, p.alphabet)
+    values = evaluate_rules(p, batch)
+    first = p.rules[0]
+    # Replace the first rule by a same-kind expression over the same alphabet.
+    new_expr = A.BoolConst(True) if first.kind is A.Kind.BOOL else A.IntConst(2)
+    q = p.replace_rule(first.name, new_expr)
+    fresh = evaluate_rules(q, batch)
+    updated = update_rules(q, batch, values, first.name)
+    for name in fresh:
+        assert np.array_equal(np.asarray(fresh[name]), np.asarray(updated[name]))
+    assert np.array_equal(np.asarray(evaluate_expr(new_expr, batch, values)),
+                          np.broadcast_to(np.asarray(evaluate_expr(new_expr, batch, values)), batch.shape))
+
+
+def test_empty_word_rejected():
+    p = parse("alphabet 'a'\nX := true\n")
+    assert accepts(p, []) is False
+    assert accepted(p, Batch.from_words([[], ["a"]], p.alphabet)).tolist() == [False, True]
