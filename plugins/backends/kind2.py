@@ -1,1 +1,0 @@
-"""The external Kind 2 backend (in progress)."""
