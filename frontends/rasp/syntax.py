@@ -1,0 +1,71 @@
+"""Parsing RASP source text with lark (grammar in ``rasp.lark``) into a located parse tree.
+
+The interpreter walks lark trees directly: every node keeps ``meta.line``/``meta.column`` so
+that errors found while running the program point at the offending expression.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import lark
+from lark import Lark, Tree
+
+from kinduct.kernel.errors import InputError
+
+_GRAMMAR = Path(__file__).with_name("rasp.lark")
+
+# How terminals are called in "expected ..." messages.
+_READABLE = {
+    "SEMICOLON": "';'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
+    "LBRACE": "'{'", "RBRACE": "'}'", "COMMA": "','", "COLON": "':'", "EQUAL": "'='",
+    "NAME": "a name", "NUMBER": "a number", "STRING": "a string", "CMPOP": "a comparison",
+    "ADDOP": "'+' or '-'", "MULOP": "'*', '/' or '%'", "CIRCUMFLEX": "'^'", "$END": "end of file",
+}
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    return Lark(_GRAMMAR.read_text(), parser="lalr", propagate_positions=True,
+                maybe_placeholders=True)
+
+
+def _expected(names: set[str]) -> str:
+    words = []
+    for name in sorted(names):
+        if name.startswith("__ANON"):
+            continue
+        words.append(_READABLE.get(name, f"'{name.lower()}'" if name.isalpha() else name))
+    if not words:
+        return ""
+    if len(words) > 6:
+        words = words[:6] + ["..."]
+    return "; expected " + ", ".join(words)
+
+
+def parse(text: str, file: str | Path | None) -> Tree:
+    """Parse a whole program; syntax errors become ``file:line:col: error: ...`` (exit 2)."""
+    try:
+        return parser().parse(text)
+    except lark.UnexpectedToken as exc:
+        tok = exc.token
+        if tok.type == "$END":
+            lines = text.splitlines() or [""]
+            raise InputError.at("unexpected end of file" + _expected(exc.expected), file, text,
+                                len(lines), len(lines[-1]) + 1) from None
+        kind = {"NAME": "name ", "NUMBER": "number ", "STRING": "string "}.get(tok.type, "")
+        what = f"unexpected {kind}'{tok}'"
+        hint = ""
+        if tok.type == "RBRACE" and "RETURN" in exc.expected:
+            hint = " (a function body must end with 'return ...;')"
+        raise InputError.at(what + _expected(exc.expected) + hint, file, text, tok.line,
+                            tok.column) from None
+    except lark.UnexpectedCharacters as exc:
+        raise InputError.at(f"unexpected character '{text[exc.pos_in_stream]}'"
+                            + _expected(set(exc.allowed or ())), file, text, exc.line,
+                            exc.column) from None
+    except lark.UnexpectedEOF as exc:
+        lines = text.splitlines() or [""]
+        raise InputError.at("unexpected end of file" + _expected(set(exc.expected or ())), file,
+                            text, len(lines), len(lines[-1]) + 1) from None
