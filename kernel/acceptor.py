@@ -146,10 +146,10 @@ def language_query(query: Query, a: Acceptor, b: Acceptor | None = None) -> Tran
 
     def replay(trace: Trace, prop: Property) -> str | None:
         word = word_of(trace, tuple(alphabet))
-        in_a = a.accepts(word) if a.accepts else trace.steps[-1]["accept_A"]
+        in_a = member(a, word, trace.steps[-1]["accept_A"])
         in_b = None
         if b is not None:
-            in_b = b.accepts(word) if b.accepts else trace.steps[-1]["accept_B"]
+            in_b = member(b, word, trace.steps[-1]["accept_B"])
         if in_a != trace.steps[-1]["accept_A"] or (b is not None and
                                                    in_b != trace.steps[-1]["accept_B"]):
             return f"the acceptors' own semantics disagree with the product on {word}"
@@ -174,6 +174,13 @@ def language_query(query: Query, a: Acceptor, b: Acceptor | None = None) -> Tran
         return [{"blockType": "node", "name": query.value, "streams": streams}]
 
     return builder.build(lift=lift, replay=replay)
+
+
+def member(acceptor: Acceptor, word: Sequence[str], fallback: bool) -> bool:
+    """Concrete membership: a word with a letter outside the alphabet is never a member."""
+    if any(ch not in acceptor.alphabet for ch in word):
+        return False
+    return acceptor.accepts(word) if acceptor.accepts else fallback
 
 
 def word_of(trace: Trace, alphabet: Sequence[str], letter: str = "letter") -> list[str]:
