@@ -48,8 +48,12 @@ def parse_vmt(text: str, filename: str = "<vmt>") -> TransitionSystem:
         line, col = exc.pos_info if exc.pos_info else (None, None)
         raise InputError.at(f"malformed VMT: {exc.message}", filename, text, line, col) from None
     except Exception as exc:  # PySMT signals bad input with many exception types
-        detail = str(exc) if not isinstance(exc, AttributeError) else "unknown symbol or sort"
-        raise InputError(f"malformed VMT: {detail}", SourceLocation(filename)) from None
+        unknown = _first_undeclared(text)
+        if unknown is not None:
+            name, line, col = unknown
+            raise InputError.at(f"malformed VMT: unknown symbol '{name}'", filename, text, line,
+                                col) from None
+        raise InputError(f"malformed VMT: {exc}", SourceLocation(filename)) from None
     for tag in _UNSUPPORTED:
         if tag in text:
             idx = text.index(tag)
@@ -98,6 +102,48 @@ def parse_vmt(text: str, filename: str = "<vmt>") -> TransitionSystem:
         if cmd.name == "assert" and not cmd.args[0].is_true():
             builder.add_assumption(cmd.args[0])
     return builder.build()
+
+
+_TOKEN = re.compile(r"\|[^|]*\||;[^\n]*|[()]|[^\s()]+")
+_BUILTINS = frozenset("""
+and or not => = < <= > >= + - * / ite let ! true false Int Real Bool declare-fun define-fun
+declare-const define-const assert set-info set-logic set-option declare-sort define-sort
+check-sat exit to_real to_int is_int abs div mod distinct xor Array select store BitVec _
+push pop get-model get-value
+""".split())
+
+
+def _first_undeclared(text: str) -> tuple[str, int, int] | None:
+    """PySMT reports an unknown symbol as an AttributeError deep inside; find it ourselves."""
+    declared: set[str] = set()
+    tokens = [(m.group(0), m.start()) for m in _TOKEN.finditer(text)]
+    for i, (tok, _) in enumerate(tokens):
+        if tok in ("declare-fun", "define-fun", "declare-const", "define-const") and i + 1 < len(tokens):
+            declared.add(tokens[i + 1][0].strip("|"))
+        if tok == "let":  # (let ((name term) ...) body): bound names are declared too
+            j = i + 2
+            while j + 1 < len(tokens) and tokens[j][0] == "(":
+                declared.add(tokens[j + 1][0].strip("|"))
+                depth = 0
+                while j < len(tokens):
+                    depth += tokens[j][0] == "("
+                    depth -= tokens[j][0] == ")"
+                    j += 1
+                    if depth == 0:
+                        break
+    after_keyword = False
+    for tok, start in tokens:
+        skip = after_keyword
+        after_keyword = tok.startswith(":")
+        if skip or tok in "()" or tok.startswith((";", ":", "#")) or tok in _BUILTINS:
+            continue
+        if re.fullmatch(r"-?\d+(\.\d+)?", tok) or tok.startswith("bv"):
+            continue
+        if tok.strip("|") not in declared:
+            line = text.count("\n", 0, start) + 1
+            col = start - (text.rfind("\n", 0, start) + 1) + 1
+            return tok.strip("|"), line, col
+    return None
 
 
 def _has_symbol(mgr, name: str) -> bool:

@@ -106,7 +106,9 @@ def test_malformed_vmt_has_file_line(tmp_path):
 def test_malformed_vmt_unknown_symbol(tmp_path):
     f = tmp_path / "bad2.vmt"
     f.write_text("(declare-fun x () Int)\n(define-fun p () Bool (! (<= y 1) :invar-property 0))\n")
-    _one_line_error(run_cli("check", f), "bad2.vmt", "malformed VMT")
+    proc = run_cli("check", f)
+    _one_line_error(proc, "bad2.vmt:2:30: error: malformed VMT: unknown symbol 'y'")
+    assert proc.stderr.splitlines()[2].strip() == "^"
 
 
 def test_unknown_property_name():
