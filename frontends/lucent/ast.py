@@ -1,0 +1,244 @@
+"""Lucent abstract syntax: plain dataclasses carrying source positions.
+
+Expressions get a ``ty`` slot filled in by the type checker, so the simulator and the
+translation never re-derive types.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Pos:
+    line: int = 0
+    col: int = 0
+    start: int = 0
+    end: int = 0
+
+
+NOPOS = Pos()
+
+
+@dataclass(eq=False)
+class Expr:
+    pos: Pos = field(default=NOPOS, kw_only=True)
+    ty: Any = field(default=None, kw_only=True)
+
+
+@dataclass(eq=False)
+class Lit(Expr):
+    value: Any
+    kind: str  # bool | int | real
+
+
+@dataclass(eq=False)
+class Var(Expr):
+    name: str
+
+
+@dataclass(eq=False)
+class ModeRef(Expr):
+    path: tuple[str, ...]
+
+
+@dataclass(eq=False)
+class Unop(Expr):
+    op: str  # not | neg | pre | last | to_int | to_real
+    arg: Expr
+
+
+@dataclass(eq=False)
+class Binop(Expr):
+    op: str  # or xor and => = <> < <= > >= + - * / div mod ->
+    left: Expr
+    right: Expr
+
+
+@dataclass(eq=False)
+class Ite(Expr):
+    cond: Expr
+    then: Expr
+    orelse: Expr
+
+
+@dataclass(eq=False)
+class Call(Expr):
+    name: str
+    args: list[Expr]
+
+
+@dataclass(eq=False)
+class TupleE(Expr):
+    items: list[Expr]
+
+
+@dataclass(eq=False)
+class ArrayLit(Expr):
+    items: list[Expr]
+
+
+@dataclass(eq=False)
+class Caret(Expr):
+    elem: Expr
+    size: Expr
+
+
+@dataclass(eq=False)
+class Index(Expr):
+    arg: Expr
+    index: Expr
+
+
+@dataclass(eq=False)
+class Update(Expr):
+    arg: Expr
+    index: Expr
+    value: Expr
+
+
+@dataclass(eq=False)
+class Field(Expr):
+    arg: Expr
+    name: str
+
+
+@dataclass(eq=False)
+class RecordLit(Expr):
+    type_name: str
+    fields: list[tuple[str, Expr]]
+
+
+@dataclass(eq=False)
+class AnyE(Expr):
+    var: str
+    type_expr: Any
+    pred: Expr | None
+
+
+@dataclass(eq=False)
+class Ascribe(Expr):
+    arg: Expr
+    type_expr: Any
+
+
+# ---- type expressions (resolved later by the checker) ----
+
+@dataclass(eq=False)
+class TypeExpr:
+    kind: str  # name | subrange | subtype | enum | struct | tuple | array
+    args: tuple
+    pos: Pos = NOPOS
+
+
+# ---- statements ----
+
+@dataclass(eq=False)
+class Equation:
+    lhs: list[tuple[str, Pos]]
+    rhs: Expr
+    pos: Pos
+
+
+@dataclass(eq=False)
+class Assert:
+    expr: Expr
+    pos: Pos
+
+
+@dataclass(eq=False)
+class Check:
+    name: str | None
+    expr: Expr
+    pos: Pos
+    kind: str = "invariant"  # invariant | reachable | provided
+    provided: Expr | None = None
+    bounds: dict[str, Expr] = field(default_factory=dict)
+    text: str = ""
+    source: str = "PropAnnot"
+
+
+@dataclass(eq=False)
+class MainAnnot:
+    pos: Pos
+
+
+@dataclass(eq=False)
+class IfBlock:
+    branches: list[tuple[Expr, list]]
+    orelse: list | None
+    pos: Pos
+
+
+@dataclass(eq=False)
+class FrameBlock:
+    names: list[str]
+    inits: list[tuple[str, Expr, Pos]]
+    body: list
+    pos: Pos
+
+
+# ---- declarations ----
+
+@dataclass(eq=False)
+class Param:
+    name: str
+    type_expr: TypeExpr
+    pos: Pos
+    const: bool = False
+    pred: Expr | None = None
+
+
+@dataclass(eq=False)
+class ContractItem:
+    kind: str  # var | const | assume | guarantee | mode | import
+    name: str | None
+    pos: Pos
+    expr: Expr | None = None
+    type_expr: TypeExpr | None = None
+    weak: bool = False
+    requires: list[tuple[str | None, Expr, Pos]] = field(default_factory=list)
+    ensures: list[tuple[str | None, Expr, Pos]] = field(default_factory=list)
+    args: list[Expr] = field(default_factory=list)
+    outs: list[str] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class NodeDecl:
+    name: str
+    kind: str  # node | function | contract
+    imported: bool
+    inputs: list[Param]
+    outputs: list[Param]
+    locals: list[Param]
+    consts: list[tuple[str, TypeExpr | None, Expr, Pos]]
+    body: list
+    contract: list[ContractItem]
+    pos: Pos
+    modifier: str | None = None
+
+
+@dataclass(eq=False)
+class TypeDecl:
+    name: str
+    type_expr: TypeExpr | None
+    pos: Pos
+
+
+@dataclass(eq=False)
+class ConstDecl:
+    name: str
+    type_expr: TypeExpr | None
+    value: Expr | None
+    pos: Pos
+
+
+@dataclass(eq=False)
+class Program:
+    types: list[TypeDecl]
+    consts: list[ConstDecl]
+    nodes: list[NodeDecl]
+    contracts: list[NodeDecl]
+    file: str
+    text: str

@@ -1,0 +1,239 @@
+"""From a Lucent file to kernel systems: parsing, checking, choosing the analyses, and the
+``lift`` (counterexamples in source terms) and ``replay`` (on the simulator) hooks."""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent.checker import Checked, check_program
+from kinduct.frontends.lucent.parser import parse_file, parse_text
+from kinduct.frontends.lucent.simulate import Instance, Simulator, assemble, leaves
+from kinduct.frontends.lucent.translate import PropInfo, Translator
+from kinduct.frontends.lucent.types import T
+from kinduct.kernel.errors import InputError
+from kinduct.kernel.frontend import LoadOptions
+from kinduct.kernel.system import Property, TransitionSystem
+from kinduct.kernel.verdict import Trace
+
+
+def load_checked(path: str | Path | None = None, text: str | None = None) -> Checked:
+    prog = parse_text(text, str(path or "<input>")) if text is not None else parse_file(path)
+    checked = check_program(prog)
+    for w in checked.warnings:
+        sys.stderr.write(w + "\n")
+    return checked
+
+
+def main_nodes(checked: Checked, options: LoadOptions) -> list[str]:
+    """--main, else the nodes marked --%MAIN, else the top nodes (those nobody calls)."""
+    if options.main:
+        if options.main not in checked.nodes:
+            raise InputError(f"{checked.file}: no node named '{options.main}'")
+        return [options.main]
+    marked = [n for n in checked.order if checked.nodes[n].main]
+    if marked:
+        return marked
+    tops = checked.top_nodes()
+    if not tops:
+        raise InputError(f"{checked.file}: the model has no node to analyse")
+    return tops
+
+
+def build_system(checked: Checked, main: str, compositional: bool = False) -> TransitionSystem:
+    tr = Translator(checked, main, compositional)
+    builder = tr.build()
+    builder.metadata["lucent_main"] = main
+    system_ref: dict[str, TransitionSystem] = {}
+
+    def lift(trace: Trace, prop: Property | None) -> list[dict[str, Any]]:
+        return [_block(checked, checked.nodes[main], "", trace)]
+
+    def replay(trace: Trace, prop: Property) -> str | None:
+        return replay_on_simulator(checked, main, tr.prop_info, trace, prop)
+
+    system = builder.build(lift=lift, replay=replay)
+    system_ref["s"] = system
+    return system
+
+
+def load_systems(path: Path, options: LoadOptions) -> list[TransitionSystem]:
+    checked = load_checked(path)
+    if options.modular:
+        names = [n for n in checked.order if not checked.nodes[n].imported]
+        if options.main:
+            keep = _reachable_from(checked, options.main)
+            names = [n for n in names if n in keep]
+    else:
+        names = main_nodes(checked, options)
+    return [build_system(checked, n, options.compositional) for n in names]
+
+
+def _reachable_from(checked: Checked, main: str) -> set[str]:
+    seen, todo = set(), [main]
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        todo.extend(c.name for c in checked.nodes[n].calls)
+    return seen
+
+
+# ---- values between trace and simulator ----
+
+def _from_trace(value: Any, t: T) -> Any:
+    if t.kind == "real":
+        return Fraction(value)
+    if t.kind == "bool":
+        return bool(value)
+    if t.kind in ("int", "enum", "abstract"):
+        return int(value)
+    return value
+
+
+def trace_oracle(trace: Trace):
+    def oracle(name: str, t: T, k: int) -> Any:
+        step = trace.steps[min(k, len(trace.steps) - 1)]
+
+        def read(leaf: str, lt: T) -> Any:
+            if leaf in step:
+                return _from_trace(step[leaf], lt)
+            from kinduct.frontends.lucent.simulate import default_value
+            return default_value(lt)
+        return assemble(name, t, read)
+    return oracle
+
+
+def trace_inputs(checked: Checked, main: str, trace: Trace) -> list[dict[str, Any]]:
+    node = checked.nodes[main]
+    oracle = trace_oracle(trace)
+    return [{n: oracle(n, node.types[n], k) for n in node.inputs} for k in range(len(trace))]
+
+
+def replay_on_simulator(checked: Checked, main: str, infos: dict[str, PropInfo], trace: Trace,
+                        prop: Property) -> str | None:
+    """Run the simulator on the trace's inputs (and its nondeterministic choices); every stream
+    must agree with the trace and the property must really fail (or be reached) at the end."""
+    info = infos.get(prop.name)
+    if info is None:
+        return f"unknown property {prop.name}"
+    sim = Simulator(checked, main, trace_oracle(trace))
+    inst = sim.instance(info.prefix)
+    if inst is None:
+        return f"no instance {info.prefix!r} in the simulator"
+    inst.watches.append(("prop", _prop_watch(info)))
+    for a_i, a in enumerate(sim.main.asserts + [x.expr for x in sim.main.assumes]):
+        sim.root.watches.append((f"assert{a_i}", lambda ins, a=a: ins.eval(a)))
+    inputs = trace_inputs(checked, main, trace)
+    try:
+        for k, inp in enumerate(inputs):
+            sim.step(inp)
+            for key, val in sim.root.watched.items():
+                if key.startswith("assert") and val is not True:
+                    return f"an assertion of {main} is false at step {k} on the simulator"
+            bad = _compare(sim, trace, k)
+            if bad:
+                return bad
+    except Exception as exc:  # the simulator is the reference: any failure is a mismatch
+        return f"simulator failed: {type(exc).__name__}: {exc}"
+    value = inst.watched.get("prop")
+    want = info.kind == "reachable"
+    if value is not want:
+        return (f"property {prop.name} is {value} at step {len(trace) - 1} on the simulator "
+                f"(expected {want})")
+    return None
+
+
+def _prop_watch(info: PropInfo):
+    prop = info.prop
+    if prop.source == "Generated" and isinstance(prop.expr, A.Lit):
+        name = prop.name
+
+        def refinement(inst: Instance) -> bool:
+            ref = inst.node.refinements[name]
+            v = inst.value(name)
+            ok = True
+            if ref.lo is not None:
+                ok = ok and v >= ref.lo
+            if ref.hi is not None:
+                ok = ok and v <= ref.hi
+            for var, pred in ref.preds:
+                saved = inst.cur.get(var)
+                inst.cur[var] = v
+                ok = ok and bool(inst.eval(pred))
+                if saved is None:
+                    del inst.cur[var]
+                else:
+                    inst.cur[var] = saved
+            return ok
+        return refinement
+    bounds = prop.bounds
+
+    def watch(inst: Instance) -> Any:
+        v = inst.eval(prop.expr)
+        if info.kind == "reachable" and bounds:
+            k = inst.step_no
+            v = v and k >= bounds.get("from", 0) and k <= bounds.get("within", k) and \
+                k == bounds.get("at", k)
+        return v
+    return watch
+
+
+def _compare(sim: Simulator, trace: Trace, k: int) -> str | None:
+    step = trace.steps[k]
+    for inst in sim.instances():
+        for n in inst.node.streams:
+            if n not in inst.cur:
+                continue
+            for leaf, v in leaves(inst.prefix + n, inst.node.types[n], inst.cur[n]).items():
+                if leaf in step and step[leaf] != v:
+                    return (f"stream {leaf} is {v} on the simulator but {step[leaf]} in the trace "
+                            f"at step {k}")
+    return None
+
+
+# ---- lift ----
+
+def _type_name(t: T, node, n: str) -> str:
+    ref = node.refinements.get(n)
+    if t.kind == "int" and ref is not None and (ref.lo is not None or ref.hi is not None):
+        return "subrange"
+    return {"bool": "bool", "int": "int", "real": "real", "enum": "enum", "array": "array",
+            "tuple": "array"}.get(t.kind, "abstr")
+
+
+def _json(v: Any, t: T) -> Any:
+    from kinduct.kernel.report import json_value
+    if t.kind == "enum":
+        return t.items[v] if isinstance(v, int) and 0 <= v < len(t.items) else v
+    if t.kind == "record":
+        return {f: _json(v[f], ft) for f, ft in t.items}
+    if t.kind == "array":
+        return [_json(x, t.items[0]) for x in v]
+    if t.kind == "tuple":
+        return [_json(x, it) for x, it in zip(v, t.items, strict=True)]
+    return json_value(v)
+
+
+def _block(checked: Checked, node, prefix: str, trace: Trace) -> dict[str, Any]:
+    streams = []
+    oracle = trace_oracle(trace)
+    for n in node.inputs + node.outputs + node.locals:
+        t = node.types[n]
+        present = any(leaf.startswith(prefix + n) for leaf in trace.steps[0]) if trace.steps else False
+        if not present:
+            continue
+        streams.append({
+            "name": n, "type": _type_name(t, node, n), "class": node.var_class(n),
+            "instantValues": [[k, _json(oracle(prefix + n, t, k), t)] for k in range(len(trace))],
+        })
+    block: dict[str, Any] = {"blockType": "function" if node.kind == "function" else "node",
+                             "name": node.name, "streams": streams}
+    subs = [_block(checked, checked.nodes[c.name], f"{prefix}{c.site}.", trace) for c in node.calls]
+    if subs:
+        block["subnodes"] = subs
+    return block

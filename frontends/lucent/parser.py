@@ -1,0 +1,572 @@
+"""Parsing Lucent source text into the AST of :mod:`ast` (grammar in ``lucent.lark``).
+
+Parse errors become :class:`InputError` at ``file:line:col`` naming what was expected;
+constructs of the language that kinduct does not implement yet are reported as
+``unsupported: <feature>`` before parsing, so the user is told why rather than where the
+grammar gave up.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+import lark
+from lark import Token, Transformer, v_args
+
+from kinduct.frontends.lucent import ast as A
+from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
+
+GRAMMAR = Path(__file__).with_name("lucent.lark")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> lark.Lark:
+    return lark.Lark(GRAMMAR.read_text(), parser="lalr", propagate_positions=True,
+                     maybe_placeholders=False, cache=False)
+
+
+# Features of the primer's "Later" list, found by keyword in comment-free text.
+_UNSUPPORTED = [
+    (re.compile(r"\bwhen\b"), "lazy 'when' blocks and operators"),
+    (re.compile(r"\bcond\b"), "lazy 'cond' blocks"),
+    (re.compile(r"\band\s+then\b"), "lazy operator 'and then'"),
+    (re.compile(r"\bor\s+else\b"), "lazy operator 'or else'"),
+    (re.compile(r"==>"), "lazy operator '==>'"),
+    (re.compile(r"\bdatatype\b"), "algebraic datatypes"),
+    (re.compile(r"\bmatch\b"), "'match' expressions"),
+    (re.compile(r"\bforall\b"), "quantifiers ('forall')"),
+    (re.compile(r"\bexists\b"), "quantifiers ('exists')"),
+    (re.compile(r"\bchoose\b"), "'choose'"),
+    (re.compile(r"\bset\s*<"), "sets"),
+    (re.compile(r"\bmap\s*(<|\[)"), "maps"),
+    (re.compile(r"\b(u?int(8|16|32|64)|sint|uint)\b"), "machine integers"),
+    (re.compile(r"@\s*<"), "polymorphism (type instantiation)"),
+    (re.compile(r"\b(node|function|type|contract)\s+(imported\s+)?[A-Za-z_]\w*\s*<"),
+     "polymorphism (type parameters)"),
+    (re.compile(r"\b(merge|activate|condact|current|restart|every)\b"), "clocks and node activation"),
+    (re.compile(r"\brealizable\b", re.I), "realizability checking"),
+]
+
+_COMMENT = re.compile(r"--(?!%PROPERTY\b|%MAIN\b)[^\n]*|\(\*(?!@contract)(?:.|\n)*?\*\)"
+                      r"|/\*(?!@contract)(?:.|\n)*?\*/", re.I)
+
+
+def _blank_comments(text: str) -> str:
+    """Comments replaced by spaces (newlines kept), so offsets still match the source."""
+    return _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, col
+
+
+def check_unsupported(text: str, file: str) -> None:
+    clean = _blank_comments(text)
+    hits = []
+    for pattern, feature in _UNSUPPORTED:
+        m = pattern.search(clean)
+        if m:
+            hits.append((m.start(), feature))
+    if hits:
+        offset, feature = min(hits)
+        line, col = _line_col(text, offset)
+        err = InputError.at("", file, text, line, col)
+        raise UnsupportedError(feature, SourceLocation(file, line, col), err.source_line)
+
+
+_TOKEN_NAMES = {
+    "SEMICOLON": "';'", "COLON": "':'", "COMMA": "','", "LPAR": "'('", "RPAR": "')'",
+    "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'", "RBRACE": "'}'", "EQ": "'='", "NAME": "an identifier",
+    "NUMBER": "a number", "DECIMAL": "a number", "TEL": "'tel'", "LET": "'let'", "RETURNS": "'returns'",
+    "THEN": "'then'", "ELSE": "'else'", "FI": "'fi'", "ARROW": "'->'", "STRING": "a string",
+    "VAR": "'var'", "NOC": "'noc'", "OF": "'of'", "PROVIDED": "'provided'", "DOT": "'.'",
+    "NODE": "'node'", "FUNCTION": "'function'", "TYPE": "'type'", "CONST": "'const'",
+    "CIRCUMFLEX": "'^'", "BAR": "'|'",
+}
+
+
+def _expected_text(expected: set[str]) -> str:
+    names = []
+    for tok in sorted(expected):
+        name = _TOKEN_NAMES.get(tok)
+        if name is None:
+            if tok.startswith("__ANON"):
+                continue
+            name = f"'{tok.lower()}'" if tok.isalpha() else tok
+        if name not in names:
+            names.append(name)
+    if not names:
+        return "a different token"
+    if len(names) > 6:
+        # Too many alternatives to be useful: name the most common structural ones.
+        preferred = [n for n in ("';'", "an identifier", "an expression", "')'", "'tel'") if n in names]
+        names = preferred or names[:6]
+    return " or ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _describe(tok: Token) -> str:
+    if tok.type == "$END":
+        return "end of file"
+    return f"'{tok.value}'"
+
+
+def parse_text(text: str, file: str = "<input>") -> A.Program:
+    check_unsupported(text, file)
+    try:
+        tree = _parser().parse(text)
+    except lark.UnexpectedToken as exc:
+        expected = set(exc.accepts or exc.expected)
+        exp_names = expected
+        if any(t in expected for t in ("NAME", "NUMBER", "MINUS", "NOT", "PRE", "LPAR")) and \
+                "SEMICOLON" not in expected:
+            what = "an expression"
+        else:
+            what = _expected_text(exp_names)
+        line = exc.line if exc.line and exc.line > 0 else text.count("\n") + 1
+        col = exc.column if exc.column and exc.column > 0 else 1
+        raise InputError.at(f"expected {what} before {_describe(exc.token)}", file, text, line, col) from None
+    except lark.UnexpectedCharacters as exc:
+        raise InputError.at(f"unexpected character '{text[exc.pos_in_stream]}'", file, text,
+                            exc.line, exc.column) from None
+    except lark.UnexpectedEOF:
+        line = text.count("\n") + 1
+        raise InputError.at("unexpected end of file", file, text, line, 1) from None
+    builder = _Builder(text, file)
+    decls = builder.transform(tree)
+    prog = A.Program([], [], [], [], file, text)
+    base = Path(file).parent
+    for decl in decls:
+        _add(prog, decl, base, file, text)
+    return prog
+
+
+def _add(prog: A.Program, decl, base: Path, file: str, text: str) -> None:
+    if isinstance(decl, list):
+        for d in decl:
+            _add(prog, d, base, file, text)
+    elif isinstance(decl, A.TypeDecl):
+        prog.types.append(decl)
+    elif isinstance(decl, A.ConstDecl):
+        prog.consts.append(decl)
+    elif isinstance(decl, A.NodeDecl):
+        (prog.contracts if decl.kind == "contract" else prog.nodes).append(decl)
+    elif isinstance(decl, tuple) and decl[0] == "include":
+        _, name, pos = decl
+        path = base / name
+        if not path.exists():
+            raise InputError.at(f"included file '{name}' not found", file, text, pos.line, pos.col)
+        sub = parse_text(path.read_text(), str(path))
+        prog.types.extend(sub.types)
+        prog.consts.extend(sub.consts)
+        prog.nodes.extend(sub.nodes)
+        prog.contracts.extend(sub.contracts)
+
+
+def parse_file(path: str | Path) -> A.Program:
+    p = Path(path)
+    return parse_text(p.read_text(), str(path))
+
+
+def _pos(meta) -> A.Pos:
+    if getattr(meta, "empty", False):
+        return A.NOPOS
+    return A.Pos(meta.line, meta.column, meta.start_pos, meta.end_pos)
+
+
+def _tpos(tok: Token) -> A.Pos:
+    return A.Pos(tok.line, tok.column, tok.start_pos, tok.end_pos)
+
+
+def _hex_real(s: str) -> Fraction:
+    body = s[2:].lower()
+    exp = 0
+    if "p" in body:
+        body, e = body.split("p")
+        exp = int(e)
+    whole, _, frac = body.partition(".")
+    value = Fraction(int(whole or "0", 16))
+    for i, ch in enumerate(frac):
+        value += Fraction(int(ch, 16), 16 ** (i + 1))
+    return value * (Fraction(2) ** exp)
+
+
+def _decimal(s: str) -> Fraction:
+    return Fraction(s) if "e" not in s.lower() else Fraction(s.lower())
+
+
+_BINOPS = {"or": "or", "xor": "xor", "and": "and", "=>": "=>", "=": "=", "<>": "<>", "<": "<",
+           "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-", "*": "*", "/": "/", "div": "div",
+           "mod": "mod"}
+
+
+@v_args(meta=True)
+class _Builder(Transformer):
+    """lark tree → AST.  Property names are the raw source text of their expression, as Kind 2
+    names unnamed properties."""
+
+    def __init__(self, text: str, file: str) -> None:
+        super().__init__()
+        self.text = text
+        self.file = file
+
+    def _src(self, e: A.Expr) -> str:
+        return self.text[e.pos.start:e.pos.end].strip()
+
+    # ---- top level ----
+    def start(self, meta, items):
+        return items
+
+    def include_decl(self, meta, items):
+        return ("include", items[0][1:-1], _pos(meta))
+
+    def type_decl(self, meta, items):
+        names = items[0]
+        texpr = items[1] if len(items) > 1 else None
+        return [A.TypeDecl(n, texpr, p) for n, p in names]
+
+    def const_decl(self, meta, items):
+        return [d for item in items for d in item]
+
+    def const_item(self, meta, items):
+        names = items[0]
+        texpr = next((i for i in items[1:] if isinstance(i, A.TypeExpr)), None)
+        value = next((i for i in items[1:] if isinstance(i, A.Expr)), None)
+        return [A.ConstDecl(n, texpr, value, p) for n, p in names]
+
+    def name_list(self, meta, items):
+        return [(str(t), _tpos(t)) for t in items]
+
+    # ---- types ----
+    def base_type(self, meta, items):
+        return A.TypeExpr("name", (str(items[0]),), _pos(meta))
+
+    def subrange_type(self, meta, items):
+        return A.TypeExpr("subrange", (items[0], items[1]), _pos(meta))
+
+    def bound(self, meta, items):
+        return None if isinstance(items[0], Token) else items[0]
+
+    def subtype_type(self, meta, items):
+        return A.TypeExpr("subtype", (str(items[0]), items[1], items[2]), _pos(meta))
+
+    def enum_type(self, meta, items):
+        return A.TypeExpr("enum", tuple(n for n, _ in items[0]), _pos(meta))
+
+    def struct_type(self, meta, items):
+        fields = [f for group in items for f in group]
+        return A.TypeExpr("struct", tuple(fields), _pos(meta))
+
+    def field_decl(self, meta, items):
+        return [(n, items[1]) for n, _ in items[0]]
+
+    def tuple_type(self, meta, items):
+        return A.TypeExpr("tuple", tuple(items), _pos(meta))
+
+    def array_type(self, meta, items):
+        return A.TypeExpr("array", (items[0], items[1]), _pos(meta))
+
+    # ---- nodes ----
+    def node_mod(self, meta, items):
+        return ("mod", str(items[0]))
+
+    def node_kw(self, meta, items):
+        return ("kw", str(items[0]))
+
+    def _node(self, meta, items, imported: bool):
+        modifier = None
+        kind = "node"
+        name = None
+        params: list[list[A.Param]] = []
+        locals_: list[A.Param] = []
+        consts = []
+        contract: list[A.ContractItem] = []
+        body = None
+        name_pos = _pos(meta)
+        for it in items:
+            if isinstance(it, tuple) and it[0] == "mod":
+                modifier = it[1]
+            elif isinstance(it, tuple) and it[0] == "kw":
+                kind = it[1]
+            elif isinstance(it, Token) and it.type == "NAME":
+                name = str(it)
+                name_pos = _tpos(it)
+            elif isinstance(it, Token):
+                continue
+            elif isinstance(it, tuple) and it[0] == "params":
+                params.append(it[1])
+            elif isinstance(it, tuple) and it[0] == "vars":
+                locals_.extend(it[1])
+            elif isinstance(it, tuple) and it[0] == "consts":
+                consts.extend(it[1])
+            elif isinstance(it, tuple) and it[0] == "contract":
+                contract.extend(it[1])
+            elif isinstance(it, tuple) and it[0] == "body":
+                body = it[1]
+        # params? may be absent: count the parenthesised groups from the token stream
+        ins, outs = self._split_params(meta, params)
+        return A.NodeDecl(name, kind, imported, ins, outs, locals_, consts, body or [], contract,
+                          name_pos, modifier)
+
+    def _split_params(self, meta, params):
+        # The grammar makes both parameter lists optional; recover which one is missing
+        # from the text between the node name and 'returns'.
+        if len(params) == 2:
+            return params[0], params[1]
+        if len(params) == 0:
+            return [], []
+        seg = self.text[meta.start_pos:meta.end_pos]
+        head, _, _ = seg.partition("returns")
+        inner = head[head.find("(") + 1: head.rfind(")")]
+        if inner.strip():
+            return params[0], []
+        return [], params[0]
+
+    def node_decl(self, meta, items):
+        return self._node(meta, items, False)
+
+    def imported_decl(self, meta, items):
+        return self._node(meta, items, True)
+
+    def contract_decl(self, meta, items):
+        name = items[0]
+        params = [it[1] for it in items if isinstance(it, tuple) and it[0] == "params"]
+        contract = [it for it in items if isinstance(it, A.ContractItem)]
+        ins, outs = self._split_params(meta, params)
+        return A.NodeDecl(str(name), "contract", False, ins, outs, [], [], [], contract, _tpos(name))
+
+    def params(self, meta, items):
+        return ("params", [p for group in items for p in group])
+
+    def param(self, meta, items):
+        const = isinstance(items[0], Token) and items[0].type == "CONST"
+        rest = items[1:] if const else items
+        names, texpr = rest[0], rest[1]
+        pred = rest[2] if len(rest) > 2 else None
+        return [A.Param(n, texpr, p, const, pred) for n, p in names]
+
+    def var_section(self, meta, items):
+        return ("vars", [p for group in items for p in group])
+
+    def var_item(self, meta, items):
+        names, texpr = items[0], items[1]
+        pred = items[2] if len(items) > 2 else None
+        return [A.Param(n, texpr, p, False, pred) for n, p in names]
+
+    def const_section(self, meta, items):
+        return ("consts", items)
+
+    def local_const(self, meta, items):
+        name = items[0]
+        texpr = items[1] if len(items) == 3 else None
+        return (str(name), texpr, items[-1], _tpos(name))
+
+    def body(self, meta, items):
+        return ("body", [s for s in items if not isinstance(s, Token)])
+
+    # ---- contracts ----
+    def contract_block(self, meta, items):
+        return ("contract", [i for i in items if isinstance(i, A.ContractItem)])
+
+    def ghost_var(self, meta, items):
+        return A.ContractItem("var", str(items[0]), _tpos(items[0]), expr=items[2], type_expr=items[1])
+
+    def ghost_const(self, meta, items):
+        texpr = items[1] if len(items) == 3 else None
+        return A.ContractItem("const", str(items[0]), _tpos(items[0]), expr=items[-1], type_expr=texpr)
+
+    def _assume_guarantee(self, kind, meta, items):
+        weak = any(isinstance(i, Token) and i.type == "WEAKLY" for i in items)
+        name = next((str(i)[1:-1] for i in items if isinstance(i, Token) and i.type == "STRING"), None)
+        expr = items[-1]
+        return A.ContractItem(kind, name, _pos(meta), expr=expr, weak=weak)
+
+    def assume(self, meta, items):
+        return self._assume_guarantee("assume", meta, items)
+
+    def guarantee(self, meta, items):
+        return self._assume_guarantee("guarantee", meta, items)
+
+    def mode(self, meta, items):
+        item = A.ContractItem("mode", str(items[0]), _tpos(items[0]))
+        for kind, name, expr, pos in items[1:]:
+            (item.requires if kind == "REQUIRE" else item.ensures).append((name, expr, pos))
+        return item
+
+    def mode_clause(self, meta, items):
+        name = next((str(i)[1:-1] for i in items if isinstance(i, Token) and i.type == "STRING"), None)
+        return (items[0].type, name, items[-1], _pos(meta))
+
+    def contract_import(self, meta, items):
+        name = items[0]
+        args = next((i for i in items[1:] if isinstance(i, list) and (not i or isinstance(i[0], A.Expr))),
+                    [])
+        outs = next((i for i in items[1:] if isinstance(i, list) and i and isinstance(i[0], tuple)), [])
+        return A.ContractItem("import", str(name), _tpos(name), args=args, outs=[n for n, _ in outs])
+
+    # ---- statements ----
+    def equation(self, meta, items):
+        return A.Equation(items[0], items[1], _pos(meta))
+
+    def lhs(self, meta, items):
+        return items
+
+    def lhs_item(self, meta, items):
+        return (str(items[0]), _tpos(items[0]))
+
+    def assert_stmt(self, meta, items):
+        return A.Assert(items[0], _pos(meta))
+
+    def _check(self, meta, items, kind):
+        name = next((str(i)[1:-1] for i in items if isinstance(i, Token) and i.type == "STRING"), None)
+        exprs = [i for i in items if isinstance(i, A.Expr)]
+        text = self._src(exprs[0])
+        chk = A.Check(name, exprs[0], _pos(meta), kind=kind, text=text)
+        if kind == "provided":
+            chk.provided = exprs[1]
+        return chk
+
+    def check_stmt(self, meta, items):
+        return self._check(meta, items, "invariant")
+
+    def check_provided(self, meta, items):
+        return self._check(meta, items, "provided")
+
+    def check_reach(self, meta, items):
+        chk = self._check(meta, [i for i in items if not isinstance(i, tuple)], "reachable")
+        for b in items:
+            if isinstance(b, tuple):
+                chk.bounds[b[0]] = b[1]
+        return chk
+
+    def reach_bound(self, meta, items):
+        return (str(items[0]).lower(), items[1])
+
+    def property_stmt(self, meta, items):
+        e = items[1]
+        return A.Check(None, e, e.pos, kind="invariant", text=self._src(e))
+
+    def main_stmt(self, meta, items):
+        return A.MainAnnot(_pos(meta))
+
+    def if_stmt(self, meta, items):
+        branches = [(items[0], items[1])]
+        orelse = None
+        for it in items[2:]:
+            if it[0] == "elsif":
+                branches.append((it[1], it[2]))
+            else:
+                orelse = it[1]
+        return A.IfBlock(branches, orelse, _pos(meta))
+
+    def block(self, meta, items):
+        return list(items)
+
+    def elsif(self, meta, items):
+        return ("elsif", items[0], items[1])
+
+    def else_part(self, meta, items):
+        return ("else", items[0])
+
+    def frame_stmt(self, meta, items):
+        names = [n for n, _ in items[0]]
+        inits = [i for i in items[1:] if isinstance(i, tuple) and i[0] == "init"]
+        body = [i for i in items[1:] if not (isinstance(i, tuple) and i[0] == "init")]
+        return A.FrameBlock(names, [(n, e, p) for _, n, e, p in inits], body, _pos(meta))
+
+    def frame_init(self, meta, items):
+        return ("init", str(items[0]), items[1], _tpos(items[0]))
+
+    # ---- expressions ----
+    def arrow(self, meta, items):
+        return A.Binop("->", items[0], items[2], pos=_pos(meta))
+
+    def ite(self, meta, items):
+        items = [i for i in items if not isinstance(i, Token)]
+        return A.Ite(items[0], items[1], items[2], pos=_pos(meta))
+
+    def any_expr(self, meta, items):
+        return A.AnyE(str(items[0]), items[1], items[2], pos=_pos(meta))
+
+    def binop(self, meta, items):
+        return A.Binop(_BINOPS[str(items[1])], items[0], items[2], pos=_pos(meta))
+
+    def unop(self, meta, items):
+        return A.Unop("not", items[1], pos=_pos(meta))
+
+    def neg(self, meta, items):
+        return A.Unop("neg", items[1], pos=_pos(meta))
+
+    def pre(self, meta, items):
+        return A.Unop("pre", items[1], pos=_pos(meta))
+
+    def last(self, meta, items):
+        return A.Unop("last", items[1], pos=_pos(meta))
+
+    def conv(self, meta, items):
+        return A.Unop("to_" + str(items[0]), items[1], pos=_pos(meta))
+
+    def index(self, meta, items):
+        return A.Index(items[0], items[1], pos=_pos(meta))
+
+    def update(self, meta, items):
+        return A.Update(items[0], items[1], items[2], pos=_pos(meta))
+
+    def field(self, meta, items):
+        return A.Field(items[0], str(items[1]), pos=_pos(meta))
+
+    def caret(self, meta, items):
+        return A.Caret(items[0], items[1], pos=_pos(meta))
+
+    def number(self, meta, items):
+        return A.Lit(int(items[0]), "int", pos=_pos(meta))
+
+    def hexint(self, meta, items):
+        return A.Lit(int(str(items[0]), 16), "int", pos=_pos(meta))
+
+    def decimal(self, meta, items):
+        return A.Lit(_decimal(str(items[0])), "real", pos=_pos(meta))
+
+    def hexreal(self, meta, items):
+        return A.Lit(_hex_real(str(items[0])), "real", pos=_pos(meta))
+
+    def true(self, meta, items):
+        return A.Lit(True, "bool", pos=_pos(meta))
+
+    def false(self, meta, items):
+        return A.Lit(False, "bool", pos=_pos(meta))
+
+    def var(self, meta, items):
+        return A.Var(str(items[0]), pos=_pos(meta))
+
+    def mode_ref(self, meta, items):
+        return A.ModeRef(tuple(str(i) for i in items), pos=_pos(meta))
+
+    def call(self, meta, items):
+        args = items[1] if len(items) > 1 else []
+        return A.Call(str(items[0]), args, pos=_pos(meta))
+
+    def record_lit(self, meta, items):
+        return A.RecordLit(str(items[0]), list(items[1:]), pos=_pos(meta))
+
+    def field_init(self, meta, items):
+        return (str(items[0]), items[1])
+
+    def paren_tuple(self, meta, items):
+        return A.TupleE([items[0], *items[1]], pos=_pos(meta))
+
+    def tuple_lit(self, meta, items):
+        return A.TupleE(list(items[0]), pos=_pos(meta))
+
+    def array_lit(self, meta, items):
+        return A.ArrayLit(list(items[0]), pos=_pos(meta))
+
+    def ascription(self, meta, items):
+        return A.Ascribe(items[0], items[1], pos=_pos(meta))
+
+    def expr_list(self, meta, items):
+        return list(items)

@@ -1,0 +1,136 @@
+"""``kinduct simulate FILE --input trace.csv|trace.json [--main NODE] [--json]``."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from kinduct.frontends.lucent.model import _json, _type_name, load_checked
+from kinduct.frontends.lucent.simulate import Instance, Simulator
+from kinduct.frontends.lucent.types import T
+from kinduct.kernel.cli import console, existing_file
+from kinduct.kernel.errors import InputError
+
+
+def parse_value(text: Any, t: T, where: str) -> Any:
+    """A CSV/JSON cell as a value of type ``t`` (enumerations by constant name)."""
+    try:
+        if t.kind == "bool":
+            if isinstance(text, bool):
+                return text
+            s = str(text).strip().lower()
+            if s in ("true", "1", "t"):
+                return True
+            if s in ("false", "0", "f"):
+                return False
+            raise ValueError
+        if t.kind == "int":
+            if isinstance(text, bool):
+                raise ValueError
+            return int(str(text).strip())
+        if t.kind == "real":
+            return Fraction(str(text).strip())
+        if t.kind == "enum":
+            s = str(text).strip()
+            if s in t.items:
+                return t.items.index(s)
+            return int(s)
+        if t.kind in ("array", "tuple", "record"):
+            v = json.loads(text) if isinstance(text, str) else text
+            if t.kind == "record":
+                return {f: parse_value(v[f], ft, where) for f, ft in t.items}
+            its = [t.items[0]] * t.size if t.kind == "array" else list(t.items)
+            return [parse_value(x, it, where) for x, it in zip(v, its, strict=True)]
+        return int(str(text).strip())
+    except (ValueError, TypeError, KeyError, json.JSONDecodeError):
+        raise InputError(f"{where}: expected a value of type {t}, got '{text}'") from None
+
+
+def read_inputs(path: Path, node) -> list[dict[str, Any]]:
+    text = path.read_text()
+    names = node.inputs
+    rows: list[dict[str, Any]]
+    if path.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}:{exc.lineno}:{exc.colno}: error: invalid JSON: {exc.msg}") from None
+        if isinstance(data, dict):
+            n = max((len(v) for v in data.values()), default=0)
+            rows = [{k: v[i] for k, v in data.items() if i < len(v)} for i in range(n)]
+        elif isinstance(data, list):
+            rows = data
+        else:
+            raise InputError(f"{path}: expected a list of steps or an object of columns")
+    else:
+        reader = csv.reader([line for line in text.splitlines() if line.strip()])
+        table = list(reader)
+        if not table:
+            return []
+        header = [h.strip() for h in table[0]]
+        rows = [dict(zip(header, r, strict=False)) for r in table[1:]]
+    out = []
+    for k, row in enumerate(rows):
+        step = {}
+        for n in names:
+            if n not in row:
+                raise InputError(f"{path}: step {k}: no value for input '{n}'")
+            step[n] = parse_value(row[n], node.types[n], f"{path}: step {k}, input '{n}'")
+        out.append(step)
+    return out
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, Fraction):
+        return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+    if isinstance(v, list):
+        return "[" + ", ".join(_fmt(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + "; ".join(f"{k} = {_fmt(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+def _block(inst: Instance) -> dict[str, Any]:
+    node = inst.node
+    streams = []
+    for n in node.inputs + node.outputs + node.locals:
+        t = node.types[n]
+        streams.append({"name": n, "type": _type_name(t, node, n), "class": node.var_class(n),
+                        "instantValues": [[k, _json(h[n], t)] for k, h in enumerate(inst.history)]})
+    block: dict[str, Any] = {"blockType": "node", "name": node.name, "streams": streams}
+    subs = [_block(inst.children[c.uid]) for c in node.calls]
+    if subs:
+        block["subnodes"] = subs
+    return block
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from kinduct.frontends.lucent.model import main_nodes
+    from kinduct.kernel.frontend import LoadOptions
+    path = existing_file(args.file)
+    inputs_path = existing_file(args.input)
+    checked = load_checked(path)
+    main = main_nodes(checked, LoadOptions(main=args.main))[0]
+    node = checked.nodes[main]
+    inputs = read_inputs(inputs_path, node)
+    sim = Simulator(checked, main)
+    sim.run(inputs)
+    if args.json:
+        print(json.dumps([_block(sim.root)], indent=2))
+        return 0
+    from rich.table import Table
+    table = Table(title=f"simulation of {main} ({len(inputs)} steps)", title_justify="left")
+    table.add_column("class")
+    table.add_column("stream")
+    for k in range(len(inputs)):
+        table.add_column(str(k), justify="right")
+    for n in node.inputs + node.outputs + node.locals:
+        table.add_row(node.var_class(n), n, *[_fmt(h[n]) for h in sim.root.history])
+    console().print(table)
+    return 0

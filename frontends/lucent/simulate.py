@@ -1,0 +1,330 @@
+"""The concrete semantics of Lucent: a step-by-step interpreter over Python values.
+
+It shares nothing with the SMT translation but the checked AST and the names of the
+nondeterministic choices (unguarded ``pre`` at step 0, ``any``, free constants, imported node
+outputs, division by zero), which an *oracle* supplies: when replaying a counterexample the
+oracle reads them from the trace, otherwise it picks a default value.  Every node instance is
+stepped at every step, whether or not its value is used, as the synchronous semantics says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent.checker import Checked, ConstRef, Node
+from kinduct.frontends.lucent.types import T, scalar_paths
+
+Oracle = Callable[[str, T, int], Any]
+
+
+class SimulationError(Exception):
+    pass
+
+
+def default_value(t: T) -> Any:
+    if t.kind == "bool":
+        return False
+    if t.kind == "real":
+        return Fraction(0)
+    if t.kind == "record":
+        return {f: default_value(ft) for f, ft in t.items}
+    if t.kind == "array":
+        return [default_value(t.items[0]) for _ in range(t.size)]
+    if t.kind == "tuple":
+        return [default_value(i) for i in t.items]
+    return 0
+
+
+def default_oracle(name: str, t: T, step: int) -> Any:
+    return default_value(t)
+
+
+def euclid(a: int, b: int) -> tuple[int, int]:
+    """SMT-LIB integer division: a = b*q + r with 0 <= r < |b|."""
+    r = a % abs(b)
+    return (a - r) // b, r
+
+
+def binop_value(op: str, a: Any, b: Any, ty: T | None = None) -> Any:
+    if op == "and":
+        return a and b
+    if op == "or":
+        return a or b
+    if op == "xor":
+        return a != b
+    if op == "=>":
+        return (not a) or b
+    if op == "=":
+        return a == b
+    if op == "<>":
+        return a != b
+    if op == "<":
+        return a < b
+    if op == "<=":
+        return a <= b
+    if op == ">":
+        return a > b
+    if op == ">=":
+        return a >= b
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op in ("/", "div", "mod"):
+        if b == 0:
+            raise ZeroDivisionError
+        if isinstance(a, Fraction) or isinstance(b, Fraction) or (ty is not None and ty.kind == "real"):
+            return Fraction(a) / Fraction(b)
+        q, r = euclid(a, b)
+        return r if op == "mod" else q
+    raise SimulationError(f"unknown operator {op}")
+
+
+class Instance:
+    """One node instance: its streams at the current step and its memory of the last step."""
+
+    def __init__(self, sim: Simulator, node: Node, prefix: str) -> None:
+        self.sim = sim
+        self.node = node
+        self.prefix = prefix
+        self.defs: dict[str, tuple[list[str], A.Expr]] = {}
+        for names, e in node.eqs:
+            for n in names:
+                self.defs[n] = (names, e)
+        self.children: dict[str, Instance] = {}
+        for c in node.calls:
+            self.children[c.uid] = Instance(sim, sim.checked.nodes[c.name], f"{prefix}{c.site}.")
+        self.child_site = {c.uid: c.site for c in node.calls}
+        self.pre_mem: dict[str, Any] = {}
+        self.cur: dict[str, Any] = {}
+        self.memo: dict[str, Any] = {}
+        self.history: list[dict[str, Any]] = []
+        self.step_no = -1
+        self.watches: list[tuple[str, Callable[[Instance], Any]]] = []
+        self.watched: dict[str, Any] = {}
+
+    # -- one step --
+    def step(self, k: int, inputs: Sequence[Any]) -> list[Any]:
+        self.step_no = k
+        self.cur = dict(zip(self.node.inputs, inputs, strict=True))
+        self.memo = {}
+        node = self.node
+        if node.imported:
+            outs = [self.sim.oracle(self.prefix + n, node.types[n], k) for n in node.outputs]
+            self.cur.update(zip(node.outputs, outs, strict=True))
+        for n in node.streams:
+            self.value(n)
+        for c in node.calls:
+            self.eval(c)
+        self.watched = {key: fn(self) for key, fn in self.watches}
+        new_mem = {p.uid: self.eval(p.arg) for p in node.pres}
+        self.pre_mem = new_mem
+        self.history.append(dict(self.cur))
+        return [self.cur[n] for n in node.outputs]
+
+    def value(self, name: str) -> Any:
+        if name in self.cur:
+            return self.cur[name]
+        if name not in self.defs:
+            v = self.sim.oracle(self.prefix + name, self.node.types[name], self.step_no)
+            self.cur[name] = v
+            return v
+        names, e = self.defs[name]
+        self.cur[name] = _PENDING
+        v = self.eval(e)
+        if len(names) == 1:
+            self.cur[names[0]] = v
+        else:
+            for n, x in zip(names, _flatten(v), strict=True):
+                self.cur[n] = x
+        return self.cur[name]
+
+    def eval(self, e: A.Expr) -> Any:  # noqa: C901 - one case per construct
+        if isinstance(e, A.Lit):
+            return e.value
+        if isinstance(e, A.Var):
+            v = self.value(e.name)
+            if v is _PENDING:
+                raise SimulationError(f"circular definition of {e.name}")
+            return v
+        if isinstance(e, ConstRef):
+            return self.sim.const_value(e.name, e.ty)
+        if isinstance(e, A.Unop):
+            if e.op == "pre":
+                if self.step_no == 0:
+                    return self.sim.oracle(self.prefix + e.uid, e.ty, 0)
+                return self.pre_mem[e.uid]
+            a = self.eval(e.arg)
+            if e.op == "not":
+                return not a
+            if e.op == "neg":
+                return -a
+            if e.op == "to_real":
+                return Fraction(a)
+            if e.op == "to_int":
+                return int(a // 1)
+        if isinstance(e, A.Binop):
+            if e.op == "->":
+                return self.eval(e.left) if self.step_no == 0 else self.eval(e.right)
+            a = self.eval(e.left)
+            b = self.eval(e.right)
+            try:
+                return binop_value(e.op, a, b, e.ty)
+            except ZeroDivisionError:
+                k = self.step_no
+                if e.op == "/" and e.ty.kind == "real":
+                    return self.sim.oracle(self.prefix + e.uid, e.ty, k)
+                return self.sim.oracle(self.prefix + e.uid + (".r" if e.op == "mod" else ".q"), e.ty, k)
+        if isinstance(e, A.Ite):
+            c = self.eval(e.cond)
+            return self.eval(e.then) if c else self.eval(e.orelse)
+        if isinstance(e, A.Call):
+            if e.uid in self.memo:
+                return self.memo[e.uid]
+            args = [x for a in e.args for x in _flatten_typed(self.eval(a), a.ty)]
+            outs = self.children[e.uid].step(self.step_no, args)
+            v = outs[0] if len(outs) == 1 else list(outs)
+            self.memo[e.uid] = v
+            return v
+        if isinstance(e, (A.TupleE, A.ArrayLit)):
+            return [self.eval(x) for x in e.items]
+        if isinstance(e, A.Index):
+            a = self.eval(e.arg)
+            i = self.eval(e.index)
+            return a[min(max(i, 0), len(a) - 1)] if a else None
+        if isinstance(e, A.Update):
+            a = list(self.eval(e.arg))
+            i = self.eval(e.index)
+            v = self.eval(e.value)
+            if 0 <= i < len(a):
+                a[i] = v
+            return a
+        if isinstance(e, A.Field):
+            return self.eval(e.arg)[e.name]
+        if isinstance(e, A.RecordLit):
+            return {f: self.eval(x) for f, x in e.fields}
+        if isinstance(e, A.AnyE):
+            if e.uid not in self.memo:
+                self.memo[e.uid] = self.sim.oracle(self.prefix + e.uid, e.ty, self.step_no)
+            return self.memo[e.uid]
+        raise SimulationError(f"cannot evaluate {type(e).__name__}")
+
+
+class _Pending:
+    pass
+
+
+_PENDING = _Pending()
+
+
+def _flatten(v: Any) -> list[Any]:
+    return list(v) if isinstance(v, list) else [v]
+
+
+def _flatten_typed(v: Any, t: T) -> list[Any]:
+    """Node arguments: tuple values are spread over the parameters."""
+    if t.kind == "tuple":
+        return [x for item, it in zip(v, t.items, strict=True) for x in _flatten_typed(item, it)]
+    return [v]
+
+
+class Simulator:
+    def __init__(self, checked: Checked, main: str, oracle: Oracle | None = None) -> None:
+        self.checked = checked
+        self.main = checked.nodes[main]
+        self.oracle = oracle or default_oracle
+        self.consts: dict[str, Any] = {}
+        self.root = Instance(self, self.main, "")
+        self.steps = 0
+
+    def const_value(self, name: str, t: T) -> Any:
+        if name not in self.consts:
+            self.consts[name] = self.oracle("%const." + name, t, 0)
+        return self.consts[name]
+
+    def step(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
+        node = self.main
+        vals = []
+        for n in node.inputs:
+            if n in node.const_inputs and self.steps > 0:
+                vals.append(self.root.history[0][n])
+            else:
+                vals.append(inputs[n])
+        self.root.step(self.steps, vals)
+        self.steps += 1
+        return dict(self.root.cur)
+
+    def run(self, inputs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        return [self.step(i) for i in inputs]
+
+    def instance(self, prefix: str) -> Instance | None:
+        """The instance whose streams are named ``prefix + name``."""
+        todo = [self.root]
+        while todo:
+            inst = todo.pop()
+            if inst.prefix == prefix:
+                return inst
+            todo.extend(inst.children.values())
+        return None
+
+    def instances(self) -> list[Instance]:
+        out, todo = [], [self.root]
+        while todo:
+            inst = todo.pop()
+            out.append(inst)
+            todo.extend(inst.children.values())
+        return out
+
+    def holds(self, expr: A.Expr, inst: Instance | None = None) -> Any:
+        """Evaluate ``expr`` at the current step in ``inst`` (default: the main node)."""
+        return (inst or self.root).eval(expr)
+
+
+def leaves(name: str, t: T, value: Any) -> dict[str, Any]:
+    """A structured value split into the scalar leaves the translation names."""
+    out = {}
+    for suffix, lt in scalar_paths(t):
+        v = value
+        for part in _parts(suffix):
+            v = v[part]
+        out[name + suffix] = v
+    return out
+
+
+def _parts(suffix: str) -> list[Any]:
+    parts: list[Any] = []
+    i = 0
+    while i < len(suffix):
+        if suffix[i] == "[":
+            j = suffix.index("]", i)
+            parts.append(int(suffix[i + 1:j]))
+            i = j + 1
+        elif suffix.startswith(".%", i):
+            j = i + 2
+            while j < len(suffix) and suffix[j].isdigit():
+                j += 1
+            parts.append(int(suffix[i + 2:j]))
+            i = j
+        else:
+            j = i + 1
+            while j < len(suffix) and suffix[j] not in ".[":
+                j += 1
+            parts.append(suffix[i + 1:j])
+            i = j
+    return parts
+
+
+def assemble(name: str, t: T, read: Callable[[str, T], Any]) -> Any:
+    """The inverse of :func:`leaves`: build a structured value from scalar leaf readings."""
+    if t.kind == "record":
+        return {f: assemble(f"{name}.{f}", ft, read) for f, ft in t.items}
+    if t.kind == "array":
+        return [assemble(f"{name}[{i}]", t.items[0], read) for i in range(t.size)]
+    if t.kind == "tuple":
+        return [assemble(f"{name}.%{i}", it, read) for i, it in enumerate(t.items)]
+    return read(name, t)

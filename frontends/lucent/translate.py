@@ -1,0 +1,460 @@
+"""Translation of a checked Lucent program into a kernel :class:`TransitionSystem`.
+
+Encoding (chosen for being obviously right rather than small):
+
+- every stream of every node instance is a state variable named by its instance path
+  (``Callee[l12c5].x``); the main node's inputs are the system's inputs;
+- equations, asserts and assumptions are invariant constraints (kernel ``assumptions``);
+- each ``pre`` occurrence is its own state variable, free at step 0 (so two unguarded
+  ``pre x`` are independent, as in Kind 2) and equal to its argument's previous value after;
+- ``->`` reads a single "first step" bit;
+- ``div``/``mod`` get fresh quotient/remainder variables (linear when the divisor is constant).
+Properties of called nodes are checked in the caller's context and named by call site.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from pysmt.fnode import FNode
+from pysmt.typing import BOOL as SBOOL
+from pysmt.typing import INT as SINT
+from pysmt.typing import REAL as SREAL
+
+from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop
+from kinduct.frontends.lucent.types import T, flat, scalar_paths
+from kinduct.kernel.errors import SourceLocation
+from kinduct.kernel.system import Property, PropertyKind, SystemBuilder
+
+STerm = Any  # FNode, or a list (tuple/array) / dict (record) of STerms
+
+
+def smt_type(t: T):
+    if t.kind == "bool":
+        return SBOOL
+    if t.kind == "real":
+        return SREAL
+    return SINT
+
+
+class PropInfo:
+    """What replay needs to re-evaluate a property on the simulator."""
+
+    def __init__(self, prefix: str, prop: Prop, kind: str) -> None:
+        self.prefix = prefix
+        self.prop = prop
+        self.kind = kind
+
+
+class Translator:
+    def __init__(self, checked: Checked, main: str, compositional: bool = False) -> None:
+        self.checked = checked
+        self.main = main
+        self.compositional = compositional
+        self.b = SystemBuilder(main)
+        self.mgr = self.b.mgr
+        self.first, first_n = self.b.state("%first", SBOOL)
+        self.b.add_init(self.first)
+        self.b.add_trans(self.mgr.Not(first_n))
+        self.step_var = None
+        self.consts: dict[str, STerm] = {}
+        self.prop_info: dict[str, PropInfo] = {}
+        self.instances: dict[str, Node] = {}  # prefix -> node
+        self.next_of: dict[FNode, FNode] = {}
+        self.file = checked.file
+
+    # ---- variables ----
+    def state(self, name: str, t: T, enum_range: bool = False) -> STerm:
+        def leaf(n: str, lt: T) -> FNode:
+            cur, nxt = self.b.state(n, smt_type(lt))
+            self.next_of[cur] = nxt
+            if enum_range and lt.kind == "enum":
+                self.b.add_assumption(self.mgr.And(self.mgr.GE(cur, self.mgr.Int(0)),
+                                                   self.mgr.LT(cur, self.mgr.Int(len(lt.items)))))
+            return cur
+        return _build(name, t, leaf)
+
+    def input(self, name: str, t: T) -> STerm:
+        def leaf(n: str, lt: T) -> FNode:
+            sym = self.b.input(n, smt_type(lt))
+            if lt.kind == "enum":
+                self.b.add_assumption(self.mgr.And(self.mgr.GE(sym, self.mgr.Int(0)),
+                                                   self.mgr.LT(sym, self.mgr.Int(len(lt.items)))))
+            return sym
+        return _build(name, t, leaf)
+
+    def const(self, name: str, t: T) -> STerm:
+        if name not in self.consts:
+            term = self.state("%const." + name, t, enum_range=True)
+            for leaf in _leaves(term):
+                self.b.add_trans(self.mgr.EqualsOrIff(self.next_of[leaf], leaf))
+            self.consts[name] = term
+            ref = self.checked.const_refinements.get(name)
+            if ref:
+                for f in self._refinement_formulas(ref, term, {}, "", t):
+                    self.b.add_assumption(f)
+        return self.consts[name]
+
+    # ---- building ----
+    def build(self):
+        node = self.checked.nodes[self.main]
+        env: dict[str, STerm] = {}
+        for n in node.inputs:
+            if n in node.const_inputs:
+                term = self.state(n, node.types[n], enum_range=True)
+                for leaf in _leaves(term):
+                    self.b.add_trans(self.mgr.EqualsOrIff(self.next_of[leaf], leaf))
+                env[n] = term
+            else:
+                env[n] = self.input(n, node.types[n])
+        self.b.metadata["inputs"] = [x for n in node.inputs for x in _leaves(env[n])]
+        inst = _Inst(self, node, "", env, top=True)
+        inst.translate()
+        self.b.metadata["outputs"] = [x for n in node.outputs for x in _leaves(inst.env[n])]
+        return self.b
+
+    def add_property(self, name: str, formula: FNode, prop: Prop, prefix: str, source: str | None = None,
+                     kind: str | None = None) -> None:
+        base = name
+        i = 2
+        while name in self.prop_info:
+            name = f"{base}#{i}"
+            i += 1
+        kind = kind or prop.kind
+        if kind == "reachable" and prop.bounds:
+            formula = self.mgr.And(formula, self._bounds(prop.bounds))
+        loc = SourceLocation(self.file, prop.pos.line or None, prop.pos.col or None)
+        self.b.add_property(Property(name, formula,
+                                     PropertyKind.REACHABLE if kind == "reachable" else PropertyKind.INVARIANT,
+                                     loc, source or prop.source, self.main))
+        self.prop_info[name] = PropInfo(prefix, prop, kind)
+
+    def _bounds(self, bounds: dict[str, int]) -> FNode:
+        mgr = self.mgr
+        if self.step_var is None:
+            self.step_var, nxt = self.b.state("%step", SINT)
+            self.b.add_init(mgr.Equals(self.step_var, mgr.Int(0)))
+            self.b.add_trans(mgr.Equals(nxt, mgr.Plus(self.step_var, mgr.Int(1))))
+        s = self.step_var
+        conds = []
+        if "from" in bounds:
+            conds.append(mgr.GE(s, mgr.Int(bounds["from"])))
+        if "within" in bounds:
+            conds.append(mgr.LE(s, mgr.Int(bounds["within"])))
+        if "at" in bounds:
+            conds.append(mgr.Equals(s, mgr.Int(bounds["at"])))
+        return mgr.And(conds)
+
+    def _refinement_formulas(self, ref, term: STerm, env, prefix, t: T) -> list[FNode]:
+        mgr = self.mgr
+        out = []
+        if ref.lo is not None:
+            out.append(mgr.GE(term, mgr.Int(ref.lo)))
+        if ref.hi is not None:
+            out.append(mgr.LE(term, mgr.Int(ref.hi)))
+        return out
+
+
+def _build(name: str, t: T, leaf) -> STerm:
+    if t.kind == "record":
+        return {f: _build(f"{name}.{f}", ft, leaf) for f, ft in t.items}
+    if t.kind == "array":
+        return [_build(f"{name}[{i}]", t.items[0], leaf) for i in range(t.size)]
+    if t.kind == "tuple":
+        return [_build(f"{name}.%{i}", it, leaf) for i, it in enumerate(t.items)]
+    return leaf(name, t)
+
+
+def _leaves(term: STerm) -> list[FNode]:
+    if isinstance(term, dict):
+        return [x for v in term.values() for x in _leaves(v)]
+    if isinstance(term, list):
+        return [x for v in term for x in _leaves(v)]
+    return [term]
+
+
+def _flatten_typed(term: STerm, t: T) -> list[STerm]:
+    if t.kind == "tuple":
+        return [x for item, it in zip(term, t.items, strict=True) for x in _flatten_typed(item, it)]
+    return [term]
+
+
+class _Inst:
+    """The translation of one node instance."""
+
+    def __init__(self, tr: Translator, node: Node, prefix: str, env: dict[str, STerm], top: bool = False,
+                 site: A.Call | None = None) -> None:
+        self.tr = tr
+        self.mgr = tr.mgr
+        self.node = node
+        self.prefix = prefix
+        self.env = dict(env)
+        self.top = top
+        self.memo: dict[str, STerm] = {}
+        tr.instances[prefix] = node
+
+    def translate(self) -> list[STerm]:
+        tr, node, mgr = self.tr, self.node, self.mgr
+        abstract = not self.top and (node.imported or (tr.compositional and node.has_contract
+                                                       and node.decl.modifier != "transparent"))
+        for n in node.outputs + node.locals + node.ghosts:
+            self.env[n] = tr.state(self.prefix + n, node.types[n],
+                                   enum_range=abstract or not any(n in names for names, _ in node.eqs))
+        # refinements: assumptions on the main node's inputs, obligations elsewhere
+        for n, ref in node.refinements.items():
+            for f in self.refinement(n, ref):
+                if n in node.inputs and self.top:
+                    tr.b.add_assumption(f)
+                elif n in node.inputs or not abstract:
+                    pos = node.var_pos[n]
+                    tr.add_property(f"{self.prefix}{n}[l{pos.line}c{pos.col}]", f,
+                                    Prop(n, A.Lit(True, "bool"), pos, "Generated"), self.prefix)
+                else:
+                    tr.b.add_assumption(f)
+        if abstract:
+            for g in node.guarantees:
+                tr.b.add_assumption(self.expr(g.expr))
+            for m in node.modes:
+                req = mgr.And([self.expr(r) for r in m.requires])
+                for _, e, _ in m.ensures:
+                    tr.b.add_assumption(mgr.Implies(req, self.expr(e)))
+        else:
+            for names, e in node.eqs:
+                rhs = self.expr(e)
+                lhs = [self.env[n] for n in names]
+                if len(names) == 1:
+                    tr.b.add_assumption(self.equal(lhs[0], rhs))
+                else:
+                    parts = _flatten_typed(rhs, e.ty) if e.ty.kind == "tuple" else [rhs]
+                    if len(parts) != len(lhs):
+                        parts = rhs
+                    for x, y in zip(lhs, parts, strict=True):
+                        tr.b.add_assumption(self.equal(x, y))
+            for a in node.asserts:
+                tr.b.add_assumption(self.expr(a))
+            for p in node.props:
+                tr.add_property(self.prefix + p.name, self.expr(p.expr), p, self.prefix)
+            for g in node.guarantees:
+                tr.add_property(self.prefix + g.name, self.expr(g.expr), g, self.prefix, "Guarantee")
+            for m in node.modes:
+                req = mgr.And([self.expr(r) for r in m.requires])
+                for name, e, pos in m.ensures:
+                    p = Prop(name, A.Binop("=>", _conj(m.requires), e, ty=e.ty), pos, "Ensure")
+                    tr.add_property(self.prefix + name, mgr.Implies(req, self.expr(e)), p, self.prefix, "Ensure")
+            if node.modes and self.top:
+                any_mode = _disj([_conj(m.requires) for m in node.modes])
+                p = Prop("one_mode_active", any_mode, node.decl.pos, "OneModeActive")
+                tr.add_property(self.prefix + f"{node.name}.one_mode_active", self.expr(any_mode), p,
+                                self.prefix, "OneModeActive")
+        for a in node.assumes:
+            if self.top:
+                tr.b.add_assumption(self.expr(a.expr))
+            else:
+                tr.add_property(self.prefix + a.name, self.expr(a.expr), a, self.prefix, "Assumption")
+        return [self.env[n] for n in node.outputs]
+
+    def refinement(self, n: str, ref) -> list[FNode]:
+        mgr = self.mgr
+        term = self.env[n]
+        out = []
+        if ref.lo is not None:
+            out.append(mgr.GE(term, mgr.Int(ref.lo)))
+        if ref.hi is not None:
+            out.append(mgr.LE(term, mgr.Int(ref.hi)))
+        for var, pred in ref.preds:
+            saved = self.env.get(var)
+            self.env[var] = term
+            out.append(self.expr(pred))
+            if saved is None:
+                del self.env[var]
+            else:
+                self.env[var] = saved
+        return out
+
+    # ---- expressions ----
+    def equal(self, a: STerm, b: STerm) -> FNode:
+        if isinstance(a, dict):
+            return self.mgr.And([self.equal(a[k], b[k]) for k in a])
+        if isinstance(a, list):
+            return self.mgr.And([self.equal(x, y) for x, y in zip(a, b, strict=True)])
+        return self.mgr.EqualsOrIff(a, b)
+
+    def ite(self, c: FNode, a: STerm, b: STerm) -> STerm:
+        if isinstance(a, dict):
+            return {k: self.ite(c, a[k], b[k]) for k in a}
+        if isinstance(a, list):
+            return [self.ite(c, x, y) for x, y in zip(a, b, strict=True)]
+        return self.mgr.Ite(c, a, b)
+
+    def fresh(self, name: str, t: T) -> STerm:
+        return self.tr.state(self.prefix + name, t, enum_range=True)
+
+    def expr(self, e: A.Expr) -> STerm:  # noqa: C901 - one case per construct
+        mgr = self.mgr
+        if isinstance(e, A.Lit):
+            if e.kind == "bool":
+                return mgr.Bool(e.value)
+            if e.kind == "real":
+                return mgr.Real(Fraction(e.value))
+            return mgr.Int(int(e.value))
+        if isinstance(e, A.Var):
+            return self.env[e.name]
+        if isinstance(e, ConstRef):
+            return self.tr.const(e.name, e.ty)
+        uid = getattr(e, "uid", None)
+        if uid is not None and uid in self.memo:
+            return self.memo[uid]
+        result = self._expr(e)
+        if uid is not None:
+            self.memo[uid] = result
+        return result
+
+    def _expr(self, e: A.Expr) -> STerm:  # noqa: C901
+        mgr = self.mgr
+        if isinstance(e, A.Unop):
+            if e.op == "pre":
+                var = self.fresh(e.uid, e.ty)
+                arg = self.expr(e.arg)
+                for v, a in zip(_leaves(var), _leaves(arg), strict=True):
+                    self.tr.b.add_trans(mgr.EqualsOrIff(self.tr.next_of[v], a))
+                return var
+            a = self.expr(e.arg)
+            if e.op == "not":
+                return mgr.Not(a)
+            if e.op == "neg":
+                return mgr.Minus(mgr.Int(0) if e.ty.kind == "int" else mgr.Real(0), a)
+            if e.op == "to_real":
+                return a if e.arg.ty.kind == "real" else mgr.ToReal(a)
+            if e.op == "to_int":
+                if e.arg.ty.kind == "int":
+                    return a
+                i = self.fresh(e.uid, e.ty)
+                self.tr.b.add_assumption(mgr.And(mgr.LE(mgr.ToReal(i), a),
+                                                 mgr.LT(a, mgr.Plus(mgr.ToReal(i), mgr.Real(1)))))
+                return i
+        if isinstance(e, A.Binop):
+            op = e.op
+            if op == "->":
+                return self.ite(self.tr.first, self.expr(e.left), self.expr(e.right))
+            a = self.expr(e.left)
+            b = self.expr(e.right)
+            if op == "and":
+                return mgr.And(a, b)
+            if op == "or":
+                return mgr.Or(a, b)
+            if op == "xor":
+                return mgr.Not(mgr.Iff(a, b))
+            if op == "=>":
+                return mgr.Implies(a, b)
+            if op == "=":
+                return self.equal(a, b)
+            if op == "<>":
+                return mgr.Not(self.equal(a, b))
+            if op in ("<", "<=", ">", ">="):
+                return {"<": mgr.LT, "<=": mgr.LE, ">": mgr.GT, ">=": mgr.GE}[op](a, b)
+            if op == "+":
+                return mgr.Plus(a, b)
+            if op == "-":
+                return mgr.Minus(a, b)
+            if op == "*":
+                return mgr.Times(a, b)
+            if op in ("/", "div", "mod"):
+                return self.division(e, a, b)
+        if isinstance(e, A.Ite):
+            return self.ite(self.expr(e.cond), self.expr(e.then), self.expr(e.orelse))
+        if isinstance(e, A.Call):
+            return self.call(e)
+        if isinstance(e, (A.TupleE, A.ArrayLit)):
+            return [self.expr(x) for x in e.items]
+        if isinstance(e, A.Index):
+            a = self.expr(e.arg)
+            if e.arg.ty.kind == "tuple":
+                return a[e.index.value]
+            i = self.tr.b.env.simplifier.simplify(self.expr(e.index))
+            if i.is_constant():
+                k = i.constant_value()
+                return a[min(max(k, 0), len(a) - 1)]
+            acc = a[-1]
+            for k in range(len(a) - 2, -1, -1):
+                acc = self.ite(mgr.Equals(i, mgr.Int(k)), a[k], acc)
+            return acc
+        if isinstance(e, A.Update):
+            a = self.expr(e.arg)
+            i = self.expr(e.index)
+            v = self.expr(e.value)
+            return [self.ite(mgr.Equals(i, mgr.Int(k)), v, x) for k, x in enumerate(a)]
+        if isinstance(e, A.Field):
+            return self.expr(e.arg)[e.name]
+        if isinstance(e, A.RecordLit):
+            return {f: self.expr(x) for f, x in e.fields}
+        if isinstance(e, A.AnyE):
+            var = self.fresh(e.uid, e.ty)
+            if e.pred is not None:
+                saved = self.env.get(e.var)
+                self.env[e.var] = var
+                self.tr.b.add_assumption(self.expr(e.pred))
+                if saved is None:
+                    del self.env[e.var]
+                else:
+                    self.env[e.var] = saved
+            return var
+        raise TypeError(f"cannot translate {type(e).__name__}")
+
+    def division(self, e: A.Binop, a: FNode, b: FNode) -> FNode:
+        mgr = self.mgr
+        simp = self.tr.b.env.simplifier.simplify(b)
+        if e.ty.kind == "real":
+            if simp.is_constant() and simp.constant_value() != 0:
+                return mgr.Times(a, mgr.Real(1 / Fraction(simp.constant_value())))
+            d = self.fresh(e.uid, e.ty)
+            self.tr.b.add_assumption(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Real(0))),
+                                                 mgr.Equals(mgr.Times(d, b), a)))
+            return d
+        q = self.fresh(e.uid + ".q", e.ty)
+        r = self.fresh(e.uid + ".r", e.ty)
+        if simp.is_constant():
+            c = simp.constant_value()
+            if c != 0:
+                self.tr.b.add_assumption(mgr.And(
+                    mgr.Equals(a, mgr.Plus(mgr.Times(mgr.Int(c), q), r)),
+                    mgr.GE(r, mgr.Int(0)), mgr.LT(r, mgr.Int(abs(c)))))
+        else:
+            absb = mgr.Ite(mgr.GE(b, mgr.Int(0)), b, mgr.Minus(mgr.Int(0), b))
+            self.tr.b.add_assumption(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Int(0))), mgr.And(
+                mgr.Equals(a, mgr.Plus(mgr.Times(b, q), r)), mgr.GE(r, mgr.Int(0)), mgr.LT(r, absb))))
+        return r if e.op == "mod" else q
+
+    def call(self, e: A.Call) -> STerm:
+        tr = self.tr
+        callee = tr.checked.nodes[e.name]
+        prefix = f"{self.prefix}{e.site}."
+        args = [x for a in e.args for x in _flatten_typed(self.expr(a), a.ty)]
+        env = {}
+        for n, a in zip(callee.inputs, args, strict=True):
+            var = tr.state(prefix + n, callee.types[n])
+            tr.b.add_assumption(self.equal(var, a))
+            env[n] = var
+        inst = _Inst(tr, callee, prefix, env, site=e)
+        outs = inst.translate()
+        return outs[0] if len(outs) == 1 else list(outs)
+
+
+def _conj(exprs: list[A.Expr]) -> A.Expr:
+    from kinduct.frontends.lucent.types import BOOL
+    acc: A.Expr = A.Lit(True, "bool", ty=BOOL)
+    for x in exprs:
+        acc = A.Binop("and", acc, x, ty=BOOL)
+    return acc
+
+
+def _disj(exprs: list[A.Expr]) -> A.Expr:
+    from kinduct.frontends.lucent.types import BOOL
+    acc: A.Expr = A.Lit(False, "bool", ty=BOOL)
+    for x in exprs:
+        acc = A.Binop("or", acc, x, ty=BOOL)
+    return acc
+
+
+__all__ = ["Translator", "PropInfo", "flat", "scalar_paths"]

@@ -1,0 +1,71 @@
+"""Resolved Lucent types.  Refinements (subranges, ``subtype``, ``x: T | p``) are kept apart
+from the structural type, which is what type equality compares."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class T:
+    kind: str  # bool | int | real | enum | abstract | tuple | array | record
+    name: str = ""
+    items: tuple = ()  # tuple: item types; array: (elem,); record: ((field, type), ...); enum: values
+    size: int = 0
+
+    def __str__(self) -> str:
+        if self.kind in ("bool", "int", "real"):
+            return self.kind
+        if self.kind in ("enum", "abstract", "record"):
+            return self.name
+        if self.kind == "tuple":
+            return "[" + ", ".join(map(str, self.items)) + "]"
+        if self.kind == "array":
+            return f"{self.items[0]}^{self.size}"
+        return self.kind
+
+
+BOOL = T("bool")
+INT = T("int")
+REAL = T("real")
+
+
+def tuple_of(items: list[T]) -> T:
+    return items[0] if len(items) == 1 else T("tuple", items=tuple(items))
+
+
+def flat(t: T) -> list[T]:
+    """A tuple type's components, flattened (node arguments are matched this way)."""
+    if t.kind == "tuple":
+        return [x for i in t.items for x in flat(i)]
+    return [t]
+
+
+def numeric(t: T) -> bool:
+    return t.kind in ("int", "real")
+
+
+@dataclass
+class Refinement:
+    """Constraints a declared type adds: integer bounds and/or a predicate over ``var``."""
+
+    lo: Any = None
+    hi: Any = None
+    preds: list[tuple[str, Any]] = field(default_factory=list)  # (bound variable, checked Expr)
+
+    @property
+    def empty(self) -> bool:
+        return self.lo is None and self.hi is None and not self.preds
+
+
+def scalar_paths(t: T, prefix: str = "") -> list[tuple[str, T]]:
+    """The scalar leaves of a structured type with their name suffixes
+    (``.f`` for fields, ``[i]`` for array elements, ``.%i`` for tuple components)."""
+    if t.kind == "record":
+        return [p for f, ft in t.items for p in scalar_paths(ft, f"{prefix}.{f}")]
+    if t.kind == "array":
+        return [p for i in range(t.size) for p in scalar_paths(t.items[0], f"{prefix}[{i}]")]
+    if t.kind == "tuple":
+        return [p for i, it in enumerate(t.items) for p in scalar_paths(it, f"{prefix}.%{i}")]
+    return [(prefix, t)]
