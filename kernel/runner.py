@@ -11,6 +11,7 @@ import contextlib
 import multiprocessing as mp
 import os
 import queue
+import resource
 import signal
 import time
 import traceback
@@ -51,10 +52,24 @@ def expand_engines(names: Sequence[str]) -> list[Engine]:
     return out
 
 
+#: Address-space cap per engine process (bytes); ``KINDUCT_ENGINE_MEMORY_MB`` overrides it.
+#: Memory exhaustion then ends one engine (a crash row), never the machine or the run.
+DEFAULT_ENGINE_MEMORY_MB = 8192
+
+
+def _limit_memory() -> None:
+    megabytes = int(os.environ.get("KINDUCT_ENGINE_MEMORY_MB", DEFAULT_ENGINE_MEMORY_MB))
+    if megabytes > 0:
+        limit = megabytes * 1024 * 1024
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
 def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
            opts: RunOptions, deadline: float | None, outbox, inbox) -> None:
     os.setsid()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _limit_memory()
     backend = registry.backend(opts.solver)
 
     def publish(lemmas: list[str]) -> None:
