@@ -119,8 +119,8 @@ def _target(program, spec: str):
         file, name = spec.rsplit(":", 1)
         if file.endswith(".rasp"):
             other = _load(file)
-            return other, other.sop(name)
-    return program, program.sop(spec)
+            return other, other.sop(name), other.where(name)
+    return program, program.sop(spec), program.where(spec)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -147,8 +147,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         name = f"assert({specs[0]}{', at last' if args.at == 'last' else ''})"
     targets = []
     labels = []
+    places = []
     for spec in specs:
-        _, node = _target(program, spec)
+        _, node, place = _target(program, spec)
+        places.append(place)
         label = spec.rsplit(":", 1)[-1]
         while label in labels:
             label += "'"
@@ -157,9 +159,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     env = Environment()
     problem = RaspCheck(env, alphabet, targets, mode, at=args.at, bos=args.bos,
                         min_length=args.min_length, max_length=args.max_length)
-    first = targets[0][1].loc
-    location = SourceLocation(first.file, first.line, first.column) if first else \
-        SourceLocation(program.file)
+    first = places[0]
+    location = SourceLocation(first.file, first.line, first.column)
     prop = Property(name, env.formula_manager.TRUE(), location=location, source="PropAnnot")
     system = bounded_system(problem, [prop], name=Path(args.program).stem, replay=problem.replay,
                             lift=problem.lift)

@@ -159,9 +159,11 @@ class Encoder:
             cmp = ops.COMPARE[node.op]
             return [[self._compare(cmp, keys[j], queries[i]) for j in range(n)] for i in range(n)]
         if k == "sel_and":
-            return [[self.and_(x, y) for x, y in zip(r1, r2, strict=True)] for r1, r2 in zip(*args, strict=True)]
+            return [[self.and_(x, y) for x, y in zip(r1, r2, strict=True)]
+                    for r1, r2 in zip(*args, strict=True)]
         if k == "sel_or":
-            return [[self.or_(x, y) for x, y in zip(r1, r2, strict=True)] for r1, r2 in zip(*args, strict=True)]
+            return [[self.or_(x, y) for x, y in zip(r1, r2, strict=True)]
+                    for r1, r2 in zip(*args, strict=True)]
         if k == "sel_not":
             return [[self.not_(x) for x in row] for row in args[0]]
         if k == "aggregate":

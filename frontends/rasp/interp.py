@@ -40,6 +40,7 @@ class Source:
 class Scope:
     def __init__(self, parent: Scope | None = None) -> None:
         self.vars: dict[str, Any] = {}
+        self.where: dict[str, Loc] = {}
         self.parent = parent
 
     def lookup(self, name: str) -> Any:
@@ -121,8 +122,9 @@ class Program:
             return self.interp.graph.make("const", value=value)
         raise InputError(f"{self.file}: '{name}' is a {type_name(value)}, not an s-op")
 
-    def location(self, node: Node) -> Loc:
-        return node.loc or Loc(self.file, None, None)
+    def where(self, name: str) -> Loc:
+        """Where a global name was first assigned (for reports)."""
+        return self.scope.where.get(name) or Loc(self.file, None, None)
 
     def error_at(self, message: str, loc: Loc | None) -> InputError:
         return self.interp.error(message, loc)
@@ -259,6 +261,7 @@ class Interpreter:
             if isinstance(value, Node) and value.name is None and value.kind not in ("tokens", "indices"):
                 value.name = name
             scope.vars[name] = value
+            scope.where.setdefault(name, loc)
 
     def iterate(self, seq: Any, loc: Loc) -> list[Any]:
         if isinstance(seq, (list, tuple, str)):
