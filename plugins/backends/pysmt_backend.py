@@ -25,6 +25,9 @@ class _PySMTSolver(Solver):
 
     pysmt_name: str
     solver_options: dict[str, str] = {}
+    #: The native solver takes any Boolean term as an assumption (and reports it in cores),
+    #: so no proxy literal needs to be asserted for it.
+    native_assumptions: bool = False
 
     def __init__(self, env: Environment, logic: str | None = None) -> None:
         super().__init__(env)
@@ -39,13 +42,18 @@ class _PySMTSolver(Solver):
                                              incremental=True,
                                              solver_options=dict(self.solver_options))
         self._proxies.clear()
+        self._natives: dict[FNode, Any] = {}
 
     @property
     def native(self) -> Any:
         raise NotImplementedError
 
     def to_native(self, formula: FNode) -> Any:
-        return self._pysmt.converter.convert(formula)
+        native = self._natives.get(formula)
+        if native is None:
+            native = self._pysmt.converter.convert(formula)
+            self._natives[formula] = native
+        return native
 
     def add(self, formula: FNode) -> None:
         self._pysmt.add_assertion(formula)
@@ -75,7 +83,8 @@ class _PySMTSolver(Solver):
 
     def check(self, assumptions: Sequence[FNode] = ()) -> bool:
         self._last_assumptions = list(assumptions)
-        literals = [self._literal(a) for a in assumptions]
+        literals = list(assumptions) if self.native_assumptions else \
+            [self._literal(a) for a in assumptions]
         self._last_literals = literals
         natives = [self.to_native(lit) for lit in literals]
         return self._check_native(natives)
@@ -101,6 +110,7 @@ class _PySMTSolver(Solver):
 class Z3Solver(_PySMTSolver):
     name = "z3"
     pysmt_name = "z3"
+    native_assumptions = True
 
     @property
     def native(self) -> Any:
@@ -108,8 +118,16 @@ class Z3Solver(_PySMTSolver):
 
     def _check_native(self, natives: list[Any]) -> bool:
         import z3
+        from z3 import z3core
 
-        res = self._pysmt.z3.check(*natives)
+        # z3.Solver.check casts every assumption through Python (slow for hundreds of cube
+        # literals per query); the C call takes the ASTs as they are.
+        solver = self._pysmt.z3
+        array = (z3.Ast * len(natives))()
+        for i, term in enumerate(natives):
+            array[i] = term.as_ast()
+        res = z3.CheckSatResult(z3core.Z3_solver_check_assumptions(
+            solver.ctx.ref(), solver.solver, len(natives), array))
         if res == z3.sat:
             self._model = self._pysmt.z3.model()
             return True
@@ -126,10 +144,27 @@ class Z3Solver(_PySMTSolver):
     def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
         import z3
 
+        from z3 import z3core
+
         model = self._model
+        ref = model.ctx.ref()
         out: dict[FNode, Value] = {}
+        cell = (z3.Ast * 1)()
         for sym in symbols:
-            val = model.eval(self.to_native(sym), model_completion=True)
+            native = self.to_native(sym)
+            # Fast path on the C API for the common sorts; the general path below otherwise.
+            if z3core.Z3_model_eval(ref, model.model, native.as_ast(), True, cell):
+                t = sym.get_type()
+                if t.is_bool_type():
+                    b = z3core.Z3_get_bool_value(ref, cell[0])
+                    if b != 0:  # Z3_L_UNDEF
+                        out[sym] = b == 1
+                        continue
+                elif (t.is_int_type() or t.is_real_type()) and z3core.Z3_is_numeral_ast(ref, cell[0]):
+                    text = z3core.Z3_get_numeral_string(ref, cell[0])
+                    out[sym] = int(text) if t.is_int_type() else Fraction(text)
+                    continue
+            val = model.eval(native, model_completion=True)
             if z3.is_true(val):
                 out[sym] = True
             elif z3.is_false(val):

@@ -44,3 +44,43 @@ class InvariantIntake:
         fresh = parse_lemmas(self.system, texts)
         self.lemmas.extend(fresh)
         return fresh
+
+
+def conjuncts(formula: FNode) -> list[FNode]:
+    """The top-level conjuncts of ``formula`` (nested ``and`` flattened)."""
+    out: list[FNode] = []
+    stack = [formula]
+    while stack:
+        f = stack.pop()
+        if f.is_and():
+            stack.extend(reversed(f.args()))
+        elif not f.is_true():
+            out.append(f)
+    return out
+
+
+def trans_state_invariants(system: TransitionSystem, solver: Solver) -> list[FNode]:
+    """Conjuncts of ``trans`` over next-state variables only, renamed to current, that ``Init``
+    (with the assumptions) implies: they hold at step 0 by ``Init`` and at every later step by
+    ``trans``, hence in every reachable state.  (VMT files from nuXmv state every combinational
+    definition this way.)  ``solver`` is used for the check and left empty."""
+    env = system.env
+    mgr = env.formula_manager
+    nexts = set(system.next_vars)
+    to_cur = {n: c for c, n in zip(system.state_vars, system.next_vars, strict=True)}
+    candidates = []
+    for c in conjuncts(system.trans):
+        free = env.fvo.get_free_variables(c)
+        if free and free <= nexts:
+            candidates.append(env.substituter.substitute(c, to_cur))
+    if not candidates:
+        return []
+    solver.reset()
+    solver.add(system.init)
+    solver.add_all(system.assumptions)
+    if not solver.check([mgr.Not(mgr.And(candidates))]):
+        solver.reset()
+        return candidates
+    kept = [c for c in candidates if not solver.check([mgr.Not(c)])]
+    solver.reset()
+    return kept

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 from pysmt.fnode import FNode
 
-from kinduct.kernel.backend import Solver, constant
+from kinduct.kernel.backend import constant
 from kinduct.kernel.certify import check_invariant
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.errors import EngineRefusal
@@ -34,7 +35,8 @@ from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Trace, Verdict
-from kinduct.plugins.engines.common import InvariantIntake, extract_trace
+from kinduct.plugins.engines.common import InvariantIntake, extract_trace, trans_state_invariants
+from kinduct.plugins.engines.invgen import discover
 from kinduct.plugins.engines.vocab import Vocabulary
 
 #: Rebuild the main solver after this many queries (proxy literals pile up in it).
@@ -56,7 +58,8 @@ class Obligation:
 class IC3Base:
     """One IC3 run over a system; frames are shared by the properties decided in turn."""
 
-    def __init__(self, system: TransitionSystem, ctx: EngineContext) -> None:
+    def __init__(self, system: TransitionSystem, ctx: EngineContext,
+                 seeds: Sequence[FNode] | None = None) -> None:
         self.system = system
         self.ctx = ctx
         self.env = system.env
@@ -79,9 +82,16 @@ class IC3Base:
         self.init_solver.add(system.init)
         self.init_solver.add(self.assumptions)
         self.gen_solver = ctx.make_solver()
+        if seeds is None:
+            seeds = trans_state_invariants(system, self.gen_solver)
+        for lemma in seeds:
+            self.add_forever(lemma)
         self.gen_solver.add(self.mgr.Implies(self.act_trans, system.trans))
         self._counter = itertools.count()
         self.stats = {"lemmas": 0, "obligations": 0, "ctg": 0}
+        self.seeded = False
+        #: Called before each new frame (the engine hooks invariant seeding in here).
+        self.on_level: Callable[[], None] = lambda: None
 
     # -- frames -------------------------------------------------------------------------------
     def _load_main(self) -> None:
@@ -331,6 +341,7 @@ class IC3Base:
         level = 0
         while True:
             self.poll_invariants()
+            self.on_level()
             while True:
                 bad = self.get_bad(goal, level)
                 if bad is None:
@@ -383,5 +394,21 @@ class IC3(Engine):
         if unsupported:
             raise EngineRefusal(f"ic3 handles Bool/Int/Real state, not {unsupported[0].symbol_type()}")
         core = IC3Base(system, ctx)
+        if ctx.options.get("ic3_invgen", True):
+            # After a short plain run, seed the frames with proved invariants (affine
+            # equalities, definitions): cube generalisation cannot invent ``a + b + c = n``.
+            budget = float(ctx.options.get("ic3_invgen_budget", 8.0))
+            start = time.monotonic()
+            delay = float(ctx.options.get("ic3_invgen_delay", 1.5))
+
+            def seed() -> None:
+                if core.seeded or time.monotonic() - start < delay:
+                    return
+                core.seeded = True
+                _, proved = discover(system, ctx, budget)
+                for lemma in proved:
+                    core.add_forever(lemma)
+
+            core.on_level = seed
         for prop in properties:
             yield core.decide(prop)

@@ -1,0 +1,358 @@
+"""Invariant generation: candidates mined from the system and from simulated runs, proved by
+Houdini-style mutual induction.
+
+Candidates are over state variables only (so they can be certified and shared as lemmas):
+Boolean constants and equalities, integer/real constants, bounds, equalities and orderings
+between variables, the truth values of the system's own atoms, and the *affine hull* of the
+sampled states (linear equalities such as ``Depth = Cl - Cr`` that no template lists).  Simulated
+reachable states discard most false candidates before any solver call.  Houdini then drops
+candidates that are not preserved by a step from states satisfying all the others until the
+survivors are jointly inductive (``Init => C`` and ``C and A and T => C'``).
+
+The survivors are published to the other engines (``kind`` and ``ic3`` assert them), and any
+property they imply is reported valid with the conjunction as its certificate.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator, Sequence
+from fractions import Fraction
+from math import lcm
+
+from pysmt.fnode import FNode
+
+from kinduct.kernel.backend import SolverUnknown, constant
+from kinduct.kernel.certify import check_invariant
+from kinduct.kernel.engine import Engine, EngineContext
+from kinduct.kernel.errors import EngineRefusal
+from kinduct.kernel.lemmas import to_smtlib
+from kinduct.kernel.system import Property, TransitionSystem
+from kinduct.kernel.verdict import Answer, Verdict
+from kinduct.plugins.engines.common import trans_state_invariants
+from kinduct.plugins.engines.vocab import theory_atoms
+
+MAX_PAIR_CANDIDATES = 400
+
+
+class Simulator:
+    """Random executions through the solver: each step fixes the current state and asks for a
+    successor, nudged by random hints on the free values (dropped when they conflict)."""
+
+    def __init__(self, system: TransitionSystem, ctx: EngineContext, seed: int = 0) -> None:
+        self.system = system
+        self.mgr = system.env.formula_manager
+        self.rng = random.Random(seed)
+        self.solver = ctx.make_solver()
+        mgr = self.mgr
+        self.act_init = mgr.FreshSymbol(template="__sim_init_%d")
+        self.act_step = mgr.FreshSymbol(template="__sim_step_%d")
+        self.solver.add(mgr.Implies(self.act_init, mgr.And(system.init, *system.assumptions)))
+        self.solver.add(mgr.Implies(self.act_step, mgr.And(system.trans, *system.assumptions)))
+        #: Integer hints only on inputs: random values for defined state variables mostly conflict.
+        self.int_hint_vars = set(system.input_vars)
+
+    def _hints(self, symbols: Sequence[FNode], lo: int, hi: int, all_ints: bool = False) -> list[FNode]:
+        mgr = self.mgr
+        hints = []
+        for v in symbols:
+            if self.rng.random() < 0.5:
+                continue
+            t = v.symbol_type()
+            if t.is_bool_type():
+                hints.append(v if self.rng.random() < 0.5 else mgr.Not(v))
+            elif t.is_int_type() and (all_ints or v in self.int_hint_vars):
+                hints.append(mgr.Equals(v, mgr.Int(self.rng.randint(lo, hi))))
+        return hints
+
+    def _solve(self, fixed: list[FNode], free: Sequence[FNode], all_ints: bool = False) -> bool:
+        hints = self._hints(free, -2, 6, all_ints)
+        for _ in range(10):
+            if self.solver.check([*fixed, *hints]):
+                return True
+            if not hints:
+                return False
+            core = set(self.solver.unsat_core())
+            dropped = [h for h in hints if h in core]
+            hints = [h for h in hints if h not in core] if dropped else []
+        return self.solver.check(fixed)
+
+    def runs(self, count: int, depth: int, deadline: float) -> list[dict[FNode, object]]:
+        system = self.system
+        states: list[dict[FNode, object]] = []
+        seen: set[tuple] = set()
+        free_init = system.current_vars
+        free_step = (*system.input_vars, *system.next_vars)
+        for _ in range(count):
+            if not self._solve([self.act_init], free_init, all_ints=True):
+                break
+            vals = self.solver.values(list(system.state_vars))
+            for _ in range(depth):
+                key = tuple(vals[v] for v in system.state_vars)
+                if key not in seen:
+                    seen.add(key)
+                    states.append(vals)
+                if time.monotonic() > deadline:
+                    return states
+                fixed = [self.act_step, *(self.mgr.EqualsOrIff(v, constant(self.mgr, v, vals[v]))
+                                          for v in system.state_vars)]
+                if not self._solve(fixed, free_step):
+                    break
+                nxt = self.solver.values(list(system.next_vars))
+                vals = {c: nxt[n] for c, n in zip(system.state_vars, system.next_vars, strict=True)}
+        return states
+
+
+def affine_equalities(mgr, variables: Sequence[FNode], samples: Sequence[dict]) -> list[FNode]:
+    """Linear equalities ``sum a_i x_i = b`` satisfied by every sample (the affine hull)."""
+    if not variables or len(samples) < 2:
+        return []
+    n = len(variables)
+    basis: list[tuple[int, list[Fraction]]] = []  # (pivot column, row) in reduced form
+    for s in samples:
+        row = [Fraction(s[v]) for v in variables] + [Fraction(1)]
+        for piv, b in basis:
+            if row[piv] != 0:
+                f = row[piv]
+                row = [x - f * y for x, y in zip(row, b, strict=True)]
+        piv = next((i for i, x in enumerate(row) if x != 0), None)
+        if piv is None:
+            continue
+        inv = 1 / row[piv]
+        row = [x * inv for x in row]
+        basis = [(p, [x - b[piv] * y for x, y in zip(b, row, strict=True)]) if b[piv] != 0 else (p, b)
+                 for p, b in basis]
+        basis.append((piv, row))
+        if len(basis) == n + 1:
+            return []
+    pivots = {p: b for p, b in basis}
+    out = []
+    is_int = variables[0].symbol_type().is_int_type()
+    for free in range(n + 1):
+        if free in pivots:
+            continue
+        coef = [Fraction(0)] * (n + 1)
+        coef[free] = Fraction(1)
+        for p, b in pivots.items():
+            coef[p] = -b[free]
+        scale = lcm(*(c.denominator for c in coef))
+        ints = [int(c * scale) for c in coef]
+        terms = [mgr.Times(_num(mgr, is_int, a), v) if a != 1 else v
+                 for a, v in zip(ints[:n], variables, strict=True) if a != 0]
+        if len(terms) < 2:
+            continue  # constants are candidates of their own
+        # sum(a_i x_i) + a_const * 1 = 0 over the samples' coordinates [x..., 1]
+        out.append(mgr.Equals(mgr.Plus(terms), _num(mgr, is_int, -ints[n])))
+    return out
+
+
+def _num(mgr, is_int: bool, value: int) -> FNode:
+    return mgr.Int(value) if is_int else mgr.Real(value)
+
+
+class Candidates:
+    """Templates instantiated over the state variables and filtered on sampled states."""
+
+    def __init__(self, system: TransitionSystem, samples: list[dict]) -> None:
+        self.system = system
+        self.env = system.env
+        self.mgr = system.env.formula_manager
+        self.samples = samples
+
+    def all(self) -> list[FNode]:
+        mgr = self.mgr
+        system = self.system
+        samples = self.samples
+        out: list[FNode] = []
+        bools = [v for v in system.state_vars if v.symbol_type().is_bool_type()]
+        ints = [v for v in system.state_vars if v.symbol_type().is_int_type()]
+        reals = [v for v in system.state_vars if v.symbol_type().is_real_type()]
+        if not samples:
+            return out
+        column = {v: [s[v] for s in samples] for v in system.state_vars}
+        # Booleans: constants, then equalities/implications between non-constant ones.
+        varying_b = []
+        for b in bools:
+            vals = set(column[b])
+            if len(vals) == 1:
+                out.append(b if vals.pop() else mgr.Not(b))
+            else:
+                varying_b.append(b)
+        pairs = 0
+        for i, a in enumerate(varying_b):
+            for b in varying_b[i + 1:]:
+                if pairs >= MAX_PAIR_CANDIDATES:
+                    break
+                ca, cb = column[a], column[b]
+                if ca == cb:
+                    out.append(mgr.Iff(a, b))
+                    pairs += 1
+                elif all(x != y for x, y in zip(ca, cb, strict=True)):
+                    out.append(mgr.Iff(a, mgr.Not(b)))
+                    pairs += 1
+                else:
+                    for p, q, x, y in ((a, b, ca, cb), (b, a, cb, ca)):
+                        if all(not u or w for u, w in zip(x, y, strict=True)):
+                            out.append(mgr.Implies(p, q))
+                            pairs += 1
+        # Numbers: constants, bounds, equal columns, orderings, then the affine hull.
+        for group in (ints, reals):
+            varying: list[FNode] = []
+            reps: dict[tuple, FNode] = {}
+            for v in group:
+                vals = column[v]
+                lo, hi = min(vals), max(vals)
+                c_lo, c_hi = constant(mgr, v, lo), constant(mgr, v, hi)
+                if lo == hi:
+                    out.append(mgr.Equals(v, c_lo))
+                    continue
+                out.append(mgr.LE(c_lo, v))
+                out.append(mgr.LE(v, c_hi))
+                if lo >= 0:
+                    out.append(mgr.LE(constant(mgr, v, 0), v))
+                key = tuple(vals)
+                if key in reps:
+                    out.append(mgr.Equals(v, reps[key]))
+                    continue
+                reps[key] = v
+                varying.append(v)
+            pairs = 0
+            for i, a in enumerate(varying):
+                for b in varying[i + 1:]:
+                    if pairs >= MAX_PAIR_CANDIDATES:
+                        break
+                    ca, cb = column[a], column[b]
+                    if all(x <= y for x, y in zip(ca, cb, strict=True)):
+                        out.append(mgr.LE(a, b))
+                        pairs += 1
+                    elif all(x >= y for x, y in zip(ca, cb, strict=True)):
+                        out.append(mgr.LE(b, a))
+                        pairs += 1
+            if 1 < len(varying) <= 120:
+                out.extend(affine_equalities(mgr, varying, samples))
+        # The system's own atoms over state variables with one truth value on every sample.
+        states = set(system.state_vars)
+        sources = [system.init, system.trans, *system.assumptions,
+                   *(p.obligation(self.env) for p in system.properties)]
+        to_cur = {n: c for c, n in zip(system.state_vars, system.next_vars, strict=True)}
+        seen: set[FNode] = set()
+        subst, simp = self.env.substituter, self.env.simplifier
+        for src in sources:
+            for atom in theory_atoms(self.env, src):
+                free = self.env.fvo.get_free_variables(atom)
+                if free and free <= set(to_cur):
+                    atom = subst.substitute(atom, to_cur)
+                    free = {to_cur[v] for v in free}
+                if not free or not free <= states or atom in seen:
+                    continue
+                seen.add(atom)
+                truth = set()
+                for s in samples[:40]:
+                    consts = {v: constant(mgr, v, s[v]) for v in free}
+                    truth.add(simp.simplify(subst.substitute(atom, consts)).is_true())
+                    if len(truth) > 1:
+                        break
+                if len(truth) == 1:
+                    out.append(atom if truth.pop() else mgr.Not(atom))
+        unique: list[FNode] = []
+        seen_c: set[FNode] = set()
+        for c in out:
+            if c not in seen_c and not c.is_true():
+                seen_c.add(c)
+                unique.append(c)
+        return unique
+
+
+def houdini(system: TransitionSystem, ctx: EngineContext, facts: Sequence[FNode],
+            candidates: Sequence[FNode], deadline: float | None = None) -> list[FNode] | None:
+    """The largest subset of ``candidates`` that is inductive together with ``facts`` (proved
+    invariants), or None when the deadline passed first."""
+    mgr = system.env.formula_manager
+    subst = system.env.substituter
+    cands = list(candidates)
+    # Initiation: drop what some initial state violates.
+    s = ctx.make_solver()
+    s.add(system.init)
+    s.add_all(system.assumptions)
+    while cands:
+        if deadline is not None and time.monotonic() > deadline:
+            return None
+        if not s.check([mgr.Not(mgr.And(cands))]):
+            break
+        vals = s.values(cands)
+        cands = [c for c in cands if vals[c]]
+    s.close()
+    if not cands:
+        return []
+    # Consecution: drop what fails after one step from a state satisfying them all.
+    nmap = system.next_map()
+    s = ctx.make_solver()
+    s.add_all(system.assumptions)
+    s.add(system.trans)
+    s.add_all(facts)
+    acts = {c: mgr.FreshSymbol(template="__houdini_%d") for c in cands}
+    primed = {c: subst.substitute(c, nmap) for c in cands}
+    for c, a in acts.items():
+        s.add(mgr.Implies(a, c))
+    while cands:
+        if deadline is not None and time.monotonic() > deadline:
+            return None
+        query = mgr.Or([mgr.Not(primed[c]) for c in cands])
+        if not s.check([*(acts[c] for c in cands), query]):
+            break
+        vals = s.values([primed[c] for c in cands])
+        cands = [c for c in cands if vals[primed[c]]]
+    s.close()
+    return cands
+
+
+def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
+             seed: int = 0) -> tuple[list[FNode], list[FNode]]:
+    """(facts, invariants): trans-implied state invariants and Houdini survivors."""
+    deadline = time.monotonic() + budget
+    facts = trans_state_invariants(system, ctx.make_solver())
+    sim = Simulator(system, ctx, seed)
+    samples = sim.runs(count=6, depth=20, deadline=time.monotonic() + budget / 3)
+    sim.solver.close()
+    known = set(facts)
+    cands = [c for c in Candidates(system, samples).all() if c not in known]
+    proved = houdini(system, ctx, facts, cands, deadline)
+    return facts, proved or []
+
+
+class InvGen(Engine):
+    name = "invgen"
+    description = "invariant generation (templates + affine hull of simulations, Houdini)"
+
+    def check(self, system: TransitionSystem, properties: Sequence[Property],
+              ctx: EngineContext) -> Iterator[Verdict]:
+        if system.metadata.get("bounded") is not None:
+            raise EngineRefusal("invgen needs a transition relation; this problem is bounded-only")
+        budget = float(ctx.options.get("invgen_budget", 60.0))
+        left = ctx.time_left()
+        if left is not None:
+            budget = min(budget, max(1.0, left - 0.5))
+        mgr = system.env.formula_manager
+        try:
+            facts, proved = discover(system, ctx, budget)
+        except SolverUnknown as exc:
+            raise EngineRefusal(f"invgen: solver returned unknown ({exc})") from None
+        lemmas = [*facts, *proved]
+        if lemmas:
+            ctx.publish_invariants([to_smtlib(f) for f in lemmas])
+        inv = mgr.And(lemmas)
+        solver = ctx.make_solver()
+        solver.add(inv)
+        solver.add_all(system.assumptions)
+        for prop in properties:
+            goal = prop.obligation(system.env)
+            if solver.check([mgr.Not(goal)]):
+                continue
+            checker = ctx.make_solver()
+            problem = check_invariant(system, prop, inv, checker)
+            checker.close()
+            if problem is None:
+                yield Verdict(prop.name, Answer.VALID, k=1, invariant=to_smtlib(inv),
+                              extra={"lemmas": len(lemmas)})
+        solver.close()
