@@ -1,1 +1,1 @@
-"""kinduct bench: comparing engines and solvers on suites (in progress)."""
+"""kinduct bench: comparing engines and solvers on benchmark suites, locally or on Dask."""

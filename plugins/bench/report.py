@@ -1,0 +1,141 @@
+"""Bench results: the CSV (written row by row, so an interrupted run can ``--resume``), the
+summary per configuration, and the cactus plot."""
+
+from __future__ import annotations
+
+import csv
+import statistics
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from kinduct.kernel.errors import InputError
+from kinduct.plugins.bench.tasks import COLUMNS, DEFINITIVE
+
+
+class CsvLog:
+    """Appends rows and flushes after each task."""
+
+    def __init__(self, path: Path, resume: bool) -> None:
+        self.path = path
+        fresh = not (resume and path.exists() and path.stat().st_size > 0)
+        try:
+            self.file = path.open("w" if fresh else "a", newline="")
+        except OSError as exc:
+            raise InputError(f"{path}: cannot write the CSV: {exc.strerror}") from None
+        self.writer = csv.DictWriter(self.file, fieldnames=COLUMNS, extrasaction="ignore")
+        if fresh:
+            self.writer.writeheader()
+            self.file.flush()
+
+    def write(self, rows: Iterable[dict]) -> None:
+        self.writer.writerows({**r, "wrong": "true" if r["wrong"] else "false"} for r in rows)
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def read_rows(path: Path) -> list[dict]:
+    """Rows of an earlier run (for ``--resume``), typed as the bench produces them."""
+    if not path.exists():
+        return []
+    try:
+        with path.open(newline="") as f:
+            reader = csv.DictReader(f)
+            missing = set(COLUMNS) - set(reader.fieldnames or ())
+            if missing:
+                raise InputError(f"{path}: not a bench CSV (missing columns: "
+                                 f"{', '.join(sorted(missing))})")
+            rows = []
+            for r in reader:
+                r = {c: r.get(c, "") for c in COLUMNS}
+                r["wrong"] = r["wrong"].strip().lower() == "true"
+                try:
+                    r["time"] = float(r["time"])
+                except ValueError:
+                    r["time"] = 0.0
+                rows.append(r)
+            return rows
+    except (OSError, csv.Error, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the CSV: {exc}") from None
+
+
+def solved(row: dict) -> bool:
+    return row["verdict"] in DEFINITIVE and not row["wrong"]
+
+
+def summarise(rows: Sequence[dict], timeout: float) -> list[dict]:
+    """Per configuration (engine, solver): decided, wrong, unknown, error, PAR-2 and median
+    time.  PAR-2 charges a correct answer its time and anything else (unknown, error, wrong)
+    twice the timeout; it is the sum over the configuration's rows."""
+    configs: dict[tuple[str, str], list[dict]] = {}
+    for r in rows:
+        configs.setdefault((r["engine"], r["solver"]), []).append(r)
+    out = []
+    for (engine, solver), group in configs.items():
+        good = [r["time"] for r in group if solved(r)]
+        out.append({
+            "engine": engine, "solver": solver, "rows": len(group),
+            "decided": sum(r["verdict"] in DEFINITIVE for r in group),
+            "wrong": sum(bool(r["wrong"]) for r in group),
+            "unknown": sum(r["verdict"] == "unknown" for r in group),
+            "error": sum(r["verdict"] == "error" for r in group),
+            "par2": round(sum(r["time"] if solved(r) else 2 * timeout for r in group), 2),
+            "median": round(statistics.median(good), 3) if good else None,
+        })
+    return out
+
+
+def print_summary(console, summary: Sequence[dict], title: str) -> None:
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    for col, justify in (("engine", "left"), ("solver", "left"), ("rows", "right"),
+                         ("decided", "right"), ("wrong", "right"), ("unknown", "right"),
+                         ("error", "right"), ("PAR-2 (s)", "right"), ("median (s)", "right")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for s in summary:
+        wrong = f"[bold red]{s['wrong']}[/]" if s["wrong"] else "0"
+        table.add_row(s["engine"], s["solver"], str(s["rows"]), str(s["decided"]), wrong,
+                      str(s["unknown"]), str(s["error"]), f"{s['par2']:.2f}",
+                      "-" if s["median"] is None else f"{s['median']:.3f}")
+    console.print(table)
+
+
+def cactus_series(rows: Sequence[dict]) -> dict[str, list[float]]:
+    """Per configuration, the sorted times of its correct answers: the n-th point is the time
+    the n-th fastest solved instance took."""
+    series: dict[str, list[float]] = {}
+    for r in rows:
+        label = f"{r['engine']} / {r['solver']}"
+        series.setdefault(label, [])
+        if solved(r):
+            series[label].append(float(r["time"]))
+    return {k: sorted(v) for k, v in series.items()}
+
+
+def cactus_plot(rows: Sequence[dict], out: Path, title: str, timeout: float) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InputError("--plot needs matplotlib: pip install 'kinduct[plot]'") from None
+    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=110)
+    for label, times in sorted(cactus_series(rows).items()):
+        ax.step(range(1, len(times) + 1), times, where="post", marker=".", label=label)
+    ax.set_xlabel("instances solved")
+    ax.set_ylabel("time per instance (s)")
+    ax.set_yscale("log")
+    ax.axhline(timeout, color="grey", linestyle=":", linewidth=1)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(loc="upper left", fontsize="small")
+    fig.tight_layout()
+    try:
+        fig.savefig(out)
+    except OSError as exc:
+        raise InputError(f"{out}: cannot write the plot: {exc.strerror}") from None
+    finally:
+        plt.close(fig)
