@@ -286,7 +286,7 @@ class Checker:
                     node.refinements[p.name] = ref
                 locals_env[p.name] = t
         scope = _Scope(self, node, locals_env, done=done)
-        for name, te, value, pos in d.consts:
+        for name, te, value, _pos in d.consts:
             v = scope.check(value)
             if te is not None:
                 scope.unify(self.resolve_type(te)[0], v.ty, value.pos)
@@ -318,7 +318,16 @@ class Checker:
 
     def _contract_items(self, items, node: Node, scope: _Scope, rename: dict[str, str], done) -> None:
         for item in items:
-            if item.kind in ("var", "const"):
+            if item.kind == "var" and item.type_expr is not None:
+                # a ghost variable may refer to its own previous value
+                gt = self.resolve_type(item.type_expr)[0]
+                node.ghosts.append(item.name)
+                node.types[item.name] = gt
+                node.var_pos[item.name] = item.pos
+                scope.env[item.name] = gt
+                v = scope.expect(item.expr, gt)
+                node.eqs.append(([item.name], v))
+            elif item.kind in ("var", "const"):
                 name = item.name
                 v = scope.check(item.expr)
                 if item.type_expr is not None:
@@ -497,7 +506,8 @@ class Checker:
             elif isinstance(s, A.Equation):
                 got = self._collect_if([s], node, scope, stutter)
             else:
-                raise self.err("only equations and if blocks are allowed in a frame", getattr(s, "pos", fr.pos))
+                raise self.err("only equations and if blocks are allowed in a frame",
+                               getattr(s, "pos", fr.pos))
             for n, e in got.items():
                 if n not in fr.names:
                     raise self.err(f"'{n}' is not a variable of this frame", fr.pos)

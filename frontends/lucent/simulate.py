@@ -288,7 +288,7 @@ class Simulator:
 def leaves(name: str, t: T, value: Any) -> dict[str, Any]:
     """A structured value split into the scalar leaves the translation names."""
     out = {}
-    for suffix, lt in scalar_paths(t):
+    for suffix, _lt in scalar_paths(t):
         v = value
         for part in _parts(suffix):
             v = v[part]

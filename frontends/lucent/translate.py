@@ -126,9 +126,8 @@ class Translator:
         if kind == "reachable" and prop.bounds:
             formula = self.mgr.And(formula, self._bounds(prop.bounds))
         loc = SourceLocation(self.file, prop.pos.line or None, prop.pos.col or None)
-        self.b.add_property(Property(name, formula,
-                                     PropertyKind.REACHABLE if kind == "reachable" else PropertyKind.INVARIANT,
-                                     loc, source or prop.source, self.main))
+        pkind = PropertyKind.REACHABLE if kind == "reachable" else PropertyKind.INVARIANT
+        self.b.add_property(Property(name, formula, pkind, loc, source or prop.source, self.main))
         self.prop_info[name] = PropInfo(prefix, prop, kind)
 
     def _bounds(self, bounds: dict[str, int]) -> FNode:
@@ -204,7 +203,10 @@ class _Inst:
                                    enum_range=abstract or not any(n in names for names, _ in node.eqs))
         # refinements: assumptions on the main node's inputs, obligations elsewhere
         for n, ref in node.refinements.items():
-            for f in self.refinement(n, ref):
+            fs = self.refinement(n, ref)
+            if not fs:
+                continue
+            for f in [self.mgr.And(fs)]:
                 if n in node.inputs and self.top:
                     tr.b.add_assumption(f)
                 elif n in node.inputs or not abstract:
@@ -242,7 +244,8 @@ class _Inst:
                 req = mgr.And([self.expr(r) for r in m.requires])
                 for name, e, pos in m.ensures:
                     p = Prop(name, A.Binop("=>", _conj(m.requires), e, ty=e.ty), pos, "Ensure")
-                    tr.add_property(self.prefix + name, mgr.Implies(req, self.expr(e)), p, self.prefix, "Ensure")
+                    tr.add_property(self.prefix + name, mgr.Implies(req, self.expr(e)), p, self.prefix,
+                                    "Ensure")
             if node.modes and self.top:
                 any_mode = _disj([_conj(m.requires) for m in node.modes])
                 p = Prop("one_mode_active", any_mode, node.decl.pos, "OneModeActive")
