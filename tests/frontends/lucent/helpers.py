@@ -1,0 +1,33 @@
+"""Shared helpers for the Lucent tests: load a model in-process and decide its properties."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kinduct.frontends.lucent.model import load_checked, load_systems
+from kinduct.frontends.lucent.simulate import Simulator
+from kinduct.kernel.frontend import LoadOptions
+from kinduct.kernel.runner import RunOptions, run
+from tests.conftest import EXAMPLES
+
+LUCENT = EXAMPLES / "lucent"
+
+
+def verdicts(path: Path, timeout: float = 60, **options) -> dict[str, object]:
+    """Property name → verdict, over every analysis of the file."""
+    out = {}
+    for system in load_systems(path, LoadOptions(**options)):
+        for v in run(system, RunOptions(timeout=timeout)):
+            out[v.property] = v
+    return out
+
+
+def answers(path: Path, **options) -> dict[str, str]:
+    return {k: v.answer.value for k, v in verdicts(path, **options).items()}
+
+
+def simulate(path: Path, inputs: list[dict], main: str | None = None) -> list[dict]:
+    checked = load_checked(path)
+    if main is None:
+        main = checked.top_nodes()[0]
+    return Simulator(checked, main).run(inputs)
