@@ -43,6 +43,24 @@ from kinduct.plugins.engines.vocab import Vocabulary
 RESET_EVERY = 4000
 #: Counterexamples to generalisation tried per dropped literal.
 CTG_MAX = 3
+#: Queries spent loosening one numeric bound of a lemma.
+WEAKEN_STEPS = 16
+
+
+def _bound(lit: FNode) -> tuple[FNode, int, bool] | None:
+    """``(term, c, True)`` for ``c <= term``, ``(term, c, False)`` for ``term <= c`` (c integer)."""
+    if not lit.is_le():
+        return None
+    a, b = lit.args()
+    if a.is_constant() and not b.is_constant() and a.is_int_constant():
+        return b, a.constant_value(), True
+    if b.is_constant() and not a.is_constant() and b.is_int_constant():
+        return a, b.constant_value(), False
+    return None
+
+
+class OutOfTime(Exception):
+    """The engine's own deadline passed (in-process use; the runner kills engines anyway)."""
 
 
 @attrs.define(eq=False)
@@ -90,6 +108,8 @@ class IC3Base:
         self._counter = itertools.count()
         self.stats = {"lemmas": 0, "obligations": 0, "ctg": 0}
         self.seeded = False
+        deadline = ctx.options.get("ic3_deadline", ctx.deadline)
+        self.deadline: float | None = deadline
         #: Called before each new frame (the engine hooks invariant seeding in here).
         self.on_level: Callable[[], None] = lambda: None
 
@@ -108,6 +128,10 @@ class IC3Base:
 
     def _maybe_reset(self) -> None:
         self.queries += 1
+        if self.deadline is not None and self.queries % 16 == 0 and time.monotonic() > self.deadline:
+            raise OutOfTime
+        if self.queries % 64 == 0:
+            self.on_level()
         if self.queries % RESET_EVERY == 0:
             self.solver.reset()
             self._load_main()
@@ -238,6 +262,46 @@ class IC3Base:
                     break
                 if not self._block_ctg(level - 1):
                     break
+        return self.weaken(tuple(lits), level)
+
+    def weaken(self, cube: tuple[FNode, ...], level: int) -> tuple[FNode, ...]:
+        """Loosen numeric bounds of ``cube`` (``y >= 7579`` towards ``y >= 3``) while it stays
+        disjoint from Init and ``not cube`` inductive relative to ``F_{level-1}``: without it a
+        counter is blocked one value at a time."""
+        lits = list(cube)
+        for idx in range(len(lits)):
+            bound = _bound(lits[idx])
+            if bound is None:
+                continue
+            term, value, lower = bound
+            mgr = self.mgr
+
+            def make(c: FNode, t: FNode = term, low: bool = lower) -> FNode:
+                return self.mgr.LE(c, t) if low else self.mgr.LE(t, c)
+
+            typed = mgr.Int if term.get_type().is_int_type() else mgr.Real
+            step, good, bad = 1, value, None
+            # Jump to 0 first when it lies on the loosening side (counters start there).
+            first = 0 if (value > 1 if lower else value < -1) else None
+            for _ in range(WEAKEN_STEPS):
+                if bad is None:
+                    if first is not None:
+                        trial, first = first, None
+                    else:
+                        trial = good - step if lower else good + step
+                        step *= 2
+                else:
+                    trial = (good + bad) // 2
+                    if trial in (good, bad):
+                        break
+                cand = [*lits[:idx], make(typed(trial)), *lits[idx + 1:]]
+                ok = not self.intersects_init(cand) and self.relative_induction(
+                    cand, level - 1, want_core=False)[0]
+                if ok:
+                    good = trial
+                    lits = cand
+                else:
+                    bad = trial
         return tuple(lits)
 
     def _block_ctg(self, level: int) -> bool:
@@ -411,4 +475,7 @@ class IC3(Engine):
 
             core.on_level = seed
         for prop in properties:
-            yield core.decide(prop)
+            try:
+                yield core.decide(prop)
+            except OutOfTime:
+                yield Verdict(prop.name, Answer.UNKNOWN, message="ic3: out of time")

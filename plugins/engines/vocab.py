@@ -22,6 +22,8 @@ from kinduct.kernel.system import TransitionSystem
 #: Caps that keep cubes of big systems small enough for fast queries.
 MAX_ATOMS = 150
 MAX_PAIRS = 60
+#: Up to this many numeric state variables, all pairs get difference literals.
+SMALL = 8
 
 
 def theory_atoms(env, formula: FNode) -> set[FNode]:
@@ -81,6 +83,14 @@ class Vocabulary:
                                 and len(pairs) < MAX_PAIRS:
                             seen_pairs.add((a, b))
                             pairs.append((a, b))
+        if len(self.nums) <= SMALL:
+            # Few numeric variables: every same-typed pair may be related (``x = y``).
+            for i, a in enumerate(self.nums):
+                for b in self.nums[i + 1:]:
+                    if a.symbol_type() == b.symbol_type() and (a, b) not in seen_pairs \
+                            and (b, a) not in seen_pairs:
+                        seen_pairs.add((a, b))
+                        pairs.append((a, b))
         self.atoms = atoms
         self.pairs = pairs
         self.symbols = list(system.state_vars)

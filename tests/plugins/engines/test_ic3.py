@@ -1,0 +1,123 @@
+"""IC3 parts on tiny systems whose invariants are known, with both solvers."""
+
+from __future__ import annotations
+
+import pytest
+
+from kinduct.kernel.certify import certify, check_invariant
+from kinduct.kernel.lemmas import parse_lemmas
+from kinduct.kernel.replay import replay_trace
+from kinduct.kernel.verdict import Answer
+from kinduct.plugins.engines.ic3 import IC3Base
+from tests.plugins.engines.systems import context, decide, twin_counters, wrapping_counter
+
+SOLVERS = ["z3", "cvc5"]
+
+
+def _entails(system, inv, formula, solver: str) -> bool:
+    from kinduct.kernel import registry
+
+    s = registry.backend(solver).solver(system.env)
+    s.add(inv)
+    s.add(system.env.formula_manager.Not(formula))
+    return not s.check()
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_bad_state_cube_pins_the_state_and_is_generalised(solver):
+    system = wrapping_counter()
+    m = system.env.formula_manager
+    x = system.state_vars[0]
+    core = IC3Base(system, context(system, solver))
+    core.new_level()
+    bad = core.get_bad(system.properties[0].formula, 1)
+    assert bad is not None and bad.level == 1
+    # every literal holds at x = 15 and the cube excludes every other value
+    s = core.init_solver
+    assert _entails(system, m.And(bad.cube), m.Equals(x, m.Int(15)), solver)
+    assert not s.check(list(bad.cube))  # disjoint from Init
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_relative_induction_core_and_generalisation_give_the_bound_lemma(solver):
+    system = wrapping_counter()
+    m = system.env.formula_manager
+    x = system.state_vars[0]
+    core = IC3Base(system, context(system, solver))
+    core.new_level()
+    cube = tuple(core.vocab.cube({x: 12}))
+    ok, reduced = core.relative_induction(cube, 0)  # Init and T cannot reach x = 12
+    assert ok and set(reduced) <= set(cube)
+    lemma_cube = core.generalize(core.repair_init(reduced or cube, cube), 1)
+    assert not core.intersects_init(lemma_cube)
+    assert core.relative_induction(lemma_cube, 0)[0]
+    # generalisation turned the point x = 12 into a half-space containing it
+    assert _entails(system, m.Equals(x, m.Int(12)), m.And(lemma_cube), solver)
+    assert _entails(system, m.GE(x, m.Int(12)), m.And(lemma_cube), solver)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_counter_needs_bound_lemma(solver):
+    system = wrapping_counter()
+    m = system.env.formula_manager
+    x = system.state_vars[0]
+    v = decide("ic3", system, context(system, solver, ic3_invgen=False))["not_bad"]
+    assert v.answer is Answer.VALID
+    (inv,) = parse_lemmas(system, [v.invariant])
+    # any certificate must exclude the states 11..14 that run into 15
+    assert _entails(system, inv, m.Or(m.LE(x, m.Int(10)), m.GE(x, m.Int(16))), solver)
+    from kinduct.kernel import registry
+
+    assert check_invariant(system, system.properties[0], inv,
+                           registry.backend(solver).solver(system.env)) is None
+    other = {"z3": "cvc5", "cvc5": "z3"}[solver]
+    assert certify(system, system.properties[0], v.invariant, other) is None
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_twin_counters_need_equality(solver):
+    system = twin_counters()
+    m = system.env.formula_manager
+    x, y = system.state_vars
+    v = decide("ic3", system, context(system, solver, ic3_invgen=False))["same"]
+    assert v.answer is Answer.VALID
+    (inv,) = parse_lemmas(system, [v.invariant])
+    # x = y + d with d != 0 and x = 7 reachable through such states would break the property:
+    assert _entails(system, m.And(inv, m.Equals(x, m.Int(7))), m.Equals(y, m.Int(7)), solver)
+    # kind cannot prove it (not k-inductive) within a few steps
+    kv = decide("kind", system, context(system, solver, max_k=6))["same"]
+    assert kv.answer is Answer.UNKNOWN
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_counterexample_is_concrete_and_replays(solver):
+    system = twin_counters(target=3, broken=True)
+    v = decide("ic3", system, context(system, solver, ic3_invgen=False))["same"]
+    assert v.answer is Answer.FALSIFIABLE
+    assert replay_trace(system, v.trace, system.properties[0]) is None
+    assert v.k == 3  # x reaches 3 after three steps; y is then 4
+
+
+def test_wrong_certificate_is_rejected():
+    system = wrapping_counter()
+    m = system.env.formula_manager
+    x = system.state_vars[0]
+    from kinduct.kernel import registry
+
+    s = registry.backend("z3").solver(system.env)
+    prop = system.properties[0]
+    assert check_invariant(system, prop, m.LE(x, m.Int(5)), s) == "consecution fails"
+    assert check_invariant(system, prop, m.LE(x, m.Int(-1)), s) == "initiation fails"
+    assert check_invariant(system, prop, m.TRUE(), s) == "safety fails"
+    assert check_invariant(system, prop, m.And(m.LE(x, m.Int(10)), m.GE(x, m.Int(0))), s) is None
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_propagation_finds_fixpoint_with_lemmas_pushed(solver):
+    system = wrapping_counter(limit=3, bad=5)
+    core = IC3Base(system, context(system, solver))
+    v = core.decide(system.properties[0])
+    assert v.answer is Answer.VALID
+    assert v.k >= 1 and core.stats["lemmas"] >= 1
+    # the invariant was added to the lemmas known forever
+    assert core.forever
