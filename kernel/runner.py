@@ -66,8 +66,11 @@ def _limit_memory() -> None:
 
 
 def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
-           opts: RunOptions, deadline: float | None, outbox, inbox) -> None:
+           opts: RunOptions, deadline: float | None, outbox, inbox, nice: int = 0) -> None:
     os.setsid()
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _limit_memory()
     backend = registry.backend(opts.solver)
@@ -125,6 +128,28 @@ def _map_reachability(prop: Property, verdict: Verdict) -> Verdict:
     return verdict.evolve(answer=mapping.get(verdict.answer, verdict.answer))
 
 
+def _certify(system: TransitionSystem, prop: Property, verdict: Verdict, solver: str) -> Verdict:
+    """``--certify``: re-check a valid verdict's certificate with the other SMT backend; a
+    certificate it rejects turns the verdict into an error."""
+    from kinduct.kernel.certify import OTHER_BACKEND, certify
+
+    if verdict.invariant is None:
+        return verdict
+    other = OTHER_BACKEND.get(solver, solver)
+    try:
+        available = registry.backend(other).available()
+    except Exception:
+        available = False
+    if not available:
+        other = solver
+    problem = certify(system, prop, verdict.invariant, other)
+    extra = {**verdict.extra, "certified": problem is None, "certifiedBy": other}
+    if problem is None:
+        return verdict.evolve(extra=extra)
+    return verdict.evolve(answer=Answer.ERROR, extra=extra,
+                          message=f"certificate rejected by {other}: {problem}")
+
+
 def _accept(system: TransitionSystem, prop: Property, verdict: Verdict) -> Verdict:
     """Replay falsifiable verdicts; a trace that does not replay is an internal error."""
     if verdict.answer is Answer.FALSIFIABLE:
@@ -171,8 +196,9 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
     inboxes = {e.name: _CTX.Queue() for e in engines}
     procs = {}
     for eng in engines:
+        nice = getattr(eng, "portfolio_nice", 0) if len(engines) > 1 else 0
         proc = _CTX.Process(target=_child, args=(eng, system, props, opts, deadline, outbox,
-                                                 inboxes[eng.name]), daemon=True)
+                                                 inboxes[eng.name], nice), daemon=True)
         proc.start()
         procs[eng.name] = proc
     running = set(procs)
@@ -199,6 +225,8 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
                 verdict = verdict.evolve(runtime=time.monotonic() - start)
                 if verdict.answer.definitive:
                     verdict = _accept(system, prop, verdict)
+                    if verdict.answer is Answer.VALID and opts.engine_options.get("certify"):
+                        verdict = _certify(system, prop, verdict, opts.solver)
                     decided[prop.name] = _map_reachability(prop, verdict)
                 elif verdict.answer is Answer.ERROR:
                     decided[prop.name] = verdict

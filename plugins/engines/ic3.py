@@ -431,8 +431,7 @@ class IC3Base:
                     for lemma in self._conjuncts(inv):
                         if lemma not in self.forever:
                             self.add_forever(lemma)
-                    return Verdict(prop.name, Answer.VALID, k=fixed, invariant=to_smtlib(inv),
-                                   extra={"lemmas": len(self._conjuncts(inv))})
+                    return Verdict(prop.name, Answer.VALID, k=fixed, invariant=to_smtlib(inv))
                 return Verdict(prop.name, Answer.UNKNOWN, k=fixed,
                                message=f"ic3: invariant candidate rejected ({problem})")
             level += 1

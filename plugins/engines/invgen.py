@@ -353,6 +353,5 @@ class InvGen(Engine):
             problem = check_invariant(system, prop, inv, checker)
             checker.close()
             if problem is None:
-                yield Verdict(prop.name, Answer.VALID, k=1, invariant=to_smtlib(inv),
-                              extra={"lemmas": len(lemmas)})
+                yield Verdict(prop.name, Answer.VALID, k=1, invariant=to_smtlib(inv))
         solver.close()

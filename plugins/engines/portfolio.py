@@ -9,8 +9,11 @@ from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Verdict
 
-#: Preferred members in priority order; those not installed are skipped.
-PREFERRED = ("bmc", "kind", "ic3", "invgen")
+#: Preferred members in priority order; those not installed are skipped.  All run at once on
+#: the two cores: ``kind`` (its base case is a BMC) and ``ic3`` do most of the work, ``invgen``
+#: runs once and exits after publishing its invariants, ``bmc`` runs at a lower priority
+#: (``portfolio_nice``) for deep counterexamples.
+PREFERRED = ("kind", "ic3", "invgen", "bmc")
 
 
 class Portfolio(Engine):
