@@ -38,7 +38,7 @@ int let merge mod mode node not of or pre real require ensure returns struct tel
 var when with xor assume check sofar since initial include main property reachable provided
 activate restart every condact array subrange by in any""".split())
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_DEFAULT = {"bool": "false", "int": "0", "real": "0.0"}
 
 
 @attrs.frozen
@@ -105,6 +105,7 @@ class _Printer:
         self.done: dict[FNode, str] = {}
         self.locals: list[tuple[str, str, str]] = []  # (name, type, definition)
         self.shared: set[FNode] = set()
+        self.has_pre: set[FNode] = set()  # subterms that read a ``pre``
 
     def count_sharing(self, roots: Iterable[FNode]) -> None:
         """Mark compound subterms reachable along more than one edge of the DAG."""
@@ -135,9 +136,16 @@ class _Printer:
                 stack.extend((c, False) for c in node.args() if c not in self.done)
                 continue
             text = self._node(node, [self.done[c] for c in node.args()])
+            if node in self.pre or any(c in self.has_pre for c in node.args()):
+                self.has_pre.add(node)
             if node in self.shared:
                 name = self.allocate.fresh("kdt_t")
-                self.locals.append((name, lustre_type(self.env.stc.get_type(node)), text))
+                typ = lustre_type(self.env.stc.get_type(node))
+                if node in self.has_pre:
+                    # only read under ``->`` (from step 1 on): guard it so that no stream
+                    # reads an undefined ``pre`` at step 0
+                    text = f"{_DEFAULT[typ]} -> {text}"
+                self.locals.append((name, typ, text))
                 text = name
             self.done[node] = text
         return self.done[root]
