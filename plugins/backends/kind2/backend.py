@@ -135,8 +135,8 @@ class Kind2Backend(Backend):
         if (system.metadata.get("frontend") == "lucent" and src and str(src).endswith(".lus")
                 and system.metadata.get("kind2_compatible", True) and Path(src).is_file()):
             text = Path(src).read_text(errors="replace")
-            main = system.name if re.search(rf"\b(node|function)\s+{re.escape(system.name)}\b",
-                                            text) else None
+            wanted = str(system.metadata.get("lucent_main") or system.name)
+            main = wanted if re.search(rf"\b(node|function)\s+{re.escape(wanted)}\b", text) else None
             return _Source(Path(src), main, None, None)
         program = print_lustre(system, props)
         path = tmp / f"{program.node}.lus"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from kinduct.kernel import registry
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.runner import RunOptions
 from kinduct.kernel.verdict import Answer
@@ -182,6 +183,20 @@ def test_lucent_file_passes_through_and_partial_trace_is_completed(fake_kind2, m
     assert verdict.k == 7
     (call,) = fake_kind2.calls()
     assert call["argv"][-1] == str(DATA / "counter.lus")
+
+
+@pytest.mark.skipif("lucent" not in registry.frontends(), reason="the Lucent frontend is not registered")
+def test_lucent_pass_through_from_the_command_line(fake_kind2):
+    env = fake_kind2("counter_lus_falsifiable.json")
+    code, objs = check_json(env, DATA / "counter.lus", "--engine", "bmc", "--timeout", "20")
+    assert code == 40
+    prop = properties(objs)["P0"]
+    assert prop["answer"] == {"source": "kind2/bmc", "value": "falsifiable"}
+    streams = {s["name"]: s for s in prop["counterExample"][0]["streams"]}
+    assert [v for _, v in streams["x"]["instantValues"]] == list(range(8))
+    argv = fake_kind2.calls()[0]["argv"]
+    assert argv[-1] == str(DATA / "counter.lus")
+    assert argv[argv.index("--lus_main") + 1] == "counter"
 
 
 def test_truncated_output_keeps_complete_objects():
