@@ -1,0 +1,162 @@
+"""Simulated-annealing synthesis of C-RASP programs (the paper's section 0.4, Algorithm 1).
+
+Energy ``E = lam_mis * mis/|D| + lam_u * unreach + lam_s * size``: ``mis/|D|`` is the fraction
+of misclassified examples (so the temperature scale does not depend on the data size), with
+``lam_mis = 100`` it dominates: one example of 1,000 weighs as much as 10 AST nodes.  Geometric
+cooling from ``T0 = 1`` by ``alpha = 0.9995`` per iteration, reheated by ``1.2`` every 4,000
+iterations.  A restart from a random program (the best one is kept) happens after a long stall.
+
+Early stop with the paper's refinement: once a program classifies every example correctly, the
+search continues from it under a hard constraint (moves that misclassify are rejected) with a
+10x structural penalty, until the size has not improved for ``refine_patience`` iterations.
+
+Everything random comes from ``random.Random(seed)``: the same seed, data and budget give the
+same program (a wall-clock ``time_limit`` can only cut a run short).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from kinduct.frontends.crasp import ast as A
+from kinduct.frontends.crasp.synthesis.evaluator import Scorer
+from kinduct.frontends.crasp.synthesis.space import Shape, Space, prune, reachable, size
+
+
+@dataclass(frozen=True)
+class Options:
+    iterations: int = 100_000
+    seed: int = 0
+    t0: float = 1.0
+    alpha: float = 0.9995
+    reheat_every: int = 4_000
+    reheat: float = 1.2
+    lam_mis: float = 100.0
+    lam_unreach: float = 0.005
+    lam_size: float = 0.01
+    refine_factor: float = 10.0
+    refine_patience: int = 1_500
+    restart_after: int = 25_000
+    time_limit: float | None = None
+
+
+@dataclass
+class Result:
+    program: A.Program  # pruned: reachable rules only
+    mis: int
+    examples: int
+    iterations: int
+    seconds: float
+    found: bool  # classifies every example correctly
+    stopped: str  # "solved", "budget", "time"
+    evaluations: int = 0
+    history: list[tuple[int, int, int]] = field(default_factory=list)  # (iteration, mis, size)
+
+    @property
+    def accuracy(self) -> float:
+        return 1.0 - self.mis / self.examples if self.examples else 1.0
+
+    @property
+    def size(self) -> int:
+        return program_size(self.program)
+
+
+def program_size(program: A.Program) -> int:
+    """AST nodes of the rules that matter (those the deciding rule reads)."""
+    live = reachable(program)
+    return sum(size(r.expr) for r in program.rules if r.name in live)
+
+
+Progress = Callable[[int, int, int], None]  # (iteration, best mis, best size)
+
+
+def anneal(words: Sequence[Sequence[str]], labels: Sequence[bool], alphabet: Sequence[str],
+           shape: Shape, options: Options = Options(), init: A.Program | None = None,
+           progress: Progress | None = None) -> Result:
+    """Search for a program of ``shape`` classifying ``words`` as ``labels``.
+
+    ``init`` warm-starts the chain (minimisation and constrained learning rounds).
+    """
+    start = time.perf_counter()
+    rng = random.Random(options.seed)
+    space = Space(alphabet, shape, rng)
+    scorer = Scorer(words, labels, alphabet)
+    n = max(len(words), 1)
+    lam_s = options.lam_size
+
+    def energy(p: A.Program, mis: int) -> float:
+        live = reachable(p)
+        sz = sum(size(r.expr) for r in p.rules if r.name in live)
+        return options.lam_mis * mis / n + options.lam_unreach * (len(p.rules) - len(live)) + lam_s * sz
+
+    cur = _fit(init, space) if init is not None else space.random_program()
+    cur_mis = scorer.mis(cur)
+    cur_e = energy(cur, cur_mis)
+    best, best_mis, best_e = cur, cur_mis, cur_e
+    temp = options.t0
+    refining = False
+    since_improve = 0
+    stopped = "budget"
+    history = [(0, best_mis, program_size(best))]
+    it = 0
+    for it in range(1, options.iterations + 1):
+        cand = space.mutate(cur)
+        if cand != cur:
+            mis = scorer.mis(cand)
+            if not (refining and mis > 0):
+                e = energy(cand, mis)
+                delta = e - cur_e
+                if delta <= 0 or rng.random() < math.exp(-delta / max(temp, 1e-300)):
+                    cur, cur_mis, cur_e = cand, mis, e
+        if cur_e < best_e - 1e-12:
+            best, best_mis, best_e = cur, cur_mis, cur_e
+            since_improve = 0
+            history.append((it, best_mis, program_size(best)))
+        else:
+            since_improve += 1
+        temp *= options.alpha
+        if options.reheat_every and it % options.reheat_every == 0:
+            temp *= options.reheat
+        if best_mis == 0 and not refining:
+            refining = True
+            lam_s = options.lam_size * options.refine_factor
+            cur, cur_mis = best, 0
+            cur_e = best_e = energy(best, 0)
+            since_improve = 0
+        if refining and since_improve >= options.refine_patience:
+            stopped = "solved"
+            break
+        if not refining and since_improve >= options.restart_after:
+            cur = space.random_program()
+            cur_mis = scorer.mis(cur)
+            cur_e = energy(cur, cur_mis)
+            best_e = energy(best, best_mis)
+            temp, since_improve = options.t0, 0
+        if progress is not None and it % 250 == 0:
+            progress(it, best_mis, program_size(best))
+        if options.time_limit is not None and it % 64 == 0 \
+                and time.perf_counter() - start > options.time_limit:
+            stopped = "time"
+            break
+    if stopped == "budget" and best_mis == 0:
+        stopped = "solved"
+    if progress is not None:
+        progress(it, best_mis, program_size(best))
+    return Result(prune(best), best_mis, len(words), it, time.perf_counter() - start,
+                  best_mis == 0, stopped, scorer.evaluations, history)
+
+
+def _fit(program: A.Program, space: Space) -> A.Program:
+    """A warm start must have the search's rule names and kinds; otherwise start at random."""
+    names = [r.name for r in program.rules]
+    kinds = {r.name: r.kind for r in program.rules}
+    if set(names) <= set(space.names) and all(space.kinds[n] is kinds[n] for n in names) \
+            and program.deciding.name == space.names[-1]:
+        rules = {r.name: r for r in program.rules}
+        full = tuple(rules.get(n) or A.Rule(n, space.small(n), space.kinds[n]) for n in space.names)
+        return A.Program(program.alphabet, full)
+    return space.random_program()
