@@ -65,8 +65,16 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
     return line, col
 
 
+_UNCLOSED = re.compile(r"\(\*(?!@contract)|/\*(?!@contract)")
+
+
 def check_unsupported(text: str, file: str) -> None:
     clean = _blank_comments(text)
+    m = _UNCLOSED.search(clean)
+    if m:
+        line, col = _line_col(text, m.start())
+        raise InputError.at("unterminated comment: expected '*)'" if m.group(0) == "(*" else
+                            "unterminated comment: expected '*/'", file, text, line, col)
     hits = []
     for pattern, feature in _UNSUPPORTED:
         m = pattern.search(clean)
@@ -86,7 +94,8 @@ _TOKEN_NAMES = {
     "THEN": "'then'", "ELSE": "'else'", "FI": "'fi'", "ARROW": "'->'", "STRING": "a string",
     "VAR": "'var'", "NOC": "'noc'", "OF": "'of'", "PROVIDED": "'provided'", "DOT": "'.'",
     "NODE": "'node'", "FUNCTION": "'function'", "TYPE": "'type'", "CONST": "'const'",
-    "CIRCUMFLEX": "'^'", "BAR": "'|'",
+    "CIRCUMFLEX": "'^'", "BAR": "'|'", "$END": "end of file", "INCLUDE": "'include'",
+    "CONTRACT": "'contract'",
 }
 
 
@@ -121,12 +130,12 @@ def parse_text(text: str, file: str = "<input>") -> A.Program:
         tree = _parser().parse(text)
     except lark.UnexpectedToken as exc:
         expected = set(exc.accepts or exc.expected)
-        exp_names = expected
-        if any(t in expected for t in ("NAME", "NUMBER", "MINUS", "NOT", "PRE", "LPAR")) and \
-                "SEMICOLON" not in expected:
+        if "TEL" in expected and "SEMICOLON" not in expected:
+            what = "an equation, 'check', 'assert' or 'tel'"
+        elif any(t in expected for t in ("NUMBER", "MINUS", "NOT", "PRE")) and "SEMICOLON" not in expected:
             what = "an expression"
         else:
-            what = _expected_text(exp_names)
+            what = _expected_text(expected)
         line = exc.line if exc.line and exc.line > 0 else text.count("\n") + 1
         col = exc.column if exc.column and exc.column > 0 else 1
         raise InputError.at(f"expected {what} before {_describe(exc.token)}", file, text, line, col) from None
