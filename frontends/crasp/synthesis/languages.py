@@ -10,12 +10,13 @@ specification for minimisation and constrained learning).
 Choices where the paper is silent or inconsistent (its appendix is cut short):
 
 - Tomita letters follow Tomita 1 = ``a*`` and Tomita 2 = ``(ab)*``: ``1 -> a``, ``0 -> b``.
-  Tomita 4 is the standard "no ``bbb``" (the paper's text for Tomita 4 describes Tomita 3's
-  odd-run pattern, which needs run parities); Tomita 3 rejects an odd ``a``-run immediately
-  followed by an odd ``b``-run; Tomita 5: even numbers of ``a`` and of ``b``; Tomita 6:
+  Tomita 4 is "no ``aaa``" as in ``examples/crasp/tomita4.crasp`` (the paper's text for
+  Tomita 4 describes Tomita 3's odd-run pattern, which needs run parities); Tomita 3 rejects
+  an odd ``a``-run immediately followed by an odd ``b``-run; Tomita 5: even numbers of ``a``
+  and of ``b``; Tomita 6:
   ``#a - #b = 0 (mod 3)``; Tomita 7 is ``a*b*a*b*`` as the paper writes.
-- PT-2 uses ``{a, b, c}`` (over ``{a, b}`` it would equal "contains ab"); PT-n asks for the
-  first n letters in order as a subsequence.
+- PT-n asks for the first n letters in order as a subsequence, over those n letters (so PT-2
+  over ``{a, b}`` is the same language as "contains ab", as in ``examples/crasp/pt2.crasp``).
 - ``D_n``: Dyck-1 words whose nesting depth never exceeds n; Dyck words use ``[`` and ``]`` as in
   ``examples/crasp/dyck1.crasp``.
 - Parity: an even number of ``a``.  Next(Argmax) over ``{a, b}`` as the appendix defines it.
@@ -162,8 +163,8 @@ def _tomita4(rng: random.Random, length: int) -> Word:
     out: Word = []
     while len(out) < length:
         x = rng.choice("ab")
-        if x == "b" and out[-2:] == ["b", "b"]:
-            x = "a"
+        if x == "a" and out[-2:] == ["a", "a"]:
+            x = "b"
         out.append(x)
     return out
 
@@ -253,7 +254,7 @@ N   := #(X1) + #(X2) + #(X3) + #(X4) = 0
 _SHAPES = {"dyck1": "2,0,1", "astarbstar": "2,0,1", "anbncn": "4,0,1", "aastar": "1,0,2",
            "containsab": "2,0,1", "majority": "1,0,1", "existential": "1,0,1", "parity": "2,1,2",
            "pt2": "2,0,1", "pt3": "3,0,1", "pt5": "5,0,1", "d2": "2,0,2", "d3": "2,0,3", "d4": "2,0,4",
-           "tomita1": "1,0,1", "tomita2": "3,0,2", "tomita3": "3,1,2", "tomita4": "2,0,2",
+           "tomita1": "1,0,1", "tomita2": "3,0,2", "tomita3": "3,1,2", "tomita4": "2,0,3",
            "tomita5": "3,1,2", "tomita6": "3,1,3", "tomita7": "2,0,1", "nextargmax": "5,0,1"}
 
 
@@ -281,8 +282,8 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in [
     _lang("existential", "Existential", "ab", lambda w: "a" in w, 1, None,
           "alphabet 'a', 'b'\nE := #('a') > 0\n"),
     _lang("parity", "Parity", "ab", lambda w: _count(w, "a") % 2 == 0, 1, _parity),
-    _lang("pt2", "PT-2", "abc", lambda w: subsequence(w, "ab"), 2, _with_subsequence("ab", "abc"),
-          _pt_ref("ab").replace("alphabet 'a', 'b'", "alphabet 'a', 'b', 'c'")),
+    _lang("pt2", "PT-2", "ab", lambda w: subsequence(w, "ab"), 2, _with_subsequence("ab", "ab"),
+          _pt_ref("ab")),
     _lang("pt3", "PT-3", "abc", lambda w: subsequence(w, "abc"), 3, _with_subsequence("abc", "abc"),
           _pt_ref("abc")),
     _lang("pt5", "PT-5", "abcde", lambda w: subsequence(w, "abcde"), 5,
@@ -295,8 +296,8 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in [
           "alphabet 'a', 'b'\nX := period(2, 1) and 'b'\nY := period(2, 0) and 'a'\n"
           "T := #(X) + #(Y) = 0 and period(2, 0)\n"),
     _lang("tomita3", "Tomita 3", "ab", tomita3, 1, None),
-    _lang("tomita4", "Tomita 4", "ab", lambda w: "bbb" not in "".join(w), 1, _tomita4,
-          "alphabet 'a', 'b'\nX := 'b' and #[1,2]('b') = 2\nT := #(X) = 0\n"),
+    _lang("tomita4", "Tomita 4", "ab", lambda w: "aaa" not in "".join(w), 1, _tomita4,
+          "alphabet 'a', 'b'\nX := #[0,2]('a') = 3\nT := #(X) = 0\n"),
     _lang("tomita5", "Tomita 5", "ab",
           lambda w: _count(w, "a") % 2 == 0 and _count(w, "b") % 2 == 0, 2, _even_counts(2)),
     _lang("tomita6", "Tomita 6", "ab", lambda w: (_count(w, "a") - _count(w, "b")) % 3 == 0, 3,

@@ -1,0 +1,241 @@
+"""``kinduct crasp sample | learn | minimize | constrain``.
+
+Exit codes: 0 when a program was found (``learn``: 100% training accuracy; ``minimize`` /
+``constrain``: the proof holds), 1 when a limit was reached first (the best program is still
+printed, with "no program found" or "limit reached"), 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from kinduct.frontends.crasp import ast as A
+from kinduct.frontends.crasp import vectorized as V
+from kinduct.frontends.crasp.parser import load, parse
+from kinduct.frontends.crasp.synthesis.data import read_csv, write_csv
+from kinduct.frontends.crasp.synthesis.languages import LANGUAGES, language
+from kinduct.frontends.crasp.synthesis.search import Options, Progress, anneal, program_size
+from kinduct.frontends.crasp.synthesis.space import Shape
+from kinduct.kernel.cli import existing_file
+from kinduct.kernel.errors import InputError
+
+
+def score(program: A.Program, words, labels) -> tuple[float, int]:
+    """Accuracy of ``program`` by the frontend's own vectorised evaluator (not the search's)."""
+    batch = V.Batch.from_words(words, program.alphabet)
+    got = V.accepted(program, batch)
+    mis = int(np.count_nonzero(got != np.asarray(labels, dtype=bool)))
+    return (1.0 - mis / len(words)) if words else 1.0, mis
+
+
+def _shape(args: argparse.Namespace, default: str) -> Shape:
+    try:
+        return Shape.parse(args.shape or default)
+    except ValueError as exc:
+        raise InputError(f"--shape: {exc}") from None
+
+
+def _alphabet(args: argparse.Namespace) -> tuple[str, ...] | None:
+    if getattr(args, "alphabet", None):
+        text = args.alphabet
+        letters = [x.strip() for x in text.split(",")] if "," in text else list(text)
+        if any(len(x) != 1 for x in letters) or len(set(letters)) != len(letters):
+            raise InputError(f"--alphabet: expected distinct one-character letters, got {text!r}")
+        return tuple(letters)
+    if getattr(args, "language", None):
+        return _language(args.language).alphabet
+    return None
+
+
+def _language(name: str):
+    try:
+        return language(name)
+    except KeyError:
+        names = ", ".join(LANGUAGES)
+        raise InputError(f"unknown language {name!r} (known: {names})") from None
+
+
+class _Bar:
+    """A rich progress bar on a terminal (stderr), nothing otherwise."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self.progress = None
+        self.total = total
+
+    def __enter__(self) -> Progress | None:
+        if not self.enabled:
+            return None
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        from kinduct.kernel.cli import console
+
+        self.progress = Progress(TextColumn("[bold]annealing"), BarColumn(), TextColumn("{task.completed}/"
+                                 "{task.total}"), TextColumn("{task.fields[status]}"),
+                                 TimeElapsedColumn(), console=console(stderr=True), transient=True)
+        self.progress.start()
+        task = self.progress.add_task("search", total=self.total, status="")
+
+        def update(it: int, mis: int, size: int) -> None:
+            self.progress.update(task, completed=it, status=f"best: {mis} wrong, size {size}")
+        return update
+
+    def __exit__(self, *exc) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+
+def _emit(text: str, out: str | None) -> None:
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+def cmd_sample(args: argparse.Namespace) -> int:
+    lang = _language(args.language)
+    if args.n < 1:
+        raise InputError("--n must be at least 1")
+    if args.max_len < lang.lmin:
+        raise InputError(f"--max-len must be at least {lang.lmin} for {lang.title}")
+    _emit(write_csv(lang.sample(args.n, args.seed, args.max_len)), args.out)
+    return 0
+
+
+def cmd_learn(args: argparse.Namespace) -> int:
+    alphabet = _alphabet(args)
+    words, labels, alphabet = read_csv(existing_file(args.data), alphabet)
+    default = _language(args.language).shape if args.language else "2,1,2"
+    shape = _shape(args, default)
+    opts = Options(iterations=args.iterations, seed=args.seed, time_limit=args.timeout)
+    with _Bar(args.iterations, not args.json) as bar:
+        res = anneal(words, labels, alphabet, shape, opts, progress=bar)
+    text = A.to_source(res.program)
+    program = parse(text)  # what we print is what we score
+    accuracy, mis = score(program, words, labels)
+    found = mis == 0
+    if args.json:
+        print(json.dumps({"found": found, "accuracy": accuracy, "misclassified": mis,
+                          "examples": len(words), "iterations": res.iterations,
+                          "time": round(res.seconds, 3), "stopped": res.stopped,
+                          "shape": str(shape), "seed": args.seed, "size": program_size(program),
+                          "program": text}))
+        if args.out:
+            Path(args.out).write_text(text, encoding="utf-8")
+    else:
+        comment = (f"learned by kinduct crasp learn (shape {shape}, seed {args.seed}): accuracy "
+                   f"{100 * accuracy:.2f}% on {len(words)} examples, {res.iterations} iterations, "
+                   f"{res.seconds:.2f}s")
+        _emit(A.to_source(program, comment), args.out)
+    if not found:
+        sys.stderr.write(f"no program found: best accuracy {100 * accuracy:.2f}% ({mis} of {len(words)} "
+                         f"misclassified) after {res.iterations} iterations ({res.stopped} limit)\n")
+        return 1
+    return 0
+
+
+def _report(res, args: argparse.Namespace, what: str) -> int:
+    if args.json:
+        print(json.dumps(res.as_dict()))
+        if args.out and res.program is not None:
+            Path(args.out).write_text(A.to_source(res.program), encoding="utf-8")
+        return 0 if res.proved else 1
+    lines = [f"{what}: {res.message}",
+             f"rounds R = {res.rounds}, synthesis {res.synth_time:.2f}s, verification {res.verif_time:.2f}s",
+             f"size before {res.size_before if res.size_before is not None else '-'}, "
+             f"after {res.size_after if res.size_after is not None else '-'}"]
+    if res.program is None:
+        sys.stderr.write("\n".join(lines) + "\nno program found\n")
+        return 1
+    _emit(A.to_source(res.program, "\n".join(lines)), args.out)
+    if not res.proved:
+        sys.stderr.write(f"{res.message}; printed the best program\n")
+    return 0 if res.proved else 1
+
+
+def _log(args: argparse.Namespace):
+    if args.json or not args.verbose:
+        return None
+    return lambda msg: sys.stderr.write(msg + "\n")
+
+
+def cmd_minimize(args: argparse.Namespace) -> int:
+    from kinduct.frontends.crasp.synthesis.loop import minimize, shape_of
+
+    spec = load(existing_file(args.spec))
+    shape = _shape(args, str(shape_of(spec)))
+    with _Bar(args.iterations, not args.json and not args.verbose) as bar:
+        res = minimize(spec, shape, args.seed, args.rounds, args.timeout, args.iterations,
+                       args.verify_timeout, _log(args), bar)
+    return _report(res, args, "minimize")
+
+
+def cmd_constrain(args: argparse.Namespace) -> int:
+    from kinduct.frontends.crasp.evaluate import accepts
+    from kinduct.frontends.crasp.synthesis.loop import constrain, shape_of
+
+    spec = load(existing_file(args.spec))
+    words, labels, _ = read_csv(existing_file(args.data), spec.alphabet)
+    outside = [i for i, (w, lab) in enumerate(zip(words, labels, strict=True))
+               if lab and not accepts(spec, w)]
+    if outside:
+        w = "".join(words[outside[0]])
+        raise InputError(f"{args.data}: {len(outside)} positive example(s) are not in L({args.spec}), "
+                         f"e.g. {w!r}: no program can fit the data and be included in the specification")
+    default = _language(args.language).shape if args.language else str(shape_of(spec))
+    shape = _shape(args, default)
+    with _Bar(args.iterations, not args.json and not args.verbose) as bar:
+        res = constrain(words, labels, spec, shape, args.seed, args.rounds, args.timeout, args.iterations,
+                        args.verify_timeout, _log(args), bar)
+    return _report(res, args, "constrain")
+
+
+def _search_options(p: argparse.ArgumentParser, timeout: float) -> None:
+    p.add_argument("--shape", help="NB,NC,K: Boolean rules, counting rules, largest constant")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--iterations", type=int, default=100_000, help="annealing budget (per round)")
+    p.add_argument("--timeout", type=float, default=timeout, help=f"wall-clock limit (default {timeout:g}s)")
+    p.add_argument("--out", help="write the program here instead of stdout")
+    p.add_argument("--json", action="store_true")
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    s = sub.add_parser("sample", help="write a balanced labelled sample of a Table 1 language (CSV)")
+    s.add_argument("language", help="e.g. dyck1, majority, pt3, tomita4, nextargmax")
+    s.add_argument("--n", type=int, default=1000)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--max-len", type=int, default=100)
+    s.add_argument("--out")
+    s.set_defaults(handler=cmd_sample)
+
+    learn = sub.add_parser("learn", help="learn a program from word,label CSV (simulated annealing)")
+    learn.add_argument("data")
+    learn.add_argument("--alphabet", help="letters, e.g. ab or a,b (default: the letters in the data)")
+    learn.add_argument("--language", help="a Table 1 language: its alphabet and default shape")
+    _search_options(learn, 300.0)
+    learn.set_defaults(handler=cmd_learn)
+
+    mini = sub.add_parser("minimize", help="find a smaller program with the same language (CEGIS)")
+    mini.add_argument("spec")
+    _search_options(mini, 300.0)
+    _loop_options(mini)
+    mini.set_defaults(handler=cmd_minimize)
+
+    con = sub.add_parser("constrain", help="learn from data with L(program) included in L(SPEC)")
+    con.add_argument("data")
+    con.add_argument("spec")
+    con.add_argument("--language", help="a Table 1 language: its default shape")
+    _search_options(con, 300.0)
+    _loop_options(con)
+    con.set_defaults(handler=cmd_constrain)
+
+
+def _loop_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rounds", type=int, default=50, help="most refinement rounds")
+    p.add_argument("--verify-timeout", type=float, default=60.0, help="limit per model-checker call")
+    p.add_argument("--verbose", "-v", action="store_true", help="log every round on stderr")
