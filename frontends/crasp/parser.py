@@ -176,6 +176,8 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputErr
             lines = text.rstrip("\n").splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
         msg = f"unexpected {what}{_expected(exc, parser)}"
+        if tok.type == "CMP" and "'?'" in msg:
+            msg = f"comparisons do not chain: write `a < b and b < c` (unexpected '{tok}')"
         if "'alphabet'" in _expected(exc, parser):
             msg = "a program starts with its alphabet, e.g. alphabet 'a', 'b'"
     elif isinstance(exc, UnexpectedEOF):

@@ -1,0 +1,84 @@
+"""Malformed programs: exact messages at file:line:col with a caret, exit code 2, no traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+from kinduct.kernel.cli import main
+from tests.conftest import run_cli
+
+CASES = [
+    ("unknown", "alphabet 'a', 'b'\nX := Y > 0\n", "2:6", "unknown rule 'Y'"),
+    ("forward", "alphabet 'a', 'b'\nX := Y\nY := 'a'\n", "2:6",
+     "rule 'Y' is used before its definition (line 3); a rule may only read earlier rules"),
+    ("cyclic", "alphabet 'a', 'b'\nX := X or 'a'\n", "2:6", "rule 'X' refers to itself (cyclic definition)"),
+    ("count-as-bool", "alphabet 'a', 'b'\nC := #('a')\nX := C and 'b'\n", "3:6",
+     "type error: `C` is a count, but a Boolean is expected here"),
+    ("bool-as-count", "alphabet 'a', 'b'\nX := #('a') + 'a' > 1\n", "2:15",
+     "type error: `'a'` is a Boolean, but a count is expected here"),
+    ("letter", "alphabet 'a', 'b'\nX := #('c') > 0\n", "2:8", "letter 'c' is not in the alphabet ('a', 'b')"),
+    ("duplicate-rule", "alphabet 'a', 'b'\nX := 'a'\nX := 'b'\n", "3:1",
+     "rule 'X' is defined twice (first at line 2)"),
+    ("duplicate-letter", "alphabet 'a', 'b', 'a'\nX := 'a'\n", "1:20",
+     "letter 'a' appears twice in the alphabet"),
+    ("no-alphabet", "X := 'a'\n", "1:1", "a program starts with its alphabet, e.g. alphabet 'a', 'b'"),
+    ("incomplete", "alphabet 'a', 'b'\nX := #('a') >\n", "2:14",
+     "unexpected end of line, expected an expression"),
+    ("paren", "alphabet 'a', 'b'\nX := ('a' and 'b'\n", "2:18", "unexpected end of line, expected ')'"),
+    ("period", "alphabet 'a', 'b'\nX := period(2, 2)\n", "2:16",
+     "period offset 2 must be less than the modulus 2"),
+    ("period-zero", "alphabet 'a', 'b'\nX := period(0, 0)\n", "2:13", "period modulus must be at least 1"),
+    ("window", "alphabet 'a', 'b'\nX := #[3,1]('a') > 0\n", "2:8",
+     "window start 3 must not exceed its end 1 (#[rs,re] counts positions j-re..j-rs)"),
+    ("last-count", "alphabet 'a', 'b'\nC := #('a')\n", "2:1",
+     "the last rule 'C' decides acceptance and must be Boolean, but it is a count "
+     "(add a Boolean rule or an `accept` line)"),
+    ("accept-unknown", "alphabet 'a', 'b'\nX := 'a'\naccept Z\n", "3:8", "accept names an unknown rule 'Z'"),
+    ("no-rules", "alphabet 'a', 'b'\n-- nothing else\n", "2:1",
+     "the program has no rules (expected `Name := expression` lines after the alphabet)"),
+    ("character", "alphabet 'a', 'b'\nX := #('a') @ 2\n", "2:13", "unexpected character '@'"),
+    ("quote", "alphabet 'a, 'b'\nX := 'a'\n", "1:10",
+     "unterminated or empty quoted letter (letters are written 'a', without spaces)"),
+    ("chain", "alphabet 'a', 'b'\nX := 1 < 2 < 3\n", "2:12",
+     "comparisons do not chain: write `a < b and b < c` (unexpected '<')"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "where", "message"), CASES, ids=[c[0] for c in CASES])
+def test_malformed_program(tmp_path, capsys, name, text, where, message):
+    path = tmp_path / f"{name}.crasp"
+    path.write_text(text)
+    # In-process for speed; test_cli_exit_code_and_message runs the installed script.
+    assert main(["crasp", "eval", str(path), "ab"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    head, source, caret = err.rstrip("\n").split("\n")
+    assert head == f"kinduct: {path}:{where}: error: {message}"
+    line, col = map(int, where.split(":"))
+    assert source == "  " + text.splitlines()[line - 1]
+    assert caret == "  " + " " * (col - 1) + "^"
+
+
+def test_bad_word_and_missing_file(tmp_path):
+    proc = run_cli("crasp", "eval", "examples/crasp/dyck1.crasp", "[x]")
+    assert proc.returncode == 2
+    assert proc.stderr == ("kinduct: error: letter 'x' at position 2 of the word is not in the "
+                           "alphabet ('[', ']')\n")
+    proc = run_cli("crasp", "equiv", tmp_path / "nope.crasp", "examples/crasp/dyck1.crasp")
+    assert proc.returncode == 2 and "no such file" in proc.stderr
+
+
+def test_check_command_on_malformed_program(tmp_path):
+    path = tmp_path / "bad.crasp"
+    path.write_text("alphabet 'a'\nX := #('a')\n")
+    proc = run_cli("check", path)
+    assert proc.returncode == 2 and "must be Boolean" in proc.stderr
+
+
+def test_cli_exit_code_and_message(tmp_path):
+    path = tmp_path / "bad.crasp"
+    path.write_text("alphabet 'a', 'b'\nC := #('a')\nX := C and 'b'\n")
+    proc = run_cli("crasp", "empty", path)
+    assert proc.returncode == 2
+    assert proc.stderr == (f"kinduct: {path}:3:6: error: type error: `C` is a count, but a Boolean is "
+                           "expected here\n  X := C and 'b'\n       ^\n")
