@@ -124,3 +124,25 @@ def test_language_features() -> None:
     assert evaluate(program.sop("v"), list("(a[")) == [4, 3, 4]
     assert evaluate(program.sop("w"), list("abc")) == [0, -1, -4]
     assert evaluate(program.sop("z"), list("abc")) == [1, 1, 2]
+
+
+def test_standard_library() -> None:
+    program = load_text("""
+        first = not has_prev(tokens);
+        n_l = count(tokens, "l");
+        has_e = contains(tokens, "e");
+        shifted = shift(tokens, 1, "_");
+        lengths = length;
+        last_l = mark_last_instance(tokens, "l");
+        at1 = load_from_location(tokens, 1);
+        sorted_desc = sort(tokens, -indices);
+    """)
+    word = list("hello")
+    assert evaluate(program.sop("first"), word) == [True, True, True, False, True]  # section 2
+    assert evaluate(program.sop("n_l"), word) == [2] * 5
+    assert evaluate(program.sop("has_e"), word) == [True] * 5
+    assert evaluate(program.sop("shifted"), word) == list("_hell")
+    assert evaluate(program.sop("lengths"), word) == [5] * 5
+    assert evaluate(program.sop("last_l"), word) == [False, False, False, True, False]
+    assert evaluate(program.sop("at1"), word) == list("eeeee")
+    assert evaluate(program.sop("sorted_desc"), word) == list("olleh")
