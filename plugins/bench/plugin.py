@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 from pathlib import Path
 
 from kinduct.kernel import registry
@@ -44,7 +45,14 @@ def _check_configs(engines: tuple[str, ...], solvers: tuple[str, ...]) -> None:
                 enable_flags(config.split("+"))
 
 
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
+    # a terminated or hung-up bench unwinds like Ctrl-C: running task process groups are killed
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _interrupt)
     if args.resume and not args.csv:
         raise InputError("--resume needs --csv OUT (the rows already there are skipped)")
     if args.scheduler and args.executor != "dask":

@@ -125,6 +125,9 @@ def cactus_plot(rows: Sequence[dict], out: Path, title: str, timeout: float) -> 
     fig, ax = plt.subplots(figsize=(7, 4.5), dpi=110)
     for label, times in sorted(cactus_series(rows).items()):
         ax.step(range(1, len(times) + 1), times, where="post", marker=".", label=label)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("instances solved")
     ax.set_ylabel("time per instance (s)")
     ax.set_yscale("log")

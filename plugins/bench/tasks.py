@@ -14,8 +14,10 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import uuid
 from typing import Any
 
 import attrs
@@ -28,9 +30,12 @@ DEFINITIVE = ("valid", "falsifiable", "reachable", "unreachable")
 #: Seconds a task gets beyond its timeout before its process group is killed.
 GRACE = 10.0
 
+#: Environment variable marking every process of one task (see :func:`kill_marked`).
+MARKER = "KINDUCT_BENCH_TASK"
+
 COLUMNS = ("file", "property", "engine", "solver", "verdict", "expected", "wrong", "time", "k")
 
-_RUNNING: set[int] = set()
+_RUNNING: dict[int, str] = {}  # task pid -> its environment marker
 _LOCK = threading.Lock()
 
 
@@ -76,40 +81,106 @@ def error_rows(task: Task, message: str, seconds: float) -> list[dict]:
     return [row]
 
 
-def kill_running() -> None:
-    """Kill every task process group still running (on Ctrl-C)."""
-    with _LOCK:
-        pids = list(_RUNNING)
-    for pid in pids:
+def _children() -> dict[int, list[int]]:
+    """Parent pid -> child pids, from /proc (empty where there is no /proc)."""
+    out: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return out
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        out.setdefault(ppid, []).append(int(entry))
+    return out
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL a task process and everything it started.  The kernel's runner puts each engine
+    in its own session, so killing the task's process group alone would orphan the engines
+    (and they would hold the task's stdout open); the tree is read before anything dies."""
+    for _ in range(2):  # a second sweep catches processes forked during the first
+        tree, children = [pid], _children()
+        i = 0
+        while i < len(tree):
+            tree.extend(children.get(tree[i], []))
+            i += 1
+        for p in tree:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(p, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(p, signal.SIGKILL)
+
+
+def kill_marked(marker: str) -> None:
+    """SIGKILL every process whose environment carries this task's marker: engines that a
+    crashed or killed task left behind (they run in sessions of their own and are orphaned
+    by then, so no process tree leads to them)."""
+    needle = f"{MARKER}={marker}".encode()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                if needle not in f.read().split(b"\0"):
+                    continue
+        except OSError:
+            continue
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pid, signal.SIGKILL)
+            os.kill(int(entry), signal.SIGKILL)
+
+
+def kill_running() -> None:
+    """Kill every task still running (on Ctrl-C or SIGTERM)."""
+    with _LOCK:
+        running = list(_RUNNING.items())
+    for pid, marker in running:
+        kill_tree(pid)
+        kill_marked(marker)
 
 
 def run_task(task: Task) -> list[dict]:
     """Rows for every property the task reports, or one ``error`` row."""
     start = time.monotonic()
-    try:
-        proc = subprocess.Popen(task.command(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                stdin=subprocess.DEVNULL, text=True, start_new_session=True)
-    except OSError as exc:
-        return error_rows(task, f"cannot start kinduct: {exc}", 0.0)
-    with _LOCK:
-        _RUNNING.add(proc.pid)
-    try:
-        out, err = proc.communicate(timeout=task.timeout + GRACE)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
+    marker = f"{os.getpid()}-{uuid.uuid4().hex}"
+    env = {**os.environ, MARKER: marker}
+    # output goes to files, not pipes: a stray engine holding a pipe open cannot stall us
+    with tempfile.TemporaryFile("w+") as out_file, tempfile.TemporaryFile("w+") as err_file:
+        try:
+            proc = subprocess.Popen(task.command(), stdout=out_file, stderr=err_file,
+                                    stdin=subprocess.DEVNULL, text=True, start_new_session=True,
+                                    env=env)
+        except OSError as exc:
+            return error_rows(task, f"cannot start kinduct: {exc}", 0.0)
+        with _LOCK:
+            _RUNNING[proc.pid] = marker
+        timed_out = False
+        try:
+            proc.wait(timeout=task.timeout + GRACE)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        finally:
+            with _LOCK:
+                _RUNNING.pop(proc.pid, None)
+            if proc.poll() is None:  # overran, or the bench is interrupted
+                kill_tree(proc.pid)
+            kill_marked(marker)
+            proc.wait()
+        out_file.seek(0)
+        err_file.seek(0)
+        out, err = out_file.read(), err_file.read()
+    if timed_out:
         return error_rows(task, f"killed: no answer {task.timeout + GRACE:g} s after the start",
                           time.monotonic() - start)
-    finally:
-        with _LOCK:
-            _RUNNING.discard(proc.pid)
-        if proc.poll() is None:  # interrupted: never leave the task behind
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
     wall = time.monotonic() - start
     if proc.returncode < 0:
         try:

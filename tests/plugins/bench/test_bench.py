@@ -123,7 +123,7 @@ def test_killed_task_is_an_error_row_and_the_bench_goes_on(tmp_path):
     listing = tmp_path / "suite.txt"
     listing.write_text(f"{EXAMPLES / 'vmt' / 'undecided.vmt'}\n{EXAMPLES / 'vmt' / 'counter_bug.vmt'}\n")
     out = tmp_path / "out.csv"
-    proc = subprocess.Popen([str(KINDUCT), "bench", str(listing), "--engine", "bmc", "--timeout",
+    proc = subprocess.Popen([str(KINDUCT), "bench", str(listing), "--engine", "portfolio", "--timeout",
                              "120", "--jobs", "2", "--csv", str(out)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -148,6 +148,13 @@ def test_killed_task_is_an_error_row_and_the_bench_goes_on(tmp_path):
             proc.kill()
             proc.wait()
     assert proc.returncode == 0, stderr
+    # the killed task's engines (in sessions of their own) did not outlive it
+    strays = []
+    for p in psutil.process_iter(["cmdline"]):
+        cmd = p.info["cmdline"] or []
+        if any(str(c).endswith("undecided.vmt") for c in cmd) and str(listing) not in cmd:
+            strays.append(p)
+    assert not strays, strays
     rows = {Path(r["file"]).name: r for r in read_csv(out)[1]}
     assert rows["undecided.vmt"]["verdict"] == "error"
     assert "SIGKILL" in stderr
