@@ -28,6 +28,8 @@ STDLIB = Path(__file__).with_name("stdlib.rasp")
 RESERVED = {"tokens", "tokens_str", "tokens_int", "tokens_float", "tokens_bool", "tokens_asis",
             "indices", "True", "False"}
 MAX_DEPTH = 200
+MAX_STEPS = 200_000     # statements and calls; RASP programs are small, loops are over constants
+MAX_RANGE = 100_000
 
 
 @dataclass
@@ -162,6 +164,7 @@ class Interpreter:
         self.sources: dict[str, str] = {}
         self.user_sites: list[Loc] = []
         self.depth = 0
+        self.steps = 0
         self.base = Scope()
         self._install_builtins()
         self.library = Scope(self.base)
@@ -194,7 +197,10 @@ class Interpreter:
         self.sources[file] = text
         src = Source(file, text, library)
         tree = parse(text, file)
-        self.exec_block(tree.children, scope, src)
+        try:
+            self.exec_block(tree.children, scope, src)
+        except RecursionError:
+            raise InputError(f"{file}: the program nests too deeply to run") from None
         return src
 
     def load(self, path: Path) -> Program:
@@ -213,6 +219,7 @@ class Interpreter:
                 self.exec_stmt(stmt, scope, src)
 
     def exec_stmt(self, stmt: Tree, scope: Scope, src: Source) -> None:
+        self.tick(stmt, src)
         kind = stmt.data
         if kind == "assign":
             names_tree, exprs_tree = stmt.children
@@ -246,6 +253,12 @@ class Interpreter:
             self.run_file(path, scope, library=src.library)
         else:  # pragma: no cover - the grammar has no other statements
             raise self.error(f"unexpected statement {kind}", self.loc(stmt, src))
+
+    def tick(self, tree: Tree, src: Source) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise self.error(f"the program runs too long (more than {MAX_STEPS} statements and "
+                             "calls); loops in RASP are over small constants", self.loc(tree, src))
 
     def bind(self, names: list[str], values: list[Any], scope: Scope, loc: Loc) -> None:
         if len(names) > 1 and len(values) == 1:
@@ -461,6 +474,7 @@ class Interpreter:
                     kwargs[str(arg.children[0])] = self.eval(arg.children[1], scope, src)
                 else:
                     args.append(OpArg(str(arg.children[0])))
+        self.tick(t, src)
         return self.call(callee, args, kwargs, loc, src)
 
     def call(self, callee: Any, args: list[Any], kwargs: dict[str, Any], loc: Loc, src: Source) -> Any:
@@ -577,6 +591,8 @@ class Interpreter:
                 raise interp.error("range() takes constant integers", loc)
             if step == 0:
                 raise interp.error("range() step must not be zero", loc)
+            if len(range(*vals)) > MAX_RANGE:
+                raise interp.error(f"range() of more than {MAX_RANGE} numbers", loc)
             return list(range(*vals))
 
         def zip_(interp: Interpreter, loc: Loc, src: Source, a: Any, b: Any) -> Any:

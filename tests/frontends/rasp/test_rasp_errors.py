@@ -92,3 +92,22 @@ def test_runtime_error_in_draw_and_check(capsys, tmp_path: Path) -> None:
     assert proc.returncode == 40, proc.stdout + proc.stderr
     assert "shortest counterexample (length 2)" in proc.stdout
     assert "cannot average" in proc.stdout
+
+
+def test_no_hang_no_crash_on_runaway_programs(capsys, monkeypatch, tmp_path: Path) -> None:
+    from kinduct.frontends.rasp import interp
+
+    monkeypatch.setattr(interp, "MAX_STEPS", 5000)
+    cases = {
+        "rec.rasp": ("def f(x) { return f(x); }\ny = f(indices);\n", "recursion too deep"),
+        "deep.rasp": ("y = " + "+".join(["indices"] * 3000) + ";\n", "nests too deeply"),
+        "range.rasp": ("x = range(100000000);\ny = indices;\n", "range() of more than"),
+        "loop.rasp": ("x = 0;\nfor i in range(1000) { for j in range(1000) { x = x + 1; } }\n"
+                      "y = indices;\n", "runs too long"),
+    }
+    for name, (source, message) in cases.items():
+        prog = tmp_path / name
+        prog.write_text(source)
+        code, _, err = kinduct(capsys, "rasp", "eval", prog, "y", "ab")
+        assert code == 2, (name, err)
+        assert message in err, (name, err)
