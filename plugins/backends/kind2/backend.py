@@ -234,13 +234,22 @@ def _run(cmd: list[str], timeout: float | None) -> tuple[int | None, str, str, b
     try:
         out, err = proc.communicate(timeout=timeout)
         return proc.returncode, out, err, False
-    except subprocess.TimeoutExpired:
+    except subprocess.TimeoutExpired as exc:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
+        try:
+            out, err = proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:  # a solver outside the group holds the pipes
+            out, err = _text(exc.stdout), _text(exc.stderr)
         return proc.returncode, out, err, True
     finally:
         if proc.poll() is None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def _text(data: str | bytes | None) -> str:
+    if data is None:
+        return ""
+    return data.decode(errors="replace") if isinstance(data, bytes) else data
