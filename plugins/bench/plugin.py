@@ -53,6 +53,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     # a terminated or hung-up bench unwinds like Ctrl-C: running task process groups are killed
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _interrupt)
+    if args.retry_errors and not args.resume:
+        raise InputError("--retry-errors goes with --resume")
     if args.resume and not args.csv:
         raise InputError("--resume needs --csv OUT (the rows already there are skipped)")
     if args.scheduler and args.executor != "dask":
@@ -69,6 +71,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     rows: list[dict] = []
     if args.resume and csv_path is not None:
         rows = read_rows(csv_path)
+        if args.retry_errors:
+            failed = {(r["file"], r["engine"], r["solver"]) for r in rows if r["verdict"] == "error"}
+            rows = [r for r in rows if (r["file"], r["engine"], r["solver"]) not in failed]
+            rewrite = CsvLog(csv_path, resume=False)  # the CSV without the tasks to run again
+            rewrite.write(rows)
+            rewrite.close()
         done = {(r["file"], r["engine"], r["solver"]) for r in rows}
         tasks = [t for t in tasks if t.key not in done]
     log = CsvLog(csv_path, args.resume) if csv_path else None
@@ -152,6 +160,8 @@ def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--csv", metavar="OUT", help="write one row per property and task")
     p.add_argument("--plot", metavar="OUT.png", help="draw a cactus plot")
     p.add_argument("--resume", action="store_true", help="skip tasks already in the --csv file")
+    p.add_argument("--retry-errors", action="store_true",
+                   help="with --resume: run the tasks whose rows say error again")
     p.add_argument("--limit", type=positive_int, default=None, help="only the first N models")
     p.add_argument("--kind2-path", metavar="PATH", help="the Kind 2 binary for --solver kind2")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")

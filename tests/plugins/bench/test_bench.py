@@ -198,10 +198,27 @@ def test_resume_skips_rows_already_there(tmp_path):
     assert {s["engine"]: s["rows"] for s in summary} == {"kind": 2, "portfolio": 2}
 
 
+def test_resume_can_retry_error_rows(tmp_path):
+    listing = suite_file(tmp_path, QUICK[:2])
+    out = tmp_path / "out.csv"
+    good = "two_counters.vmt"
+    out.write_text("file,property,engine,solver,verdict,expected,wrong,time,k\n"
+                   f"{VMT_SUITE / good},P0,kind,z3,valid,valid,false,0.5,1\n"
+                   f"{VMT_SUITE / QUICK[1]},,kind,z3,error,valid,false,0.1,\n")
+    proc = bench(listing, "--engine", "kind", "--timeout", "20", "--csv", str(out), "--resume",
+                 "--retry-errors", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["tasks"] == 1
+    rows = read_csv(out)[1]
+    assert [(Path(r["file"]).name, r["verdict"]) for r in rows] == [(good, "valid"), (QUICK[1], "valid")]
+    assert rows[0]["time"] == "0.5"  # kept, not run again
+
+
 @pytest.mark.parametrize("args", [
     ["--engine", "nosuch"],
     ["--solver", "nosuch"],
     ["--resume"],
+    ["--retry-errors"],
     ["--jobs", "0"],
     ["--scheduler", "tcp://127.0.0.1:1"],
 ])
