@@ -292,3 +292,22 @@ def test_round_trip_crasp_acceptor_through_lucent(program: str, tmp_path):
     again = {names.get(k, k): a for k, a in _answers(lustre).items()}
     assert again == original
     assert all(a.definitive for a in original.values())
+
+
+@needs_lucent
+@pytest.mark.skipif("crasp" not in registry.frontends(), reason="no C-RASP frontend")
+@pytest.mark.parametrize("pair", ["equiv/tomita1", "inequiv/astarbstar-tomita7"])
+def test_round_trip_crasp_language_query_through_lucent(pair: str, tmp_path):
+    """The product system of an equivalence query between two C-RASP acceptors."""
+    queries = pytest.importorskip("kinduct.frontends.crasp.queries")
+    base = EXAMPLES / "crasp" / "pairs" / pair
+    paths = [Path(f"{base}.a.crasp"), Path(f"{base}.b.crasp")]
+    if not all(p.exists() for p in paths):
+        pytest.skip(f"{base}.[ab].crasp are not there")
+    system = queries.query_system("equiv", queries.acceptors(paths))
+    lustre, names = _read_back(system, tmp_path)
+    original = _answers(system, invariant_view=True)
+    again = {names.get(k, k): a for k, a in _answers(lustre).items()}
+    assert again == original
+    expected = Answer.VALID if pair.startswith("equiv/") else Answer.FALSIFIABLE
+    assert set(original.values()) == {expected}
