@@ -88,11 +88,17 @@ class Simulator:
             if not self._solve([self.act_init], free_init, all_ints=True):
                 break
             vals = self.solver.values(list(system.state_vars))
+            stale = 0
             for _ in range(depth):
                 key = tuple(vals[v] for v in system.state_vars)
                 if key not in seen:
                     seen.add(key)
                     states.append(vals)
+                    stale = 0
+                else:
+                    stale += 1
+                    if stale >= 3:  # stuck in known states: a fresh run samples better
+                        break
                 if time.monotonic() > deadline:
                     return states
                 fixed = [self.act_step, *(self.mgr.EqualsOrIff(v, constant(self.mgr, v, vals[v]))
@@ -309,11 +315,15 @@ def houdini(system: TransitionSystem, ctx: EngineContext, facts: Sequence[FNode]
 
 def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
              seed: int = 0) -> tuple[list[FNode], list[FNode]]:
-    """(facts, invariants): trans-implied state invariants and Houdini survivors."""
+    """(facts, invariants): trans-implied state invariants and Houdini survivors.
+
+    ``ctx.options`` ``invgen_runs``/``invgen_depth`` size the simulation (6 runs of 20 steps)."""
     deadline = time.monotonic() + budget
     facts = trans_state_invariants(system, ctx.make_solver())
     sim = Simulator(system, ctx, seed)
-    samples = sim.runs(count=6, depth=20, deadline=time.monotonic() + budget / 3)
+    samples = sim.runs(count=int(ctx.options.get("invgen_runs", 6)),
+                       depth=int(ctx.options.get("invgen_depth", 20)),
+                       deadline=time.monotonic() + budget / 3)
     sim.solver.close()
     known = set(facts)
     cands = [c for c in Candidates(system, samples).all() if c not in known]
