@@ -56,8 +56,28 @@ class Shape:
         return [f"C{i}" for i in range(1, self.nc + 1)] + [f"B{i}" for i in range(1, self.nb + 1)]
 
 
+_FACTS: dict[int, tuple[A.Expr, int, frozenset[str]]] = {}
+
+
+def _facts(e: A.Expr) -> tuple[A.Expr, int, frozenset[str]]:
+    """(e, size, references), memoised by object identity (the entry keeps ``e`` alive, so the
+    id cannot be reused): the search asks about the same right-hand sides over and over."""
+    got = _FACTS.get(id(e))
+    if got is None or got[0] is not e:
+        if len(_FACTS) > 200_000:
+            _FACTS.clear()
+        nodes = list(A.walk(e))
+        got = (e, len(nodes), frozenset(n.name for n in nodes if isinstance(n, A.Ref)))
+        _FACTS[id(e)] = got
+    return got
+
+
 def size(e: A.Expr) -> int:
-    return sum(1 for _ in A.walk(e))
+    return _facts(e)[1]
+
+
+def references(e: A.Expr) -> frozenset[str]:
+    return _facts(e)[2]
 
 
 def reachable(program: A.Program) -> set[str]:
@@ -65,7 +85,7 @@ def reachable(program: A.Program) -> set[str]:
     seen = {program.deciding.name}
     for r in reversed(program.rules):
         if r.name in seen:
-            seen |= A.references(r.expr)
+            seen |= references(r.expr)
     return seen
 
 
