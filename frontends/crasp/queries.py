@@ -36,7 +36,7 @@ from kinduct.kernel.verdict import Answer, Verdict
 
 def _symbol(system: TransitionSystem, entry, role: str, path: Path) -> FNode:
     """Find a Lucent input/output among the system's variables (name, symbol or (name, ...))."""
-    if isinstance(entry, FNode):
+    if isinstance(entry, FNode):  # a variable or, for an output defined by an equation, a formula
         return entry
     name = entry[0] if isinstance(entry, (tuple, list)) else getattr(entry, "name", entry)
     name = str(name)
@@ -63,7 +63,9 @@ def lucent_acceptor(path: Path, alphabet: Sequence[str], name: str) -> Acceptor:
                          f"{len(outputs)} output(s)")
     letter = _symbol(system, inputs[0], "input", path)
     accept = _symbol(system, outputs[0], "output", path)
-    if not letter.symbol_type().is_int_type() or not accept.symbol_type().is_bool_type():
+    stc = system.env.stc
+    if not letter.is_symbol() or not stc.get_type(letter).is_int_type() \
+            or not stc.get_type(accept).is_bool_type():
         raise InputError(f"{path}: the node's input must be int and its output bool")
     return Acceptor(system=system.with_properties(()), alphabet=tuple(alphabet), letter=letter,
                     accept=accept, name=name)

@@ -14,7 +14,7 @@ from kinduct.frontends.crasp.queries import decide_query
 from kinduct.frontends.crasp.translate import to_acceptor
 from kinduct.kernel.runner import RunOptions
 from kinduct.kernel.verdict import Answer
-from tests.conftest import EXAMPLES, properties, run_json
+from tests.conftest import EXAMPLES, properties, run_cli, run_json
 
 DIR = EXAMPLES / "crasp"
 PAIRS = DIR / "pairs"
@@ -114,3 +114,39 @@ def test_counterexample_is_replayed_on_the_evaluator():
     verdict, word = decide_query("universal", lying, options=RunOptions(engines=("bmc",), timeout=60))
     assert verdict.answer is Answer.ERROR and word is None
     assert "does not replay" in (verdict.message or "")
+
+
+def _lucent_available() -> bool:
+    from kinduct.kernel import registry
+
+    try:
+        registry.frontend("lucent")
+    except Exception:  # noqa: BLE001
+        return False
+    return True
+
+
+needs_lucent = pytest.mark.skipif(not _lucent_available(), reason="the Lucent frontend is not registered")
+LUS = DIR / "lucent"
+
+
+@needs_lucent
+def test_lucent_node_as_acceptor():
+    code, objs = run_json("crasp", "equiv", DIR / "existential.crasp", LUS / "existential.lus",
+                          "--timeout", "60")
+    assert properties(objs)["equiv"]["answer"]["value"] == "valid" and code == 0
+    code, objs = run_json("crasp", "include", LUS / "dyck1.lus", DIR / "d2.crasp", "--engine", "bmc",
+                          "--timeout", "60")
+    prop = properties(objs)["include"]
+    assert prop["answer"]["value"] == "falsifiable" and prop["word"] == list("[[[]]]")
+
+
+@needs_lucent
+def test_lucent_sides_need_an_alphabet(tmp_path):
+    proc = run_cli("crasp", "universal", LUS / "dyck1.lus")
+    assert proc.returncode == 2
+    assert "pair it with a .crasp program that gives the alphabet" in proc.stderr
+    bad = tmp_path / "two.lus"
+    bad.write_text("node two(I: int; J: int) returns (D: bool);\nlet\n  D = I = J;\ntel\n")
+    proc = run_cli("crasp", "equiv", DIR / "dyck1.crasp", bad)
+    assert proc.returncode == 2 and "exactly one int input" in proc.stderr
