@@ -21,8 +21,10 @@ Choices where the paper is silent or inconsistent (its appendix is cut short):
   ``examples/crasp/dyck1.crasp``.
 - Parity: an even number of ``a``.  Next(Argmax) over ``{a, b}`` as the appendix defines it.
 
-Negatives are half uniformly random non-members, half one-letter edits of members (near
-misses), so that data pins the language down instead of only its density.
+Negatives are a third uniformly random non-members, a third few-block words, a third near
+misses (one or two letter substitutions or transpositions of a member; transpositions keep the
+letter counts, so counting alone cannot separate them), so that data pins the language down
+instead of only its density.
 """
 
 from __future__ import annotations
@@ -357,8 +359,11 @@ def _negative(lang: Language, rng: random.Random, lo: int, hi: int) -> Word:
         if kind == 0 and len(lang.alphabet) > 1:  # near miss: edit a member
             w = _positive(lang, rng, lo, hi)
             for _ in range(rng.choice((1, 1, 1, 2))):
-                i = rng.randrange(len(w))
-                w[i] = rng.choice([x for x in lang.alphabet if x != w[i]])
+                i, j = rng.randrange(len(w)), rng.randrange(len(w))
+                if rng.random() < 0.5 and w[i] != w[j]:  # a transposition keeps the letter counts
+                    w[i], w[j] = w[j], w[i]
+                else:
+                    w[i] = rng.choice([x for x in lang.alphabet if x != w[i]])
         elif kind == 1:  # few long blocks: where random words are nearly always members
             letters = "".join(rng.choice(lang.alphabet) for _ in range(rng.randint(1, 4)))
             w = _blocks(rng, rng.randint(lo, hi), letters)
