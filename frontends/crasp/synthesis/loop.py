@@ -147,6 +147,7 @@ def constrain(words: Sequence[Sequence[str]], labels: Sequence[bool], spec: A.Pr
     message = "limit reached: rounds"
     proved = False
     mis = None
+    first_size: int | None = None  # "size before": the first candidate, before any refinement
     for r in range(1, max_rounds + 1):
         left = time_limit - (time.perf_counter() - start)
         if left <= 0:
@@ -157,6 +158,7 @@ def constrain(words: Sequence[Sequence[str]], labels: Sequence[bool], spec: A.Pr
                      progress=progress)
         synth += res.seconds
         cur, mis = res.program, res.mis
+        first_size = program_size(cur) if first_size is None else first_size
         if not res.found:
             message = (f"limit reached: no program of shape {shape} fits the {len(words)} examples "
                        f"(best misclassifies {res.mis})")
@@ -179,5 +181,5 @@ def constrain(words: Sequence[Sequence[str]], labels: Sequence[bool], spec: A.Pr
             continue
         message = f"limit reached: inclusion check inconclusive ({answer.value}{': ' + why if why else ''})"
         break
-    return LoopResult(cur, proved, rounds, synth, verif, None,
+    return LoopResult(cur, proved, rounds, synth, verif, first_size,
                       program_size(cur) if cur is not None else None, message, cexs, len(words), mis)
