@@ -34,13 +34,14 @@ import numpy as np
 
 from kinduct.frontends.crasp import ast as A
 
-COUNT_DTYPE = np.int32
+COUNT_DTYPE = np.int32  # counts over batches of words longer than 1,000 letters
+SMALL_DTYPE = np.int16  # counts over shorter words
 
 
 class Batch:
     """Words of different lengths as a padded matrix of letter indices, plus caches."""
 
-    __slots__ = ("alphabet", "letters", "lengths", "positions", "_onehot", "_period", "_rows",
+    __slots__ = ("alphabet", "letters", "lengths", "positions", "dtype", "_onehot", "_period", "_rows",
                  "_last")
 
     def __init__(self, letters: np.ndarray, lengths: np.ndarray, alphabet: Sequence[str]) -> None:
@@ -48,7 +49,10 @@ class Batch:
         self.letters = letters
         self.lengths = lengths
         width = letters.shape[1]
-        self.positions = np.arange(1, width + 1, dtype=COUNT_DTYPE)[None, :]
+        # A count is at most the width; int16 then holds sums of up to 32 counts (synthesis
+        # shapes stay far below) and halves the memory traffic.  Larger constants promote.
+        self.dtype = SMALL_DTYPE if width <= 1000 else COUNT_DTYPE
+        self.positions = np.arange(1, width + 1, dtype=self.dtype)[None, :]
         self._onehot: dict[str, np.ndarray] = {}
         self._period: dict[tuple[int, int], np.ndarray] = {}
         self._rows = np.arange(letters.shape[0])
@@ -97,18 +101,17 @@ class Batch:
         return values[self._rows, self._last]
 
 
-def _cumsum(b: np.ndarray) -> np.ndarray:
-    return np.cumsum(b, axis=1, dtype=COUNT_DTYPE)
-
-
-def _window(b: np.ndarray, start: int, end: int) -> np.ndarray:
+def _window(b: np.ndarray, start: int, end: int, dtype) -> np.ndarray:
+    """Window counts by slices of one cumulative sum ``cs`` (``cs[c]`` counts positions 1..c+1):
+    column c holds ``cs[c-start] - cs[c-end-1]``, a term being 0 where its index is negative."""
     rows, width = b.shape
-    padded = np.zeros((rows, width + 1), dtype=COUNT_DTYPE)
-    np.cumsum(b, axis=1, dtype=COUNT_DTYPE, out=padded[:, 1:])
-    # padded[:, k] counts positions 1..k, so the window at j is padded[j-start] - padded[j-end-1]
-    # with indices below 0 clipped to 0 (positions before the word count nothing).
-    j = np.arange(1, width + 1)
-    return padded[:, np.clip(j - start, 0, None)] - padded[:, np.clip(j - end - 1, 0, None)]
+    cs = np.cumsum(b, axis=1, dtype=dtype)
+    out = np.zeros((rows, width), dtype=dtype)
+    if start < width:
+        out[:, start:] = cs[:, : width - start]
+    if end + 1 < width:
+        out[:, end + 1:] -= cs[:, : width - end - 1]
+    return out
 
 
 _CMP = {"=": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal, ">": np.greater,
@@ -124,7 +127,7 @@ def evaluate_expr(e: A.Expr, batch: Batch, values: Mapping[str, np.ndarray]) -> 
     if isinstance(e, A.BoolConst):
         return np.full(batch.shape, e.value, dtype=bool)
     if isinstance(e, A.IntConst):
-        return np.full(batch.shape, e.value, dtype=COUNT_DTYPE)
+        return np.full(batch.shape, e.value, dtype=batch.dtype if abs(e.value) <= 1000 else np.int64)
     if isinstance(e, A.Not):
         return ~evaluate_expr(e.arg, batch, values)
     if isinstance(e, A.And):
@@ -136,9 +139,9 @@ def evaluate_expr(e: A.Expr, batch: Batch, values: Mapping[str, np.ndarray]) -> 
     if isinstance(e, A.Period):
         return batch.period(e.modulus, e.offset)
     if isinstance(e, A.Count):
-        return _cumsum(evaluate_expr(e.arg, batch, values))
+        return np.cumsum(evaluate_expr(e.arg, batch, values), axis=1, dtype=batch.dtype)
     if isinstance(e, A.Window):
-        return _window(evaluate_expr(e.arg, batch, values), e.start, e.end)
+        return _window(evaluate_expr(e.arg, batch, values), e.start, e.end, batch.dtype)
     if isinstance(e, A.Add):
         return _whole(_operand(e.left, batch, values) + _operand(e.right, batch, values), batch)
     if isinstance(e, A.Sub):
@@ -149,7 +152,7 @@ def evaluate_expr(e: A.Expr, batch: Batch, values: Mapping[str, np.ndarray]) -> 
         return _whole(np.maximum(_operand(e.left, batch, values), _operand(e.right, batch, values)), batch)
     if isinstance(e, A.Cond):
         return np.where(evaluate_expr(e.cond, batch, values), _operand(e.then, batch, values),
-                        _operand(e.other, batch, values)).astype(COUNT_DTYPE, copy=False)
+                        _operand(e.other, batch, values)).astype(batch.dtype, copy=False)
     raise TypeError(f"not a C-RASP expression: {e!r}")
 
 
@@ -161,7 +164,8 @@ def _whole(a, batch: Batch) -> np.ndarray:
 def _operand(e: A.Expr, batch: Batch, values: Mapping[str, np.ndarray]):
     """Integer constants stay numpy scalars (broadcast) instead of full matrices."""
     if isinstance(e, A.IntConst):
-        return COUNT_DTYPE(e.value)
+        small = abs(e.value) <= 1000
+        return (batch.dtype if small else np.int64)(e.value)
     return evaluate_expr(e, batch, values)
 
 

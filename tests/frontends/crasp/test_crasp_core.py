@@ -117,3 +117,14 @@ def test_empty_word_rejected():
     p = parse("alphabet 'a'\nX := true\n")
     assert accepts(p, []) is False
     assert accepted(p, Batch.from_words([[], ["a"]], p.alphabet)).tolist() == [False, True]
+
+
+def test_large_constants_and_long_words_do_not_overflow():
+    p = parse("alphabet 'a', 'b'\nC := #('a') + 40000\nX := C - 40000 > 1500 and #[0,1500]('a') > 1000\n")
+    words = [["a"] * 1600 + ["b"] * 5, ["a", "b"] * 30]
+    batch = Batch.from_words(words, p.alphabet)
+    values = evaluate_rules(p, batch)
+    assert int(values["C"][0, 1599]) == 41600
+    assert accepted(p, batch, values).tolist() == [accepts(p, w) for w in words] == [True, False]
+    short = Batch.from_words([["a", "a", "a"]], p.alphabet)
+    assert int(evaluate_rules(p, short)["C"][0, 2]) == 40003
