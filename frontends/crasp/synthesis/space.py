@@ -80,13 +80,23 @@ def references(e: A.Expr) -> frozenset[str]:
     return _facts(e)[2]
 
 
-def reachable(program: A.Program) -> set[str]:
-    """Rules the deciding rule reads, directly or not (itself included)."""
+_REACH: dict[int, tuple[A.Program, frozenset[str]]] = {}
+
+
+def reachable(program: A.Program) -> frozenset[str]:
+    """Rules the deciding rule reads, directly or not (itself included); memoised like
+    :func:`_facts` for the few programs the search holds at a time."""
+    got = _REACH.get(id(program))
+    if got is not None and got[0] is program:
+        return got[1]
     seen = {program.deciding.name}
     for r in reversed(program.rules):
         if r.name in seen:
             seen |= references(r.expr)
-    return seen
+    if len(_REACH) > 64:
+        _REACH.clear()
+    _REACH[id(program)] = (program, frozenset(seen))
+    return _REACH[id(program)][1]
 
 
 def prune(program: A.Program) -> A.Program:
