@@ -39,7 +39,7 @@ class Options:
     lam_unreach: float = 0.005
     lam_size: float = 0.01
     refine_factor: float = 10.0
-    refine_patience: int = 1_500
+    refine_patience: int = 500
     restart_after: int = 25_000
     time_limit: float | None = None
 
