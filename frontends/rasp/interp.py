@@ -225,7 +225,8 @@ class Interpreter:
             names_tree, exprs_tree = stmt.children
             names = [str(t) for t in names_tree.children]
             values = [self.eval(e, scope, src) for e in exprs_tree.children]
-            self.bind(names, values, scope, self.loc(stmt, src))
+            rank = 0 if src.library else (2 if scope.parent is self.library else 1)
+            self.bind(names, values, scope, self.loc(stmt, src), rank)
         elif kind == "expr_stmt":
             self.eval(stmt.children[0], scope, src)
         elif kind == "funcdef":
@@ -260,7 +261,7 @@ class Interpreter:
             raise self.error(f"the program runs too long (more than {MAX_STEPS} statements and "
                              "calls); loops in RASP are over small constants", self.loc(tree, src))
 
-    def bind(self, names: list[str], values: list[Any], scope: Scope, loc: Loc) -> None:
+    def bind(self, names: list[str], values: list[Any], scope: Scope, loc: Loc, rank: int = 1) -> None:
         if len(names) > 1 and len(values) == 1:
             value = values[0]
             if not isinstance(value, (list, tuple)) or len(value) != len(names):
@@ -271,8 +272,9 @@ class Interpreter:
         for name, value in zip(names, values, strict=True):
             if name in RESERVED:
                 raise self.error(f"cannot assign to reserved name '{name}'", loc)
-            if isinstance(value, Node) and value.name is None and value.kind not in ("tokens", "indices"):
+            if isinstance(value, Node) and rank > value.name_rank and value.kind not in ("tokens", "indices"):
                 value.name = name
+                value.name_rank = rank
             scope.vars[name] = value
             scope.where.setdefault(name, loc)
 

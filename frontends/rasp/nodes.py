@@ -45,6 +45,7 @@ class Node:
     value: Any = None
     loc: Loc | None = None
     name: str | None = None
+    name_rank: int = -1    # who named it: 0 library code, 1 a user function, 2 a user global
     uid: int = field(default_factory=lambda: next(_ids))
 
     @property
