@@ -405,8 +405,10 @@ class RaspCheck(BoundedProblem):
             for t, label in enumerate(self.labels):
                 table = tables[t][i]
                 idx = int(model[outs[t][i]])
-                value = table[idx] if 0 <= idx < len(table) and not failed else None
-                step[label] = _trace_value(value)
+                if failed:  # the run fails somewhere: no value to show
+                    step[label] = "error"
+                else:
+                    step[label] = _trace_value(table[idx] if 0 <= idx < len(table) else None)
             step["runtime_error"] = failed
             steps.append(step)
         return Trace.of(steps)

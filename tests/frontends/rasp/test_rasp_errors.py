@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from tests.frontends.rasp.rasp_helpers import kinduct
+from tests.frontends.rasp.rasp_helpers import kinduct, kinduct_json
+from tests.kind2_schema import validate
 
 CASES = [
     # (program, s-op, input, line, what the message must say)
@@ -92,6 +93,11 @@ def test_runtime_error_in_draw_and_check(capsys, tmp_path: Path) -> None:
     assert proc.returncode == 40, proc.stdout + proc.stderr
     assert "shortest counterexample (length 2)" in proc.stdout
     assert "cannot average" in proc.stdout
+    code, objs = kinduct_json(capsys, "rasp", "check", prog, "--assert", "ok", "--alphabet", "ab")
+    assert code == 40
+    prop = [o for o in objs if o.get("objectType") == "property"][0]
+    assert len(prop["input"]) == 2 and "cannot average" in prop["runtime_error"]
+    validate(objs)
 
 
 def test_no_hang_no_crash_on_runaway_programs(capsys, monkeypatch, tmp_path: Path) -> None:

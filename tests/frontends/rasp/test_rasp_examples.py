@@ -17,6 +17,8 @@ PAPER = [
     ("hist", "hist", "hello", [1, 1, 2, 2, 1]),
     ("hist", "hist_nobos", "aba", [2, 1, 2]),
     ("hist", "hist_bos", "$aba", ["$", 2, 1, 2]),
+    ("hist", "hist_bos", "$aabbaabb", ["$"] + [4] * 8),        # Figure 5
+    ("hist", "hist_nobos", "aabbba", [3] * 6),                  # Figure 16
     ("hist2", "hist2", "$abbc", ["$", 2, 1, 1, 2]),
     # Figure 1 / section 2: hist2("$aaabbccdef") = [$, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3]
     ("hist2", "hist2", "$aaabbccdef", ["$", 1, 1, 1, 2, 2, 2, 2, 3, 3, 3]),
