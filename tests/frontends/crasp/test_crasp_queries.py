@@ -150,3 +150,11 @@ def test_lucent_sides_need_an_alphabet(tmp_path):
     bad.write_text("node two(I: int; J: int) returns (D: bool);\nlet\n  D = I = J;\ntel\n")
     proc = run_cli("crasp", "equiv", DIR / "dyck1.crasp", bad)
     assert proc.returncode == 2 and "exactly one int input" in proc.stderr
+
+
+def test_check_command_finds_shortest_accepted_word():
+    code, objs = run_json("check", DIR / "anbncn.crasp", "--timeout", "60")
+    prop = properties(objs)["accept"]
+    assert prop["answer"]["value"] == "reachable" and code == 0
+    letters = next(s for s in prop["witness"][0]["streams"] if s["name"] == "letter")
+    assert [v for _, v in letters["instantValues"]] == ["a", "b", "c"]
