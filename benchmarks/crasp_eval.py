@@ -7,6 +7,10 @@ evaluator (timed on a subset and scaled per position).  Batch encoding is report
 synthesis loop encodes its sample once and re-scores it many times.
 
     .venv/bin/python benchmarks/crasp_eval.py [--words 1000] [--max-len 100] [--repeat 200]
+
+With ``--pairs`` it instead decides every pair of ``examples/crasp/pairs/`` with the default
+portfolio (10 s each) and prints the table of issue 5's Done-when 2: pair, expected, verdict,
+engine that decided, time, and the word of inequivalent pairs.
 """
 
 from __future__ import annotations
@@ -35,6 +39,29 @@ D  := N = 0 and Cl = Cr
 """
 
 
+def pairs(timeout: float) -> None:
+    from pathlib import Path
+
+    from kinduct.frontends.crasp.parser import load
+    from kinduct.frontends.crasp.queries import decide_query
+    from kinduct.kernel.runner import RunOptions
+
+    root = Path(__file__).resolve().parent.parent / "examples" / "crasp" / "pairs"
+    table = Table(title=f"C-RASP pairs, default portfolio, timeout {timeout:g} s", title_justify="left")
+    for col in ("pair", "expected", "verdict", "engine", "time (s)", "word"):
+        table.add_column(col)
+    for kind in ("equiv", "inequiv"):
+        for a in sorted((root / kind).glob("*.a.crasp")):
+            b = a.with_name(a.name.replace(".a.crasp", ".b.crasp"))
+            t0 = time.monotonic()
+            verdict, word = decide_query("equiv", load(a), load(b), RunOptions(timeout=timeout))
+            elapsed = time.monotonic() - t0
+            table.add_row(a.name.removesuffix(".a.crasp"), "equivalent" if kind == "equiv" else "different",
+                          verdict.answer.value, verdict.engine or "-", f"{elapsed:.2f}",
+                          "".join(word) if word else "")
+    Console().print(table)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--words", type=int, default=1000)
@@ -42,7 +69,12 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=200)
     ap.add_argument("--reference-words", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--pairs", action="store_true", help="decide the example pairs instead")
+    ap.add_argument("--timeout", type=float, default=10.0)
     args = ap.parse_args()
+    if args.pairs:
+        pairs(args.timeout)
+        return
 
     program = parse(PROGRAM)
     rng = np.random.default_rng(args.seed)

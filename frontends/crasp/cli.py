@@ -16,6 +16,7 @@ from kinduct.frontends.crasp import ast as A
 from kinduct.frontends.crasp.evaluate import accepts, evaluate, split_word
 from kinduct.frontends.crasp.parser import load
 from kinduct.kernel.cli import add_engine_options, existing_file
+from kinduct.kernel.errors import InputError
 
 
 def _cell(v) -> str:
@@ -63,6 +64,9 @@ def cmd_to_lustre(args: argparse.Namespace) -> int:
     a = load(existing_file(args.a))
     b = load(existing_file(args.b)) if args.b else None
     query = args.query or ("equiv" if b is not None else "universal")
+    binary = query in ("include", "equiv")
+    if binary != (b is not None):
+        raise InputError(f"the {query} query takes {'two programs' if binary else 'one program'}")
     print(to_lustre(query, a, b), end="")
     return 0
 

@@ -77,6 +77,16 @@ def test_to_lustre_cli():
     assert "ok = true -> (not (B_hat and I = END) or (not pre(A_D) or pre(B_D)));" in text
 
 
+def test_to_lustre_arity_errors(capsys):
+    from kinduct.kernel.cli import main
+
+    assert main(["crasp", "to-lustre", str(DIR / "dyck1.crasp"), "--query", "include"]) == 2
+    assert capsys.readouterr().err == "kinduct: error: the include query takes two programs\n"
+    assert main(["crasp", "to-lustre", str(DIR / "dyck1.crasp"), str(DIR / "d2.crasp"), "--query",
+                 "empty"]) == 2
+    assert capsys.readouterr().err == "kinduct: error: the empty query takes one program\n"
+
+
 def test_window_and_period_encoding():
     p = load(EQ / "tomita2.b.crasp")
     text = to_lustre("universal", p)

@@ -15,6 +15,7 @@ from kinduct.frontends.crasp.translate import to_acceptor
 from kinduct.kernel.runner import RunOptions
 from kinduct.kernel.verdict import Answer
 from tests.conftest import EXAMPLES, properties, run_cli, run_json
+from tests.kind2_schema import validate
 
 DIR = EXAMPLES / "crasp"
 PAIRS = DIR / "pairs"
@@ -74,6 +75,7 @@ def test_inequivalent_json_and_exit_code():
     prop = properties(objs)["equiv"]
     assert prop["answer"]["value"] == "falsifiable" and code == 40
     assert len(prop["word"]) == 3 and prop["counterExample"]
+    validate(objs)
 
 
 def test_empty_universal_include():
