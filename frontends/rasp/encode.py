@@ -440,7 +440,7 @@ class RaspCheck(BoundedProblem):
         return None
 
     def lift(self, trace: Trace, prop: Property | None) -> list[dict]:
-        streams = [{"name": "tokens", "type": "enum", "class": "input",
+        streams = [{"name": "input", "type": "enum", "class": "input",
                     "instantValues": [[i, s["token"]] for i, s in enumerate(trace.steps)]}]
         for label in self.labels:
             vals = [s.get(label) for s in trace.steps]

@@ -46,7 +46,7 @@ def test_reverse_is_not_identity_shortest_input(capsys) -> None:
     assert prop["values"]["reverse"] == word[::-1]
     assert prop["values"]["identity"] == word
     streams = {s["name"]: s for s in prop["counterExample"][0]["streams"]}
-    assert [v for _, v in streams["tokens"]["instantValues"]] == word
+    assert [v for _, v in streams["input"]["instantValues"]] == word
     validate(objs)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pysmt.environment import Environment
-from pysmt.typing import INT
+from pysmt.typing import BOOL, INT
 
 from kinduct.frontends.rasp import ops
 from kinduct.frontends.rasp.encode import Encoder
@@ -101,3 +101,38 @@ def test_random_programs_encode_like_they_evaluate(expr: str, word: list[str]) -
         return
     agree(program.sop("y"), word)
     agree(program.sop("x"), word)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(e1=EXPRS, e2=EXPRS, n=st.integers(min_value=1, max_value=3))
+def test_smt_answers_like_enumeration(e1: str, e2: str, n: int) -> None:
+    """The whole length-n question, answered by SMT and by enumerating every word, agrees; an
+    SMT counterexample decodes to a trace that replays on the evaluator."""
+    from kinduct.frontends.rasp.encode import RaspCheck
+    from kinduct.kernel import registry
+
+    try:
+        program = load_text(f"x = {e1};\ny = {e2};\nz = x == y;\n")
+    except InputError:
+        assume(False)
+        return
+    targets = [("x", program.sop("x")), ("y", program.sop("y"))]
+    alphabet = ["a", "1"]
+    for mode, tg in (("equiv", targets), ("assert", [("z", program.sop("z"))])):
+        smt = RaspCheck(Environment(), alphabet, tg, mode)
+        solver = registry.backend("z3").solver(smt.env)
+        solver.add(smt.violation(n, None))
+        found = solver.check()
+        by_enum = RaspCheck(Environment(), alphabet, tg, mode)
+        assert by_enum._enumerate(n, *_symbols(by_enum, n))[0].is_false() != found, (mode, e1, e2)
+        if found:
+            trace = smt.decode(n, solver)
+            assert smt.replay(trace, None) is None
+
+
+def _symbols(problem, n: int):
+    mgr = problem.env.formula_manager
+    xs = [mgr.Symbol(f"tok_{j}", INT) for j in range(n)]
+    err = mgr.Symbol("runtime_error", BOOL)
+    outs = [[mgr.Symbol(f"out{t}_{i}", INT) for i in range(n)] for t in range(len(problem.targets))]
+    return xs, err, outs
