@@ -20,6 +20,10 @@ from kinduct.kernel.system import TransitionSystem
 from kinduct.kernel.verdict import Verdict, exit_code
 
 
+#: When this process started working: ``--timeout`` counts from here, plugin loading included.
+PROCESS_START = time.monotonic()
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as one line and exit code 2."""
 
@@ -123,7 +127,7 @@ def print_analyses(results: Sequence[tuple[TransitionSystem, list[Verdict]]], as
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    start = time.monotonic()
+    start = PROCESS_START
     path = existing_file(args.file)
     options = LoadOptions(main=args.main, compositional=args.compositional, modular=args.modular)
     systems = load_systems(path, args.frontend, options)

@@ -65,9 +65,24 @@ def _limit_memory() -> None:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
+def _die_with_parent(parent: int) -> None:
+    """Engines lead their own process groups (so timeouts can kill whole trees); ask Linux to
+    kill this one if the kinduct process that started it dies, however it dies."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
 def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
-           opts: RunOptions, deadline: float | None, outbox, inbox, nice: int = 0) -> None:
+           opts: RunOptions, deadline: float | None, outbox, inbox, nice: int = 0,
+           parent: int = 0) -> None:
     os.setsid()
+    _die_with_parent(parent)
     if nice:
         with contextlib.suppress(OSError):
             os.nice(nice)
@@ -198,7 +213,8 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
     for eng in engines:
         nice = getattr(eng, "portfolio_nice", 0) if len(engines) > 1 else 0
         proc = _CTX.Process(target=_child, args=(eng, system, props, opts, deadline, outbox,
-                                                 inboxes[eng.name], nice), daemon=True)
+                                                 inboxes[eng.name], nice, os.getpid()),
+                            daemon=True)
         proc.start()
         procs[eng.name] = proc
     running = set(procs)

@@ -141,3 +141,22 @@ def test_timeout_returns_unknown_and_leaves_no_children():
     for pid in alive:
         os.kill(pid, signal.SIGKILL)
     assert not alive
+
+
+def test_engines_die_when_kinduct_is_killed():
+    """A killed kinduct (e.g. by a harness's own timeout) leaves no engine running."""
+    proc = subprocess.Popen([str(KINDUCT), "check", str(VMT / "undecided.vmt")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    me = psutil.Process(proc.pid)
+    children: list[psutil.Process] = []
+    deadline = time.monotonic() + 60
+    while len(children) < 2 and time.monotonic() < deadline:
+        children = me.children(recursive=True)
+        time.sleep(0.1)
+    assert children, "engines should run in child processes"
+    proc.kill()
+    proc.wait()
+    gone, alive = psutil.wait_procs(children, timeout=10)
+    for p in alive:
+        p.kill()
+    assert not alive
