@@ -19,12 +19,18 @@ from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Trace
 
+MAX_WARNINGS = 5
+
 
 def load_checked(path: str | Path | None = None, text: str | None = None) -> Checked:
     prog = parse_text(text, str(path or "<input>")) if text is not None else parse_file(path)
     checked = check_program(prog)
-    for w in checked.warnings:
+    shown = checked.warnings[:MAX_WARNINGS]
+    for w in shown:
         sys.stderr.write(w + "\n")
+    if len(checked.warnings) > len(shown):
+        sys.stderr.write(f"{checked.file}: {len(checked.warnings) - len(shown)} more warnings "
+                         "(unguarded pre)\n")
     return checked
 
 

@@ -24,8 +24,10 @@ GRAMMAR = Path(__file__).with_name("lucent.lark")
 
 @lru_cache(maxsize=1)
 def _parser() -> lark.Lark:
+    # cache=True keeps the compiled LALR tables in the temp directory (keyed by the grammar's
+    # hash): compiling them costs most of a CLI invocation's start-up otherwise.
     return lark.Lark(GRAMMAR.read_text(), parser="lalr", propagate_positions=True,
-                     maybe_placeholders=False, cache=False)
+                     maybe_placeholders=False, cache=True)
 
 
 # Features of the primer's "Later" list, found by keyword in comment-free text.
