@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+from crasp_cli import run_main
 from crasp_strategies import program_and_words, programs
 from hypothesis import given, settings
 
@@ -29,7 +30,7 @@ def test_dyck_example_values():
     assert [j + 1 for j, v in enumerate(values["V"]) if v] == [7, 9]
 
 
-def test_eval_cli_table_and_json():
+def test_eval_cli_table_and_json(capsys):
     proc = run_cli("crasp", "eval", DYCK, WORD)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
@@ -40,20 +41,20 @@ def test_eval_cli_table_and_json():
     assert rows["D"] == ["⊥"] * 5 + ["⊤"] + ["⊥"] * 3
     assert rows["V"] == ["⊥"] * 6 + ["⊤", "⊥", "⊤"]
     assert lines[-1] == "rejected (D at position 9)"
-    proc = run_cli("crasp", "eval", DYCK, WORD, "--json")
-    data = json.loads(proc.stdout)
+    code, out, _ = run_main(capsys, "crasp", "eval", DYCK, WORD, "--json")
+    data = json.loads(out)
     assert data["word"] == list(WORD)
     assert data["rules"]["Cl"] == [1, 2, 2, 3, 3, 3, 3, 4, 4]
     assert data["rules"]["D"] == [False] * 5 + [True] + [False] * 3
     assert data["accepted"] is False
-    proc = run_cli("crasp", "eval", DYCK, "[[]]", "--json")
-    assert json.loads(proc.stdout)["accepted"] is True
+    code, out, _ = run_main(capsys, "crasp", "eval", DYCK, "[[]]", "--json")
+    assert json.loads(out)["accepted"] is True
 
 
-def test_eval_spaced_letters(tmp_path):
+def test_eval_spaced_letters(tmp_path, capsys):
     prog = tmp_path / "p.crasp"
     prog.write_text("alphabet 'ab', 'c'\nX := #('ab') > #('c')\n")
-    data = json.loads(run_cli("crasp", "eval", prog, "ab c ab", "--json").stdout)
+    data = json.loads(run_main(capsys, "crasp", "eval", prog, "ab c ab", "--json")[1])
     assert data == {"word": ["ab", "c", "ab"], "rules": {"X": [True, False, True]}, "accepted": True}
 
 

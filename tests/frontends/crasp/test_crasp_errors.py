@@ -59,20 +59,19 @@ def test_malformed_program(tmp_path, capsys, name, text, where, message):
     assert caret == "  " + " " * (col - 1) + "^"
 
 
-def test_bad_word_and_missing_file(tmp_path):
-    proc = run_cli("crasp", "eval", "examples/crasp/dyck1.crasp", "[x]")
-    assert proc.returncode == 2
-    assert proc.stderr == ("kinduct: error: letter 'x' at position 2 of the word is not in the "
+def test_bad_word_and_missing_file(tmp_path, capsys):
+    assert main(["crasp", "eval", "examples/crasp/dyck1.crasp", "[x]"]) == 2
+    assert capsys.readouterr().err == ("kinduct: error: letter 'x' at position 2 of the word is not in the "
                            "alphabet ('[', ']')\n")
-    proc = run_cli("crasp", "equiv", tmp_path / "nope.crasp", "examples/crasp/dyck1.crasp")
-    assert proc.returncode == 2 and "no such file" in proc.stderr
+    assert main(["crasp", "equiv", str(tmp_path / "nope.crasp"), "examples/crasp/dyck1.crasp"]) == 2
+    assert "no such file" in capsys.readouterr().err
 
 
-def test_check_command_on_malformed_program(tmp_path):
+def test_check_command_on_malformed_program(tmp_path, capsys):
     path = tmp_path / "bad.crasp"
     path.write_text("alphabet 'a'\nX := #('a')\n")
-    proc = run_cli("check", path)
-    assert proc.returncode == 2 and "must be Boolean" in proc.stderr
+    assert main(["check", str(path)]) == 2
+    assert "must be Boolean" in capsys.readouterr().err
 
 
 def test_cli_exit_code_and_message(tmp_path):

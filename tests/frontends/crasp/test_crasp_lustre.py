@@ -4,6 +4,7 @@ the native query (and, when falsifiable, a word of the same length that answers 
 from __future__ import annotations
 
 import pytest
+from crasp_cli import run_main
 
 from kinduct.frontends.crasp.evaluate import accepts
 from kinduct.frontends.crasp.lustre import to_lustre
@@ -13,7 +14,7 @@ from kinduct.kernel import registry
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.verdict import Answer
-from tests.conftest import EXAMPLES, run_cli
+from tests.conftest import EXAMPLES
 
 DIR = EXAMPLES / "crasp"
 EQ = DIR / "pairs" / "equiv"
@@ -68,10 +69,10 @@ def test_lustre_round_trip(tmp_path, query, a, b):
                 "equiv": in_a != in_b}[query]
 
 
-def test_to_lustre_cli():
-    proc = run_cli("crasp", "to-lustre", DIR / "dyck1.crasp", DIR / "d2.crasp", "--query", "include")
-    assert proc.returncode == 0
-    text = proc.stdout
+def test_to_lustre_cli(capsys):
+    code, text, _ = run_main(capsys, "crasp", "to-lustre", DIR / "dyck1.crasp", DIR / "d2.crasp", "--query",
+                             "include")
+    assert code == 0
     assert "node crasp_include(I: int) returns (ok: bool);" in text
     assert "A_D = ((A_c6 = 0) and (A_Cl = A_Cr));" in text
     assert "ok = true -> (not (B_hat and I = END) or (not pre(A_D) or pre(B_D)));" in text

@@ -7,6 +7,7 @@ import itertools
 
 import attrs
 import pytest
+from crasp_cli import run_main, run_main_json
 
 from kinduct.frontends.crasp.evaluate import accepts
 from kinduct.frontends.crasp.parser import load, parse
@@ -14,7 +15,7 @@ from kinduct.frontends.crasp.queries import decide_query
 from kinduct.frontends.crasp.translate import to_acceptor
 from kinduct.kernel.runner import RunOptions
 from kinduct.kernel.verdict import Answer
-from tests.conftest import EXAMPLES, properties, run_cli, run_json
+from tests.conftest import EXAMPLES, properties, run_json
 from tests.kind2_schema import validate
 
 DIR = EXAMPLES / "crasp"
@@ -46,11 +47,11 @@ QUICK = {"dyck1", "majority", "existential", "aastar"}
 
 @pytest.mark.parametrize("name", [n if n in QUICK else pytest.param(n, marks=pytest.mark.slow)
                                   for n in EQUIV])
-def test_equivalent_pair_is_proved(name):
+def test_equivalent_pair_is_proved(name, capsys):
     a, b = PAIRS / "equiv" / f"{name}.a.crasp", PAIRS / "equiv" / f"{name}.b.crasp"
     assert shortest_difference(load(a), load(b), 7) is None  # sanity: they agree on short words
     # The goal is 10 s per pair (see the closing table); the test allows for a loaded machine.
-    code, objs = run_json("crasp", "equiv", a, b, "--timeout", "40")
+    code, objs = run_main_json(capsys, "crasp", "equiv", a, b, "--timeout", "40")
     prop = properties(objs)["equiv"]
     assert prop["answer"]["value"] == "valid", prop
     assert code == 0
@@ -78,9 +79,9 @@ def test_inequivalent_json_and_exit_code():
     validate(objs)
 
 
-def test_empty_universal_include():
+def test_empty_universal_include(capsys):
     dyck, d2 = DIR / "dyck1.crasp", DIR / "d2.crasp"
-    code, objs = run_json("crasp", "empty", dyck, "--timeout", "60")
+    code, objs = run_main_json(capsys, "crasp", "empty", dyck, "--timeout", "60")
     prop = properties(objs)["empty"]
     assert (prop["answer"]["value"], prop["word"], code) == ("falsifiable", ["[", "]"], 40)
     opts = RunOptions(timeout=60)
@@ -90,10 +91,10 @@ def test_empty_universal_include():
     assert decide_query("include", load(dyck), load(d2), opts)[1] == list("[[[]]]")
 
 
-def test_empty_language_proved(tmp_path):
+def test_empty_language_proved(tmp_path, capsys):
     prog = tmp_path / "never.crasp"
     prog.write_text("alphabet 'a', 'b'\nX := #('a') > #(true)\n")
-    code, objs = run_json("crasp", "empty", prog, "--timeout", "60")
+    code, objs = run_main_json(capsys, "crasp", "empty", prog, "--timeout", "60")
     assert properties(objs)["empty"]["answer"]["value"] == "valid" and code == 0
 
 
@@ -133,29 +134,29 @@ LUS = DIR / "lucent"
 
 
 @needs_lucent
-def test_lucent_node_as_acceptor():
-    code, objs = run_json("crasp", "equiv", DIR / "existential.crasp", LUS / "existential.lus",
-                          "--timeout", "60")
+def test_lucent_node_as_acceptor(capsys):
+    code, objs = run_main_json(capsys, "crasp", "equiv", DIR / "existential.crasp", LUS / "existential.lus",
+                               "--timeout", "60")
     assert properties(objs)["equiv"]["answer"]["value"] == "valid" and code == 0
-    code, objs = run_json("crasp", "include", LUS / "dyck1.lus", DIR / "d2.crasp", "--engine", "bmc",
-                          "--timeout", "60")
+    code, objs = run_main_json(capsys, "crasp", "include", LUS / "dyck1.lus", DIR / "d2.crasp", "--engine",
+                               "bmc", "--timeout", "60")
     prop = properties(objs)["include"]
     assert prop["answer"]["value"] == "falsifiable" and prop["word"] == list("[[[]]]")
 
 
 @needs_lucent
-def test_lucent_sides_need_an_alphabet(tmp_path):
-    proc = run_cli("crasp", "universal", LUS / "dyck1.lus")
-    assert proc.returncode == 2
-    assert "pair it with a .crasp program that gives the alphabet" in proc.stderr
+def test_lucent_sides_need_an_alphabet(tmp_path, capsys):
+    code, _, err = run_main(capsys, "crasp", "universal", LUS / "dyck1.lus")
+    assert code == 2
+    assert "pair it with a .crasp program that gives the alphabet" in err
     bad = tmp_path / "two.lus"
     bad.write_text("node two(I: int; J: int) returns (D: bool);\nlet\n  D = I = J;\ntel\n")
-    proc = run_cli("crasp", "equiv", DIR / "dyck1.crasp", bad)
-    assert proc.returncode == 2 and "exactly one int input" in proc.stderr
+    code, _, err = run_main(capsys, "crasp", "equiv", DIR / "dyck1.crasp", bad)
+    assert code == 2 and "exactly one int input" in err
 
 
-def test_check_command_finds_shortest_accepted_word():
-    code, objs = run_json("check", DIR / "anbncn.crasp", "--timeout", "60")
+def test_check_command_finds_shortest_accepted_word(capsys):
+    code, objs = run_main_json(capsys, "check", DIR / "anbncn.crasp", "--timeout", "60")
     prop = properties(objs)["accept"]
     assert prop["answer"]["value"] == "reachable" and code == 0
     letters = next(s for s in prop["witness"][0]["streams"] if s["name"] == "letter")
