@@ -175,9 +175,15 @@ def to_acceptor(program: A.Program, name: str = "A") -> Acceptor:
     builder, letter, rules = _translate(program, name)
     builder.metadata["rule_formulas"] = dict(rules)
     system = builder.build(lift=_lift_rules(program, name))
+    letters = set(program.alphabet)
+
+    def member(word) -> bool:
+        # The kernel's convention in products over a larger alphabet: a letter outside this
+        # program's alphabet makes it reject (from that letter on).
+        return all(x in letters for x in word) and accepts(program, word)
+
     return Acceptor(system=system, alphabet=program.alphabet, letter=letter,
-                    accept=rules[program.deciding.name], name=name,
-                    accepts=lambda word: accepts(program, word))
+                    accept=rules[program.deciding.name], name=name, accepts=member)
 
 
 def checkable_system(program: A.Program, path: str | None = None) -> TransitionSystem:

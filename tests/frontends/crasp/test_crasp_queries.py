@@ -161,3 +161,11 @@ def test_check_command_finds_shortest_accepted_word(capsys):
     assert prop["answer"]["value"] == "reachable" and code == 0
     letters = next(s for s in prop["witness"][0]["streams"] if s["name"] == "letter")
     assert [v for _, v in letters["instantValues"]] == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_solver_flag(capsys, solver):
+    code, objs = run_main_json(capsys, "crasp", "universal", DIR / "tomita4.crasp", "--solver", solver,
+                               "--engine", "bmc", "--timeout", "60")
+    prop = properties(objs)["universal"]
+    assert prop["solver"] == solver and prop["word"] == ["a", "a", "a"] and code == 40
