@@ -116,6 +116,22 @@ def run_loop(part: str, name: str, seed: int, timeout: float) -> dict:
     return {"part": part, "language": name, "seed": seed, **res.as_dict()}
 
 
+def _language_jobs(jobs: list[tuple]) -> list[dict]:
+    out: list[dict] = []
+    for job in jobs:
+        failed = sum(1 for r in out if r["part"] == "learn" and not r.get("found"))
+        if job[0] == "learn" and failed >= 2 and len(jobs) >= 5:
+            out.append({"part": "learn", "language": job[1], "seed": job[2],
+                        "skipped": "two seeds failed: 4 of 5 is out of reach"})
+            continue
+        row = _job(job)
+        brief = {k: row.get(k) for k in ("part", "language", "seed", "found", "accuracy", "time",
+                                         "equiv", "proved", "rounds", "message", "crash")}
+        print(json.dumps(brief), file=sys.stderr, flush=True)
+        out.append(row)
+    return out
+
+
 def _job(args: tuple) -> dict:
     kind, name, seed, timeout, heldout = args
     t = time.perf_counter()
@@ -151,7 +167,9 @@ def table(rows: list[dict]) -> str:
     faster = eligible = 0
     for name, paper in PAPER.items():
         lang = LANGUAGES[name]
-        learn = [r for r in rows if r["part"] == "learn" and r["language"] == name and "crash" not in r]
+        learn = [r for r in rows if r["part"] == "learn" and r["language"] == name and "crash" not in r
+                 and "skipped" not in r]
+        skipped = [r for r in rows if r["part"] == "learn" and r["language"] == name and "skipped" in r]
         crashes = [r for r in rows if r["language"] == name and "crash" in r]
         solved = [r for r in learn if r["found"]]
         acc = _med([100 * r["accuracy"] for r in learn])
@@ -176,7 +194,9 @@ def table(rows: list[dict]) -> str:
                              f"{_f(_med([r['size_after'] for r in rs]))}")
             return cells
 
-        cells = [lang.title, f"{_f(acc)} / {_f(paper[0])}", f"{len(solved)}/{len(learn)}",
+        runs = f"{len(solved)}/{len(learn) + len(skipped)}"
+        runs += f" ({len(skipped)} not run)" if skipped else ""
+        cells = [lang.title, f"{_f(acc)} / {_f(paper[0])}", runs,
                  f"{_f(t_med, 2)} / {_f(paper[1], 2)}", eq_txt, _f(held),
                  *loop("minimize", *paper[2:5]), *loop("constrain", *paper[5:8])]
         if crashes:
@@ -221,13 +241,16 @@ def main() -> int:
                 jobs += [(part, name, s, args.timeout, args.heldout) for s in range(n)
                          if (part, name, s) not in done]
         with ProcessPoolExecutor(args.jobs) as pool, results.open("a") as sink:
-            for row in pool.map(_job, jobs):
-                rows.append(row)
-                sink.write(json.dumps(row) + "\n")
-                sink.flush()
-                brief = {k: row.get(k) for k in ("part", "language", "seed", "found", "accuracy", "time",
-                                                 "equiv", "proved", "rounds", "message", "crash")}
-                print(json.dumps(brief), file=sys.stderr, flush=True)
+            # one language's seeds run in order, so a language that already failed twice (4 of 5
+            # is out of reach) does not burn its remaining seeds' time limits
+            by_lang: dict[tuple[str, str], list[tuple]] = {}
+            for job in jobs:
+                by_lang.setdefault((job[0], job[1]), []).append(job)
+            for out in pool.map(_language_jobs, by_lang.values()):
+                for row in out:
+                    rows.append(row)
+                    sink.write(json.dumps(row) + "\n")
+                    sink.flush()
     print(table(rows))
     return 0
 

@@ -121,6 +121,8 @@ def minimize(spec: A.Program, shape: Shape | None = None, seed: int = 0, max_rou
                 f"equivalence {answer.value}" + (f", counterexample {''.join(word)!r}" if word else ""))
         if answer is Answer.VALID:
             proved, message = True, "equivalence proved"
+            if program_size(cur) >= program_size(spec):  # the search found nothing smaller
+                cur, message = spec, "equivalence proved; no smaller program found, kept the specification"
             break
         if answer is Answer.FALSIFIABLE and word is not None:
             cexs.append(word)

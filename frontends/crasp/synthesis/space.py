@@ -139,8 +139,8 @@ class Space:
         r = self.rng
         counts = self._earlier(rule, A.Kind.COUNT) if self.kinds[rule] is A.Kind.COUNT \
             else [n for n in self.names if self.kinds[n] is A.Kind.COUNT]
-        x = r.random()
-        if counts and x < 0.3:
+        x = r.random() if counts else 0.3 + 0.7 * r.random()
+        if x < 0.3:
             return A.Ref(r.choice(counts))
         if x < 0.45:
             return A.IntConst(r.randint(0, self.kmax))
