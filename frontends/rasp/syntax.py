@@ -31,9 +31,22 @@ def parser() -> Lark:
                 maybe_placeholders=True)
 
 
+_FIRST = ["SEMICOLON", "RPAR", "RSQB", "RBRACE", "COMMA"]
+
+
+def _missing_semicolon(text: str, line: int) -> tuple[int, int] | None:
+    """Where a ';' is probably missing: the end of the last code line before ``line``."""
+    lines = text.splitlines()
+    for i in range(line - 2, -1, -1):
+        code = lines[i].split("#", 1)[0].rstrip()
+        if code:
+            return i + 1, len(code) + 1
+    return None
+
+
 def _expected(names: set[str]) -> str:
     words = []
-    for name in sorted(names):
+    for name in sorted(names, key=lambda n: (_FIRST.index(n) if n in _FIRST else len(_FIRST), n)):
         if name.startswith("__ANON"):
             continue
         words.append(_READABLE.get(name, f"'{name.lower()}'" if name.isalpha() else name))
@@ -54,6 +67,12 @@ def parse(text: str, file: str | Path | None) -> Tree:
             lines = text.splitlines() or [""]
             raise InputError.at("unexpected end of file" + _expected(exc.expected), file, text,
                                 len(lines), len(lines[-1]) + 1) from None
+        if "SEMICOLON" in exc.expected and tok.line is not None and tok.line > 1:
+            where = _missing_semicolon(text, tok.line)
+            prev_end = text.rfind("\n", 0, tok.start_pos)
+            if where is not None and text[:tok.start_pos][prev_end + 1:].strip() == "":
+                raise InputError.at(f"missing ';' at the end of this line (before '{tok}' on line "
+                                    f"{tok.line})", file, text, *where) from None
         kind = {"NAME": "name ", "NUMBER": "number ", "STRING": "string "}.get(tok.type, "")
         what = f"unexpected {kind}'{tok}'"
         hint = ""

@@ -29,6 +29,7 @@ CASES = [
     ("y = (indices + 1;\n", "y", "ab", 1, "unexpected ';'"),
     ("def f(a) { b = a; }\ny = f(1);\n", "y", "ab", 1, "must end with 'return"),
     ("y = indices @ 2;\n", "y", "ab", 1, "unexpected character '@'"),
+    ("y = indices  # no semicolon\n\nz = 1;\n", "y", "ab", 1, "missing ';' at the end of this line"),
     ("tokens = 3;\n", "tokens", "ab", 1, "reserved"),
     ("y = 1 if tokens == \"a\" else \"b\";\nz = aggregate(select_all, y);\n", "z", "ab", 2,
      "cannot average"),
