@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from kinduct.frontends.lucent.model import _json, _type_name, load_checked
-from kinduct.frontends.lucent.simulate import Instance, Simulator
+from kinduct.frontends.lucent.simulate import Instance, Simulator, default_value
 from kinduct.frontends.lucent.types import T
 from kinduct.kernel.cli import console, existing_file
 from kinduct.kernel.errors import InputError
@@ -119,8 +120,21 @@ def run_simulate(args: argparse.Namespace) -> int:
     main = main_nodes(checked, LoadOptions(main=args.main))[0]
     node = checked.nodes[main]
     inputs = read_inputs(inputs_path, node)
-    sim = Simulator(checked, main)
+    chosen: list[str] = []
+
+    def oracle(name: str, t: T, k: int):
+        # unguarded pre at step 0, free constants, imported outputs, any, x/0: Kind 2 leaves
+        # them unspecified; the simulation picks the type's default and says so
+        chosen.append(name)
+        return default_value(t)
+
+    sim = Simulator(checked, main, oracle)
     sim.run(inputs)
+    if chosen:
+        names = sorted(set(chosen))
+        sys.stderr.write("note: unspecified values (unguarded pre at step 0, free constants, imported "
+                         f"outputs, any) were set to defaults: {', '.join(names[:8])}"
+                         f"{' ...' if len(names) > 8 else ''}\n")
     if args.json:
         print(json.dumps([_block(sim.root)], indent=2))
         return 0

@@ -93,7 +93,10 @@ class Translator:
             self.consts[name] = term
             ref = self.checked.const_refinements.get(name)
             if ref:
-                for f in self._refinement_formulas(ref, term, {}, "", t):
+                # a refinement on a free constant is an assumption
+                inst = _Inst(self, self.checked.nodes[self.main], f"%const.{name}.", {}, register=False)
+                inst.env[name] = term
+                for f in inst.refinement(name, ref):
                     self.b.add_assumption(f)
         return self.consts[name]
 
@@ -146,15 +149,6 @@ class Translator:
             conds.append(mgr.Equals(s, mgr.Int(bounds["at"])))
         return mgr.And(conds)
 
-    def _refinement_formulas(self, ref, term: STerm, env, prefix, t: T) -> list[FNode]:
-        mgr = self.mgr
-        out = []
-        if ref.lo is not None:
-            out.append(mgr.GE(term, mgr.Int(ref.lo)))
-        if ref.hi is not None:
-            out.append(mgr.LE(term, mgr.Int(ref.hi)))
-        return out
-
 
 def _build(name: str, t: T, leaf) -> STerm:
     if t.kind == "record":
@@ -184,7 +178,7 @@ class _Inst:
     """The translation of one node instance."""
 
     def __init__(self, tr: Translator, node: Node, prefix: str, env: dict[str, STerm], top: bool = False,
-                 site: A.Call | None = None) -> None:
+                 register: bool = True) -> None:
         self.tr = tr
         self.mgr = tr.mgr
         self.node = node
@@ -192,7 +186,8 @@ class _Inst:
         self.env = dict(env)
         self.top = top
         self.memo: dict[str, STerm] = {}
-        tr.instances[prefix] = node
+        if register:
+            tr.instances[prefix] = node
 
     def translate(self) -> list[STerm]:
         tr, node, mgr = self.tr, self.node, self.mgr
@@ -439,7 +434,7 @@ class _Inst:
             var = tr.state(prefix + n, callee.types[n])
             tr.b.add_assumption(self.equal(var, a))
             env[n] = var
-        inst = _Inst(tr, callee, prefix, env, site=e)
+        inst = _Inst(tr, callee, prefix, env)
         outs = inst.translate()
         return outs[0] if len(outs) == 1 else list(outs)
 

@@ -116,3 +116,26 @@ let
 tel;
 """)
     assert answers(src) == {"ok": "valid"}
+
+
+def test_free_constant_refinement_is_an_assumption(tmp_path):
+    src = write(tmp_path, """
+type Pos = subtype { v: int | v > 0 };
+const K: Pos;
+node N(x: int) returns (y: int);
+let
+  y = K;
+  check "positive" y > 0;
+  check "not one" y <> 1;
+tel
+""")
+    assert answers(src) == {"positive": "valid", "not one": "falsifiable"}
+
+
+def test_simulate_reports_default_choices(tmp_path):
+    from tests.conftest import run_cli
+    src = write(tmp_path, "node N(x: int) returns (y: int);\nlet\n  y = pre x;\ntel\n")
+    inputs = write(tmp_path, "x\n1\n2\n", "in.csv")
+    proc = run_cli("simulate", src, "--input", inputs)
+    assert proc.returncode == 0
+    assert "note: unspecified values" in proc.stderr
