@@ -21,6 +21,9 @@ from kinduct.kernel.errors import InputError
 
 _GRAMMAR = Path(__file__).with_name("crasp.lark")
 
+#: Words of the language that cannot name rules.
+KEYWORDS = frozenset({"alphabet", "accept", "and", "or", "not", "true", "false", "min", "max", "period"})
+
 _UNICODE_CMP = {"≤": "<=", "≥": ">=", "≠": "!="}
 
 _READABLE = {
@@ -176,6 +179,9 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputErr
             lines = text.rstrip("\n").splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
         msg = f"unexpected {what}{_expected(exc, parser)}"
+        expected = set(getattr(exc, "expected", None) or ())
+        if "PLUS" in expected and "_NL" in expected and tok.type not in ("CMP", "$END"):
+            msg = f"unexpected {what}, expected an operator or the end of the line (one rule per line)"
         if tok.type == "CMP" and "'?'" in msg:
             msg = f"comparisons do not chain: write `a < b and b < c` (unexpected '{tok}')"
         if "'alphabet'" in _expected(exc, parser):
@@ -254,6 +260,8 @@ def _check(alphabet: tuple[str, ...], rules: list[tuple[str, A.Expr, A.Pos]],
     where: dict[str, int] = {}
     lines: dict[str, A.Pos] = {}
     for i, (name, _, pos) in enumerate(rules):
+        if name in KEYWORDS:
+            raise _err(f"'{name}' is a keyword and cannot name a rule", pos, text, file)
         if name in where:
             first = lines[name]
             raise _err(f"rule '{name}' is defined twice (first at line {first[0] if first else '?'})",
