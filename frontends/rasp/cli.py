@@ -127,12 +127,17 @@ def cmd_check(args: argparse.Namespace) -> int:
     from pysmt.environment import Environment
 
     from kinduct.frontends.rasp.encode import RaspCheck
+    from kinduct.kernel import registry
     from kinduct.kernel.bounded import bounded_system
     from kinduct.kernel.cli import decide, print_verdicts
     from kinduct.kernel.system import Property
     from kinduct.kernel.verdict import Answer
 
     start = time.monotonic()
+    chosen = registry.backends().get(args.solver)
+    if chosen is not None and not chosen.smt:
+        raise InputError(f"--solver {args.solver}: rasp check needs an SMT backend (e.g. z3 or cvc5); "
+                         f"{args.solver} checks whole transition systems, and RASP problems have none")
     program = _load(args.program)
     if args.max_length < 1 or args.min_length < 1 or args.min_length > args.max_length:
         raise InputError("lengths must satisfy 1 <= --min-length <= --max-length")

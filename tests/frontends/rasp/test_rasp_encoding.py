@@ -44,6 +44,8 @@ def agree(node: Node, word: list[str], alphabet: list[str] = ALPHABET) -> None:
         return
     assert not failed, f"the encoding reports an error on {word}"
     if node.is_selector:
+        matrix = enc.values(node)
+        assert [[truth(c) for c in row] for row in matrix] == expected
         return
     for i, guarded in enumerate(enc.values(node)):
         hits = [v for c, v in guarded if truth(c)]
@@ -101,6 +103,19 @@ def test_random_programs_encode_like_they_evaluate(expr: str, word: list[str]) -
         return
     agree(program.sop("y"), word)
     agree(program.sop("x"), word)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(k=EXPRS, q=EXPRS, op=CMP, other=st.sampled_from(["select_all", "select(indices, 1, ==)"]),
+       comb=st.sampled_from(["and", "or"]), word=st.lists(st.sampled_from(ALPHABET), min_size=1, max_size=4))
+def test_random_selectors_encode_like_they_evaluate(k: str, q: str, op: str, other: str, comb: str,
+                                                    word: list[str]) -> None:
+    try:
+        program = load_text(f"s = not (select({k}, {q}, {op}) {comb} {other});\n")
+    except InputError:
+        assume(False)
+        return
+    agree(program.sop("s", selector_ok=True), word)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
