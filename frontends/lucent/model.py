@@ -58,8 +58,16 @@ def build_system(checked: Checked, main: str, compositional: bool = False) -> Tr
     def lift(trace: Trace, prop: Property | None) -> list[dict[str, Any]]:
         return [_block(checked, checked.nodes[main], "", trace)]
 
+    abstract = tr.abstract_nodes()
+
     def replay(trace: Trace, prop: Property) -> str | None:
-        return replay_on_simulator(checked, main, tr.prop_info, trace, prop)
+        problem = replay_on_simulator(checked, main, tr.prop_info, trace, prop, abstract)
+        if problem is None and abstract and not concrete_violation(checked, main, tr.prop_info, trace, prop):
+            # Kind 2 would refine the abstraction and analyse again; we say so instead of
+            # printing a counterexample the implementation does not have.
+            return ("the counterexample is spurious: it relies on the contracts of "
+                    f"{', '.join(sorted(abstract))}; the implementations do not violate {prop.name}")
+        return problem
 
     system = builder.build(lift=lift, replay=replay)
     system_ref["s"] = system
@@ -120,14 +128,31 @@ def trace_inputs(checked: Checked, main: str, trace: Trace) -> list[dict[str, An
     return [{n: oracle(n, node.types[n], k) for n in node.inputs} for k in range(len(trace))]
 
 
+def concrete_violation(checked: Checked, main: str, infos: dict[str, PropInfo], trace: Trace,
+                       prop: Property) -> bool:
+    """Whether the trace's inputs also violate ``prop`` with every node's implementation."""
+    info = infos[prop.name]
+    sim = Simulator(checked, main, trace_oracle(trace))
+    inst = sim.instance(info.prefix)
+    if inst is None:
+        return False
+    inst.watches.append(("prop", _prop_watch(info)))
+    try:
+        for inp in trace_inputs(checked, main, trace):
+            sim.step(inp)
+    except Exception:
+        return False
+    return inst.watched.get("prop") is (info.kind == "reachable")
+
+
 def replay_on_simulator(checked: Checked, main: str, infos: dict[str, PropInfo], trace: Trace,
-                        prop: Property) -> str | None:
+                        prop: Property, abstract: set[str] | frozenset[str] = frozenset()) -> str | None:
     """Run the simulator on the trace's inputs (and its nondeterministic choices); every stream
     must agree with the trace and the property must really fail (or be reached) at the end."""
     info = infos.get(prop.name)
     if info is None:
         return f"unknown property {prop.name}"
-    sim = Simulator(checked, main, trace_oracle(trace))
+    sim = Simulator(checked, main, trace_oracle(trace), abstract)
     inst = sim.instance(info.prefix)
     if inst is None:
         return f"no instance {info.prefix!r} in the simulator"

@@ -65,6 +65,13 @@ class Translator:
         self.next_of: dict[FNode, FNode] = {}
         self.file = checked.file
 
+    def abstract_nodes(self) -> set[str]:
+        """Nodes a compositional analysis represents by their contract."""
+        if not self.compositional:
+            return set()
+        return {n for n, node in self.checked.nodes.items()
+                if node.has_contract and not node.imported and node.decl.modifier != "transparent"}
+
     # ---- variables ----
     def state(self, name: str, t: T, enum_range: bool = False) -> STerm:
         def leaf(n: str, lt: T) -> FNode:
@@ -191,8 +198,7 @@ class _Inst:
 
     def translate(self) -> list[STerm]:
         tr, node, mgr = self.tr, self.node, self.mgr
-        abstract = not self.top and (node.imported or (tr.compositional and node.has_contract
-                                                       and node.decl.modifier != "transparent"))
+        abstract = not self.top and (node.imported or node.name in tr.abstract_nodes())
         for n in node.outputs + node.locals + node.ghosts:
             self.env[n] = tr.state(self.prefix + n, node.types[n],
                                    enum_range=abstract or not any(n in names for names, _ in node.eqs))
