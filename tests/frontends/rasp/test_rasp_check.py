@@ -152,3 +152,12 @@ def test_replay_rejects_a_wrong_trace() -> None:
     assert "on the evaluator" in problem.replay(Trace.of(steps), None)
     same = [dict(s, token="a", reverse="a", identity="a") for s in trace.steps]
     assert "holds" in problem.replay(Trace.of(same), None)
+
+
+@pytest.mark.slow
+def test_sort_equivalence_to_length_6_with_cvc5() -> None:
+    if not registry.backend("cvc5").available():
+        pytest.skip("cvc5 unavailable")
+    code, objs = run_json("rasp", "check", RASP / "sort.rasp", "--equiv", "sort_nobos", "sort_counts",
+                          "--alphabet", "abc", "--max-length", "6", "--solver", "cvc5", timeout=600)
+    assert code == 0 and _prop(objs)["answer"]["value"] == "valid"
