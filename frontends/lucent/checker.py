@@ -445,7 +445,7 @@ class Checker:
                     raise self.err(f"'{n}' is defined twice", p)
                 rhs = scope.check(s.rhs)
                 scope.unify(node.types[n], rhs.ty, s.rhs.pos)
-                if _has_temporal(rhs, calls=True):
+                if _has_temporal(s.rhs, calls=True):  # source form: 'last' is allowed
                     raise self.err("temporal operators and node calls are not allowed in if blocks",
                                    s.rhs.pos)
                 out[n] = rhs
@@ -630,7 +630,7 @@ def _has_temporal(e: A.Expr, calls: bool = False) -> bool:
     stack = [e]
     while stack:
         x = stack.pop()
-        if isinstance(x, A.Unop) and x.op in ("pre", "last"):
+        if isinstance(x, A.Unop) and x.op == "pre":
             return True
         if isinstance(x, A.Binop) and x.op == "->":
             return True

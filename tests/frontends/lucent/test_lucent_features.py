@@ -152,3 +152,41 @@ def test_compositional_spurious_counterexample_is_not_printed_as_falsified():
     assert eq.answer.value in ("error", "unknown")
     if eq.answer.value == "error":
         assert "spurious" in eq.message
+
+
+def test_frame_last_and_array_update(tmp_path):
+    src = write(tmp_path, """
+node Acc(inc: bool; i: int) returns (total: int; a: int^3);
+let
+  frame (total)
+  total = 0;
+  let
+    if inc then
+      total = last total + 1;
+    fi
+  tel
+  a = [0, 0, 0][i := total];
+tel
+""")
+    steps = [{"inc": True, "i": 0}, {"inc": False, "i": 2}, {"inc": True, "i": 1}]
+    rows = simulate(src, steps)
+    assert [r["total"] for r in rows] == [1, 1, 2]
+    assert [r["a"] for r in rows] == [[1, 0, 0], [0, 0, 1], [0, 2, 0]]
+
+
+def test_mode_references_and_weak_guarantees(tmp_path):
+    src = write(tmp_path, """
+node Clamp(x: int) returns (y: int);
+con
+  mode low ( require x < 0; ensure y = 0; );
+  mode high ( require not ::low; ensure y = x; );
+  guarantee weakly "nonneg" y >= 0;
+noc
+let
+  y = if x < 0 then 0 else x;
+tel
+""")
+    got = answers(src)
+    assert got["nonneg"] == "valid"
+    assert got["Clamp.one_mode_active"] == "valid"
+    assert sorted(v for k, v in got.items() if ".ensure" in k) == ["valid", "valid"]
