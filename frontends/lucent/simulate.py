@@ -200,7 +200,8 @@ class Instance:
         if isinstance(e, A.Index):
             a = self.eval(e.arg)
             i = self.eval(e.index)
-            return a[min(max(i, 0), len(a) - 1)] if a else None
+            # out of range reads the last element (the translation's convention too)
+            return a[i] if 0 <= i < len(a) else a[-1]
         if isinstance(e, A.Update):
             a = list(self.eval(e.arg))
             i = self.eval(e.index)

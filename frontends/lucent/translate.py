@@ -379,7 +379,7 @@ class _Inst:
             i = self.tr.b.env.simplifier.simplify(self.expr(e.index))
             if i.is_constant():
                 k = i.constant_value()
-                return a[min(max(k, 0), len(a) - 1)]
+                return a[k] if 0 <= k < len(a) else a[-1]
             acc = a[-1]
             for k in range(len(a) - 2, -1, -1):
                 acc = self.ite(mgr.Equals(i, mgr.Int(k)), a[k], acc)

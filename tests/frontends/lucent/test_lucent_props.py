@@ -85,7 +85,11 @@ def programs(draw):
     for i, k in enumerate(kinds):
         e = int_expr(i, 2) if k == "int" else bool_expr(i, 2)
         eqs.append(f"  v{i} = {e};")
-    outs = "; ".join(f"v{i}: {k}" for i, k in enumerate(kinds))
+    # an array built from the streams, read at an input index that may be out of range
+    eqs.append(f"  w = [{int_expr(n, 1)}, {int_expr(n, 1)}, {int_expr(n, 1)}];")
+    eqs.append(f"  u = w[b] + w[a mod 3] + (0 -> pre w[{draw(st.integers(0, 2))}]);")
+    kinds += ["int^3", "int"]
+    outs = "; ".join(f"v{i}: {k}" for i, k in enumerate(kinds[:n])) + "; w: int^3; u: int"
     src = f"{HELPER}\nnode Main(a, b: int; c: bool) returns ({outs});\nlet\n" + "\n".join(eqs) + "\ntel\n"
     return src, n
 
@@ -128,8 +132,10 @@ def test_simulator_agrees_with_transition_system(program, steps):
     checked = check_program(parse_text(src, "<random>"))
     sim = Simulator(checked, "Main").run(steps)
     system = build_system(checked, "Main")
-    names = [f"v{i}" for i in range(n)]
+    names = [f"v{i}" for i in range(n)] + ["w[0]", "w[1]", "w[2]", "u"]
     smt = smt_streams(system, steps, names)
     for k in range(len(steps)):
+        values = dict(sim[k])
+        values.update({f"w[{j}]": x for j, x in enumerate(sim[k]["w"])})
         for name in names:
-            assert sim[k][name] == smt[k][name], (src, k, name, sim[k][name], smt[k][name])
+            assert values[name] == smt[k][name], (src, k, name, values[name], smt[k][name])
