@@ -40,6 +40,9 @@ CASES = [
     ("equiv", DIR / "containsab.crasp", DIR / "tomita7.crasp"),
     ("include", DIR / "pt3.crasp", DIR / "existential.crasp"),
     ("empty", DIR / "dyck1.crasp", None),
+    # Where the paper's slips would show: positions counted from 0, windows summing nothing.
+    ("universal", DIR / "pairs" / "inequiv" / "even-odd.b.crasp", None),
+    ("empty", DIR / "pairs" / "inequiv" / "window-off-by-one.b.crasp", None),
     ("universal", DIR / "tomita4.crasp", None),
 ]
 
