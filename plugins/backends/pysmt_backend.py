@@ -185,6 +185,7 @@ class Z3Solver(_PySMTSolver):
 class CVC5Solver(_PySMTSolver):
     name = "cvc5"
     pysmt_name = "cvc5"
+    native_assumptions = True
     # PySMT forces ite-simp and simp-ite-compress, which cvc5 refuses together with
     # unsat assumptions; model completion is cvc5's default for getValue.
     solver_options = {"ite-simp": "false", "simp-ite-compress": "false",

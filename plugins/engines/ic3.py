@@ -294,7 +294,10 @@ class IC3Base:
                     trial = (good + bad) // 2
                     if trial in (good, bad):
                         break
-                cand = [*lits[:idx], make(typed(trial)), *lits[idx + 1:]]
+                new = make(typed(trial))
+                if new in lits:
+                    break
+                cand = [*lits[:idx], new, *lits[idx + 1:]]
                 ok = not self.intersects_init(cand) and self.relative_induction(
                     cand, level - 1, want_core=False)[0]
                 if ok:

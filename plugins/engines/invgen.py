@@ -31,9 +31,22 @@ from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
 from kinduct.plugins.engines.common import trans_state_invariants
-from kinduct.plugins.engines.vocab import theory_atoms
+from kinduct.plugins.engines.vocab import state_atoms
 
-MAX_PAIR_CANDIDATES = 400
+MAX_PAIR_CANDIDATES = 1500
+#: Affine equalities with bigger coefficients come from too few samples, not from the system.
+MAX_COEFFICIENT = 16
+#: Boolean flags whose true/false samples get their own affine hull.
+MAX_FLAGS = 4
+
+
+def _max_coefficient(eq: FNode) -> int:
+    lhs, rhs = eq.args()
+    coefs = [abs(int(rhs.constant_value()))] if rhs.is_constant() else []
+    for t in (lhs.args() if lhs.is_plus() else [lhs]):
+        if t.is_times() and t.arg(0).is_constant():
+            coefs.append(abs(int(t.arg(0).constant_value())))
+    return max(coefs, default=1)
 
 
 class Simulator:
@@ -52,12 +65,20 @@ class Simulator:
         self.solver.add(mgr.Implies(self.act_step, mgr.And(system.trans, *system.assumptions)))
         #: Integer hints only on inputs: random values for defined state variables mostly conflict.
         self.int_hint_vars = set(system.input_vars)
+        #: Probability of a hint per free value; runs alternate between many and few hints
+        #: (few keeps "so far" flags such as Lustre's Sofar(env) true for longer).
+        self.hint_rate = 0.5
+        #: Atoms over state variables are read along with the state (their truth values are
+        #: the Boolean terms of the implication templates).
+        self.atoms = state_atoms(system)
+        nmap = system.next_map()
+        self.next_atoms = [system.env.substituter.substitute(a, nmap) for a in self.atoms]
 
     def _hints(self, symbols: Sequence[FNode], lo: int, hi: int, all_ints: bool = False) -> list[FNode]:
         mgr = self.mgr
         hints = []
         for v in symbols:
-            if self.rng.random() < 0.5:
+            if self.rng.random() >= self.hint_rate:
                 continue
             t = v.symbol_type()
             if t.is_bool_type():
@@ -84,10 +105,11 @@ class Simulator:
         seen: set[tuple] = set()
         free_init = system.current_vars
         free_step = (*system.input_vars, *system.next_vars)
-        for _ in range(count):
+        for run in range(count):
+            self.hint_rate = 0.5 if run % 2 == 0 else 0.1
             if not self._solve([self.act_init], free_init, all_ints=True):
                 break
-            vals = self.solver.values(list(system.state_vars))
+            vals = self.solver.values([*system.state_vars, *self.atoms])
             stale = 0
             for _ in range(depth):
                 key = tuple(vals[v] for v in system.state_vars)
@@ -105,8 +127,9 @@ class Simulator:
                                           for v in system.state_vars)]
                 if not self._solve(fixed, free_step):
                     break
-                nxt = self.solver.values(list(system.next_vars))
+                nxt = self.solver.values([*system.next_vars, *self.next_atoms])
                 vals = {c: nxt[n] for c, n in zip(system.state_vars, system.next_vars, strict=True)}
+                vals.update((a, nxt[n]) for a, n in zip(self.atoms, self.next_atoms, strict=True))
         return states
 
 
@@ -160,11 +183,41 @@ def _num(mgr, is_int: bool, value: int) -> FNode:
 class Candidates:
     """Templates instantiated over the state variables and filtered on sampled states."""
 
-    def __init__(self, system: TransitionSystem, samples: list[dict]) -> None:
+    def __init__(self, system: TransitionSystem, samples: list[dict],
+                 facts: Sequence[FNode] = ()) -> None:
         self.system = system
         self.env = system.env
         self.mgr = system.env.formula_manager
         self.samples = samples
+        self.facts = list(facts)
+        #: Variables a fact defines (``v = e``): functions of the others, so they only add
+        #: piecewise-linear noise to the affine hull of the sampled states.
+        self.defined: set[FNode] = set()
+        #: Variables some fact mentions: combinational (piecewise) definitions, not latches.
+        self.in_facts: set[FNode] = set()
+        for f in facts:
+            self.in_facts |= self.env.fvo.get_free_variables(f)
+        for f in facts:
+            if f.is_equals() or f.is_iff():
+                lhs, rhs = f.args()
+                for a, b in ((lhs, rhs), (rhs, lhs)):
+                    if a.is_symbol() and a not in self.env.fvo.get_free_variables(b):
+                        self.defined.add(a)
+                        break
+
+    def flags(self, bools: Sequence[FNode]) -> list[FNode]:
+        """Boolean state variables worth splitting the samples on: those the properties
+        mention, directly or through a fact, first."""
+        prop_vars: set[FNode] = set()
+        for p in self.system.properties:
+            prop_vars |= self.env.fvo.get_free_variables(p.obligation(self.env))
+        near = set(prop_vars)
+        for f in self.facts:
+            free = self.env.fvo.get_free_variables(f)
+            if free & prop_vars:
+                near |= free
+        varying = [b for b in bools if len({smp[b] for smp in self.samples}) > 1]
+        return sorted(varying, key=lambda b: (b not in prop_vars, b not in near))
 
     def all(self) -> list[FNode]:
         mgr = self.mgr
@@ -177,9 +230,13 @@ class Candidates:
         if not samples:
             return out
         column = {v: [s[v] for s in samples] for v in system.state_vars}
-        # Booleans: constants, then equalities/implications between non-constant ones.
+        # Boolean terms (variables and the system's atoms): constants, then equivalences and
+        # implications between the others (property atoms come first under the cap).
+        atoms = [a for a in state_atoms(system) if all(a in smp for smp in samples[:1])]
+        for a in atoms:
+            column[a] = [s[a] for s in samples]
         varying_b = []
-        for b in bools:
+        for b in [*atoms, *bools]:
             vals = set(column[b])
             if len(vals) == 1:
                 out.append(b if vals.pop() else mgr.Not(b))
@@ -194,14 +251,21 @@ class Candidates:
                 if ca == cb:
                     out.append(mgr.Iff(a, b))
                     pairs += 1
-                elif all(x != y for x, y in zip(ca, cb, strict=True)):
+                    continue
+                if all(x != y for x, y in zip(ca, cb, strict=True)):
                     out.append(mgr.Iff(a, mgr.Not(b)))
                     pairs += 1
-                else:
-                    for p, q, x, y in ((a, b, ca, cb), (b, a, cb, ca)):
-                        if all(not u or w for u, w in zip(x, y, strict=True)):
-                            out.append(mgr.Implies(p, q))
-                            pairs += 1
+                    continue
+                for p, q, x, y in ((a, b, ca, cb), (b, a, cb, ca)):
+                    if all(not u or w for u, w in zip(x, y, strict=True)):
+                        out.append(mgr.Implies(p, q))
+                        pairs += 1
+                if all(u or w for u, w in zip(ca, cb, strict=True)):
+                    out.append(mgr.Or(a, b))
+                    pairs += 1
+                if all(not (u and w) for u, w in zip(ca, cb, strict=True)):
+                    out.append(mgr.Not(mgr.And(a, b)))
+                    pairs += 1
         # Numbers: constants, bounds, equal columns, orderings, then the affine hull.
         for group in (ints, reals):
             varying: list[FNode] = []
@@ -235,32 +299,22 @@ class Candidates:
                     elif all(x >= y for x, y in zip(ca, cb, strict=True)):
                         out.append(mgr.LE(b, a))
                         pairs += 1
+            for pool in (varying, [v for v in varying if v not in self.defined]):
+                if 1 < len(pool) <= 120:
+                    out.extend(e for e in affine_equalities(mgr, pool, samples)
+                               if _max_coefficient(e) <= MAX_COEFFICIENT)
+            # Path-sensitive hulls: equalities that hold whenever a Boolean flag does
+            # (``env -> invalid + valid + dirty = First`` when a bug is injected off ``env``).
             if 1 < len(varying) <= 120:
-                out.extend(affine_equalities(mgr, varying, samples))
-        # The system's own atoms over state variables with one truth value on every sample.
-        states = set(system.state_vars)
-        sources = [system.init, system.trans, *system.assumptions,
-                   *(p.obligation(self.env) for p in system.properties)]
-        to_cur = {n: c for c, n in zip(system.state_vars, system.next_vars, strict=True)}
-        seen: set[FNode] = set()
-        subst, simp = self.env.substituter, self.env.simplifier
-        for src in sources:
-            for atom in theory_atoms(self.env, src):
-                free = self.env.fvo.get_free_variables(atom)
-                if free and free <= set(to_cur):
-                    atom = subst.substitute(atom, to_cur)
-                    free = {to_cur[v] for v in free}
-                if not free or not free <= states or atom in seen:
-                    continue
-                seen.add(atom)
-                truth = set()
-                for s in samples[:40]:
-                    consts = {v: constant(mgr, v, s[v]) for v in free}
-                    truth.add(simp.simplify(subst.substitute(atom, consts)).is_true())
-                    if len(truth) > 1:
-                        break
-                if len(truth) == 1:
-                    out.append(atom if truth.pop() else mgr.Not(atom))
+                for flag in self.flags(bools)[:MAX_FLAGS]:
+                    for polarity in (True, False):
+                        part = [smp for smp in samples if smp[flag] is polarity]
+                        if len(part) < 3 or len(part) == len(samples):
+                            continue
+                        guard = flag if polarity else mgr.Not(flag)
+                        out.extend(mgr.Implies(guard, e)
+                                   for e in affine_equalities(mgr, varying, part)
+                                   if _max_coefficient(e) <= MAX_COEFFICIENT)
         unique: list[FNode] = []
         seen_c: set[FNode] = set()
         for c in out:
@@ -326,7 +380,7 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
                        deadline=time.monotonic() + budget / 3)
     sim.solver.close()
     known = set(facts)
-    cands = [c for c in Candidates(system, samples).all() if c not in known]
+    cands = [c for c in Candidates(system, samples, facts).all() if c not in known]
     proved = houdini(system, ctx, facts, cands, deadline)
     return facts, proved or []
 

@@ -43,6 +43,57 @@ def theory_atoms(env, formula: FNode) -> set[FNode]:
     return found
 
 
+def state_atoms(system: TransitionSystem, limit: int = MAX_ATOMS) -> list[FNode]:
+    """Arithmetic atoms of the property, init, trans and assumptions that mention state variables
+    only (atoms over next-state variables are renamed to current), property atoms first."""
+    env = system.env
+    states = set(system.state_vars)
+    to_cur = {n: c for c, n in zip(system.state_vars, system.next_vars, strict=True)}
+    sources = [*(p.obligation(env) for p in system.properties), system.init, system.trans,
+               *system.assumptions]
+    out: list[FNode] = []
+    seen: set[FNode] = set()
+    for src in sources:
+        for atom in sorted(theory_atoms(env, src), key=lambda a: a.node_id()):
+            free = env.fvo.get_free_variables(atom)
+            if free and free <= set(to_cur):
+                atom = env.substituter.substitute(atom, to_cur)
+                free = {to_cur[v] for v in free}
+            if not free or not free <= states:
+                continue
+            atom = env.simplifier.simplify(atom)
+            if atom.is_bool_constant() or atom in seen:
+                continue
+            seen.add(atom)
+            out.append(atom)
+            if len(out) >= limit:
+                return out
+    # Latches that copy another variable (``v' = u``, Lustre's ``pre u``): an atom over one
+    # also makes sense over the other (guards test ``pre x = 0``, properties test ``x < 1``).
+    copy: dict[FNode, FNode] = {}
+    from kinduct.plugins.engines.common import conjuncts
+
+    for c in conjuncts(system.trans):
+        if c.is_equals() or c.is_iff():
+            a, b = c.args()
+            for nv, u in ((a, b), (b, a)):
+                if nv in to_cur and u in states and to_cur[nv] != u:
+                    copy.setdefault(to_cur[nv], u)
+    if copy:
+        back = {u: v for v, u in copy.items()}
+        for atom in list(out):
+            for mapping in (copy, back):
+                free = env.fvo.get_free_variables(atom)
+                if free and free <= set(mapping):
+                    moved = env.simplifier.simplify(env.substituter.substitute(atom, mapping))
+                    if moved not in seen and not moved.is_bool_constant():
+                        seen.add(moved)
+                        out.append(moved)
+                        if len(out) >= limit:
+                            return out
+    return out
+
+
 class Vocabulary:
     """Literals describing a state, ordered from most specific (tried first when dropping)."""
 
