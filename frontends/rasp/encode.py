@@ -239,9 +239,9 @@ class Encoder:
         none_selected = self.and_(*(self.not_(row[j]) for j in live))
         pairs.append((none_selected, default))
         # exactly one position selected, holding a non-number: passed through
+        single = self.equals(width, Fraction(1))
         for j in live:
-            others = self.and_(*(self.not_(row[k]) for k in live if k != j))
-            alone = self.and_(row[j], others)
+            alone = self.and_(row[j], single)
             if alone.is_false():
                 continue
             for c, v in vals[j]:
