@@ -108,7 +108,9 @@ def run_loop(part: str, name: str, seed: int, timeout: float) -> dict:
     if ref is None:
         return {"part": part, "language": name, "seed": seed, "skipped": "no reference program"}
     if part == "minimize":
-        res = minimize(ref, shape_of(ref), seed, time_limit=timeout)
+        own, hint = shape_of(ref), Shape.parse(lang.shape)
+        shape = Shape(max(own.nb, hint.nb), max(own.nc, hint.nc), max(own.k, hint.k))
+        res = minimize(ref, shape, seed, time_limit=timeout)
     else:
         data = lang.sample(1000, seed)
         res = constrain([w for w, _ in data], [b for _, b in data], ref, Shape.parse(lang.shape), seed,
@@ -222,9 +224,15 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--results", default="crasp_table1.jsonl")
     ap.add_argument("--print-only", action="store_true")
+    ap.add_argument("--merge", nargs="*", default=[], help="more result files to include in the table")
     args = ap.parse_args()
     results = Path(args.results)
-    rows = [json.loads(x) for x in results.read_text().splitlines() if x.strip()] if results.exists() else []
+    rows = []
+    for path in [results, *map(Path, args.merge)]:
+        if path.exists():
+            rows += [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    latest = {(r["part"], r["language"], r["seed"]): r for r in rows}  # a re-run replaces a row
+    rows = list(latest.values())
     if not args.print_only:
         from kinduct.frontends.crasp.synthesis.languages import PAPER_UNSOLVED
 

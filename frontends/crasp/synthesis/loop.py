@@ -54,12 +54,20 @@ class LoopResult:
 
 
 def shape_of(program: A.Program) -> Shape:
-    """A search shape as large as ``program`` (its rule counts, its largest constant)."""
+    """A search shape as large as ``program``: its rule counts (one Boolean rule more when a
+    Boolean rule nests connectives beyond the search's non-nested fragment), its largest
+    constant, window bound or period."""
     nb = sum(1 for r in program.rules if r.kind is A.Kind.BOOL)
     nc = sum(1 for r in program.rules if r.kind is A.Kind.COUNT)
-    consts = [n.value for r in program.rules for n in A.walk(r.expr) if isinstance(n, A.IntConst)]
-    windows = [n.end for r in program.rules for n in A.walk(r.expr) if isinstance(n, A.Window)]
-    return Shape(max(nb, 1), nc, max([1, *consts, *windows]))
+    nodes = [n for r in program.rules for n in A.walk(r.expr)]
+    consts = [n.value for n in nodes if isinstance(n, A.IntConst)]
+    consts += [n.end for n in nodes if isinstance(n, A.Window)]
+    consts += [n.modulus for n in nodes if isinstance(n, A.Period)]
+    nested = any(isinstance(n, (A.And, A.Or)) and any(isinstance(c, (A.And, A.Or, A.Not))
+                                                        for c in A.children(n)) for n in nodes)
+    nested |= any(isinstance(n, A.Count) and not isinstance(n.arg, (A.Letter, A.Ref, A.Period))
+                  for n in nodes)
+    return Shape(max(nb, 1) + nested, nc, max([1, *consts]))
 
 
 def trace_words(alphabet: Sequence[str], seed: int, exhaustive: int = 300, random_words: int = 300,
@@ -109,7 +117,9 @@ def minimize(spec: A.Program, shape: Shape | None = None, seed: int = 0, max_rou
         synth += res.seconds
         cur = res.program
         if not res.found:
-            message = f"limit reached: no program of shape {shape} fits the {len(words)} traces"
+            message = (f"limit reached: no program of shape {shape} fits the {len(words)} traces; "
+                       "kept the specification")
+            cur = spec
             break
         left = time_limit - (time.perf_counter() - start)
         t = time.perf_counter()
