@@ -203,6 +203,9 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
     if not props:
         return []
     deadline = None if opts.timeout is None else start + opts.timeout
+    # Engines learn who runs beside them (ic3 leaves invariant generation to invgen).
+    opts = attrs.evolve(opts, engine_options={**opts.engine_options,
+                                              "engines": tuple(e.name for e in engines)})
     by_name = {p.name: p for p in props}
     decided: dict[str, Verdict] = {}
     notes: dict[str, str] = {}

@@ -131,6 +131,7 @@ class IC3Base:
         if self.deadline is not None and self.queries % 16 == 0 and time.monotonic() > self.deadline:
             raise OutOfTime
         if self.queries % 64 == 0:
+            self.poll_invariants()
             self.on_level()
         if self.queries % RESET_EVERY == 0:
             self.solver.reset()
@@ -460,7 +461,8 @@ class IC3(Engine):
         if unsupported:
             raise EngineRefusal(f"ic3 handles Bool/Int/Real state, not {unsupported[0].symbol_type()}")
         core = IC3Base(system, ctx)
-        if ctx.options.get("ic3_invgen", True):
+        # Beside a running invgen engine the invariants arrive through the runner instead.
+        if ctx.options.get("ic3_invgen", "invgen" not in ctx.options.get("engines", ())):
             # After a short plain run, seed the frames with proved invariants (affine
             # equalities, definitions): cube generalisation cannot invent ``a + b + c = n``.
             budget = float(ctx.options.get("ic3_invgen_budget", 8.0))
