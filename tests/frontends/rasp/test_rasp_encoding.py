@@ -93,7 +93,7 @@ def _extend(sub):
 EXPRS = st.recursive(LEAVES, _extend, max_leaves=6)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(expr=EXPRS, word=st.lists(st.sampled_from(ALPHABET), min_size=1, max_size=4))
 def test_random_programs_encode_like_they_evaluate(expr: str, word: list[str]) -> None:
     try:
@@ -118,7 +118,7 @@ def test_random_selectors_encode_like_they_evaluate(k: str, q: str, op: str, oth
     agree(program.sop("s", selector_ok=True), word)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(e1=EXPRS, e2=EXPRS, n=st.integers(min_value=1, max_value=3))
 def test_smt_answers_like_enumeration(e1: str, e2: str, n: int) -> None:
     """The whole length-n question, answered by SMT and by enumerating every word, agrees; an
