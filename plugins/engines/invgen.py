@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from math import lcm
 
@@ -189,6 +189,7 @@ class Candidates:
         self.env = system.env
         self.mgr = system.env.formula_manager
         self.samples = samples
+        self._base: list[FNode] | None = None
         self.facts = list(facts)
         #: Variables a fact defines (``v = e``): functions of the others, so they only add
         #: piecewise-linear noise to the affine hull of the sampled states.
@@ -220,9 +221,33 @@ class Candidates:
         return sorted(varying, key=lambda b: (b not in prop_vars, b not in near))
 
     def all(self) -> list[FNode]:
+        return self.base() + self.conditional()
+
+    def base(self) -> list[FNode]:
+        """Candidates true on every sample."""
+        if self._base is None:
+            self._base = self.mine(self.samples, top=True)
+        return self._base
+
+    def conditional(self) -> list[FNode]:
+        """``flag -> c`` for candidates true on the samples where a flag near the property
+        holds (``env => dirty <= 1`` needs invariants that only hold while ``env`` does)."""
+        known = set(self.base())
+        out: list[FNode] = []
+        bools = [v for v in self.system.state_vars if v.symbol_type().is_bool_type()]
+        for flag in self.flags(bools)[:MAX_FLAGS]:
+            part = [smp for smp in self.samples if smp[flag] is True]
+            if len(part) < 8 or len(part) == len(self.samples):
+                continue
+            for c in self.mine(part, top=False):
+                if c not in known and c != flag:
+                    known.add(c)
+                    out.append(self.mgr.Implies(flag, c))
+        return out
+
+    def mine(self, samples: list[dict], top: bool) -> list[FNode]:
         mgr = self.mgr
         system = self.system
-        samples = self.samples
         out: list[FNode] = []
         bools = [v for v in system.state_vars if v.symbol_type().is_bool_type()]
         ints = [v for v in system.state_vars if v.symbol_type().is_int_type()]
@@ -305,7 +330,7 @@ class Candidates:
                                if _max_coefficient(e) <= MAX_COEFFICIENT)
             # Path-sensitive hulls: equalities that hold whenever a Boolean flag does
             # (``env -> invalid + valid + dirty = First`` when a bug is injected off ``env``).
-            if 1 < len(varying) <= 120:
+            if top and 1 < len(varying) <= 120:
                 for flag in self.flags(bools)[:MAX_FLAGS]:
                     for polarity in (True, False):
                         part = [smp for smp in samples if smp[flag] is polarity]
@@ -368,7 +393,8 @@ def houdini(system: TransitionSystem, ctx: EngineContext, facts: Sequence[FNode]
 
 
 def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
-             seed: int = 0) -> tuple[list[FNode], list[FNode]]:
+             seed: int = 0, on_proved: Callable[[list[FNode], list[FNode]], None] | None = None
+             ) -> tuple[list[FNode], list[FNode]]:
     """(facts, invariants): trans-implied state invariants and Houdini survivors.
 
     ``ctx.options`` ``invgen_runs``/``invgen_depth`` size the simulation (6 runs of 20 steps)."""
@@ -380,9 +406,18 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
                        deadline=time.monotonic() + budget / 3)
     sim.solver.close()
     known = set(facts)
-    cands = [c for c in Candidates(system, samples, facts).all() if c not in known]
-    proved = houdini(system, ctx, facts, cands, deadline)
-    return facts, proved or []
+    miner = Candidates(system, samples, facts)
+    base = [c for c in miner.base() if c not in known]
+    # Houdini runs to the end (the runner's timeout bounds it): a cut-off run proves nothing.
+    proved = houdini(system, ctx, facts, base) or []
+    if on_proved is not None and proved:
+        on_proved(facts, proved)
+    conditional = [c for c in miner.conditional() if c not in known]
+    if conditional and time.monotonic() < deadline:
+        more = houdini(system, ctx, facts, [*proved, *conditional])
+        if more is not None:
+            proved = more
+    return facts, proved
 
 
 class InvGen(Engine):
@@ -398,8 +433,12 @@ class InvGen(Engine):
         if left is not None:
             budget = min(budget, max(1.0, left - 0.5))
         mgr = system.env.formula_manager
+
+        def early(facts: list[FNode], proved: list[FNode]) -> None:
+            ctx.publish_invariants([to_smtlib(f) for f in [*facts, *proved]])
+
         try:
-            facts, proved = discover(system, ctx, budget)
+            facts, proved = discover(system, ctx, budget, on_proved=early)
         except SolverUnknown as exc:
             raise EngineRefusal(f"invgen: solver returned unknown ({exc})") from None
         lemmas = [*facts, *proved]
