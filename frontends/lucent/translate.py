@@ -63,7 +63,14 @@ class Translator:
         self.prop_info: dict[str, PropInfo] = {}
         self.instances: dict[str, Node] = {}  # prefix -> node
         self.next_of: dict[FNode, FNode] = {}
+        self.assumptions: list[FNode] = []
         self.file = checked.file
+
+    def assume(self, formula: FNode) -> None:
+        """Invariant constraints are collected and given to the kernel as one conjunction:
+        engines and the kernel's replay substitute each assumption separately, and a model
+        with hundreds of equations would otherwise pay for hundreds of substitutions a step."""
+        self.assumptions.append(formula)
 
     def abstract_nodes(self) -> set[str]:
         """Nodes a compositional analysis represents by their contract."""
@@ -78,7 +85,7 @@ class Translator:
             cur, nxt = self.b.state(n, smt_type(lt))
             self.next_of[cur] = nxt
             if enum_range and lt.kind == "enum":
-                self.b.add_assumption(self.mgr.And(self.mgr.GE(cur, self.mgr.Int(0)),
+                self.assume(self.mgr.And(self.mgr.GE(cur, self.mgr.Int(0)),
                                                    self.mgr.LT(cur, self.mgr.Int(len(lt.items)))))
             return cur
         return _build(name, t, leaf)
@@ -87,7 +94,7 @@ class Translator:
         def leaf(n: str, lt: T) -> FNode:
             sym = self.b.input(n, smt_type(lt))
             if lt.kind == "enum":
-                self.b.add_assumption(self.mgr.And(self.mgr.GE(sym, self.mgr.Int(0)),
+                self.assume(self.mgr.And(self.mgr.GE(sym, self.mgr.Int(0)),
                                                    self.mgr.LT(sym, self.mgr.Int(len(lt.items)))))
             return sym
         return _build(name, t, leaf)
@@ -104,7 +111,7 @@ class Translator:
                 inst = _Inst(self, self.checked.nodes[self.main], f"%const.{name}.", {}, register=False)
                 inst.env[name] = term
                 for f in inst.refinement(name, ref):
-                    self.b.add_assumption(f)
+                    self.assume(f)
         return self.consts[name]
 
     # ---- building ----
@@ -123,6 +130,8 @@ class Translator:
         inst = _Inst(self, node, "", env, top=True)
         inst.translate()
         self.b.metadata["outputs"] = [x for n in node.outputs for x in _leaves(inst.env[n])]
+        if self.assumptions:
+            self.b.add_assumption(self.mgr.And(self.assumptions))
         return self.b
 
     def add_property(self, name: str, formula: FNode, prop: Prop, prefix: str, source: str | None = None,
@@ -209,34 +218,34 @@ class _Inst:
                 continue
             for f in [self.mgr.And(fs)]:
                 if n in node.inputs and self.top:
-                    tr.b.add_assumption(f)
+                    tr.assume(f)
                 elif n in node.inputs or not abstract:
                     pos = node.var_pos[n]
                     tr.add_property(f"{self.prefix}{n}[l{pos.line}c{pos.col}]", f,
                                     Prop(n, A.Lit(True, "bool"), pos, "Generated"), self.prefix)
                 else:
-                    tr.b.add_assumption(f)
+                    tr.assume(f)
         if abstract:
             for g in node.guarantees:
-                tr.b.add_assumption(self.expr(g.expr))
+                tr.assume(self.expr(g.expr))
             for m in node.modes:
                 req = mgr.And([self.expr(r) for r in m.requires])
                 for _, e, _ in m.ensures:
-                    tr.b.add_assumption(mgr.Implies(req, self.expr(e)))
+                    tr.assume(mgr.Implies(req, self.expr(e)))
         else:
             for names, e in node.eqs:
                 rhs = self.expr(e)
                 lhs = [self.env[n] for n in names]
                 if len(names) == 1:
-                    tr.b.add_assumption(self.equal(lhs[0], rhs))
+                    tr.assume(self.equal(lhs[0], rhs))
                 else:
                     parts = _flatten_typed(rhs, e.ty) if e.ty.kind == "tuple" else [rhs]
                     if len(parts) != len(lhs):
                         parts = rhs
                     for x, y in zip(lhs, parts, strict=True):
-                        tr.b.add_assumption(self.equal(x, y))
+                        tr.assume(self.equal(x, y))
             for a in node.asserts:
-                tr.b.add_assumption(self.expr(a))
+                tr.assume(self.expr(a))
             for p in node.props:
                 tr.add_property(self.prefix + p.name, self.expr(p.expr), p, self.prefix)
             for g in node.guarantees:
@@ -254,7 +263,7 @@ class _Inst:
                                 self.prefix, "OneModeActive")
         for a in node.assumes:
             if self.top:
-                tr.b.add_assumption(self.expr(a.expr))
+                tr.assume(self.expr(a.expr))
             else:
                 tr.add_property(self.prefix + a.name, self.expr(a.expr), a, self.prefix, "Assumption")
         return [self.env[n] for n in node.outputs]
@@ -335,7 +344,7 @@ class _Inst:
                 if e.arg.ty.kind == "int":
                     return a
                 i = self.fresh(e.uid, e.ty)
-                self.tr.b.add_assumption(mgr.And(mgr.LE(mgr.ToReal(i), a),
+                self.tr.assume(mgr.And(mgr.LE(mgr.ToReal(i), a),
                                                  mgr.LT(a, mgr.Plus(mgr.ToReal(i), mgr.Real(1)))))
                 return i
         if isinstance(e, A.Binop):
@@ -398,7 +407,7 @@ class _Inst:
             if e.pred is not None:
                 saved = self.env.get(e.var)
                 self.env[e.var] = var
-                self.tr.b.add_assumption(self.expr(e.pred))
+                self.tr.assume(self.expr(e.pred))
                 if saved is None:
                     del self.env[e.var]
                 else:
@@ -413,7 +422,7 @@ class _Inst:
             if simp.is_constant() and simp.constant_value() != 0:
                 return mgr.Times(a, mgr.Real(1 / Fraction(simp.constant_value())))
             d = self.fresh(e.uid, e.ty)
-            self.tr.b.add_assumption(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Real(0))),
+            self.tr.assume(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Real(0))),
                                                  mgr.Equals(mgr.Times(d, b), a)))
             return d
         q = self.fresh(e.uid + ".q", e.ty)
@@ -421,12 +430,12 @@ class _Inst:
         if simp.is_constant():
             c = simp.constant_value()
             if c != 0:
-                self.tr.b.add_assumption(mgr.And(
+                self.tr.assume(mgr.And(
                     mgr.Equals(a, mgr.Plus(mgr.Times(mgr.Int(c), q), r)),
                     mgr.GE(r, mgr.Int(0)), mgr.LT(r, mgr.Int(abs(c)))))
         else:
             absb = mgr.Ite(mgr.GE(b, mgr.Int(0)), b, mgr.Minus(mgr.Int(0), b))
-            self.tr.b.add_assumption(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Int(0))), mgr.And(
+            self.tr.assume(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Int(0))), mgr.And(
                 mgr.Equals(a, mgr.Plus(mgr.Times(b, q), r)), mgr.GE(r, mgr.Int(0)), mgr.LT(r, absb))))
         return r if e.op == "mod" else q
 
@@ -438,7 +447,7 @@ class _Inst:
         env = {}
         for n, a in zip(callee.inputs, args, strict=True):
             var = tr.state(prefix + n, callee.types[n])
-            tr.b.add_assumption(self.equal(var, a))
+            tr.assume(self.equal(var, a))
             env[n] = var
         inst = _Inst(tr, callee, prefix, env)
         outs = inst.translate()
