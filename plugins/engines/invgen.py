@@ -87,8 +87,16 @@ class Simulator:
                 hints.append(mgr.Equals(v, mgr.Int(self.rng.randint(lo, hi))))
         return hints
 
-    def _solve(self, fixed: list[FNode], free: Sequence[FNode], all_ints: bool = False) -> bool:
+    def _solve(self, fixed: list[FNode], free: Sequence[FNode], all_ints: bool = False,
+               sticky: Sequence[FNode] = ()) -> bool:
         hints = self._hints(free, -2, 6, all_ints)
+        if sticky:
+            # Keep the property's flags (``env``) true where possible: drop the random hints
+            # before giving up on them.
+            if self.solver.check([*fixed, *sticky, *hints]):
+                return True
+            if self.solver.check([*fixed, *sticky]):
+                return True
         for _ in range(10):
             if self.solver.check([*fixed, *hints]):
                 return True
@@ -99,15 +107,21 @@ class Simulator:
             hints = [h for h in hints if h not in core] if dropped else []
         return self.solver.check(fixed)
 
-    def runs(self, count: int, depth: int, deadline: float) -> list[dict[FNode, object]]:
+    def runs(self, count: int, depth: int, deadline: float,
+             flags: Sequence[FNode] = ()) -> list[dict[FNode, object]]:
+        """Up to ``count`` runs of ``depth`` steps; every other run tries to keep ``flags``
+        true (random hints alone falsify ``Sofar(env)`` flags within a step or two)."""
         system = self.system
+        nmap = system.next_map()
         states: list[dict[FNode, object]] = []
         seen: set[tuple] = set()
         free_init = system.current_vars
         free_step = (*system.input_vars, *system.next_vars)
         for run in range(count):
             self.hint_rate = 0.5 if run % 2 == 0 else 0.1
-            if not self._solve([self.act_init], free_init, all_ints=True):
+            sticky_cur = list(flags) if run % 2 == 1 else []
+            sticky_next = [nmap[f] for f in sticky_cur]
+            if not self._solve([self.act_init], free_init, all_ints=True, sticky=sticky_cur):
                 break
             vals = self.solver.values([*system.state_vars, *self.atoms])
             stale = 0
@@ -125,7 +139,7 @@ class Simulator:
                     return states
                 fixed = [self.act_step, *(self.mgr.EqualsOrIff(v, constant(self.mgr, v, vals[v]))
                                           for v in system.state_vars)]
-                if not self._solve(fixed, free_step):
+                if not self._solve(fixed, free_step, sticky=sticky_next):
                     break
                 nxt = self.solver.values([*system.next_vars, *self.next_atoms])
                 vals = {c: nxt[n] for c, n in zip(system.state_vars, system.next_vars, strict=True)}
@@ -219,6 +233,19 @@ class Candidates:
                 near |= free
         varying = [b for b in bools if len({smp[b] for smp in self.samples}) > 1]
         return sorted(varying, key=lambda b: (b not in prop_vars, b not in near))
+
+    def near_property(self, bools: Sequence[FNode]) -> list[FNode]:
+        """Boolean state variables a fact ties to a property's variables (``OK = env => ..``),
+        not the property variables themselves."""
+        prop_vars: set[FNode] = set()
+        for p in self.system.properties:
+            prop_vars |= self.env.fvo.get_free_variables(p.obligation(self.env))
+        near: list[FNode] = []
+        for f in self.facts:
+            free = self.env.fvo.get_free_variables(f)
+            if free & prop_vars:
+                near.extend(b for b in bools if b in free and b not in prop_vars and b not in near)
+        return near
 
     def all(self) -> list[FNode]:
         return self.base() + self.conditional()
@@ -401,9 +428,11 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
     deadline = time.monotonic() + budget
     facts = trans_state_invariants(system, ctx.make_solver())
     sim = Simulator(system, ctx, seed)
-    samples = sim.runs(count=int(ctx.options.get("invgen_runs", 6)),
+    bools = [v for v in system.state_vars if v.symbol_type().is_bool_type()]
+    flags = Candidates(system, [], facts).near_property(bools)[:2]
+    samples = sim.runs(count=int(ctx.options.get("invgen_runs", 8)),
                        depth=int(ctx.options.get("invgen_depth", 20)),
-                       deadline=time.monotonic() + budget / 3)
+                       deadline=time.monotonic() + budget / 3, flags=flags)
     sim.solver.close()
     known = set(facts)
     miner = Candidates(system, samples, facts)
