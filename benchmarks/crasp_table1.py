@@ -191,9 +191,10 @@ def table(rows: list[dict]) -> str:
             cells = [f"{_f(_med([r['rounds'] for r in rs]))} ({proved}/{len(rs)} proved) / {_f(paper_r)}",
                      f"{_f(_med([r['synthesis_time'] for r in rs]))} / {_f(paper_s)}",
                      f"{_f(_med([r['verification_time'] for r in rs]))} / {_f(paper_v)}"]
-            if part == "minimize":
+            if part == "minimize":  # sizes of proved programs only (a limit keeps the spec)
+                after = _med([r["size_after"] for r in rs if r["proved"]])
                 cells.append(f"{_f(_med([r['size_before'] for r in rs]))}→"
-                             f"{_f(_med([r['size_after'] for r in rs]))}")
+                             + (_f(after) if after is not None else "limit"))
             return cells
 
         runs = f"{len(solved)}/{len(learn) + len(skipped)}"
