@@ -177,8 +177,10 @@ def test_lucent_sides_need_an_alphabet(tmp_path, capsys):
     assert code == 2 and "exactly one int input" in err
 
 
-def test_check_command_finds_shortest_accepted_word(capsys):
-    code, objs = run_main_json(capsys, "check", DIR / "anbncn.crasp", "--timeout", "60")
+def test_check_command_finds_shortest_accepted_word():
+    # End to end: in-process, after the suite's many earlier in-process runs, this run has been
+    # seen to hang until its timeout (reported to the lead as a runner issue).
+    code, objs = run_json("check", DIR / "anbncn.crasp", "--timeout", "60")
     prop = properties(objs)["accept"]
     assert prop["answer"]["value"] == "reachable" and code == 0, json.dumps(prop)
     letters = next(s for s in prop["witness"][0]["streams"] if s["name"] == "letter")
