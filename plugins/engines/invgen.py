@@ -36,6 +36,8 @@ from kinduct.plugins.engines.vocab import state_atoms
 MAX_PAIR_CANDIDATES = 1500
 #: Affine equalities with bigger coefficients come from too few samples, not from the system.
 MAX_COEFFICIENT = 16
+#: Cap on ``a + b <= c`` candidates per mining round.
+MAX_SUM_CANDIDATES = 400
 #: Boolean flags whose true/false samples get their own affine hull.
 MAX_FLAGS = 4
 
@@ -89,14 +91,14 @@ class Simulator:
 
     def _solve(self, fixed: list[FNode], free: Sequence[FNode], all_ints: bool = False,
                sticky: Sequence[FNode] = ()) -> bool:
+        """A model of ``fixed`` (and of ``sticky`` when possible) following as many random
+        hints as the unsat cores allow."""
         hints = self._hints(free, -2, 6, all_ints)
-        if sticky:
-            # Keep the property's flags (``env``) true where possible: drop the random hints
-            # before giving up on them.
-            if self.solver.check([*fixed, *sticky, *hints]):
-                return True
-            if self.solver.check([*fixed, *sticky]):
-                return True
+        if sticky and self._with_hints([*fixed, *sticky], hints):
+            return True
+        return self._with_hints(fixed, hints)
+
+    def _with_hints(self, fixed: list[FNode], hints: list[FNode]) -> bool:
         for _ in range(10):
             if self.solver.check([*fixed, *hints]):
                 return True
@@ -204,6 +206,10 @@ class Candidates:
         self.mgr = system.env.formula_manager
         self.samples = samples
         self._base: list[FNode] | None = None
+        #: Variables the system's atoms mention (the quantities its guards test).
+        self.atom_vars: set[FNode] = set()
+        for atom in state_atoms(system):
+            self.atom_vars |= self.env.fvo.get_free_variables(atom)
         self.facts = list(facts)
         #: Variables a fact defines (``v = e``): functions of the others, so they only add
         #: piecewise-linear noise to the affine hull of the sampled states.
@@ -351,6 +357,22 @@ class Candidates:
                     elif all(x >= y for x, y in zip(ca, cb, strict=True)):
                         out.append(mgr.LE(b, a))
                         pairs += 1
+            # Sums of two counters the system tests (``exclusive + dirty <= 1``): mutual
+            # exclusion between protocol states, which orderings cannot express.
+            tested = [v for v in varying if v in self.atom_vars]
+            sums = 0
+            for i, a in enumerate(tested):
+                for b in tested[i + 1:]:
+                    if sums >= MAX_SUM_CANDIDATES:
+                        break
+                    total = [x + y for x, y in zip(column[a], column[b], strict=True)]
+                    hi, lo = max(total), min(total)
+                    if hi < max(column[a]) + max(column[b]):
+                        out.append(mgr.LE(mgr.Plus(a, b), constant(mgr, a, hi)))
+                        sums += 1
+                    if lo > min(column[a]) + min(column[b]):
+                        out.append(mgr.LE(constant(mgr, a, lo), mgr.Plus(a, b)))
+                        sums += 1
             for pool in (varying, [v for v in varying if v not in self.defined]):
                 if 1 < len(pool) <= 120:
                     out.extend(e for e in affine_equalities(mgr, pool, samples)
