@@ -57,10 +57,21 @@ def expand_engines(names: Sequence[str]) -> list[Engine]:
 DEFAULT_ENGINE_MEMORY_MB = 8192
 
 
+def _virtual_size() -> int:
+    """This process's current address-space size in bytes (0 when unknown)."""
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def _limit_memory() -> None:
     megabytes = int(os.environ.get("KINDUCT_ENGINE_MEMORY_MB", DEFAULT_ENGINE_MEMORY_MB))
     if megabytes > 0:
-        limit = megabytes * 1024 * 1024
+        # A forked engine inherits its parent's address space (large inside a long-running
+        # host such as a test session or a synthesis loop): the budget comes on top of it.
+        limit = _virtual_size() + megabytes * 1024 * 1024
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
