@@ -64,6 +64,7 @@ class Translator:
         self.instances: dict[str, Node] = {}  # prefix -> node
         self.next_of: dict[FNode, FNode] = {}
         self.assumptions: list[FNode] = []
+        self.divisions: dict[tuple[FNode, int], tuple[FNode, FNode]] = {}
         self.file = checked.file
 
     def assume(self, formula: FNode) -> None:
@@ -425,15 +426,26 @@ class _Inst:
             self.tr.assume(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Real(0))),
                                                  mgr.Equals(mgr.Times(d, b), a)))
             return d
-        q = self.fresh(e.uid + ".q", e.ty)
-        r = self.fresh(e.uid + ".r", e.ty)
-        if simp.is_constant():
+        if simp.is_constant() and simp.constant_value() != 0:
             c = simp.constant_value()
-            if c != 0:
+            if c in (1, -1):
+                return (mgr.Int(0) if e.op == "mod" else
+                        a if c == 1 else mgr.Minus(mgr.Int(0), a))
+            # division by a constant is a function of the dividend: equal dividends share
+            # one quotient/remainder pair (generated models repeat "x div 60" many times)
+            key = (a, c)
+            if key not in self.tr.divisions:
+                q = self.fresh(e.uid + ".q", e.ty)
+                r = self.fresh(e.uid + ".r", e.ty)
                 self.tr.assume(mgr.And(
                     mgr.Equals(a, mgr.Plus(mgr.Times(mgr.Int(c), q), r)),
                     mgr.GE(r, mgr.Int(0)), mgr.LT(r, mgr.Int(abs(c)))))
-        else:
+                self.tr.divisions[key] = (q, r)
+            q, r = self.tr.divisions[key]
+            return r if e.op == "mod" else q
+        q = self.fresh(e.uid + ".q", e.ty)
+        r = self.fresh(e.uid + ".r", e.ty)
+        if not simp.is_constant():
             absb = mgr.Ite(mgr.GE(b, mgr.Int(0)), b, mgr.Minus(mgr.Int(0), b))
             self.tr.assume(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Int(0))), mgr.And(
                 mgr.Equals(a, mgr.Plus(mgr.Times(b, q), r)), mgr.GE(r, mgr.Int(0)), mgr.LT(r, absb))))
