@@ -143,7 +143,6 @@ class Z3Solver(_PySMTSolver):
 
     def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
         import z3
-
         from z3 import z3core
 
         model = self._model
