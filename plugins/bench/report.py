@@ -72,7 +72,7 @@ def summarise(rows: Sequence[dict], timeout: float) -> list[dict]:
     for r in rows:
         configs.setdefault((r["engine"], r["solver"]), []).append(r)
     out = []
-    for (engine, solver), group in configs.items():
+    for (engine, solver), group in sorted(configs.items()):
         good = [r["time"] for r in group if solved(r)]
         out.append({
             "engine": engine, "solver": solver, "rows": len(group),
