@@ -19,7 +19,6 @@ from kinduct.kernel.runner import RunOptions, run, select_properties
 from kinduct.kernel.system import TransitionSystem
 from kinduct.kernel.verdict import Verdict, exit_code
 
-
 #: When this process started working: ``--timeout`` counts from here, plugin loading included.
 PROCESS_START = time.monotonic()
 
@@ -54,14 +53,22 @@ def csv_list(text: str) -> tuple[str, ...]:
     return items
 
 
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got '{text}'") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be positive")
-    return value
+def _positive(cast: type, what: str):
+    """An argparse type for positive numbers of the given kind."""
+    def parse(text: str):
+        try:
+            value = cast(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got '{text}'") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError("must be positive")
+        return value
+
+    return parse
+
+
+positive_float = _positive(float, "a number of seconds")
+positive_int = _positive(int, "a whole number")
 
 
 def add_engine_options(parser: argparse.ArgumentParser) -> None:

@@ -29,6 +29,7 @@ from pysmt import operators as op
 from pysmt.fnode import FNode
 
 from kinduct.kernel.errors import UnsupportedError
+from kinduct.kernel.report import type_name
 from kinduct.kernel.system import Property, TransitionSystem
 
 #: Words that Kind 2 Lustre reserves; a variable with one of these names is renamed.
@@ -77,14 +78,11 @@ class _Names:
 
 def lustre_type(var) -> str:
     """The Lustre type of a symbol (or of a PySMT type)."""
-    t = var.symbol_type() if isinstance(var, FNode) else var
-    if t.is_bool_type():
-        return "bool"
-    if t.is_int_type():
-        return "int"
-    if t.is_real_type():
-        return "real"
-    raise UnsupportedError(f"variables of type {t} in Lustre output (only bool, int, real)")
+    name = type_name(var)
+    if name == "abstr":
+        t = var.symbol_type() if isinstance(var, FNode) else var
+        raise UnsupportedError(f"variables of type {t} in Lustre output (only bool, int, real)")
+    return name
 
 
 def _real_literal(value: Fraction) -> str:

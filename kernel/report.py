@@ -22,8 +22,9 @@ def json_value(value: Value) -> Any:
     return value
 
 
-def type_name(var: FNode) -> str:
-    t = var.symbol_type()
+def type_name(var) -> str:
+    """Kind 2's name of a symbol's (or a PySMT type's) type; ``abstr`` when it has none."""
+    t = var.symbol_type() if isinstance(var, FNode) else var
     if t.is_bool_type():
         return "bool"
     if t.is_int_type():

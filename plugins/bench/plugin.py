@@ -10,23 +10,13 @@ import signal
 from pathlib import Path
 
 from kinduct.kernel import registry
-from kinduct.kernel.cli import console, csv_list, positive_float
+from kinduct.kernel.cli import console, csv_list, positive_float, positive_int
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.hookspecs import hookimpl
 from kinduct.plugins.bench.executors import run_dask, run_local
 from kinduct.plugins.bench.report import CsvLog, cactus_plot, print_summary, read_rows, summarise
 from kinduct.plugins.bench.suite import load_suite
 from kinduct.plugins.bench.tasks import Task
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be positive")
-    return value
 
 
 def _check_configs(engines: tuple[str, ...], solvers: tuple[str, ...]) -> None:
