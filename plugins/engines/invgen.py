@@ -332,6 +332,12 @@ class Candidates:
                 vals = column[v]
                 lo, hi = min(vals), max(vals)
                 c_lo, c_hi = constant(mgr, v, lo), constant(mgr, v, hi)
+                # Equal columns first, constant ones included: when simulation never moved two
+                # counters, ``x = 0`` fails Houdini but ``x = y`` may well be inductive.
+                key = tuple(vals)
+                if key in reps:
+                    out.append(mgr.Equals(v, reps[key]))
+                reps.setdefault(key, v)
                 if lo == hi:
                     out.append(mgr.Equals(v, c_lo))
                     continue
@@ -339,11 +345,8 @@ class Candidates:
                 out.append(mgr.LE(v, c_hi))
                 if lo >= 0:
                     out.append(mgr.LE(constant(mgr, v, 0), v))
-                key = tuple(vals)
-                if key in reps:
-                    out.append(mgr.Equals(v, reps[key]))
+                if reps[key] is not v:
                     continue
-                reps[key] = v
                 varying.append(v)
             pairs = 0
             for i, a in enumerate(varying):

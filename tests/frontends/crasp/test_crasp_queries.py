@@ -46,17 +46,10 @@ def test_enough_pairs():
 QUICK = {"dyck1", "majority", "existential", "aastar"}
 
 
-#: Pairs the current portfolio no longer proves (engine regressions, reported to the lead).
-PENDING = {"d2": "proved by invgen in 1.5 s earlier today; unknown within 40 s since the engines' update"}
-
-
 def _equiv_param(name: str):
     if name in QUICK:
         return name
-    marks = [pytest.mark.slow]
-    if name in PENDING:
-        marks.append(pytest.mark.xfail(strict=False, reason=PENDING[name]))
-    return pytest.param(name, marks=marks)
+    return pytest.param(name, marks=[pytest.mark.slow])
 
 
 @pytest.mark.parametrize("name", [_equiv_param(n) for n in EQUIV])
@@ -105,8 +98,6 @@ def test_empty_universal_include(capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=False, reason="D2 within Dyck-1 needs the invariants relating the two programs' "
-                   "counters; the portfolio proved it earlier (ic3, 2.4 s) and no longer does within 60 s")
 def test_d2_included_in_dyck1():
     verdict, _ = decide_query("include", load(DIR / "d2.crasp"), load(DIR / "dyck1.crasp"),
                               RunOptions(timeout=60))
