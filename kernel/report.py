@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from pysmt.fnode import FNode
+from rich.markup import escape
 
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Trace, Value, Verdict
@@ -126,25 +127,28 @@ def format_value(value: Any) -> str:
 
 def human_report(console, system: TransitionSystem, props: Sequence[Property],
                  verdicts: Sequence[Verdict]) -> None:
-    """A table of verdicts, then each counterexample as a table of streams over steps."""
+    """A table of verdicts, then each counterexample as a table of streams over steps.
+
+    Names come from users' models (``z[l3c34]``), so they are escaped, never read as markup."""
     from rich.table import Table
 
-    table = Table(title=f"{system.name}", title_justify="left")
+    table = Table(title=escape(system.name), title_justify="left")
     for col in ("property", "verdict", "engine", "k", "time (s)"):
         table.add_column(col)
     by_name = {p.name: p for p in props}
     for v in verdicts:
-        table.add_row(v.property, f"[{_STYLE[v.answer]}]{v.answer.value}[/]", v.engine or "-",
+        table.add_row(escape(v.property), f"[{_STYLE[v.answer]}]{v.answer.value}[/]", v.engine or "-",
                       "-" if v.k is None else str(v.k), f"{v.runtime:.2f}")
     console.print(table)
     for v in verdicts:
         if v.answer is Answer.ERROR or (v.answer is Answer.UNKNOWN and v.message):
-            console.print(f"[dim]{v.property}: {v.message}[/]")
+            console.print(f"[dim]{escape(v.property)}: {escape(v.message)}[/]")
         if v.trace is None:
             continue
         label = "witness" if v.answer is Answer.REACHABLE else "counterexample"
+        label = f"{label} for {v.property}"
         for block in lift(system, v.trace, by_name[v.property]):
-            _print_block(console, f"{label} for {v.property}", block)
+            _print_block(console, label, block)
         if "word" in v.extra:
             console.print(f"word: {' '.join(map(str, v.extra['word']))}")
 
@@ -155,14 +159,15 @@ def _print_block(console, title: str, block: dict[str, Any], depth: int = 0) -> 
     streams = block.get("streams", [])
     if streams:
         steps = max((len(s["instantValues"]) for s in streams), default=0)
-        table = Table(title=f"{title}: {block['blockType']} {block['name']}", title_justify="left")
+        table = Table(title=escape(f"{title}: {block['blockType']} {block['name']}"),
+                      title_justify="left")
         table.add_column("stream")
         table.add_column("class")
         for k in range(steps):
             table.add_column(str(k), justify="right")
         for s in streams:
             vals = {step: format_value(val) for step, val in s["instantValues"]}
-            table.add_row(s["name"], s["class"], *[vals.get(k, "") for k in range(steps)])
+            table.add_row(escape(s["name"]), s["class"], *[escape(vals.get(k, "")) for k in range(steps)])
         console.print(table)
     for sub in block.get("subnodes", []) or []:
         _print_block(console, title, sub, depth + 1)

@@ -160,3 +160,27 @@ def test_engines_die_when_kinduct_is_killed():
     for p in alive:
         p.kill()
     assert not alive
+
+
+def test_human_output_shows_names_with_brackets_verbatim(tmp_path):
+    """Property names such as Lucent's ``z[l3c34]`` must not be eaten as rich markup."""
+    model = tmp_path / "bracket.vmt"
+    model.write_text((VMT / "counter_bug.vmt").read_text())
+    proc = run_cli("check", model, "--engine", "bmc")
+    assert proc.returncode == 40
+    assert "P0" in proc.stdout  # sanity: the table is printed
+    from rich.console import Console
+
+    from kinduct.kernel.report import human_report
+    from kinduct.kernel.verdict import Answer, Verdict
+
+    console = Console(record=True, width=120)
+    from kinduct.kernel import registry
+    from kinduct.kernel.frontend import LoadOptions
+
+    system = registry.frontend("vmt").load(model, LoadOptions())
+    renamed = system.with_properties([system.properties[0].__class__(
+        "z[l3c34]", system.properties[0].formula)])
+    human_report(console, renamed, list(renamed.properties),
+                 [Verdict("z[l3c34]", Answer.VALID, engine="kind", k=1)])
+    assert "z[l3c34]" in console.export_text()
