@@ -92,106 +92,101 @@ def _query(query: str, a: A.Program, b: A.Program, timeout: float) -> tuple[Answ
     return verdict.answer, word, verdict.message or ""
 
 
-def minimize(spec: A.Program, shape: Shape | None = None, seed: int = 0, max_rounds: int = 50,
-             time_limit: float = 300.0, iterations: int = 100_000, verify_timeout: float = 60.0,
-             log: Log | None = None, progress: Progress | None = None) -> LoopResult:
+@dataclass
+class _Outcome:
+    """What one run of :func:`_cegis` ends with; the callers turn it into a report."""
+
+    program: A.Program | None
+    proved: bool
+    rounds: int
+    synth: float
+    verif: float
+    message: str
+    counterexamples: list[list[str]]
+    mis: int | None
+    first_size: int | None
+    found: bool = True
+
+
+def _cegis(query: str, noun: str, words: list[list[str]], labels: list[bool], spec: A.Program,
+           shape: Shape, seed: int, max_rounds: int, time_limit: float, iterations: int,
+           verify_timeout: float, label_of: Callable[[list[str]], bool], log: Log | None,
+           progress: Progress | None) -> _Outcome:
+    """Search a program fitting ``words``/``labels``, check ``query`` against ``spec``, add the
+    counterexample word (labelled by ``label_of``) and repeat, warm-starting each search."""
     start = time.perf_counter()
-    shape = shape or shape_of(spec)
-    alphabet = spec.alphabet
-    words = trace_words(alphabet, seed)
-    labels = [accepts(spec, w) for w in words]
-    synth = verif = 0.0
-    cur: A.Program | None = None
-    rounds = 0
-    cexs: list[list[str]] = []
-    message = "limit reached: rounds"
-    proved = False
+    out = _Outcome(None, False, 0, 0.0, 0.0, "limit reached: rounds", [], None, None)
+    verb = {"equiv": "equivalence", "include": "inclusion"}[query]
     for r in range(1, max_rounds + 1):
         left = time_limit - (time.perf_counter() - start)
         if left <= 0:
-            message = "limit reached: time"
+            out.message = "limit reached: time"
             break
-        res = anneal(words, labels, alphabet, shape, Options(iterations=iterations, seed=seed * 1000 + r,
-                                                             time_limit=left), init=cur,
-                     progress=progress)
-        synth += res.seconds
-        cur = res.program
+        res = anneal(words, labels, spec.alphabet, shape,
+                     Options(iterations=iterations, seed=seed * 1000 + r, time_limit=left),
+                     init=out.program, progress=progress)
+        out.synth += res.seconds
+        out.program, out.mis = res.program, res.mis
+        if out.first_size is None:
+            out.first_size = program_size(res.program)
         if not res.found:
-            message = (f"limit reached: no program of shape {shape} fits the {len(words)} traces; "
-                       "kept the specification")
-            cur = spec
+            out.found = False
+            out.message = f"limit reached: no program of shape {shape} fits the {len(words)} {noun}"
             break
         left = time_limit - (time.perf_counter() - start)
         t = time.perf_counter()
-        answer, word, why = _query("equiv", cur, spec, min(verify_timeout, max(left, 1.0)))
-        verif += time.perf_counter() - t
-        rounds = r
+        answer, word, why = _query(query, out.program, spec, min(verify_timeout, max(left, 1.0)))
+        out.verif += time.perf_counter() - t
+        out.rounds = r
         if log:
-            log(f"round {r}: candidate of size {program_size(cur)} fits {len(words)} traces; "
-                f"equivalence {answer.value}" + (f", counterexample {''.join(word)!r}" if word else ""))
+            log(f"round {r}: candidate of size {program_size(out.program)} fits {len(words)} {noun}; "
+                f"{verb} {answer.value}" + (f", counterexample {''.join(word)!r}" if word else ""))
         if answer is Answer.VALID:
-            proved, message = True, "equivalence proved"
-            if program_size(cur) >= program_size(spec):  # the search found nothing smaller
-                cur, message = spec, "equivalence proved; no smaller program found, kept the specification"
+            out.proved, out.message = True, f"{verb} proved"
             break
         if answer is Answer.FALSIFIABLE and word is not None:
-            cexs.append(word)
+            out.counterexamples.append(word)
             words.append(word)
-            labels.append(accepts(spec, word))
+            labels.append(label_of(word))
             continue
-        message = f"limit reached: equivalence check inconclusive ({answer.value}{': ' + why if why else ''})"
+        out.message = f"limit reached: {verb} check inconclusive ({answer.value}{': ' + why if why else ''})"
         break
-    return LoopResult(cur, proved, rounds, synth, verif, program_size(spec),
-                      program_size(cur) if cur is not None else None, message, cexs, len(words))
+    return out
+
+
+def minimize(spec: A.Program, shape: Shape | None = None, seed: int = 0, max_rounds: int = 50,
+             time_limit: float = 300.0, iterations: int = 100_000, verify_timeout: float = 60.0,
+             log: Log | None = None, progress: Progress | None = None) -> LoopResult:
+    """A program with ``spec``'s language, no larger than ``spec`` (``spec`` itself when the
+    search finds nothing smaller); traces are labelled by ``spec``."""
+    words = trace_words(spec.alphabet, seed)
+    labels = [accepts(spec, w) for w in words]
+    out = _cegis("equiv", "traces", words, labels, spec, shape or shape_of(spec), seed, max_rounds,
+                 time_limit, iterations, verify_timeout, lambda w: accepts(spec, w), log, progress)
+    cur, message = out.program, out.message
+    if not out.found:
+        cur, message = spec, message + "; kept the specification"
+    elif out.proved and program_size(cur) >= program_size(spec):  # nothing smaller was found
+        cur, message = spec, "equivalence proved; no smaller program found, kept the specification"
+    return LoopResult(cur, out.proved, out.rounds, out.synth, out.verif, program_size(spec),
+                      program_size(cur) if cur is not None else None, message,
+                      out.counterexamples, len(words))
 
 
 def constrain(words: Sequence[Sequence[str]], labels: Sequence[bool], spec: A.Program,
               shape: Shape, seed: int = 0, max_rounds: int = 50, time_limit: float = 300.0,
               iterations: int = 100_000, verify_timeout: float = 60.0, log: Log | None = None,
               progress: Progress | None = None) -> LoopResult:
-    start = time.perf_counter()
-    words = [list(w) for w in words]
-    labels = list(labels)
-    synth = verif = 0.0
-    cur: A.Program | None = None
-    rounds = 0
-    cexs: list[list[str]] = []
-    message = "limit reached: rounds"
-    proved = False
-    mis = None
-    first_size: int | None = None  # "size before": the first candidate, before any refinement
-    for r in range(1, max_rounds + 1):
-        left = time_limit - (time.perf_counter() - start)
-        if left <= 0:
-            message = "limit reached: time"
-            break
-        res = anneal(words, labels, spec.alphabet, shape,
-                     Options(iterations=iterations, seed=seed * 1000 + r, time_limit=left), init=cur,
-                     progress=progress)
-        synth += res.seconds
-        cur, mis = res.program, res.mis
-        first_size = program_size(cur) if first_size is None else first_size
-        if not res.found:
-            message = (f"limit reached: no program of shape {shape} fits the {len(words)} examples "
-                       f"(best misclassifies {res.mis})")
-            break
-        left = time_limit - (time.perf_counter() - start)
-        t = time.perf_counter()
-        answer, word, why = _query("include", cur, spec, min(verify_timeout, max(left, 1.0)))
-        verif += time.perf_counter() - t
-        rounds = r
-        if log:
-            log(f"round {r}: candidate of size {program_size(cur)} fits {len(words)} examples; "
-                f"inclusion {answer.value}" + (f", counterexample {''.join(word)!r}" if word else ""))
-        if answer is Answer.VALID:
-            proved, message = True, "inclusion proved"
-            break
-        if answer is Answer.FALSIFIABLE and word is not None:
-            cexs.append(word)
-            words.append(word)
-            labels.append(False)
-            continue
-        message = f"limit reached: inclusion check inconclusive ({answer.value}{': ' + why if why else ''})"
-        break
-    return LoopResult(cur, proved, rounds, synth, verif, first_size,
-                      program_size(cur) if cur is not None else None, message, cexs, len(words), mis)
+    """A program fitting the data whose language is included in ``spec``'s; words it accepts
+    outside ``spec`` join the data as negatives."""
+    words_ = [list(w) for w in words]
+    labels_ = list(labels)
+    out = _cegis("include", "examples", words_, labels_, spec, shape, seed, max_rounds, time_limit,
+                 iterations, verify_timeout, lambda w: False, log, progress)
+    message = out.message
+    if not out.found:
+        message += f" (best misclassifies {out.mis})"
+    cur = out.program
+    return LoopResult(cur, out.proved, out.rounds, out.synth, out.verif, out.first_size,
+                      program_size(cur) if cur is not None else None, message,
+                      out.counterexamples, len(words_), out.mis)
