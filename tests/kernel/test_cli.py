@@ -47,7 +47,7 @@ def test_falsifiable_json_every_engine_and_solver(engine, solver):
 @pytest.mark.parametrize("engine", ["kind", "portfolio"])
 @pytest.mark.parametrize("solver", ["z3", "cvc5"])
 def test_valid_json(engine, solver):
-    code, objs = run_json("check", VMT / "two_counters.vmt", "--engine", engine, "--solver",
+    code, objs = run_json("check", VMT / "twin_counters.vmt", "--engine", engine, "--solver",
                           solver, "--timeout", "20")
     validate(objs)
     props = properties(objs)

@@ -79,8 +79,8 @@ def test_falsifiable_with_counterexample(fake_kind2):
 
 
 def test_valid_answers_in_any_order(fake_kind2):
-    env = fake_kind2("two_counters_valid.json")
-    code, objs = check_json(env, VMT / "two_counters.vmt", "--engine", "portfolio")
+    env = fake_kind2("twin_counters_valid.json")
+    code, objs = check_json(env, VMT / "twin_counters.vmt", "--engine", "portfolio")
     assert code == 0
     props = properties(objs)
     assert {n: (p["answer"]["value"], p["k"]) for n, p in props.items()} == {
@@ -101,7 +101,7 @@ def test_counterexample_that_does_not_replay_is_an_error(fake_kind2):
 
 def test_parse_error_becomes_error_verdicts(fake_kind2):
     env = fake_kind2("parse_error.json", exit="3")
-    code, objs = check_json(env, VMT / "two_counters.vmt")
+    code, objs = check_json(env, VMT / "twin_counters.vmt")
     props = properties(objs)
     assert set(props) == {"P0", "P1"}
     for p in props.values():
@@ -209,7 +209,7 @@ def test_truncated_output_keeps_complete_objects():
 @pytest.mark.skipif(shutil.which("kind2") is None, reason="no kind2 binary on PATH")
 @pytest.mark.parametrize(("model", "answers"), [
     ("counter_bug.vmt", {"P0": "falsifiable"}),
-    ("two_counters.vmt", {"P0": "valid", "P1": "valid"}),
+    ("twin_counters.vmt", {"P0": "valid", "P1": "valid"}),
     ("counter.vmt", {"P0": "valid"}),
 ])
 def test_real_kind2(model, answers):

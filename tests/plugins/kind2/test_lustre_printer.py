@@ -28,7 +28,7 @@ from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 from kinduct.kernel.verdict import Answer
 from tests.conftest import BENCH, EXAMPLES
 
-MODELS = [EXAMPLES / "vmt" / n for n in ("counter.vmt", "counter_bug.vmt", "two_counters.vmt")] + [
+MODELS = [EXAMPLES / "vmt" / n for n in ("counter.vmt", "counter_bug.vmt", "twin_counters.vmt")] + [
     BENCH / "vmt" / "lustre" / n for n in ("_6counter2.vmt", "stalmark.vmt", "DRAGON_1.vmt",
                                           "traffic.vmt")]
 MODELS = [m for m in MODELS if m.exists()]
