@@ -120,8 +120,12 @@ def test_dask_local_cluster_gives_the_same_verdicts(tmp_path):
 
 
 def test_killed_task_is_an_error_row_and_the_bench_goes_on(tmp_path):
+    # A copy under a name of its own: other tests run kinduct on undecided.vmt at the same time,
+    # and the stray-process check below must only see this test's processes.
+    model = tmp_path / "victim_undecided.vmt"
+    model.write_text((EXAMPLES / "vmt" / "undecided.vmt").read_text())
     listing = tmp_path / "suite.txt"
-    listing.write_text(f"{EXAMPLES / 'vmt' / 'undecided.vmt'}\n{EXAMPLES / 'vmt' / 'counter_bug.vmt'}\n")
+    listing.write_text(f"{model}\n{EXAMPLES / 'vmt' / 'counter_bug.vmt'}\n")
     out = tmp_path / "out.csv"
     proc = subprocess.Popen([str(KINDUCT), "bench", str(listing), "--engine", "portfolio", "--timeout",
                              "120", "--jobs", "2", "--csv", str(out)], cwd=ROOT,
@@ -135,7 +139,7 @@ def test_killed_task_is_an_error_row_and_the_bench_goes_on(tmp_path):
                     cmd = child.cmdline()
                 except psutil.Error:
                     continue
-                if "check" in cmd and any(c.endswith("undecided.vmt") for c in cmd):
+                if "check" in cmd and str(model) in cmd:
                     victim = child
                     break
             time.sleep(0.2)
@@ -152,11 +156,11 @@ def test_killed_task_is_an_error_row_and_the_bench_goes_on(tmp_path):
     strays = []
     for p in psutil.process_iter(["cmdline"]):
         cmd = p.info["cmdline"] or []
-        if any(str(c).endswith("undecided.vmt") for c in cmd) and str(listing) not in cmd:
+        if str(model) in map(str, cmd):
             strays.append(p)
     assert not strays, strays
     rows = {Path(r["file"]).name: r for r in read_csv(out)[1]}
-    assert rows["undecided.vmt"]["verdict"] == "error"
+    assert rows["victim_undecided.vmt"]["verdict"] == "error"
     assert "SIGKILL" in stderr
     assert rows["counter_bug.vmt"]["verdict"] == "falsifiable"
     assert rows["counter_bug.vmt"]["k"] == "7"
