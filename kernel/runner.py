@@ -122,6 +122,9 @@ def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
         poll_invariants=poll,
     )
     try:
+        if engine.needs_transition_relation and system.metadata.get("bounded") is not None:
+            raise EngineRefusal(f"{engine.name} needs a transition relation; this problem is "
+                                "bounded-only (use --engine bmc)")
         for verdict in engine.check(system, props, ctx):
             outbox.put(("verdict", engine.name, verdict.evolve(engine=verdict.engine or engine.name,
                                                                solver=opts.solver)))

@@ -11,9 +11,9 @@ from typing import Any
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checker import Checked, check_program
 from kinduct.frontends.lucent.parser import parse_file, parse_text
-from kinduct.frontends.lucent.simulate import Instance, Simulator, assemble, leaves
+from kinduct.frontends.lucent.simulate import Instance, Simulator, leaves
 from kinduct.frontends.lucent.translate import PropInfo, Translator
-from kinduct.frontends.lucent.types import T
+from kinduct.frontends.lucent.types import T, assemble
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.system import Property, TransitionSystem

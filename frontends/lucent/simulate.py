@@ -328,12 +328,3 @@ def _parts(suffix: str) -> list[Any]:
     return parts
 
 
-def assemble(name: str, t: T, read: Callable[[str, T], Any]) -> Any:
-    """The inverse of :func:`leaves`: build a structured value from scalar leaf readings."""
-    if t.kind == "record":
-        return {f: assemble(f"{name}.{f}", ft, read) for f, ft in t.items}
-    if t.kind == "array":
-        return [assemble(f"{name}[{i}]", t.items[0], read) for i in range(t.size)]
-    if t.kind == "tuple":
-        return [assemble(f"{name}.%{i}", it, read) for i, it in enumerate(t.items)]
-    return read(name, t)

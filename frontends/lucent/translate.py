@@ -24,7 +24,7 @@ from pysmt.typing import REAL as SREAL
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop
-from kinduct.frontends.lucent.types import T, flat, scalar_paths
+from kinduct.frontends.lucent.types import T, assemble, flat, scalar_paths
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Property, PropertyKind, SystemBuilder
 
@@ -89,7 +89,7 @@ class Translator:
                 self.assume(self.mgr.And(self.mgr.GE(cur, self.mgr.Int(0)),
                                                    self.mgr.LT(cur, self.mgr.Int(len(lt.items)))))
             return cur
-        return _build(name, t, leaf)
+        return assemble(name, t, leaf)
 
     def input(self, name: str, t: T) -> STerm:
         def leaf(n: str, lt: T) -> FNode:
@@ -98,7 +98,7 @@ class Translator:
                 self.assume(self.mgr.And(self.mgr.GE(sym, self.mgr.Int(0)),
                                                    self.mgr.LT(sym, self.mgr.Int(len(lt.items)))))
             return sym
-        return _build(name, t, leaf)
+        return assemble(name, t, leaf)
 
     def const(self, name: str, t: T) -> STerm:
         if name not in self.consts:
@@ -165,16 +165,6 @@ class Translator:
         if "at" in bounds:
             conds.append(mgr.Equals(s, mgr.Int(bounds["at"])))
         return mgr.And(conds)
-
-
-def _build(name: str, t: T, leaf) -> STerm:
-    if t.kind == "record":
-        return {f: _build(f"{name}.{f}", ft, leaf) for f, ft in t.items}
-    if t.kind == "array":
-        return [_build(f"{name}[{i}]", t.items[0], leaf) for i in range(t.size)]
-    if t.kind == "tuple":
-        return [_build(f"{name}.%{i}", it, leaf) for i, it in enumerate(t.items)]
-    return leaf(name, t)
 
 
 def _leaves(term: STerm) -> list[FNode]:

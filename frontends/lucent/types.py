@@ -3,6 +3,7 @@ from the structural type, which is what type equality compares."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,3 +70,15 @@ def scalar_paths(t: T, prefix: str = "") -> list[tuple[str, T]]:
     if t.kind == "tuple":
         return [p for i, it in enumerate(t.items) for p in scalar_paths(it, f"{prefix}.%{i}")]
     return [(prefix, t)]
+
+
+def assemble(name: str, t: T, read: Callable[[str, T], Any]) -> Any:
+    """Build a structured value (records, arrays, tuples) from its scalar leaves, named by path;
+    the simulator reads values with it and the translation creates symbols with it."""
+    if t.kind == "record":
+        return {f: assemble(f"{name}.{f}", ft, read) for f, ft in t.items}
+    if t.kind == "array":
+        return [assemble(f"{name}[{i}]", t.items[0], read) for i in range(t.size)]
+    if t.kind == "tuple":
+        return [assemble(f"{name}.%{i}", it, read) for i, it in enumerate(t.items)]
+    return read(name, t)

@@ -453,8 +453,6 @@ class IC3(Engine):
 
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
-        if system.metadata.get("bounded") is not None:
-            raise EngineRefusal("ic3 needs a transition relation; this problem is bounded-only")
         unsupported = [v for v in system.state_vars
                        if not (v.symbol_type().is_bool_type() or v.symbol_type().is_int_type()
                                or v.symbol_type().is_real_type())]

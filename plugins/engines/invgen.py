@@ -480,8 +480,6 @@ class InvGen(Engine):
 
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
-        if system.metadata.get("bounded") is not None:
-            raise EngineRefusal("invgen needs a transition relation; this problem is bounded-only")
         budget = float(ctx.options.get("invgen_budget", 60.0))
         left = ctx.time_left()
         if left is not None:

@@ -13,7 +13,6 @@ from collections.abc import Iterator, Sequence
 from pysmt.fnode import FNode
 
 from kinduct.kernel.engine import Engine, EngineContext
-from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Verdict
@@ -26,9 +25,6 @@ class KInduction(Engine):
 
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
-        if system.metadata.get("bounded") is not None:
-            raise EngineRefusal("k-induction needs a transition relation; this problem is "
-                                "bounded-only (use --engine bmc)")
         env = system.env
         mgr = env.formula_manager
         base = ctx.make_solver()
