@@ -25,9 +25,18 @@ def test_dyck_example_values():
     assert values["Cr"] == [0, 0, 1, 1, 2, 3, 4, 4, 5]
     # D: true only at position 6, as in the paper.
     assert [j + 1 for j, v in enumerate(values["D"]) if v] == [6]
-    # V := Cl < Cr is true at 7 and also at 9 (4 < 5): the paper's table shows false at 9,
-    # a slip in the paper; the semantics decides.
-    assert [j + 1 for j, v in enumerate(values["V"]) if v] == [7, 9]
+    # V is the first violation: true only at 7, as in the paper's table (Cl < Cr holds again at 9).
+    assert [j + 1 for j, v in enumerate(values["V"]) if v] == [7]
+    assert [j + 1 for j, (a, b) in enumerate(zip(values["Cl"], values["Cr"], strict=True)) if a < b] == [7, 9]
+
+
+def test_dyck_example_is_the_papers_language(capsys):
+    """The example's V differs from the paper's rule text only to match its table: same language."""
+    verbatim = EXAMPLES / "crasp" / "pairs" / "equiv" / "dyck1.a.crasp"
+    assert "V  := Cl < Cr\n" in verbatim.read_text()
+    code, out, _ = run_main(capsys, "crasp", "equiv", DYCK, verbatim, "--json")
+    assert code == 0
+    assert '"valid"' in out
 
 
 def test_eval_cli_table_and_json(capsys):
@@ -39,13 +48,15 @@ def test_eval_cli_table_and_json(capsys):
     assert rows["Cl"] == "1 2 2 3 3 3 3 4 4".split()
     assert rows["Cr"] == "0 0 1 1 2 3 4 4 5".split()
     assert rows["D"] == ["⊥"] * 5 + ["⊤"] + ["⊥"] * 3
-    assert rows["V"] == ["⊥"] * 6 + ["⊤", "⊥", "⊤"]
+    assert rows["V"] == ["⊥"] * 6 + ["⊤", "⊥", "⊥"]
     assert lines[-1] == "rejected (D at position 9)"
     code, out, _ = run_main(capsys, "crasp", "eval", DYCK, WORD, "--json")
     data = json.loads(out)
     assert data["word"] == list(WORD)
     assert data["rules"]["Cl"] == [1, 2, 2, 3, 3, 3, 3, 4, 4]
     assert data["rules"]["D"] == [False] * 5 + [True] + [False] * 3
+    assert data["rules"]["Cr"] == [0, 0, 1, 1, 2, 3, 4, 4, 5]
+    assert data["rules"]["V"] == [False] * 6 + [True] + [False] * 2
     assert data["accepted"] is False
     code, out, _ = run_main(capsys, "crasp", "eval", DYCK, "[[]]", "--json")
     assert json.loads(out)["accepted"] is True

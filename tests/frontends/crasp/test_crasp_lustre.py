@@ -81,7 +81,8 @@ def test_to_lustre_cli(capsys):
                              "include")
     assert code == 0
     assert "node crasp_include(I: int) returns (ok: bool);" in text
-    assert "A_D = ((A_c6 = 0) and (A_Cl = A_Cr));" in text
+    assert "A_V = ((A_Cl < A_Cr) and (A_c6 = 1));" in text
+    assert "A_D = ((A_c8 = 0) and (A_Cl = A_Cr));" in text
     assert "ok = true -> (not (B_hat and I = END) or (not pre(A_D) or pre(B_D)));" in text
 
 
