@@ -70,6 +70,8 @@ class Node:
     main: bool = False
     has_contract: bool = False
     warnings: list[str] = field(default_factory=list)
+    #: Streams defined circularly after the first step, whose equations are constraints.
+    cut: set[str] = field(default_factory=set)
 
     @property
     def streams(self) -> list[str]:
@@ -522,32 +524,63 @@ class Checker:
             node.eqs.append(([n], body.get(n, stutter[n])))
 
     def _circularity(self, node: Node) -> None:
-        deps: dict[str, set[str]] = {}
+        """Reject circular definitions, except those that exist only after the first step.
+
+        The primer rejects every circular definition, and so do we when the cycle exists at
+        step 0 (no initial value can be computed).  A cycle through the right operand of ``->``
+        alone (JKind's ``drivetrain`` model: ``g = e0 -> f(g)``) is read as JKind reads it: the
+        equation is a constraint that the stream's value must satisfy.  Such streams are
+        recorded in ``node.cut``; the simulator takes their values from the trace and checks the
+        equations, and a warning names the cycle."""
+        first: dict[str, set[str]] = {}
+        later: dict[str, set[str]] = {}
         where: dict[str, A.Pos] = {}
         for names, e in node.eqs:
-            cur = _current_vars(e)
+            cur0, cur1 = _current_vars(e, phase=0), _current_vars(e, phase=1)
             for n in names:
-                deps[n] = cur
+                first[n] = cur0
+                later[n] = cur1
                 where[n] = e.pos
-        state: dict[str, int] = {}
-        stack: list[str] = []
+        cycle0 = _find_cycle(first)
+        if cycle0 is not None:
+            raise self.err("circular definition: " + " -> ".join(cycle0), where[cycle0[0]])
+        cycle = _find_cycle(later)
+        while cycle is not None:
+            node.cut.add(cycle[0])
+            pos = where[cycle[0]]
+            node.warnings.append(
+                f"{self.file}:{pos.line}:{pos.col}: warning: circular definition after the first step: "
+                + " -> ".join(cycle) + f"; '{cycle[0]}' is read as any value satisfying its equation")
+            self.warnings.append(node.warnings[-1])
+            later[cycle[0]] = set()
+            cycle = _find_cycle(later)
 
-        def visit(n: str) -> None:
-            state[n] = 1
-            stack.append(n)
-            for m in sorted(deps.get(n, ())):
-                if state.get(m) == 1:
-                    cyc = stack[stack.index(m):] + [m]
-                    raise self.err("circular definition: " + " -> ".join(cyc), where[m])
-                if m not in state:
-                    visit(m)
-            stack.pop()
-            state[n] = 2
 
-        for names, _ in node.eqs:
-            for n in names:
-                if n not in state:
-                    visit(n)
+def _find_cycle(deps: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of the dependency graph, as a path that starts and ends at the same name."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(n: str) -> list[str] | None:
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(deps.get(n, ())):
+            if state.get(m) == 1:
+                return stack[stack.index(m):] + [m]
+            if m not in state:
+                found = visit(m)
+                if found is not None:
+                    return found
+        stack.pop()
+        state[n] = 2
+        return None
+
+    for n in deps:
+        if n not in state:
+            found = visit(n)
+            if found is not None:
+                return found
+    return None
 
 
 class _Unresolved(Exception):
@@ -611,8 +644,9 @@ def children(e: A.Expr) -> list[A.Expr]:
     return []
 
 
-def _current_vars(e: A.Expr) -> set[str]:
-    """Streams read at the current step (not under ``pre``)."""
+def _current_vars(e: A.Expr, phase: int | None = None) -> set[str]:
+    """Streams read at the current step (not under ``pre``); with ``phase`` 0 only those read
+    at the first step (left of ``->``), with ``phase`` 1 only those read later."""
     out: set[str] = set()
     stack = [e]
     while stack:
@@ -621,6 +655,8 @@ def _current_vars(e: A.Expr) -> set[str]:
             out.add(x.name)
         elif isinstance(x, A.Unop) and x.op == "pre":
             continue
+        elif phase is not None and isinstance(x, A.Binop) and x.op == "->":
+            stack.append(x.left if phase == 0 else x.right)
         else:
             stack.extend(children(x))
     return out

@@ -166,7 +166,7 @@ def replay_on_simulator(checked: Checked, main: str, infos: dict[str, PropInfo],
             for key, val in sim.root.watched.items():
                 if key.startswith("assert") and val is not True:
                     return f"an assertion of {main} is false at step {k} on the simulator"
-            bad = _compare(sim, trace, k)
+            bad = _compare(sim, trace, k) or _unsatisfied(sim, k)
             if bad:
                 return bad
     except Exception as exc:  # the simulator is the reference: any failure is a mismatch
@@ -212,6 +212,14 @@ def _prop_watch(info: PropInfo):
                 k == bounds.get("at", k)
         return v
     return watch
+
+
+def _unsatisfied(sim: Simulator, k: int) -> str | None:
+    for inst in sim.instances():
+        if inst.unsatisfied:
+            return (f"the circular equation of {inst.prefix}{inst.unsatisfied[0]} does not hold at step {k} "
+                    "on the simulator")
+    return None
 
 
 def _compare(sim: Simulator, trace: Trace, k: int) -> str | None:

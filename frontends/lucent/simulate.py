@@ -107,6 +107,8 @@ class Instance:
         self.step_no = -1
         self.watches: list[tuple[str, Callable[[Instance], Any]]] = []
         self.watched: dict[str, Any] = {}
+        #: Circularly defined streams (``Node.cut``) whose equation failed at the current step.
+        self.unsatisfied: list[str] = []
 
     # -- one step --
     def step(self, k: int, inputs: Sequence[Any]) -> list[Any]:
@@ -121,15 +123,25 @@ class Instance:
         if abstract:  # only the interface exists: no body to evaluate
             self.history.append(dict(self.cur))
             return [self.cur[n] for n in node.outputs]
+        if k > 0:  # a circular definition is a constraint: its value comes from the oracle
+            for n in node.cut:
+                self.cur[n] = self.sim.oracle(self.prefix + n, node.types[n], k)
         for n in node.streams:
             self.value(n)
         for c in node.calls:
             self.eval(c)
+        self.unsatisfied = [n for n in sorted(node.cut) if k > 0 and not self._satisfied(n)]
         self.watched = {key: fn(self) for key, fn in self.watches}
         new_mem = {p.uid: self.eval(p.arg) for p in node.pres}
         self.pre_mem = new_mem
         self.history.append(dict(self.cur))
         return [self.cur[n] for n in node.outputs]
+
+    def _satisfied(self, name: str) -> bool:
+        names, e = self.defs[name]
+        v = self.eval(e)
+        got = [self.cur[n] for n in names]
+        return (got[0] == v) if len(names) == 1 else got == list(_flatten(v))
 
     def value(self, name: str) -> Any:
         if name in self.cur:
