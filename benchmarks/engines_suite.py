@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/engines_suite.py [--suite lustre,ctigar] [--expected valid]
         [--engine portfolio,ic3] [--solver z3,cvc5] [--timeout 30] [--sample N --seed S]
-        [--certify] [--csv OUT]
+        [--files A.vmt,B.vmt | --files @LIST] [--certify] [--csv OUT]
 
 Prints, per (suite, engine, solver): models, decided, wrong (must be 0), unknown, errors,
 certified (with ``--certify``: valid verdicts whose certificate the other backend re-checked),
@@ -95,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=30.0)
     ap.add_argument("--sample", type=int, default=None, help="a fixed random sample of N models per suite")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--files", default=None,
+                    help="only these models: comma-separated names, or @FILE with one name a line")
     ap.add_argument("--certify", action="store_true", help="re-check certificates with the other backend")
     ap.add_argument("--csv", type=Path, default=None)
     args = ap.parse_args(argv)
@@ -109,6 +111,10 @@ def main(argv: list[str] | None = None) -> int:
         suite = SUITES[suite_name]
         manifest = load_manifest(suite)
         files = sorted(f for f, e in manifest.items() if args.expected in ("all", e))
+        if args.files:
+            names = (Path(args.files[1:]).read_text().split() if args.files.startswith("@")
+                     else args.files.split(","))
+            files = [f for f in files if f in set(names)]
         if args.sample:
             files = sorted(random.Random(args.seed).sample(files, min(args.sample, len(files))))
         for engine in args.engine.split(","):

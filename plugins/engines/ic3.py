@@ -37,7 +37,7 @@ from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Trace, Verdict
 from kinduct.plugins.engines.common import InvariantIntake, extract_trace, trans_state_invariants
 from kinduct.plugins.engines.invgen import discover
-from kinduct.plugins.engines.vocab import Vocabulary
+from kinduct.plugins.engines.vocab import Vocabulary, step_support
 
 #: Rebuild the main solver after this many queries (proxy literals pile up in it).
 RESET_EVERY = 4000
@@ -104,6 +104,12 @@ class IC3Base:
             seeds = trans_state_invariants(system, self.gen_solver)
         for lemma in seeds:
             self.add_forever(lemma)
+        #: Predecessor cubes use the variables the next step reads (see ``step_support``);
+        #: switched off if a projected obligation chain ever proves spurious.
+        support = step_support(system, seeds, self.gen_solver)
+        self.pvocab = Vocabulary(system, support=support) \
+            if len(support) < len(system.state_vars) else self.vocab
+        self.project = self.pvocab is not self.vocab
         self.gen_solver.add(self.mgr.Implies(self.act_trans, system.trans))
         self._counter = itertools.count()
         self.stats = {"lemmas": 0, "obligations": 0, "ctg": 0}
@@ -206,10 +212,12 @@ class IC3Base:
         core = set(self.solver.unsat_core())
         return True, tuple(lit for lit, p in zip(cube, primed, strict=True) if p in core)
 
-    def state_cube(self) -> tuple[tuple[FNode, ...], dict[FNode, FNode]]:
-        """The cube of the current model's state and the model's input constants."""
-        vals = self.solver.values([*self.vocab.terms, *self.system.input_vars])
-        cube = tuple(self.vocab.cube(vals))
+    def state_cube(self, projected: bool = False) -> tuple[tuple[FNode, ...], dict[FNode, FNode]]:
+        """The cube of the current model's state and the model's input constants (over the
+        step support only when ``projected``)."""
+        vocab = self.pvocab if projected and self.project else self.vocab
+        vals = self.solver.values([*vocab.terms, *self.system.input_vars])
+        cube = tuple(vocab.cube(vals))
         inputs = {v: constant(self.mgr, v, vals[v]) for v in self.system.input_vars}
         return cube, inputs
 
@@ -241,7 +249,7 @@ class IC3Base:
         return Obligation(cube, level)
 
     def predecessor(self, ob: Obligation) -> Obligation:
-        cube, inputs = self.state_cube()
+        cube, inputs = self.state_cube(projected=True)
         target = self.mgr.And(self.assumptions, *(self.prime(lit) for lit in ob.cube))
         cube = self.generalize_predecessor(cube, inputs, target, True)
         return Obligation(cube, ob.level - 1, ob, ob.depth + 1)
@@ -313,7 +321,7 @@ class IC3Base:
         ``level`` if it is unreachable in one step from ``F_{level-1}`` (no recursion)."""
         if level < 1:
             return False
-        ctg, _ = self.state_cube()
+        ctg, _ = self.state_cube(projected=True)
         if self.intersects_init(ctg):
             return False
         ok, core = self.relative_induction(ctg, level - 1)
@@ -420,9 +428,12 @@ class IC3Base:
                 trace = self.confirm(chain, goal)
                 if trace is not None:
                     return Verdict(prop.name, Answer.FALSIFIABLE, k=len(trace) - 1, trace=trace)
-                if not self.generalize_predecessors:
+                if self.project:
+                    self.project = False
+                elif self.generalize_predecessors:
+                    self.generalize_predecessors = False
+                else:
                     raise RuntimeError("ic3: an exact obligation chain did not replay")
-                self.generalize_predecessors = False
             if level >= self.top:
                 self.new_level()
             fixed = self.propagate()
@@ -471,7 +482,10 @@ class IC3(Engine):
                 if core.seeded or time.monotonic() - start < delay:
                     return
                 core.seeded = True
-                _, proved = discover(system, ctx, budget)
+                # Candidates over the step support only: the others are fixed by the facts,
+                # and mining them costs most of the budget on big translated systems.
+                support = core.pvocab.symbols if core.project else None
+                _, proved = discover(system, ctx, budget, variables=support)
                 for lemma in proved:
                     core.add_forever(lemma)
 

@@ -200,8 +200,10 @@ class Candidates:
     """Templates instantiated over the state variables and filtered on sampled states."""
 
     def __init__(self, system: TransitionSystem, samples: list[dict],
-                 facts: Sequence[FNode] = ()) -> None:
+                 facts: Sequence[FNode] = (), variables: Sequence[FNode] | None = None) -> None:
         self.system = system
+        #: The state variables candidates may mention (IC3 asks only about its step support).
+        self.vars = set(system.state_vars if variables is None else variables)
         self.env = system.env
         self.mgr = system.env.formula_manager
         self.samples = samples
@@ -267,7 +269,7 @@ class Candidates:
         holds (``env => dirty <= 1`` needs invariants that only hold while ``env`` does)."""
         known = set(self.base())
         out: list[FNode] = []
-        bools = [v for v in self.system.state_vars if v.symbol_type().is_bool_type()]
+        bools = [v for v in self.system.state_vars if v in self.vars and v.symbol_type().is_bool_type()]
         for flag in self.flags(bools)[:MAX_FLAGS]:
             part = [smp for smp in self.samples if smp[flag] is True]
             if len(part) < 8 or len(part) == len(self.samples):
@@ -282,15 +284,16 @@ class Candidates:
         mgr = self.mgr
         system = self.system
         out: list[FNode] = []
-        bools = [v for v in system.state_vars if v.symbol_type().is_bool_type()]
-        ints = [v for v in system.state_vars if v.symbol_type().is_int_type()]
-        reals = [v for v in system.state_vars if v.symbol_type().is_real_type()]
+        bools = [v for v in system.state_vars if v in self.vars and v.symbol_type().is_bool_type()]
+        ints = [v for v in system.state_vars if v in self.vars and v.symbol_type().is_int_type()]
+        reals = [v for v in system.state_vars if v in self.vars and v.symbol_type().is_real_type()]
         if not samples:
             return out
         column = {v: [s[v] for s in samples] for v in system.state_vars}
         # Boolean terms (variables and the system's atoms): constants, then equivalences and
         # implications between the others (property atoms come first under the cap).
-        atoms = [a for a in state_atoms(system) if all(a in smp for smp in samples[:1])]
+        atoms = [a for a in state_atoms(system) if all(a in smp for smp in samples[:1])
+                 and self.env.fvo.get_free_variables(a) <= self.vars]
         for a in atoms:
             column[a] = [s[a] for s in samples]
         varying_b = []
@@ -445,9 +448,10 @@ def houdini(system: TransitionSystem, ctx: EngineContext, facts: Sequence[FNode]
 
 
 def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
-             seed: int = 0, on_proved: Callable[[list[FNode], list[FNode]], None] | None = None
-             ) -> tuple[list[FNode], list[FNode]]:
-    """(facts, invariants): trans-implied state invariants and Houdini survivors.
+             seed: int = 0, on_proved: Callable[[list[FNode], list[FNode]], None] | None = None,
+             variables: Sequence[FNode] | None = None) -> tuple[list[FNode], list[FNode]]:
+    """(facts, invariants): trans-implied state invariants and Houdini survivors (candidates
+    over ``variables`` only, when given).
 
     ``ctx.options`` ``invgen_runs``/``invgen_depth`` size the simulation (6 runs of 20 steps)."""
     deadline = time.monotonic() + budget
@@ -460,7 +464,7 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
                        deadline=time.monotonic() + budget / 3, flags=flags)
     sim.solver.close()
     known = set(facts)
-    miner = Candidates(system, samples, facts)
+    miner = Candidates(system, samples, facts, variables)
     base = [c for c in miner.base() if c not in known]
     # Houdini runs to the end (the runner's timeout bounds it): a cut-off run proves nothing.
     proved = houdini(system, ctx, facts, base) or []

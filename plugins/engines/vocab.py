@@ -94,19 +94,81 @@ def state_atoms(system: TransitionSystem, limit: int = MAX_ATOMS) -> list[FNode]
     return out
 
 
-class Vocabulary:
-    """Literals describing a state, ordered from most specific (tried first when dropping)."""
+def step_support(system: TransitionSystem, facts: Sequence[FNode], solver) -> list[FNode]:
+    """The state variables whose current values decide the next step (in state-variable order).
 
-    def __init__(self, system: TransitionSystem, extra: Iterable[FNode] = ()) -> None:
+    Frontends such as nuXmv's VMT output or the Lustre translation keep many *combinational*
+    state variables: their current value is fixed by the step that produced the state and is
+    never read by the next one (``xite12``, ``g01``, one ``pre`` copy per occurrence).  IC3 only
+    needs predecessor cubes over the rest, the *support*: the current state variables of the
+    conjuncts of ``trans`` that reach the next state, closed under the inputs those conjuncts
+    share with current-step constraints.  A current-step conjunct of ``trans`` over state
+    variables alone is ignored when ``facts`` (proved invariants) and the assumptions imply it;
+    otherwise its variables join the support.  Two reachable states that agree on the support
+    then have the same successors, so a projected predecessor cube is exact.  (It is only a
+    heuristic for soundness' sake anyway: IC3 confirms every counterexample chain concretely.)
+    """
+    from kinduct.plugins.engines.common import conjuncts
+
+    env = system.env
+    mgr = env.formula_manager
+    fv = env.fvo.get_free_variables
+    states = set(system.state_vars)
+    nexts = set(system.next_vars)
+    inputs = set(system.input_vars)
+    support: set[FNode] = set()
+    live: set[FNode] = set()
+    local: list[tuple[FNode, frozenset]] = []
+    for c in conjuncts(system.trans):
+        free = fv(c)
+        if free & nexts:
+            support |= free & states
+            live |= free & inputs
+        else:
+            local.append((c, frozenset(free)))
+    pending: list[frozenset] = [frozenset(fv(c)) for a in system.assumptions for c in conjuncts(a)]
+    state_only = [c for c, free in local if not free & inputs]
+    pending.extend(free for _, free in local if free & inputs)
+    if state_only:
+        solver.reset()
+        solver.add_all(facts)
+        solver.add_all(system.assumptions)
+        if solver.check([mgr.Not(mgr.And(state_only))]):
+            for c in state_only:
+                if solver.check([mgr.Not(c)]):
+                    support |= fv(c) & states
+        solver.reset()
+    # Current inputs that the step reads tie the constraints on them to the support.
+    changed = True
+    while changed:
+        changed = False
+        for free in pending:
+            if free & live:
+                grow_s, grow_i = (free & states) - support, (free & inputs) - live
+                if grow_s or grow_i:
+                    support |= grow_s
+                    live |= grow_i
+                    changed = True
+    return [v for v in system.state_vars if v in support]
+
+
+class Vocabulary:
+    """Literals describing a state, ordered from most specific (tried first when dropping).
+
+    With ``support`` the state variables are restricted to it (and the atoms and pairs to those
+    over it): the vocabulary of projected predecessor cubes (see :func:`step_support`)."""
+
+    def __init__(self, system: TransitionSystem, extra: Iterable[FNode] = (),
+                 support: Sequence[FNode] | None = None) -> None:
         self.system = system
         env = system.env
         self.env = env
         self.mgr = env.formula_manager
-        states = set(system.state_vars)
+        states = set(system.state_vars) if support is None else set(support)
         to_cur = {n: c for c, n in zip(system.state_vars, system.next_vars, strict=True)}
-        self.bools = [v for v in system.state_vars if v.symbol_type().is_bool_type()]
-        self.nums = [v for v in system.state_vars
-                     if v.symbol_type().is_int_type() or v.symbol_type().is_real_type()]
+        self.bools = [v for v in system.state_vars if v in states and v.symbol_type().is_bool_type()]
+        self.nums = [v for v in system.state_vars if v in states and
+                     (v.symbol_type().is_int_type() or v.symbol_type().is_real_type())]
         sources = [system.init, system.trans, *system.assumptions,
                    *(p.obligation(env) for p in system.properties), *extra]
         atoms: list[FNode] = []
@@ -144,7 +206,7 @@ class Vocabulary:
                         pairs.append((a, b))
         self.atoms = atoms
         self.pairs = pairs
-        self.symbols = list(system.state_vars)
+        self.symbols = [v for v in system.state_vars if v in states]
         #: What to read from a model to build a cube: state variables, then atoms.
         self.terms = [*self.symbols, *self.atoms]
 
