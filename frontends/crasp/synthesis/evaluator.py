@@ -63,6 +63,7 @@ class Scorer:
         self._nodes: list[tuple] = []
         self._full: dict[int, np.ndarray | np.generic] = {}
         self._last: dict[int, np.ndarray | np.generic] = {}
+        self._rule_ids: dict[int, tuple[A.Expr, tuple[str, ...], dict[tuple[int, ...], int]]] = {}
         self.evaluations = 0
 
     # --- interning ------------------------------------------------------------------------
@@ -105,9 +106,23 @@ class Scorer:
         return self._id((op, self.intern(e.left, env), self.intern(e.right, env)))
 
     def program_ids(self, program: A.Program) -> dict[str, int]:
+        """Rule name -> node id.  A right-hand side object is interned once per combination of
+        the ids of the rules it reads: successive candidates share all rules but one."""
         env: dict[str, int] = {}
+        cache = self._rule_ids
         for r in program.rules:
-            env[r.name] = self.intern(r.expr, env)
+            e = r.expr
+            got = cache.get(id(e))
+            if got is None or got[0] is not e:
+                if len(cache) > 100_000:
+                    cache.clear()
+                got = (e, tuple(sorted(A.references(e))), {})
+                cache[id(e)] = got
+            key = tuple(env[n] for n in got[1])
+            i = got[2].get(key)
+            if i is None:
+                i = got[2][key] = self.intern(e, env)
+            env[r.name] = i
         return env
 
     # --- values ---------------------------------------------------------------------------

@@ -16,6 +16,7 @@ same program (a wall-clock ``time_limit`` can only cut a run short).
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
@@ -40,8 +41,13 @@ class Options:
     lam_size: float = 0.01
     refine_factor: float = 10.0
     refine_patience: int = 500
-    restart_after: int = 25_000
+    stall: int = 6_000
+    restart_temp: float = 0.2
+    random_every: int = 3
+    reuse: float = 0.25
+    copy: float = 0.05
     time_limit: float | None = None
+    chains: int | None = 1  # chains of ``iterations`` each; None: new chains until ``time_limit``
 
 
 @dataclass
@@ -83,7 +89,7 @@ def anneal(words: Sequence[Sequence[str]], labels: Sequence[bool], alphabet: Seq
     """
     start = time.perf_counter()
     rng = random.Random(options.seed)
-    space = Space(alphabet, shape, rng)
+    space = Space(alphabet, shape, rng, options.reuse, options.copy)
     scorer = Scorer(words, labels, alphabet)
     n = max(len(words), 1)
     lam_s = options.lam_size
@@ -99,11 +105,22 @@ def anneal(words: Sequence[Sequence[str]], labels: Sequence[bool], alphabet: Seq
     best, best_mis, best_e = cur, cur_mis, cur_e
     temp = options.t0
     refining = False
-    since_improve = 0
+    since_improve = since_mis = restarts = 0
+    mark = best_mis
     stopped = "budget"
     history = [(0, best_mis, program_size(best))]
-    it = 0
-    for it in range(1, options.iterations + 1):
+    it = chain = 0
+    for it in itertools.count(1):
+        if it > options.iterations * (chain + 1):  # this chain's budget is spent
+            chain += 1
+            if refining or (options.chains is not None and chain >= options.chains) \
+                    or (options.chains is None and options.time_limit is None):
+                it -= 1
+                break
+            cur, temp = space.random_program(), options.t0
+            cur_mis = scorer.mis(cur)
+            cur_e = energy(cur, cur_mis)
+            since_mis = since_improve = 0
         cand = space.mutate(cur)
         if cand != cur:
             mis = scorer.mis(cand)
@@ -130,12 +147,19 @@ def anneal(words: Sequence[Sequence[str]], labels: Sequence[bool], alphabet: Seq
         if refining and since_improve >= options.refine_patience:
             stopped = "solved"
             break
-        if not refining and since_improve >= options.restart_after:
-            cur = space.random_program()
+        if best_mis < mark:
+            mark, since_mis = best_mis, 0
+        else:
+            since_mis += 1
+        if not refining and options.stall and since_mis >= options.stall:
+            restarts += 1
+            if options.random_every and restarts % options.random_every == 0:
+                cur, temp = space.random_program(), options.t0
+            else:
+                cur, temp = best, options.restart_temp
             cur_mis = scorer.mis(cur)
             cur_e = energy(cur, cur_mis)
-            best_e = energy(best, best_mis)
-            temp, since_improve = options.t0, 0
+            since_mis = since_improve = 0
         if progress is not None and it % 250 == 0:
             progress(it, best_mis, program_size(best))
         if options.time_limit is not None and it % 64 == 0 \

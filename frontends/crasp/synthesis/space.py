@@ -108,7 +108,8 @@ def prune(program: A.Program) -> A.Program:
 class Space:
     """Random programs and moves for one alphabet and shape; all randomness from ``rng``."""
 
-    def __init__(self, alphabet: Sequence[str], shape: Shape, rng: random.Random) -> None:
+    def __init__(self, alphabet: Sequence[str], shape: Shape, rng: random.Random,
+                 reuse: float = 0.25, copy: float = 0.05) -> None:
         self.alphabet = tuple(alphabet)
         self.shape = shape
         self.rng = rng
@@ -117,6 +118,10 @@ class Space:
         self.names = shape.names
         self.kinds = {n: (A.Kind.COUNT if n[0] == "C" else A.Kind.BOOL) for n in self.names}
         self.index = {n: i for i, n in enumerate(self.names)}
+        self.reuse = reuse
+        self.copy = copy
+        self._pool: dict[str, list[tuple[A.Expr, int]]] = {}
+        self._observed: A.Program | None = None
 
     # --- sampling -------------------------------------------------------------------------
 
@@ -137,6 +142,10 @@ class Space:
 
     def count_atom(self, rule: str) -> A.Expr:
         r = self.rng
+        if self._pool and r.random() < self.reuse:
+            got = self._reused("catom", rule)
+            if got is not None:
+                return got
         counts = self._earlier(rule, A.Kind.COUNT) if self.kinds[rule] is A.Kind.COUNT \
             else [n for n in self.names if self.kinds[n] is A.Kind.COUNT]
         x = r.random() if counts else 0.3 + 0.7 * r.random()
@@ -151,6 +160,10 @@ class Space:
 
     def cexp(self, rule: str) -> A.Expr:
         r = self.rng
+        if self._pool and r.random() < self.reuse / 2:
+            got = self._reused("cexp", rule)
+            if got is not None:
+                return got
         x = r.random()
         if x < 0.55:
             return self.count_atom(rule)
@@ -160,6 +173,10 @@ class Space:
 
     def compare(self, rule: str) -> A.Expr:
         r = self.rng
+        if self._pool and r.random() < self.reuse / 2:
+            got = self._reused("compare", rule)
+            if got is not None:
+                return got
         left, right = self.cexp(rule), self.cexp(rule)
         if r.random() < 0.3:
             right = A.IntConst(r.randint(0, self.kmax))
@@ -190,6 +207,7 @@ class Space:
         return self.phi(rule) if self.kinds[rule] is A.Kind.BOOL else self.count_atom(rule)
 
     def random_program(self) -> A.Program:
+        self._pool, self._observed = {}, None
         rules = tuple(A.Rule(n, self.rhs(n), self.kinds[n]) for n in self.names)
         return self.remove_unreachable(A.Program(self.alphabet, rules))
 
@@ -198,8 +216,43 @@ class Space:
         if len(keep) == len(program.rules):
             return program
         rules = tuple(r if r.name in keep or _is_small(r.expr)
-                      else dataclasses.replace(r, expr=self.small(r.name)) for r in program.rules)
-        return dataclasses.replace(program, rules=rules)
+                      else A.Rule(r.name, self.small(r.name), r.kind) for r in program.rules)
+        return A.Program(program.alphabet, rules, program.accept)
+
+    # --- reuse ----------------------------------------------------------------------------
+
+    def observe(self, program: A.Program) -> None:
+        """Collect the reuse pool: the count atoms, compound counting expressions and comparisons
+        of ``program``'s live rules.  Samplers draw from it with probability ``reuse``: programs
+        that fit data tend to compare and combine the same few counts (``#('[') - #(']')`` next
+        to ``#('[') < #(']')``), which independent sampling rarely proposes twice."""
+        if self._observed is program:
+            return
+        self._observed = program
+        pool: dict[str, dict[A.Expr, int]] = {"catom": {}, "cexp": {}, "compare": {}}
+        live = reachable(program)
+        for rule in program.rules:
+            if rule.name not in live:
+                continue
+            start = "rhs_b" if rule.kind is A.Kind.BOOL else "cexp"
+            for _, node, role in _sites(rule.expr, start, ()):
+                if isinstance(node, A.Compare):
+                    kind = "compare"
+                elif role == "cexp" and isinstance(node, (*_ARITH, A.Cond)):
+                    kind = "cexp"
+                elif role in ("catom", "catom_inner") and isinstance(node, (A.Count, A.Window, A.Ref)):
+                    kind = "catom"
+                else:
+                    continue
+                if node not in pool[kind]:
+                    pool[kind][node] = max((self.index[n] for n in references(node)), default=-1)
+        self._pool = {k: list(v.items()) for k, v in pool.items() if v}
+
+    def _reused(self, kind: str, rule: str) -> A.Expr | None:
+        """A pooled expression ``rule`` may read (every rule it references comes earlier)."""
+        here = self.index[rule]
+        fits = [e for e, last in self._pool.get(kind, ()) if last < here]
+        return self.rng.choice(fits) if fits else None
 
     # --- moves ----------------------------------------------------------------------------
 
@@ -208,16 +261,31 @@ class Space:
         removed."""
         r = self.rng
         live = reachable(program)
+        self.observe(program)
         pool = [n for n in self.names if n in live] if r.random() < 0.9 else self.names
         name = r.choice(pool)
         old = program.rule(name).expr
-        if r.random() < 0.15:
+        x = r.random()
+        if x < 0.15:
             new = self.rhs(name)
+        elif x < 0.15 + self.copy:
+            new = self._copy(program, name, old)
         else:
             new = self._micro(name, old)
         if new == old:
             new = self.rhs(name)
-        return self.remove_unreachable(program.replace_rule(name, new))
+        rules = tuple(A.Rule(name, new, r.kind) if r.name == name else r for r in program.rules)
+        return self.remove_unreachable(A.Program(program.alphabet, rules, program.accept))
+
+    def _copy(self, program: A.Program, rule: str, old: A.Expr) -> A.Expr:
+        """Another rule's right-hand side (of the same kind, reading only rules before ``rule``),
+        micro-mutated: a second, slightly different version of a rule that already helps."""
+        here = self.index[rule]
+        sources = [r.expr for r in program.rules if r.name != rule and r.kind is self.kinds[rule]
+                   and all(self.index[n] < here for n in references(r.expr)) and r.expr != old]
+        if not sources:
+            return self._micro(rule, old)
+        return self._micro(rule, self.rng.choice(sources))
 
     def _micro(self, rule: str, e: A.Expr) -> A.Expr:
         sites = list(_sites(e, "rhs_b" if self.kinds[rule] is A.Kind.BOOL else "cexp", ()))
@@ -313,8 +381,13 @@ def _replace(e: A.Expr, path: tuple[int, ...], new: A.Expr) -> A.Expr:
         return new
     kids = list(A.children(e))
     kids[path[0]] = _replace(kids[path[0]], path[1:], new)
-    if isinstance(e, (A.Not, A.Count, A.Window)):
-        return dataclasses.replace(e, arg=kids[0])
-    if isinstance(e, A.Cond):
-        return dataclasses.replace(e, cond=kids[0], then=kids[1], other=kids[2])
-    return dataclasses.replace(e, left=kids[0], right=kids[1])
+    t = type(e)  # direct constructors: dataclasses.replace is slow on the search's hot path
+    if t is A.Not or t is A.Count:
+        return t(kids[0])
+    if t is A.Window:
+        return A.Window(e.start, e.end, kids[0])
+    if t is A.Cond:
+        return A.Cond(kids[0], kids[1], kids[2])
+    if t is A.Compare:
+        return A.Compare(e.op, kids[0], kids[1])
+    return t(kids[0], kids[1])
