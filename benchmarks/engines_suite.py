@@ -30,7 +30,8 @@ from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.verdict import Answer
 
 VMT = Path(__file__).resolve().parents[1].parent / "shared" / "benchmarks" / "vmt"
-SUITES = {"lustre": VMT / "lustre", "ctigar": VMT / "ctigar"}
+SUITES = {"lustre": VMT / "lustre", "ctigar": VMT / "ctigar",
+          "fmcad08": VMT.parent / "lustre" / "fmcad08"}
 FIELDS = ["suite", "file", "engine", "solver", "verdict", "expected", "wrong", "certified", "time",
           "engine_used", "note"]
 
@@ -87,7 +88,8 @@ def summarise(rows: list[dict], certify: bool) -> Table:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--suite", default="lustre,ctigar", help=f"comma-separated, of {', '.join(SUITES)}")
+    ap.add_argument("--suite", default="lustre,ctigar",
+                    help=f"comma-separated, of {', '.join(SUITES)} (fmcad08: the Lustre originals)")
     ap.add_argument("--expected", default="valid",
                     help="only models with this manifest verdict (valid, falsifiable, unknown, all)")
     ap.add_argument("--engine", default="portfolio,ic3", help="comma-separated engines (each its own run)")

@@ -84,3 +84,55 @@ def trans_state_invariants(system: TransitionSystem, solver: Solver) -> list[FNo
     kept = [c for c in candidates if not solver.check([mgr.Not(c)])]
     solver.reset()
     return kept
+
+
+def copy_invariants(system: TransitionSystem, solver: Solver) -> list[FNode]:
+    """Registers that ``trans`` sets to the same current-step term agree after the first step.
+
+    The Lustre translation keeps one register per ``pre`` occurrence (each is arbitrary at step
+    0), so ``pre x`` read in five places is five registers that only a relation ties together,
+    and IC3 would learn it one cube at a time.  For two registers ``a' = e`` and ``b' = e`` the
+    lemma is ``a = b`` when ``Init`` implies it, else ``f or a = b`` with ``f`` a first-step flag
+    (``Init`` implies ``f``, ``trans`` falsifies it).  The lemmas are checked (initiation and
+    consecution) before they are returned; ``solver`` is left empty."""
+    env = system.env
+    mgr = env.formula_manager
+    fv = env.fvo.get_free_variables
+    to_cur = {n: c for c, n in zip(system.state_vars, system.next_vars, strict=True)}
+    groups: dict[FNode, list[FNode]] = {}
+    falsified: list[FNode] = []
+    for c in conjuncts(system.trans):
+        if c.is_not() and c.arg(0) in to_cur:
+            falsified.append(to_cur[c.arg(0)])
+            continue
+        if not (c.is_equals() or c.is_iff()):
+            continue
+        a, b = c.args()
+        for nv, e in ((a, b), (b, a)):
+            if nv in to_cur and not fv(e) & set(to_cur):
+                groups.setdefault(e, []).append(to_cur[nv])
+                break
+    pairs = [(g[0], other) for g in groups.values() if len(g) > 1 for other in g[1:]]
+    if not pairs:
+        return []
+    solver.reset()
+    solver.add(system.init)
+    solver.add_all(system.assumptions)
+    flag = next((f for f in falsified if not solver.check([mgr.Not(f)])), None)
+    lemmas = []
+    for a, b in pairs:
+        eq = mgr.EqualsOrIff(a, b)
+        if not solver.check([mgr.Not(eq)]):
+            lemmas.append(eq)
+        elif flag is not None:
+            lemmas.append(mgr.Or(flag, eq))
+    solver.reset()
+    if not lemmas:
+        return []
+    inv = mgr.And(lemmas)
+    solver.add(inv)
+    solver.add_all(system.assumptions)
+    solver.add(system.trans)
+    ok = not solver.check([mgr.Not(env.substituter.substitute(inv, system.next_map()))])
+    solver.reset()
+    return lemmas if ok else []

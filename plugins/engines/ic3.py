@@ -35,9 +35,14 @@ from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Trace, Verdict
-from kinduct.plugins.engines.common import InvariantIntake, extract_trace, trans_state_invariants
+from kinduct.plugins.engines.common import (
+    InvariantIntake,
+    copy_invariants,
+    extract_trace,
+    trans_state_invariants,
+)
 from kinduct.plugins.engines.invgen import discover
-from kinduct.plugins.engines.vocab import Vocabulary, step_support
+from kinduct.plugins.engines.vocab import Cone, Vocabulary
 
 #: Rebuild the main solver after this many queries (proxy literals pile up in it).
 RESET_EVERY = 4000
@@ -101,16 +106,22 @@ class IC3Base:
         self.init_solver.add(self.assumptions)
         self.gen_solver = ctx.make_solver()
         if seeds is None:
-            seeds = trans_state_invariants(system, self.gen_solver)
+            seeds = [*trans_state_invariants(system, self.gen_solver),
+                     *copy_invariants(system, self.gen_solver)]
         for lemma in seeds:
             self.add_forever(lemma)
-        #: Predecessor cubes use the variables the next step reads (see ``step_support``);
-        #: switched off if a projected obligation chain ever proves spurious.
-        support = step_support(system, seeds, self.gen_solver)
-        self.pvocab = Vocabulary(system, support=support) \
-            if len(support) < len(system.state_vars) else self.vocab
+        #: Predecessor and bad-state cubes mention only the registers in the cone of what the
+        #: step reads or the property tests (see ``Cone``); switched off if a projected
+        #: obligation chain ever proves spurious.
+        self.cone = Cone(system, seeds, self.gen_solver)
+        step = self.cone.step()
+        self.pvocab = Vocabulary(system, support=step) \
+            if step and len(step) < len(system.state_vars) else self.vocab
         self.project = self.pvocab is not self.vocab
+        self._bad_vocab: dict[FNode, Vocabulary] = {}
         self.gen_solver.add(self.mgr.Implies(self.act_trans, system.trans))
+        # Every state satisfies the assumptions: wires defined by them follow the registers.
+        self.gen_solver.add(self.assumptions)
         self._counter = itertools.count()
         self.stats = {"lemmas": 0, "obligations": 0, "ctg": 0}
         self.seeded = False
@@ -212,10 +223,22 @@ class IC3Base:
         core = set(self.solver.unsat_core())
         return True, tuple(lit for lit, p in zip(cube, primed, strict=True) if p in core)
 
-    def state_cube(self, projected: bool = False) -> tuple[tuple[FNode, ...], dict[FNode, FNode]]:
+    def bad_vocab(self, goal: FNode) -> Vocabulary:
+        """The vocabulary of bad-state cubes for ``goal``: the registers of its cone."""
+        vocab = self._bad_vocab.get(goal)
+        if vocab is None:
+            regs = self.cone.prop(goal)
+            vocab = Vocabulary(self.system, support=regs) \
+                if regs and len(regs) < len(self.system.state_vars) else self.vocab
+            self._bad_vocab[goal] = vocab
+        return vocab
+
+    def state_cube(self, projected: bool = False, vocab: Vocabulary | None = None
+                   ) -> tuple[tuple[FNode, ...], dict[FNode, FNode]]:
         """The cube of the current model's state and the model's input constants (over the
-        step support only when ``projected``)."""
-        vocab = self.pvocab if projected and self.project else self.vocab
+        step cone only when ``projected``, over ``vocab`` when given)."""
+        if vocab is None or not self.project:
+            vocab = self.pvocab if projected and self.project else self.vocab
         vals = self.solver.values([*vocab.terms, *self.system.input_vars])
         cube = tuple(vocab.cube(vals))
         inputs = {v: constant(self.mgr, v, vals[v]) for v in self.system.input_vars}
@@ -244,13 +267,13 @@ class IC3Base:
         bad = self.mgr.Not(goal)
         if not self.solver.check([*self.frame(level), bad]):
             return None
-        cube, inputs = self.state_cube()
-        cube = self.generalize_predecessor(cube, inputs, self.mgr.And(self.assumptions, bad), False)
+        cube, inputs = self.state_cube(vocab=self.bad_vocab(goal))
+        cube = self.generalize_predecessor(cube, inputs, bad, False)
         return Obligation(cube, level)
 
     def predecessor(self, ob: Obligation) -> Obligation:
         cube, inputs = self.state_cube(projected=True)
-        target = self.mgr.And(self.assumptions, *(self.prime(lit) for lit in ob.cube))
+        target = self.mgr.And([self.prime(lit) for lit in ob.cube])
         cube = self.generalize_predecessor(cube, inputs, target, True)
         return Obligation(cube, ob.level - 1, ob, ob.depth + 1)
 

@@ -94,62 +94,80 @@ def state_atoms(system: TransitionSystem, limit: int = MAX_ATOMS) -> list[FNode]
     return out
 
 
-def step_support(system: TransitionSystem, facts: Sequence[FNode], solver) -> list[FNode]:
-    """The state variables whose current values decide the next step (in state-variable order).
+class Cone:
+    """Which state variables a predecessor cube and a bad-state cube need to mention.
 
-    Frontends such as nuXmv's VMT output or the Lustre translation keep many *combinational*
-    state variables: their current value is fixed by the step that produced the state and is
-    never read by the next one (``xite12``, ``g01``, one ``pre`` copy per occurrence).  IC3 only
-    needs predecessor cubes over the rest, the *support*: the current state variables of the
-    conjuncts of ``trans`` that reach the next state, closed under the inputs those conjuncts
-    share with current-step constraints.  A current-step conjunct of ``trans`` over state
-    variables alone is ignored when ``facts`` (proved invariants) and the assumptions imply it;
-    otherwise its variables join the support.  Two reachable states that agree on the support
-    then have the same successors, so a projected predecessor cube is exact.  (It is only a
-    heuristic for soundness' sake anyway: IC3 confirms every counterexample chain concretely.)
+    Frontends such as nuXmv's VMT output or the Lustre translation keep many variables IC3 need
+    not describe a state with.  *Registers* are the state variables ``trans`` constrains in the
+    next state; the others are *wires*, set within a step by the assumptions (the Lustre
+    translation defines every stream that way and only copies ``pre`` registers in ``trans``).
+    A wire in a cube cannot be blocked (nothing constrains it after a step), and many registers
+    are never read by the next step (nuXmv's ``xite12`` keeps a value of the step that produced
+    the state).  The cone of a set of *roots* closes it under the current-step constraints that
+    mention one of its wires or one of its inputs, and keeps its registers: two reachable states
+    that agree on them (with the same inputs) agree on the roots.  :meth:`step` roots at what
+    ``trans`` reads, :meth:`prop` at a property.  Projected cubes are a heuristic for precision
+    only: IC3 confirms every counterexample chain on a concrete unrolling.
     """
-    from kinduct.plugins.engines.common import conjuncts
 
-    env = system.env
-    mgr = env.formula_manager
-    fv = env.fvo.get_free_variables
-    states = set(system.state_vars)
-    nexts = set(system.next_vars)
-    inputs = set(system.input_vars)
-    support: set[FNode] = set()
-    live: set[FNode] = set()
-    local: list[tuple[FNode, frozenset]] = []
-    for c in conjuncts(system.trans):
-        free = fv(c)
-        if free & nexts:
-            support |= free & states
-            live |= free & inputs
-        else:
-            local.append((c, frozenset(free)))
-    pending: list[frozenset] = [frozenset(fv(c)) for a in system.assumptions for c in conjuncts(a)]
-    state_only = [c for c, free in local if not free & inputs]
-    pending.extend(free for _, free in local if free & inputs)
-    if state_only:
-        solver.reset()
-        solver.add_all(facts)
-        solver.add_all(system.assumptions)
-        if solver.check([mgr.Not(mgr.And(state_only))]):
-            for c in state_only:
-                if solver.check([mgr.Not(c)]):
-                    support |= fv(c) & states
-        solver.reset()
-    # Current inputs that the step reads tie the constraints on them to the support.
-    changed = True
-    while changed:
-        changed = False
-        for free in pending:
-            if free & live:
-                grow_s, grow_i = (free & states) - support, (free & inputs) - live
-                if grow_s or grow_i:
-                    support |= grow_s
-                    live |= grow_i
-                    changed = True
-    return [v for v in system.state_vars if v in support]
+    def __init__(self, system: TransitionSystem, facts: Sequence[FNode], solver) -> None:
+        from kinduct.plugins.engines.common import conjuncts
+
+        env = system.env
+        mgr = env.formula_manager
+        fv = env.fvo.get_free_variables
+        self.system = system
+        self.states = set(system.state_vars)
+        self.inputs = set(system.input_vars)
+        to_cur = {n: c for c, n in zip(system.state_vars, system.next_vars, strict=True)}
+        self.registers: set[FNode] = set()
+        self.reads: set[FNode] = set()
+        local: list[tuple[FNode, frozenset]] = []
+        for c in conjuncts(system.trans):
+            free = fv(c)
+            nexts = {to_cur[v] for v in free if v in to_cur}
+            if nexts:
+                self.registers |= nexts
+                self.reads |= free & (self.states | self.inputs)
+            else:
+                local.append((c, frozenset(free)))
+        self.constraints: list[frozenset] = [frozenset(fv(c)) for a in system.assumptions
+                                             for c in conjuncts(a)]
+        self.constraints.extend(free for _, free in local if free & self.inputs)
+        # A current-step conjunct of trans over state variables alone that the facts do not
+        # imply restricts which states have successors: the step reads its variables too.
+        state_only = [c for c, free in local if not free & self.inputs]
+        if state_only:
+            solver.reset()
+            solver.add_all(facts)
+            solver.add_all(system.assumptions)
+            if solver.check([mgr.Not(mgr.And(state_only))]):
+                for c in state_only:
+                    if solver.check([mgr.Not(c)]):
+                        self.reads |= fv(c) & self.states
+            solver.reset()
+
+    def cone(self, roots: set[FNode]) -> list[FNode]:
+        """The registers of the closure of ``roots`` (in state-variable order)."""
+        support = roots & self.states
+        live = roots & self.inputs
+        changed = True
+        while changed:
+            changed = False
+            for free in self.constraints:
+                if free & live or (free & support) - self.registers:
+                    grow_s, grow_i = (free & self.states) - support, (free & self.inputs) - live
+                    if grow_s or grow_i:
+                        support |= grow_s
+                        live |= grow_i
+                        changed = True
+        return [v for v in self.system.state_vars if v in support and v in self.registers]
+
+    def step(self) -> list[FNode]:
+        return self.cone(set(self.reads))
+
+    def prop(self, formula: FNode) -> list[FNode]:
+        return self.cone(set(self.system.env.fvo.get_free_variables(formula)))
 
 
 class Vocabulary:

@@ -80,6 +80,60 @@ def build(desc: dict) -> TransitionSystem:
     return sb.build()
 
 
+@st.composite
+def wired_systems(draw) -> dict:
+    """Systems shaped like the Lustre and nuXmv translations: *wires* (state variables set by
+    the assumptions within a step), ``pre`` registers that ``trans`` only copies, a first-step
+    flag, a register defined from next-state wires (nuXmv's style) and a Boolean register."""
+    desc = draw(systems())
+    desc["d_offset"] = draw(small)
+    return desc
+
+
+def build_wired(desc: dict) -> TransitionSystem:
+    sb = SystemBuilder("wired")
+    m = sb.mgr
+    first, first_n = sb.state("first", BOOL)
+    ps = [sb.state(f"p{i}", INT) for i in range(NUMS)]
+    xs = [sb.state(f"x{i}", INT) for i in range(NUMS)]
+    d, d_n = sb.state("d", INT)
+    b, b_n = sb.state("b", BOOL)
+    inp = sb.input("i", INT)
+    sb.add_assumption(m.And(m.LE(m.Int(-1), inp), m.LE(inp, m.Int(2))))
+
+    def atom(a, over):
+        kind, j, k, c = a
+        x, y = over[j][0], over[k][0]
+        return {"le": lambda: m.LE(x, m.Int(c)), "ge": lambda: m.GE(x, m.Int(c)),
+                "diff": lambda: m.LE(m.Minus(x, y), m.Int(c)), "bool": lambda: b,
+                "input": lambda: m.GE(inp, m.Int(c % 2))}[kind]()
+
+    def expr(e):
+        kind, j, c = e
+        p = ps[j][0]
+        return {"var+c": lambda: m.Plus(p, m.Int(c)), "var+input": lambda: m.Plus(p, inp),
+                "const": lambda: m.Int(c), "var": lambda: p}[kind]()
+
+    offset = m.Int(desc["d_offset"])
+    sb.add_init(first)
+    sb.add_init(b if desc["init_b"] else m.Not(b))
+    sb.add_init(m.Equals(d, m.Plus(xs[1][0], offset)))
+    for (x, _), c, (guard, then, other) in zip(xs, desc["init"], desc["updates"], strict=True):
+        sb.add_assumption(m.Equals(x, m.Ite(first, m.Int(c),
+                                            m.Ite(atom(guard, ps), expr(then), expr(other)))))
+    sb.add_trans(m.Not(first_n))
+    for (x, _), (_, p_n) in zip(xs, ps, strict=True):
+        sb.add_trans(m.Equals(p_n, x))
+    sb.add_trans(m.Equals(d_n, m.Plus(xs[1][1], offset)))
+    b_next = {"keep": b, "flip": m.Not(b), "atom": atom(desc["b_atom"], xs),
+              "input": m.GE(inp, m.Int(1))}[desc["b_update"]]
+    sb.add_trans(m.Iff(b_n, b_next))
+    state_atoms = [a for a in desc["prop"] if a[0] != "input"] or [("le", 0, 0, 3)]
+    body = m.Or([atom(a, xs) for a in state_atoms] + [m.LE(d, m.Int(desc["d_offset"] + 4))])
+    sb.add_property(Property("P", m.Not(body) if desc["prop_neg"] else body))
+    return sb.build()
+
+
 def verdicts(system: TransitionSystem, solver: str) -> dict[str, object]:
     out = {}
     out["bmc"] = decide("bmc", system, context(system, solver, max_k=8))["P"]
@@ -94,8 +148,8 @@ def verdicts(system: TransitionSystem, solver: str) -> dict[str, object]:
     return {k: v for k, v in out.items() if v is not None}
 
 
-def check_agreement(desc: dict, solver: str) -> None:
-    system = build(desc)
+def check_agreement(desc: dict, solver: str, builder=build) -> None:
+    system = builder(desc)
     prop = system.properties[0]
     results = verdicts(system, solver)
     answers = {name: v.answer for name, v in results.items()}
@@ -119,6 +173,13 @@ FAST = settings(max_examples=200, deadline=None, derandomize=True,
 @given(systems())
 def test_engines_never_contradict_z3(desc):
     check_agreement(desc, "z3")
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(wired_systems())
+def test_engines_never_contradict_on_wired_systems(desc):
+    check_agreement(desc, "z3", build_wired)
 
 
 @pytest.mark.slow
