@@ -100,11 +100,7 @@ def copy_invariants(system: TransitionSystem, solver: Solver) -> list[FNode]:
     fv = env.fvo.get_free_variables
     to_cur = {n: c for c, n in zip(system.state_vars, system.next_vars, strict=True)}
     groups: dict[FNode, list[FNode]] = {}
-    falsified: list[FNode] = []
     for c in conjuncts(system.trans):
-        if c.is_not() and c.arg(0) in to_cur:
-            falsified.append(to_cur[c.arg(0)])
-            continue
         if not (c.is_equals() or c.is_iff()):
             continue
         a, b = c.args()
@@ -115,10 +111,10 @@ def copy_invariants(system: TransitionSystem, solver: Solver) -> list[FNode]:
     pairs = [(g[0], other) for g in groups.values() if len(g) > 1 for other in g[1:]]
     if not pairs:
         return []
+    flag = first_flag(system, solver)
     solver.reset()
     solver.add(system.init)
     solver.add_all(system.assumptions)
-    flag = next((f for f in falsified if not solver.check([mgr.Not(f)])), None)
     lemmas = []
     for a, b in pairs:
         eq = mgr.EqualsOrIff(a, b)
@@ -136,3 +132,19 @@ def copy_invariants(system: TransitionSystem, solver: Solver) -> list[FNode]:
     ok = not solver.check([mgr.Not(env.substituter.substitute(inv, system.next_map()))])
     solver.reset()
     return lemmas if ok else []
+
+
+def first_flag(system: TransitionSystem, solver: Solver) -> FNode | None:
+    """A Boolean state variable true exactly in the initial states (Lustre's ``%first``):
+    ``Init`` implies it and ``trans`` falsifies it.  ``solver`` is left empty."""
+    to_cur = {n: c for c, n in zip(system.state_vars, system.next_vars, strict=True)}
+    falsified = [to_cur[c.arg(0)] for c in conjuncts(system.trans) if c.is_not() and c.arg(0) in to_cur]
+    if not falsified:
+        return None
+    mgr = system.env.formula_manager
+    solver.reset()
+    solver.add(system.init)
+    solver.add_all(system.assumptions)
+    flag = next((f for f in falsified if not solver.check([mgr.Not(f)])), None)
+    solver.reset()
+    return flag

@@ -30,7 +30,7 @@ from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.engines.common import trans_state_invariants
+from kinduct.plugins.engines.common import copy_invariants, first_flag, trans_state_invariants
 from kinduct.plugins.engines.vocab import state_atoms
 
 MAX_PAIR_CANDIDATES = 1500
@@ -64,9 +64,16 @@ class Simulator:
         self.act_init = mgr.FreshSymbol(template="__sim_init_%d")
         self.act_step = mgr.FreshSymbol(template="__sim_step_%d")
         self.solver.add(mgr.Implies(self.act_init, mgr.And(system.init, *system.assumptions)))
-        self.solver.add(mgr.Implies(self.act_step, mgr.And(system.trans, *system.assumptions)))
+        # The successor must satisfy the assumptions too (with inputs of its own): where they
+        # define the wires (the Lustre translation) a successor chosen by ``trans`` alone is
+        # garbage that no further step accepts.
+        self.next_inputs = {i: mgr.FreshSymbol(i.symbol_type(), template="__sim_in_%d")
+                            for i in system.input_vars}
+        shift = {**system.next_map(), **self.next_inputs}
+        ahead = [system.env.substituter.substitute(a, shift) for a in system.assumptions]
+        self.solver.add(mgr.Implies(self.act_step, mgr.And(system.trans, *system.assumptions, *ahead)))
         #: Integer hints only on inputs: random values for defined state variables mostly conflict.
-        self.int_hint_vars = set(system.input_vars)
+        self.int_hint_vars = set(system.input_vars) | set(self.next_inputs.values())
         #: Probability of a hint per free value; runs alternate between many and few hints
         #: (few keeps "so far" flags such as Lustre's Sofar(env) true for longer).
         self.hint_rate = 0.5
@@ -118,7 +125,7 @@ class Simulator:
         states: list[dict[FNode, object]] = []
         seen: set[tuple] = set()
         free_init = system.current_vars
-        free_step = (*system.input_vars, *system.next_vars)
+        free_step = (*system.input_vars, *self.next_inputs.values(), *system.next_vars)
         for run in range(count):
             self.hint_rate = 0.5 if run % 2 == 0 else 0.1
             sticky_cur = list(flags) if run % 2 == 1 else []
@@ -455,7 +462,11 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
 
     ``ctx.options`` ``invgen_runs``/``invgen_depth`` size the simulation (6 runs of 20 steps)."""
     deadline = time.monotonic() + budget
-    facts = trans_state_invariants(system, ctx.make_solver())
+    helper = ctx.make_solver()
+    facts = trans_state_invariants(system, helper)
+    facts += [c for c in copy_invariants(system, helper) if c not in set(facts)]
+    flag = first_flag(system, helper)
+    helper.close()
     sim = Simulator(system, ctx, seed)
     bools = [v for v in system.state_vars if v.symbol_type().is_bool_type()]
     flags = Candidates(system, [], facts).near_property(bools)[:2]
@@ -464,13 +475,24 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
                        deadline=time.monotonic() + budget / 3, flags=flags)
     sim.solver.close()
     known = set(facts)
-    miner = Candidates(system, samples, facts, variables)
-    base = [c for c in miner.base() if c not in known]
+    mgr = system.env.formula_manager
+    later = [smp for smp in samples if flag is not None and not smp[flag]]
+
+    def guarded(cands: list[FNode]) -> list[FNode]:
+        if len(later) < 2:
+            return cands
+        return [mgr.Or(flag, c) for c in cands if c not in (flag, mgr.Not(flag))]
+
+    # Registers are arbitrary in the first step of a Lustre program (``pre`` is undefined):
+    # relations between them hold from the second step on, so mine those states only and
+    # guard the candidates with the first-step flag.
+    miner = Candidates(system, later if len(later) >= 2 else samples, facts, variables)
+    base = guarded([c for c in miner.base() if c not in known])
     # Houdini runs to the end (the runner's timeout bounds it): a cut-off run proves nothing.
     proved = houdini(system, ctx, facts, base) or []
     if on_proved is not None and proved:
         on_proved(facts, proved)
-    conditional = [c for c in miner.conditional() if c not in known]
+    conditional = guarded([c for c in miner.conditional() if c not in known])
     if conditional and time.monotonic() < deadline:
         more = houdini(system, ctx, facts, [*proved, *conditional])
         if more is not None:
