@@ -499,6 +499,7 @@ class Checker:
             if n in node.inputs:
                 raise self.err(f"cannot define input '{n}'", fr.pos)
             prev = scope.make_pre(_typed_var(n, node.types[n], fr.pos), fr.pos)
+            prev.guarded = n in inits
             stutter[n] = A.Binop("->", inits[n], prev, pos=fr.pos, ty=node.types[n]) if n in inits else prev
         scope.last = stutter
         body: dict[str, A.Expr] = {}
@@ -790,6 +791,7 @@ class _Scope:
                 self.warnings.append(f"{self.c.file}:{e.pos.line}:{e.pos.col}: warning: unguarded pre")
             u = A.Unop("pre", arg, pos=e.pos, ty=arg.ty)
             u.uid = _uid("pre", u)
+            u.guarded = was  # under the right operand of '->': never read at step 0
             if self.node is not None:
                 self.node.pres.append(u)
             return u

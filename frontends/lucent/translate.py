@@ -65,6 +65,8 @@ class Translator:
         self.next_of: dict[FNode, FNode] = {}
         self.assumptions: list[FNode] = []
         self.divisions: dict[tuple[FNode, int], tuple[FNode, FNode]] = {}
+        #: The memory ``pre x`` reads, per stream ``x`` (see ``_Inst.pre``).
+        self.memories: dict[FNode, FNode] = {}
         self.file = checked.file
 
     def assume(self, formula: FNode) -> None:
@@ -292,6 +294,28 @@ class _Inst:
             return [self.ite(c, x, y) for x, y in zip(a, b, strict=True)]
         return self.mgr.Ite(c, a, b)
 
+    def pre(self, e: A.Unop) -> STerm:
+        """``pre x`` of a scalar stream reads one memory per stream, shared by every occurrence:
+        engines then see one state variable per remembered stream, not one per occurrence.  An
+        unguarded occurrence is arbitrary at step 0, independently of the others (Kind 2's
+        semantics), so it reads its own input there (named by the occurrence, as the simulator's
+        oracle expects)."""
+        mgr, tr = self.mgr, self.tr
+        arg = self.expr(e.arg)
+        if isinstance(e.arg, A.Var) and isinstance(arg, FNode):
+            memory = tr.memories.get(arg)
+            if memory is None:
+                memory = tr.state(f"{self.prefix}%pre.{e.arg.name}", e.ty, enum_range=True)
+                tr.b.add_trans(mgr.EqualsOrIff(tr.next_of[memory], arg))
+                tr.memories[arg] = memory
+            if getattr(e, "guarded", False):
+                return memory
+            return mgr.Ite(tr.first, tr.input(self.prefix + e.uid, e.ty), memory)
+        var = self.fresh(e.uid, e.ty)
+        for v, a in zip(_leaves(var), _leaves(arg), strict=True):
+            tr.b.add_trans(mgr.EqualsOrIff(tr.next_of[v], a))
+        return var
+
     def fresh(self, name: str, t: T) -> STerm:
         return self.tr.state(self.prefix + name, t, enum_range=True)
 
@@ -319,11 +343,7 @@ class _Inst:
         mgr = self.mgr
         if isinstance(e, A.Unop):
             if e.op == "pre":
-                var = self.fresh(e.uid, e.ty)
-                arg = self.expr(e.arg)
-                for v, a in zip(_leaves(var), _leaves(arg), strict=True):
-                    self.tr.b.add_trans(mgr.EqualsOrIff(self.tr.next_of[v], a))
-                return var
+                return self.pre(e)
             a = self.expr(e.arg)
             if e.op == "not":
                 return mgr.Not(a)

@@ -95,3 +95,23 @@ def test_unguarded_pre_counterexample_replays():
                        "  --%PROPERTY OK;\ntel\n")
         system, prop, v = _falsified(src, "OK")
         assert system.replay(v.trace, prop) is None
+
+
+def test_pre_occurrences_share_one_memory_after_step_0(tmp_path):
+    """Every ``pre x`` reads one memory of ``x``; an unguarded occurrence is still free at step 0."""
+    from kinduct.frontends.lucent.model import load_systems
+    from kinduct.kernel.frontend import LoadOptions
+    from tests.conftest import properties, run_json
+    src = tmp_path / "p.lus"
+    src.write_text("node main(x: int) returns (y: int);\nlet\n  y = 0 -> pre x + pre x;\n"
+                   '  check "guarded" true -> (pre x = pre x);\n'
+                   '  check "later" true -> (pre x - pre x = 0 and y = 2 * pre x);\n'
+                   '  check "step0" pre x = pre x;\ntel\n')
+    system = load_systems(src, LoadOptions())[0]
+    memories = [str(v) for v in system.state_vars if "%pre.x" in str(v)]
+    assert len(memories) == 1
+    for engine in ("kind", "ic3"):
+        code, objs = run_json("check", src, "--engine", engine, "--timeout", "60")
+        got = {n: o["answer"]["value"] for n, o in properties(objs).items()}
+        assert got["guarded"] == "valid" and got["later"] == "valid", (engine, got)
+        assert got["step0"] == "falsifiable", (engine, got)
