@@ -79,8 +79,10 @@ def run_learn(name: str, seed: int, timeout: float, heldout: int) -> dict:
     lang = LANGUAGES[name]
     data = lang.sample(1000, seed)
     words, labels = [w for w, _ in data], [b for _, b in data]
+    # as `kinduct crasp learn` by default: chains of the paper's 100,000 iterations until a program
+    # fits or the time limit is reached
     res = anneal(words, labels, lang.alphabet, Shape.parse(lang.shape),
-                 Options(seed=seed, time_limit=timeout))
+                 Options(seed=seed, time_limit=timeout, chains=None))
     program = parse(A.to_source(res.program))
     acc, _ = score(program, words, labels)
     test = held_out(lang, heldout, seed, 200)

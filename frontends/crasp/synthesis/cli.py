@@ -24,6 +24,8 @@ from kinduct.frontends.crasp.synthesis.space import Shape
 from kinduct.kernel.cli import existing_file
 from kinduct.kernel.errors import InputError
 
+DEFAULT_ITERATIONS = 100_000
+
 
 def score(program: A.Program, words, labels) -> tuple[float, int]:
     """Accuracy of ``program`` by the frontend's own vectorised evaluator (not the search's)."""
@@ -63,7 +65,7 @@ def _language(name: str):
 class _Bar:
     """A rich progress bar on a terminal (stderr), nothing otherwise."""
 
-    def __init__(self, total: int, enabled: bool) -> None:
+    def __init__(self, total: int | None, enabled: bool) -> None:
         self.enabled = enabled and sys.stderr.isatty()
         self.progress = None
         self.total = total
@@ -75,9 +77,10 @@ class _Bar:
 
         from kinduct.kernel.cli import console
 
-        self.progress = Progress(TextColumn("[bold]annealing"), BarColumn(), TextColumn("{task.completed}/"
-                                 "{task.total}"), TextColumn("{task.fields[status]}"),
-                                 TimeElapsedColumn(), console=console(stderr=True), transient=True)
+        count = "{task.completed}" + ("/{task.total}" if self.total else " iterations")
+        self.progress = Progress(TextColumn("[bold]annealing"), BarColumn(), TextColumn(count),
+                                 TextColumn("{task.fields[status]}"), TimeElapsedColumn(),
+                                 console=console(stderr=True), transient=True)
         self.progress.start()
         task = self.progress.add_task("search", total=self.total, status="")
 
@@ -112,8 +115,13 @@ def cmd_learn(args: argparse.Namespace) -> int:
     words, labels, alphabet = read_csv(existing_file(args.data), alphabet)
     default = _language(args.language).shape if args.language else "2,1,2"
     shape = _shape(args, default)
-    opts = Options(iterations=args.iterations, seed=args.seed, time_limit=args.timeout)
-    with _Bar(args.iterations, not args.json) as bar:
+    # the paper's budget is one chain of 100,000 iterations; by default fresh chains follow
+    # until a program fits or the time limit is reached, an explicit --iterations is the budget
+    chains = args.chains if args.chains is not None else (None if args.iterations is None else 1)
+    iterations = args.iterations or DEFAULT_ITERATIONS
+    opts = Options(iterations=iterations, seed=args.seed, time_limit=args.timeout,
+                   chains=chains or None)
+    with _Bar(iterations if chains == 1 else None, not args.json) as bar:
         res = anneal(words, labels, alphabet, shape, opts, progress=bar)
     text = A.to_source(res.program)
     program = parse(text)  # what we print is what we score
@@ -169,9 +177,9 @@ def cmd_minimize(args: argparse.Namespace) -> int:
 
     spec = load(existing_file(args.spec))
     shape = _shape(args, str(shape_of(spec)))
-    with _Bar(args.iterations, not args.json and not args.verbose) as bar:
-        res = minimize(spec, shape, args.seed, args.rounds, args.timeout, args.iterations,
-                       args.verify_timeout, _log(args), bar)
+    with _Bar(args.iterations or DEFAULT_ITERATIONS, not args.json and not args.verbose) as bar:
+        res = minimize(spec, shape, args.seed, args.rounds, args.timeout,
+                       args.iterations or DEFAULT_ITERATIONS, args.verify_timeout, _log(args), bar)
     return _report(res, args, "minimize")
 
 
@@ -189,8 +197,9 @@ def cmd_constrain(args: argparse.Namespace) -> int:
                          f"e.g. {w!r}: no program can fit the data and be included in the specification")
     default = _language(args.language).shape if args.language else str(shape_of(spec))
     shape = _shape(args, default)
-    with _Bar(args.iterations, not args.json and not args.verbose) as bar:
-        res = constrain(words, labels, spec, shape, args.seed, args.rounds, args.timeout, args.iterations,
+    with _Bar(args.iterations or DEFAULT_ITERATIONS, not args.json and not args.verbose) as bar:
+        res = constrain(words, labels, spec, shape, args.seed, args.rounds, args.timeout,
+                        args.iterations or DEFAULT_ITERATIONS,
                         args.verify_timeout, _log(args), bar)
     return _report(res, args, "constrain")
 
@@ -198,7 +207,8 @@ def cmd_constrain(args: argparse.Namespace) -> int:
 def _search_options(p: argparse.ArgumentParser, timeout: float) -> None:
     p.add_argument("--shape", help="NB,NC,K: Boolean rules, counting rules, largest constant")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--iterations", type=int, default=100_000, help="annealing budget (per round)")
+    p.add_argument("--iterations", type=int, default=None,
+                   help=f"annealing budget per chain (per round); default {DEFAULT_ITERATIONS:,}")
     p.add_argument("--timeout", type=float, default=timeout, help=f"wall-clock limit (default {timeout:g}s)")
     p.add_argument("--out", help="write the program here instead of stdout")
     p.add_argument("--json", action="store_true")
@@ -218,6 +228,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     learn.add_argument("--alphabet", help="letters, e.g. ab or a,b (default: the letters in the data)")
     learn.add_argument("--language", help="a Table 1 language: its alphabet and default shape")
     _search_options(learn, 300.0)
+    learn.add_argument("--chains", type=int, default=None,
+                       help="annealing chains of --iterations each, 0 = until --timeout (default: 0, "
+                            "or 1 when --iterations is given)")
     learn.set_defaults(handler=cmd_learn)
 
     mini = sub.add_parser("minimize", help="find a smaller program with the same language (CEGIS)")

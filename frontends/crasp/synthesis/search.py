@@ -4,7 +4,19 @@ Energy ``E = lam_mis * mis/|D| + lam_u * unreach + lam_s * size``: ``mis/|D|`` i
 of misclassified examples (so the temperature scale does not depend on the data size), with
 ``lam_mis = 100`` it dominates: one example of 1,000 weighs as much as 10 AST nodes.  Geometric
 cooling from ``T0 = 1`` by ``alpha = 0.9995`` per iteration, reheated by ``1.2`` every 4,000
-iterations.  A restart from a random program (the best one is kept) happens after a long stall.
+iterations.
+
+Beyond the paper (the issue allows moves and restarts):
+
+- *Restarts on a stall*: when the fewest misclassifications have not improved for ``stall``
+  iterations, the chain restarts from the best program at ``restart_temp`` (every
+  ``random_every``-th time from a random program at ``T0``): cooling leaves the chain greedy
+  after ~10,000 iterations, and the move that fixes the last examples is often behind a
+  slightly worse step.
+- *Chains*: ``iterations`` is the budget of one chain (the paper's 100,000); ``chains=None``
+  starts fresh chains from random programs until ``time_limit`` (what ``learn`` does by default).
+- *Scouting*: with probability ``scout`` a move tries ``scout_k`` edits at one place and
+  proposes the best; the space's reuse, copy and duplication moves are described in ``space``.
 
 Early stop with the paper's refinement: once a program classifies every example correctly, the
 search continues from it under a hard constraint (moves that misclassify are rejected) with a
@@ -46,6 +58,10 @@ class Options:
     random_every: int = 3
     reuse: float = 0.25
     copy: float = 0.05
+    duplicate: float = 0.03
+    const_side: float = 0.4  # share of sampled comparisons with a constant side
+    scout: float = 0.03  # probability of a best-of-``scout_k`` move at one place
+    scout_k: int = 10
     time_limit: float | None = None
     chains: int | None = 1  # chains of ``iterations`` each; None: new chains until ``time_limit``
 
@@ -89,8 +105,10 @@ def anneal(words: Sequence[Sequence[str]], labels: Sequence[bool], alphabet: Seq
     """
     start = time.perf_counter()
     rng = random.Random(options.seed)
-    space = Space(alphabet, shape, rng, options.reuse, options.copy)
-    scorer = Scorer(words, labels, alphabet)
+    space = Space(alphabet, shape, rng, options.reuse, options.copy, options.duplicate,
+                  options.const_side)
+    # a warm start need not keep to the shape's depth limits: no bound, 32-bit values
+    scorer = Scorer(words, labels, alphabet, bound=value_bound(words, shape) if init is None else None)
     n = max(len(words), 1)
     lam_s = options.lam_size
 
@@ -121,9 +139,20 @@ def anneal(words: Sequence[Sequence[str]], labels: Sequence[bool], alphabet: Seq
             cur_mis = scorer.mis(cur)
             cur_e = energy(cur, cur_mis)
             since_mis = since_improve = 0
-        cand = space.mutate(cur)
+        if options.scout and rng.random() < options.scout:
+            cand, mis = cur, cur_mis
+            best_scout = math.inf
+            for c in space.scout(cur, options.scout_k):
+                m = scorer.mis(c)
+                if refining and m > 0:
+                    continue
+                e = energy(c, m)
+                if e < best_scout:
+                    cand, mis, best_scout = c, m, e
+        else:
+            cand = space.mutate(cur)
+            mis = scorer.mis(cand) if cand != cur else cur_mis
         if cand != cur:
-            mis = scorer.mis(cand)
             if not (refining and mis > 0):
                 e = energy(cand, mis)
                 delta = e - cur_e
@@ -172,6 +201,14 @@ def anneal(words: Sequence[Sequence[str]], labels: Sequence[bool], alphabet: Seq
         progress(it, best_mis, program_size(best))
     return Result(prune(best), best_mis, len(words), it, time.perf_counter() - start,
                   best_mis == 0, stopped, scorer.evaluations, history)
+
+
+def value_bound(words: Sequence[Sequence[str]], shape: Shape) -> int:
+    """The largest absolute value a counting expression of ``shape`` takes on ``words``: a count
+    atom is at most the word length (or a constant up to K), a counting rule combines at most
+    two earlier atoms, so each of the NC counting rules may double it."""
+    width = max([len(w) for w in words] + [1])
+    return 2 ** (shape.nc + 1) * (width + shape.k + 1)
 
 
 def _fit(program: A.Program, space: Space) -> A.Program:

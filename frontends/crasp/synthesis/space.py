@@ -16,6 +16,12 @@ Mutations either resample a whole right-hand side or make a micro-move (swap and
 negation, flip or change a comparison, resample one leaf, nudge a constant or window bound,
 grow/shrink one level).  Rules unreachable from the deciding rule are removed (reset to a fresh
 atom, keeping the shape fixed) after every move.
+
+Added moves (none knows any language): samplers *reuse* count atoms, counting expressions and
+comparisons already in the program; a rule may be replaced by a mutated *copy* of another; and
+*duplication* redirects one reference to a free rule holding a mutated copy of the referenced
+rule.  Comparisons against a constant are sampled more often (``const_side``) than in a
+uniform draw, as in every reference program (``#(V) = 0``, ``Cl - Cr > n``).
 """
 
 from __future__ import annotations
@@ -109,7 +115,8 @@ class Space:
     """Random programs and moves for one alphabet and shape; all randomness from ``rng``."""
 
     def __init__(self, alphabet: Sequence[str], shape: Shape, rng: random.Random,
-                 reuse: float = 0.25, copy: float = 0.05) -> None:
+                 reuse: float = 0.25, copy: float = 0.05, duplicate: float = 0.03,
+                 const_side: float = 0.4) -> None:
         self.alphabet = tuple(alphabet)
         self.shape = shape
         self.rng = rng
@@ -120,6 +127,8 @@ class Space:
         self.index = {n: i for i, n in enumerate(self.names)}
         self.reuse = reuse
         self.copy = copy
+        self.duplicate = duplicate
+        self.const_side = const_side
         self._pool: dict[str, list[tuple[A.Expr, int]]] = {}
         self._observed: A.Program | None = None
 
@@ -177,11 +186,14 @@ class Space:
             got = self._reused("compare", rule)
             if got is not None:
                 return got
-        left, right = self.cexp(rule), self.cexp(rule)
-        if r.random() < 0.3:
+        # a count against a constant (``#(V) = 0``, ``Cl - Cr > n``) is the commonest comparison
+        left = self.cexp(rule)
+        if r.random() < self.const_side:
             right = A.IntConst(r.randint(0, self.kmax))
             if r.random() < 0.5:
                 left, right = right, left
+        else:
+            right = self.cexp(rule)
         return A.Compare(r.choice(_CMP_OPS), left, right)
 
     def bool_atom(self, rule: str) -> A.Expr:
@@ -262,6 +274,10 @@ class Space:
         r = self.rng
         live = reachable(program)
         self.observe(program)
+        if self.duplicate and r.random() < self.duplicate:
+            got = self._duplicate(program, live)
+            if got is not None:
+                return got
         pool = [n for n in self.names if n in live] if r.random() < 0.9 else self.names
         name = r.choice(pool)
         old = program.rule(name).expr
@@ -286,6 +302,57 @@ class Space:
         if not sources:
             return self._micro(rule, old)
         return self._micro(rule, self.rng.choice(sources))
+
+    def _duplicate(self, program: A.Program, live: frozenset[str]) -> A.Program | None:
+        """Gene duplication: one reference ``X`` in a live rule ``R`` is redirected to a free
+        (unreachable) rule ``Y`` between ``X``'s inputs and ``R``, defined as a micro-mutated copy
+        of ``X``.  A program with one useful detector (``'a' and #[1,1]('a') = 1``) gets a
+        sibling (``'b' and #[1,1]('a') = 1``) in one step, instead of building it in a rule that
+        is reset while nothing reads it."""
+        r = self.rng
+        uses = []
+        for rule in program.rules:
+            if rule.name not in live:
+                continue
+            start = "rhs_b" if rule.kind is A.Kind.BOOL else "cexp"
+            uses += [(rule, path, node) for path, node, _ in _sites(rule.expr, start, ())
+                     if isinstance(node, A.Ref)]
+        if not uses:
+            return None
+        rule, path, ref = r.choice(uses)
+        src = program.rule(ref.name)
+        lo = max((self.index[n] for n in references(src.expr)), default=-1)
+        free = [n for n in self.names[lo + 1: self.index[rule.name]]
+                if n not in live and self.kinds[n] is src.kind]
+        if not free:
+            return None
+        slot = r.choice(free)
+        copy = self._micro(slot, src.expr)
+        rules = {rule.name: _replace(rule.expr, path, A.Ref(slot)), slot: copy}
+        return self.remove_unreachable(A.Program(
+            program.alphabet, tuple(A.Rule(x.name, rules[x.name], x.kind) if x.name in rules else x
+                                    for x in program.rules), program.accept))
+
+    def scout(self, program: A.Program, k: int) -> list[A.Program]:
+        """Up to ``k`` distinct micro-moves at one place of one live rule (the caller keeps the
+        best): a leaf or literal that fixes a few examples is one of thousands of candidates,
+        and trying several at once finds it that many times sooner."""
+        self.observe(program)
+        live = reachable(program)
+        name = self.rng.choice([n for n in self.names if n in live])
+        e = program.rule(name).expr
+        sites = list(_sites(e, "rhs_b" if self.kinds[name] is A.Kind.BOOL else "cexp", ()))
+        path, node, role = self.rng.choice(sites)
+        seen = {e}
+        out = []
+        for _ in range(k):
+            new = _replace(e, path, self._edit(name, node, role))
+            if new in seen:
+                continue
+            seen.add(new)
+            rules = tuple(A.Rule(name, new, x.kind) if x.name == name else x for x in program.rules)
+            out.append(self.remove_unreachable(A.Program(program.alphabet, rules, program.accept)))
+        return out
 
     def _micro(self, rule: str, e: A.Expr) -> A.Expr:
         sites = list(_sites(e, "rhs_b" if self.kinds[rule] is A.Kind.BOOL else "cexp", ()))

@@ -84,7 +84,7 @@ def test_learn_text_output_and_same_seed_same_program(tmp_path, cli):
 def test_language_outside_crasp_ends_with_no_program_found(tmp_path, cli):
     data = _sample(tmp_path, "parity", n=100)
     proc = cli("crasp", "learn", data, "--language", "parity", "--iterations", "600")
-    assert proc.returncode == 1
+    assert proc.returncode == 1 and "after 600 iterations" in proc.stderr  # an explicit budget is one chain
     assert "no program found" in proc.stderr and "Traceback" not in proc.stderr
     parse(proc.stdout)  # the best program is still printed
 
@@ -129,7 +129,9 @@ def test_minimize_proves_equivalence(tmp_path, cli):
     assert out["size_after"] < out["size_before"]
     assert out["synthesis_time"] >= 0 and out["verification_time"] > 0
     program = parse(out["program"])
-    assert len(program.rules) == 1
+    # the spec has 4 rules and 17 nodes; the search ends at one comparison (``#('b') <= #('a')``,
+    # size 5) or one shifted by a constant in a counting rule (``C := #('b') - 1``, size 8)
+    assert len(program.rules) <= 2 and out["size_after"] <= 8
 
 
 def test_constrain_proves_inclusion_and_fits_data(tmp_path, cli):

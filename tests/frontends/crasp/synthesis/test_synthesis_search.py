@@ -14,7 +14,7 @@ from kinduct.frontends.crasp import vectorized as V
 from kinduct.frontends.crasp.parser import check, parse
 from kinduct.frontends.crasp.synthesis.evaluator import Scorer
 from kinduct.frontends.crasp.synthesis.languages import language
-from kinduct.frontends.crasp.synthesis.search import Options, anneal
+from kinduct.frontends.crasp.synthesis.search import Options, anneal, value_bound
 from kinduct.frontends.crasp.synthesis.space import Shape, Space, prune
 
 
@@ -32,7 +32,7 @@ def test_scorer_and_mutations_agree_with_the_frontend(seed, shape, alphabet):
     space = Space(alphabet, Shape.parse(shape), rng)
     words = _words(rng, alphabet)
     labels = [rng.random() < 0.5 for _ in words]
-    scorer = Scorer(words, labels, alphabet)
+    scorer = Scorer(words, labels, alphabet, bound=value_bound(words, space.shape))  # 16-bit
     batch = V.Batch.from_words(words, alphabet)
     program = space.random_program()
     for _ in range(15):
@@ -89,3 +89,15 @@ def test_shape_parsing():
         except ValueError:
             continue
         raise AssertionError(bad)
+
+
+def test_chains_of_the_budget_and_chains_until_the_time_limit():
+    """Each chain gets the iteration budget; ``chains=None`` starts new ones until the limit."""
+    words, labels = _data("parity", 120, 1)
+    three = anneal(words, labels, ("a", "b"), Shape.parse("2,1,2"), Options(iterations=300, seed=5, chains=3))
+    assert not three.found and three.iterations == 900 and three.stopped == "budget"
+    again = anneal(words, labels, ("a", "b"), Shape.parse("2,1,2"), Options(iterations=300, seed=5, chains=3))
+    assert A.to_source(again.program) == A.to_source(three.program)
+    timed = anneal(words, labels, ("a", "b"), Shape.parse("2,1,2"),
+                   Options(iterations=200, seed=5, chains=None, time_limit=1.5))
+    assert timed.stopped == "time" and not timed.found
