@@ -66,7 +66,7 @@ def reference(name: str):
     return parse(lang.reference) if lang.reference else None
 
 
-def run_learn(name: str, seed: int, timeout: float, heldout: int) -> dict:
+def run_learn(name: str, seed: int, timeout: float, heldout: int, equiv_timeout: float = 60.0) -> dict:
     from kinduct.frontends.crasp import ast as A
     from kinduct.frontends.crasp.parser import parse
     from kinduct.frontends.crasp.queries import decide_query
@@ -93,7 +93,7 @@ def run_learn(name: str, seed: int, timeout: float, heldout: int) -> dict:
     ref = reference(name)
     if ref is not None and res.found:
         t = time.perf_counter()
-        verdict, word = decide_query("equiv", program, ref, RunOptions(timeout=60))
+        verdict, word = decide_query("equiv", program, ref, RunOptions(timeout=equiv_timeout))
         row["equiv"] = verdict.answer.value
         row["equiv_word"] = "".join(word) if word else None
         row["equiv_time"] = time.perf_counter() - t
@@ -137,11 +137,13 @@ def _language_jobs(jobs: list[tuple]) -> list[dict]:
 
 
 def _job(args: tuple) -> dict:
-    kind, name, seed, timeout, heldout = args
+    kind, name, seed, timeout, heldout, equiv_timeout = args
     t = time.perf_counter()
     try:
-        row = run_learn(name, seed, timeout, heldout) if kind == "learn" else run_loop(kind, name, seed,
-                                                                                         timeout)
+        if kind == "learn":
+            row = run_learn(name, seed, timeout, heldout, equiv_timeout)
+        else:
+            row = run_loop(kind, name, seed, timeout)
     except Exception as exc:  # noqa: BLE001 - a crash is a result to show, not a reason to stop
         row = {"part": kind, "language": name, "seed": seed, "crash": f"{type(exc).__name__}: {exc}"}
     row["wall"] = time.perf_counter() - t
@@ -224,6 +226,8 @@ def main() -> int:
     ap.add_argument("--parts", default="learn,minimize,constrain")
     ap.add_argument("--timeout", type=float, default=300.0)
     ap.add_argument("--heldout", type=int, default=2000)
+    ap.add_argument("--equiv-timeout", type=float, default=60.0,
+                    help="limit of the equivalence check of each learned program")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--results", default="crasp_table1.jsonl")
     ap.add_argument("--print-only", action="store_true")
@@ -249,7 +253,7 @@ def main() -> int:
                     n = min(n, args.unsolved_seeds)
                 if part != "learn" and PAPER[name][2 if part == "minimize" else 5] is None:
                     continue  # the paper has no numbers: nothing to compare
-                jobs += [(part, name, s, args.timeout, args.heldout) for s in range(n)
+                jobs += [(part, name, s, args.timeout, args.heldout, args.equiv_timeout) for s in range(n)
                          if (part, name, s) not in done]
         with ProcessPoolExecutor(args.jobs) as pool, results.open("a") as sink:
             # one language's seeds run in order, so a language that already failed twice (4 of 5

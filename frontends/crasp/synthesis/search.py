@@ -8,13 +8,15 @@ iterations.
 
 Beyond the paper (the issue allows moves and restarts):
 
-- *Restarts on a stall*: when the fewest misclassifications have not improved for ``stall``
-  iterations, the chain restarts from the best program at ``restart_temp`` (every
+- *Restarts on a stall*: when the chain's fewest misclassifications have not improved for
+  ``stall`` iterations, it restarts from its best program at ``restart_temp`` (every
   ``random_every``-th time from a random program at ``T0``): cooling leaves the chain greedy
   after ~10,000 iterations, and the move that fixes the last examples is often behind a
   slightly worse step.
 - *Chains*: ``iterations`` is the budget of one chain (the paper's 100,000); ``chains=None``
-  starts fresh chains from random programs until ``time_limit`` (what ``learn`` does by default).
+  starts fresh chains from random programs until ``time_limit`` (what ``learn`` does by default);
+  a chain never returns to an earlier chain's best, so chains are independent tries (the time to
+  a fit is heavy-tailed: most seeds fit in seconds, a few sit in a wrong basin for minutes).
 - *Scouting*: with probability ``scout`` a move tries ``scout_k`` edits at one place and
   proposes the best; the space's reuse, copy and duplication moves are described in ``space``.
 
@@ -121,6 +123,7 @@ def anneal(words: Sequence[Sequence[str]], labels: Sequence[bool], alphabet: Seq
     cur_mis = scorer.mis(cur)
     cur_e = energy(cur, cur_mis)
     best, best_mis, best_e = cur, cur_mis, cur_e
+    chain_best, chain_e = cur, cur_e  # restarts on a stall go back to the chain's own best
     temp = options.t0
     refining = False
     since_improve = since_mis = restarts = 0
@@ -138,6 +141,7 @@ def anneal(words: Sequence[Sequence[str]], labels: Sequence[bool], alphabet: Seq
             cur, temp = space.random_program(), options.t0
             cur_mis = scorer.mis(cur)
             cur_e = energy(cur, cur_mis)
+            chain_best, chain_e, mark = cur, cur_e, cur_mis
             since_mis = since_improve = 0
         if options.scout and rng.random() < options.scout:
             cand, mis = cur, cur_mis
@@ -158,6 +162,8 @@ def anneal(words: Sequence[Sequence[str]], labels: Sequence[bool], alphabet: Seq
                 delta = e - cur_e
                 if delta <= 0 or rng.random() < math.exp(-delta / max(temp, 1e-300)):
                     cur, cur_mis, cur_e = cand, mis, e
+        if cur_e < chain_e - 1e-12:
+            chain_best, chain_e = cur, cur_e
         if cur_e < best_e - 1e-12:
             best, best_mis, best_e = cur, cur_mis, cur_e
             since_improve = 0
@@ -176,8 +182,8 @@ def anneal(words: Sequence[Sequence[str]], labels: Sequence[bool], alphabet: Seq
         if refining and since_improve >= options.refine_patience:
             stopped = "solved"
             break
-        if best_mis < mark:
-            mark, since_mis = best_mis, 0
+        if cur_mis < mark:
+            mark, since_mis = cur_mis, 0
         else:
             since_mis += 1
         if not refining and options.stall and since_mis >= options.stall:
@@ -185,7 +191,7 @@ def anneal(words: Sequence[Sequence[str]], labels: Sequence[bool], alphabet: Seq
             if options.random_every and restarts % options.random_every == 0:
                 cur, temp = space.random_program(), options.t0
             else:
-                cur, temp = best, options.restart_temp
+                cur, temp = chain_best, options.restart_temp
             cur_mis = scorer.mis(cur)
             cur_e = energy(cur, cur_mis)
             since_mis = since_improve = 0
