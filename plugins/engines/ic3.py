@@ -493,8 +493,12 @@ class IC3(Engine):
         if unsupported:
             raise EngineRefusal(f"ic3 handles Bool/Int/Real state, not {unsupported[0].symbol_type()}")
         core = IC3Base(system, ctx)
-        # Beside a running invgen engine the invariants arrive through the runner instead.
-        if ctx.options.get("ic3_invgen", "invgen" not in ctx.options.get("engines", ())):
+        # Beside a running invgen engine its invariants arrive through the runner too, but
+        # that engine mines every state variable; mining the step cone here is cheap and
+        # gives the relations IC3's cubes are written in.  Without a cone (nothing to
+        # restrict) the invgen engine's invariants are awaited instead.
+        beside = "invgen" in ctx.options.get("engines", ())
+        if ctx.options.get("ic3_invgen", not beside or core.project):
             # After a short plain run, seed the frames with proved invariants (affine
             # equalities, definitions): cube generalisation cannot invent ``a + b + c = n``.
             budget = float(ctx.options.get("ic3_invgen_budget", 8.0))
