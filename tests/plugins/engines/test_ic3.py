@@ -121,3 +121,75 @@ def test_propagation_finds_fixpoint_with_lemmas_pushed(solver):
     assert v.k >= 1 and core.stats["lemmas"] >= 1
     # the invariant was added to the lemmas known forever
     assert core.forever
+
+
+def _lustre_like():
+    """``x = 0 -> pre x + 1`` as the Lustre translation writes it: ``x`` is a wire set by an
+    assumption, ``p`` and ``q`` are two ``pre x`` registers (arbitrary in the first step) that
+    ``trans`` copies, ``h`` a register nothing reads, ``first`` the first-step flag."""
+    from pysmt.typing import BOOL, INT
+
+    from kinduct.kernel.system import Property, SystemBuilder
+
+    sb = SystemBuilder("lustre_like")
+    m = sb.mgr
+    first, first_n = sb.state("first", BOOL)
+    p, p_n = sb.state("p", INT)
+    q, q_n = sb.state("q", INT)
+    x, _ = sb.state("x", INT)
+    h, h_n = sb.state("h", INT)
+    sb.add_init(first)
+    sb.add_assumption(m.Equals(x, m.Ite(first, m.Int(0), m.Plus(p, m.Int(1)))))
+    sb.add_trans(m.Not(first_n))
+    sb.add_trans(m.Equals(p_n, x))
+    sb.add_trans(m.Equals(q_n, x))
+    sb.add_trans(m.Equals(h_n, m.Plus(x, m.Int(2))))
+    sb.add_property(Property("P", m.Or(first, m.Equals(x, m.Plus(q, m.Int(1))))))
+    return sb.build(), (first, p, q, x, h)
+
+
+def test_cone_keeps_the_registers_a_step_reads_and_leaves_wires_out():
+    from kinduct.kernel import registry
+    from kinduct.plugins.engines.vocab import Cone
+
+    system, (first, p, q, x, h) = _lustre_like()
+    cone = Cone(system, [], registry.backend("z3").solver(system.env))
+    assert set(cone.step()) == {first, p}  # x is a wire; its definition reads first and p
+    assert set(cone.prop(system.properties[0].formula)) == {first, p, q}
+    assert h not in cone.step() and x not in cone.step()
+
+
+def test_copies_of_one_stream_are_equal_after_the_first_step():
+    from kinduct.kernel import registry
+    from kinduct.plugins.engines.common import copy_invariants, first_flag
+
+    system, (first, p, q, _x, _h) = _lustre_like()
+    m = system.env.formula_manager
+    solver = registry.backend("z3").solver(system.env)
+    assert first_flag(system, solver) == first
+    (lemma,) = copy_invariants(system, solver)
+    assert lemma == m.Or(first, m.Equals(p, q))
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_ic3_proves_a_lustre_like_system_with_a_certificate(solver):
+    system, _ = _lustre_like()
+    ctx = context(system, solver, ic3_invgen=False)
+    core = IC3Base(system, ctx)
+    assert core.project
+    v = decide("ic3", system, context(system, solver, ic3_invgen=False))["P"]
+    assert v.answer is Answer.VALID
+    other = {"z3": "cvc5", "cvc5": "z3"}[solver]
+    assert certify(system, system.properties[0], v.invariant, other) is None
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_ic3_projected_counterexample_is_concrete(solver):
+    system, (first, _p, _q, x, _h) = _lustre_like()
+    m = system.env.formula_manager
+    from kinduct.kernel.system import Property
+
+    system = system.with_properties([Property("Q", m.Or(first, m.LE(x, m.Int(3))))])
+    v = decide("ic3", system, context(system, solver, ic3_invgen=False))["Q"]
+    assert v.answer is Answer.FALSIFIABLE and v.k == 4  # x counts 0, 1, 2, 3, 4
+    assert replay_trace(system, v.trace, system.properties[0]) is None
