@@ -11,6 +11,13 @@ cube, see :mod:`~kinduct.plugins.engines.vocab`), :meth:`IC3Base.generalize_pred
 :meth:`IC3Base.generalize` (inductive generalisation with counterexamples to generalisation) and
 :meth:`IC3Base.confirm` (turning an obligation chain into a concrete trace).
 
+Cubes are written over the *registers in a cone* (:class:`~kinduct.plugins.engines.vocab.Cone`):
+predecessor cubes over what the next step reads, bad-state cubes over what the property tests,
+never over wires that the assumptions set within a step (the Lustre translation) nor over
+registers no step reads (nuXmv's VMT output keeps dozens).  On those translations this shrinks a
+cube from hundreds of literals to a few dozen, and makes the Lustre encoding's cubes blockable at
+all.  A projected chain that does not replay switches projection off.
+
 Soundness does not rest on the frames alone: before ``valid`` is reported the inductive
 invariant is re-checked on a fresh solver (:func:`kinduct.kernel.certify.check_invariant`) and
 travels with the verdict as SMT-LIB text; a counterexample is re-solved on a concrete unrolling
