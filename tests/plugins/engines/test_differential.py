@@ -44,6 +44,23 @@ def systems(draw) -> dict:
     }
 
 
+def _atom(m, a, over, b, inp):
+    """A guard or property atom of a random system, over the variables ``over``."""
+    kind, j, k, c = a
+    x, y = over[j][0], over[k][0]
+    return {"le": lambda: m.LE(x, m.Int(c)), "ge": lambda: m.GE(x, m.Int(c)),
+            "diff": lambda: m.LE(m.Minus(x, y), m.Int(c)), "bool": lambda: b,
+            "input": lambda: m.GE(inp, m.Int(c % 2))}[kind]()
+
+
+def _expr(m, e, over, inp):
+    """An update expression of a random system, over the variables ``over``."""
+    kind, j, c = e
+    x = over[j][0]
+    return {"var+c": lambda: m.Plus(x, m.Int(c)), "var+input": lambda: m.Plus(x, inp),
+            "const": lambda: m.Int(c), "var": lambda: x}[kind]()
+
+
 def build(desc: dict) -> TransitionSystem:
     sb = SystemBuilder("random")
     m = sb.mgr
@@ -53,17 +70,10 @@ def build(desc: dict) -> TransitionSystem:
     sb.add_assumption(m.And(m.LE(m.Int(-1), inp), m.LE(inp, m.Int(2))))
 
     def atom(a):
-        kind, j, k, c = a
-        x, y = xs[j][0], xs[k][0]
-        return {"le": lambda: m.LE(x, m.Int(c)), "ge": lambda: m.GE(x, m.Int(c)),
-                "diff": lambda: m.LE(m.Minus(x, y), m.Int(c)), "bool": lambda: b,
-                "input": lambda: m.GE(inp, m.Int(c % 2))}[kind]()
+        return _atom(m, a, xs, b, inp)
 
     def expr(e):
-        kind, j, c = e
-        x = xs[j][0]
-        return {"var+c": lambda: m.Plus(x, m.Int(c)), "var+input": lambda: m.Plus(x, inp),
-                "const": lambda: m.Int(c), "var": lambda: x}[kind]()
+        return _expr(m, e, xs, inp)
 
     for (x, _), c in zip(xs, desc["init"], strict=True):
         sb.add_init(m.Equals(x, m.Int(c)))
@@ -102,17 +112,10 @@ def build_wired(desc: dict) -> TransitionSystem:
     sb.add_assumption(m.And(m.LE(m.Int(-1), inp), m.LE(inp, m.Int(2))))
 
     def atom(a, over):
-        kind, j, k, c = a
-        x, y = over[j][0], over[k][0]
-        return {"le": lambda: m.LE(x, m.Int(c)), "ge": lambda: m.GE(x, m.Int(c)),
-                "diff": lambda: m.LE(m.Minus(x, y), m.Int(c)), "bool": lambda: b,
-                "input": lambda: m.GE(inp, m.Int(c % 2))}[kind]()
+        return _atom(m, a, over, b, inp)
 
     def expr(e):
-        kind, j, c = e
-        p = ps[j][0]
-        return {"var+c": lambda: m.Plus(p, m.Int(c)), "var+input": lambda: m.Plus(p, inp),
-                "const": lambda: m.Int(c), "var": lambda: p}[kind]()
+        return _expr(m, e, ps, inp)
 
     offset = m.Int(desc["d_offset"])
     sb.add_init(first)
