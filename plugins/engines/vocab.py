@@ -12,7 +12,7 @@ together in an atom.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from pysmt.fnode import FNode
 
@@ -43,15 +43,12 @@ def theory_atoms(env, formula: FNode) -> set[FNode]:
     return found
 
 
-def state_atoms(system: TransitionSystem, limit: int = MAX_ATOMS) -> list[FNode]:
-    """Arithmetic atoms of the property, init, trans and assumptions that mention state variables
-    only (atoms over next-state variables are renamed to current), property atoms first."""
+def current_atoms(system: TransitionSystem, sources: Sequence[FNode],
+                  states: set[FNode]) -> Iterator[tuple[FNode, set[FNode]]]:
+    """The distinct, simplified theory atoms of ``sources`` over ``states`` only, each with its
+    variables; atoms over next-state variables alone are renamed to current ones."""
     env = system.env
-    states = set(system.state_vars)
     to_cur = {n: c for c, n in zip(system.state_vars, system.next_vars, strict=True)}
-    sources = [*(p.obligation(env) for p in system.properties), system.init, system.trans,
-               *system.assumptions]
-    out: list[FNode] = []
     seen: set[FNode] = set()
     for src in sources:
         for atom in sorted(theory_atoms(env, src), key=lambda a: a.node_id()):
@@ -65,9 +62,23 @@ def state_atoms(system: TransitionSystem, limit: int = MAX_ATOMS) -> list[FNode]
             if atom.is_bool_constant() or atom in seen:
                 continue
             seen.add(atom)
-            out.append(atom)
-            if len(out) >= limit:
-                return out
+            yield atom, free
+
+
+def state_atoms(system: TransitionSystem, limit: int = MAX_ATOMS) -> list[FNode]:
+    """Arithmetic atoms of the property, init, trans and assumptions that mention state variables
+    only (atoms over next-state variables are renamed to current), property atoms first."""
+    env = system.env
+    states = set(system.state_vars)
+    to_cur = {n: c for c, n in zip(system.state_vars, system.next_vars, strict=True)}
+    sources = [*(p.obligation(env) for p in system.properties), system.init, system.trans,
+               *system.assumptions]
+    out: list[FNode] = []
+    for atom, _ in current_atoms(system, sources, states):
+        out.append(atom)
+        if len(out) >= limit:
+            return out
+    seen = set(out)
     # Latches that copy another variable (``v' = u``, Lustre's ``pre u``): an atom over one
     # also makes sense over the other (guards test ``pre x = 0``, properties test ``x < 1``).
     copy: dict[FNode, FNode] = {}
@@ -183,7 +194,6 @@ class Vocabulary:
         self.env = env
         self.mgr = env.formula_manager
         states = set(system.state_vars) if support is None else set(support)
-        to_cur = {n: c for c, n in zip(system.state_vars, system.next_vars, strict=True)}
         self.bools = [v for v in system.state_vars if v in states and v.symbol_type().is_bool_type()]
         self.nums = [v for v in system.state_vars if v in states and
                      (v.symbol_type().is_int_type() or v.symbol_type().is_real_type())]
@@ -191,29 +201,17 @@ class Vocabulary:
                    *(p.obligation(env) for p in system.properties), *extra]
         atoms: list[FNode] = []
         pairs: list[tuple[FNode, FNode]] = []
-        seen_atoms: set[FNode] = set()
         seen_pairs: set[tuple[FNode, FNode]] = set()
-        for src in sources:
-            for atom in sorted(theory_atoms(env, src), key=lambda a: a.node_id()):
-                free = env.fvo.get_free_variables(atom)
-                if free <= set(to_cur):
-                    atom = env.substituter.substitute(atom, to_cur)
-                    free = {to_cur[v] for v in free}
-                if not free or not free <= states:
-                    continue
-                atom = env.simplifier.simplify(atom)
-                if atom.is_bool_constant() or atom in seen_atoms:
-                    continue
-                seen_atoms.add(atom)
-                if len(atoms) < MAX_ATOMS:
-                    atoms.append(atom)
-                numeric = sorted((v for v in free if v in set(self.nums)), key=lambda v: v.node_id())
-                for i, a in enumerate(numeric):
-                    for b in numeric[i + 1:]:
-                        if a.symbol_type() == b.symbol_type() and (a, b) not in seen_pairs \
-                                and len(pairs) < MAX_PAIRS:
-                            seen_pairs.add((a, b))
-                            pairs.append((a, b))
+        for atom, free in current_atoms(system, sources, states):
+            if len(atoms) < MAX_ATOMS:
+                atoms.append(atom)
+            numeric = sorted((v for v in free if v in set(self.nums)), key=lambda v: v.node_id())
+            for i, a in enumerate(numeric):
+                for b in numeric[i + 1:]:
+                    if a.symbol_type() == b.symbol_type() and (a, b) not in seen_pairs \
+                            and len(pairs) < MAX_PAIRS:
+                        seen_pairs.add((a, b))
+                        pairs.append((a, b))
         if len(self.nums) <= SMALL:
             # Few numeric variables: every same-typed pair may be related (``x = y``).
             for i, a in enumerate(self.nums):
