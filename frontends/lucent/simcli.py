@@ -129,13 +129,13 @@ def run_simulate(args: argparse.Namespace) -> int:
         return default_value(t)
 
     sim = Simulator(checked, main, oracle)
-    for inst in sim.instances():
-        for n in sorted(inst.node.cut):
-            pos = inst.node.var_pos[n]
-            raise InputError.at(f"cannot simulate: '{inst.prefix}{n}' is defined circularly after the first "
-                                "step, so its value is not computed by its equation but constrained by it",
-                                str(path), checked.text if inst.node is node else "", pos.line or None,
-                                pos.col or None)
+    circular = [(inst, n) for inst in sim.instances() for n in sorted(inst.node.cut)]
+    if circular:
+        inst, n = circular[0]
+        pos = inst.node.var_pos[n]
+        raise InputError.at(f"cannot simulate: '{inst.prefix}{n}' is defined circularly after the first "
+                            "step, so its value is not computed by its equation but constrained by it",
+                            str(path), checked.text, pos.line or None, pos.col or None)
     sim.run(inputs)
     if chosen:
         names = sorted(set(chosen))
