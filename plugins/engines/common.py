@@ -148,3 +148,37 @@ def first_flag(system: TransitionSystem, solver: Solver) -> FNode | None:
     flag = next((f for f in falsified if not solver.check([mgr.Not(f)])), None)
     solver.reset()
     return flag
+
+
+def latches(system: TransitionSystem, solver: Solver, first: FNode | None = None) -> list[FNode]:
+    """Boolean state variables that may start true and never rise: no step (assumptions
+    holding on both sides, not leaving the first step ``first``) goes from false to true.
+
+    These are the "so far" flags of synchronous programs (Lustre's ``Sofar(env)``, nuXmv's
+    ``historically``): properties read ``env => ...``, and what holds while the flag does is
+    where the invariants are.  ``first`` (the first-step flag, which also never rises) is
+    left out (registers are arbitrary in the first step, so ``pre sofar`` may rise from it);
+    ``solver`` is left empty."""
+    env = system.env
+    mgr = env.formula_manager
+    bools = [(c, n) for c, n in zip(system.state_vars, system.next_vars, strict=True)
+             if c.symbol_type().is_bool_type() and c is not first]
+    if not bools:
+        return []
+    ahead_inputs = {i: mgr.FreshSymbol(i.symbol_type(), template="__latch_in_%d")
+                    for i in system.input_vars}
+    shift = {**system.next_map(), **ahead_inputs}
+    solver.reset()
+    solver.add(system.trans)
+    solver.add_all(system.assumptions)
+    solver.add_all(env.substituter.substitute(a, shift) for a in system.assumptions)
+    if first is not None:
+        solver.add(mgr.Not(first))
+    found = [c for c, n in bools if solver.check([c]) and not solver.check([mgr.Not(c), n])]
+    # A latch false in every initial state is just false: not a flag to split on.
+    solver.reset()
+    solver.add(system.init)
+    solver.add_all(system.assumptions)
+    found = [c for c in found if solver.check([c])]
+    solver.reset()
+    return found

@@ -30,8 +30,8 @@ from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.engines.common import copy_invariants, first_flag, trans_state_invariants
-from kinduct.plugins.engines.vocab import state_atoms
+from kinduct.plugins.engines.common import copy_invariants, first_flag, latches, trans_state_invariants
+from kinduct.plugins.engines.vocab import Cone, state_atoms
 
 MAX_PAIR_CANDIDATES = 1500
 #: Affine equalities with bigger coefficients come from too few samples, not from the system.
@@ -40,6 +40,8 @@ MAX_COEFFICIENT = 16
 MAX_SUM_CANDIDATES = 400
 #: Boolean flags whose true/false samples get their own affine hull.
 MAX_FLAGS = 4
+#: Latches kept true in the sticky simulation runs.
+MAX_STICKY = 6
 
 
 def _max_coefficient(eq: FNode) -> int:
@@ -127,7 +129,7 @@ class Simulator:
         free_init = system.current_vars
         free_step = (*system.input_vars, *self.next_inputs.values(), *system.next_vars)
         for run in range(count):
-            self.hint_rate = 0.5 if run % 2 == 0 else 0.1
+            self.hint_rate = (0.5, 0.1, 0.5, 0.3)[run % 4]
             sticky_cur = list(flags) if run % 2 == 1 else []
             sticky_next = [nmap[f] for f in sticky_cur]
             if not self._solve([self.act_init], free_init, all_ints=True, sticky=sticky_cur):
@@ -207,8 +209,11 @@ class Candidates:
     """Templates instantiated over the state variables and filtered on sampled states."""
 
     def __init__(self, system: TransitionSystem, samples: list[dict],
-                 facts: Sequence[FNode] = (), variables: Sequence[FNode] | None = None) -> None:
+                 facts: Sequence[FNode] = (), variables: Sequence[FNode] | None = None,
+                 latched: Sequence[FNode] = ()) -> None:
         self.system = system
+        #: "So far" flags (:func:`~kinduct.plugins.engines.common.latches`): split on first.
+        self.latched = list(latched)
         #: The state variables candidates may mention (IC3 asks only about its step support).
         self.vars = set(system.state_vars if variables is None else variables)
         self.env = system.env
@@ -247,7 +252,7 @@ class Candidates:
             if free & prop_vars:
                 near |= free
         varying = [b for b in bools if len({smp[b] for smp in self.samples}) > 1]
-        return sorted(varying, key=lambda b: (b not in prop_vars, b not in near))
+        return sorted(varying, key=lambda b: (b not in self.latched, b not in prop_vars, b not in near))
 
     def near_property(self, bools: Sequence[FNode]) -> list[FNode]:
         """Boolean state variables a fact ties to a property's variables (``OK = env => ..``),
@@ -271,17 +276,19 @@ class Candidates:
             self._base = self.mine(self.samples, top=True)
         return self._base
 
-    def conditional(self) -> list[FNode]:
+    def conditional(self, dropped: Sequence[FNode] = ()) -> list[FNode]:
         """``flag -> c`` for candidates true on the samples where a flag near the property
-        holds (``env => dirty <= 1`` needs invariants that only hold while ``env`` does)."""
-        known = set(self.base())
+        holds (``env => dirty <= 1`` needs invariants that only hold while ``env`` does), and
+        for the ``dropped`` base candidates (true on every sample, yet not inductive: often
+        only because states where ``env`` fails were never sampled)."""
+        known = set(self.base()) - set(dropped)
         out: list[FNode] = []
         bools = [v for v in self.system.state_vars if v in self.vars and v.symbol_type().is_bool_type()]
         for flag in self.flags(bools)[:MAX_FLAGS]:
             part = [smp for smp in self.samples if smp[flag] is True]
             if len(part) < 8 or len(part) == len(self.samples):
                 continue
-            for c in self.mine(part, top=False):
+            for c in [*dropped, *self.mine(part, top=False)]:
                 if c not in known and c != flag:
                     known.add(c)
                     out.append(self.mgr.Implies(flag, c))
@@ -454,11 +461,24 @@ def houdini(system: TransitionSystem, ctx: EngineContext, facts: Sequence[FNode]
     return cands
 
 
+def registers(system: TransitionSystem, facts: Sequence[FNode], solver) -> list[FNode] | None:
+    """The registers in the cone of the step and of the properties, or None when that is every
+    state variable.  Candidates over wires (streams the assumptions set within a step, as in
+    the Lustre translation) are functions of the registers and inputs: they only crowd the
+    templates and the affine hull, where ``wire = register`` equalities push out the relations
+    between registers that the proof needs."""
+    cone = Cone(system, facts, solver)
+    regs = set(cone.step())
+    for prop in system.properties:
+        regs.update(cone.prop(prop.obligation(system.env)))
+    return [v for v in system.state_vars if v in regs] if 0 < len(regs) < len(system.state_vars) else None
+
+
 def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
              seed: int = 0, on_proved: Callable[[list[FNode], list[FNode]], None] | None = None,
              variables: Sequence[FNode] | None = None) -> tuple[list[FNode], list[FNode]]:
     """(facts, invariants): trans-implied state invariants and Houdini survivors (candidates
-    over ``variables`` only, when given).
+    over ``variables`` only, when given, else over the :func:`registers`).
 
     ``ctx.options`` ``invgen_runs``/``invgen_depth`` size the simulation (6 runs of 20 steps)."""
     deadline = time.monotonic() + budget
@@ -466,10 +486,16 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
     facts = trans_state_invariants(system, helper)
     facts += [c for c in copy_invariants(system, helper) if c not in set(facts)]
     flag = first_flag(system, helper)
+    latched = latches(system, helper, flag)
+    if variables is None:
+        variables = registers(system, facts, helper)
     helper.close()
     sim = Simulator(system, ctx, seed)
     bools = [v for v in system.state_vars if v.symbol_type().is_bool_type()]
-    flags = Candidates(system, [], facts).near_property(bools)[:2]
+    near = Candidates(system, [], facts).near_property(bools)
+    # Half the runs keep the latches true (wire and register alike, or the flag falls a step
+    # later) and the flags a fact ties to the property.
+    flags = [*latched[:MAX_STICKY], *(b for b in near[:2] if b not in latched)]
     samples = sim.runs(count=int(ctx.options.get("invgen_runs", 8)),
                        depth=int(ctx.options.get("invgen_depth", 20)),
                        deadline=time.monotonic() + budget / 3, flags=flags)
@@ -483,16 +509,22 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
             return cands
         return [mgr.Or(flag, c) for c in cands if c not in (flag, mgr.Not(flag))]
 
+    def guard(c: FNode) -> FNode:
+        return mgr.Or(flag, c) if len(later) >= 2 else c
+
     # Registers are arbitrary in the first step of a Lustre program (``pre`` is undefined):
     # relations between them hold from the second step on, so mine those states only and
     # guard the candidates with the first-step flag.
-    miner = Candidates(system, later if len(later) >= 2 else samples, facts, variables)
-    base = guarded([c for c in miner.base() if c not in known])
+    miner = Candidates(system, later if len(later) >= 2 else samples, facts, variables, latched)
+    raw = [c for c in miner.base() if c not in known]
+    base = guarded(raw)
     # Houdini runs to the end (the runner's timeout bounds it): a cut-off run proves nothing.
     proved = houdini(system, ctx, facts, base) or []
     if on_proved is not None and proved:
         on_proved(facts, proved)
-    conditional = guarded([c for c in miner.conditional() if c not in known])
+    kept = set(proved)
+    dropped = [c for c in raw if guard(c) not in kept]
+    conditional = guarded([c for c in miner.conditional(dropped) if c not in known])
     if conditional and time.monotonic() < deadline:
         more = houdini(system, ctx, facts, [*proved, *conditional])
         if more is not None:
