@@ -286,9 +286,12 @@ class Candidates:
         bools = [v for v in self.system.state_vars if v in self.vars and v.symbol_type().is_bool_type()]
         for flag in self.flags(bools)[:MAX_FLAGS]:
             part = [smp for smp in self.samples if smp[flag] is True]
-            if len(part) < 8 or len(part) == len(self.samples):
+            if not part or len(part) == len(self.samples):
                 continue
-            for c in [*dropped, *self.mine(part, top=False)]:
+            # Mining needs enough samples to be worth it (a latch's few states are all there
+            # is to see while it holds); the dropped ones were mined already.
+            enough = len(part) >= (2 if flag in self.latched else 8)
+            for c in [*dropped, *(self.mine(part, top=False) if enough else [])]:
                 if c not in known and c != flag:
                     known.add(c)
                     out.append(self.mgr.Implies(flag, c))

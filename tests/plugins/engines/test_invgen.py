@@ -1,0 +1,51 @@
+"""Invariant generation on tiny systems: "so far" flags and the invariants that hold under them."""
+
+from __future__ import annotations
+
+import pytest
+from pysmt.typing import BOOL, INT
+
+from kinduct.kernel import registry
+from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
+from kinduct.plugins.engines.common import first_flag, latches
+from kinduct.plugins.engines.invgen import discover
+from tests.plugins.engines.systems import context
+
+
+def swapping_under_env() -> TransitionSystem:
+    """``x`` and ``y`` swap while the input ``good`` holds and grow once it fails; ``ok`` is
+    "good so far".  ``ok -> x <= 1`` holds, but only ``ok -> y <= 1`` makes it 1-inductive, and
+    neither bound holds once ``ok`` has fallen.  ``bad`` never rises and starts false."""
+    b = SystemBuilder("swap")
+    m = b.mgr
+    ok, ok_n = b.state("ok", BOOL)
+    bad, bad_n = b.state("bad", BOOL)
+    x, x_n = b.state("x", INT)
+    y, y_n = b.state("y", INT)
+    good = b.input("good", BOOL)
+    b.add_init(m.And(ok, m.Not(bad), m.Equals(x, m.Int(0)), m.Equals(y, m.Int(1))))
+    b.add_trans(m.Iff(ok_n, m.And(ok, good)))
+    b.add_trans(m.Iff(bad_n, m.And(bad, good)))
+    b.add_trans(m.Equals(x_n, m.Ite(good, y, m.Plus(x, m.Int(3)))))
+    b.add_trans(m.Equals(y_n, m.Ite(good, x, m.Plus(y, m.Int(5)))))
+    b.add_property(Property("P", m.Implies(ok, m.LE(x, m.Int(1)))))
+    return b.build()
+
+
+def test_latches_are_the_flags_that_start_true_and_never_rise():
+    system = swapping_under_env()
+    solver = registry.backend("z3").solver(system.env)
+    ok = system.state_vars[0]
+    assert first_flag(system, solver) is None
+    assert latches(system, solver) == [ok]  # ``bad`` never rises but never starts true
+
+
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_invariants_under_a_so_far_flag_prove_the_property(solver):
+    system = swapping_under_env()
+    m = system.env.formula_manager
+    ctx = context(system, solver)
+    facts, proved = discover(system, ctx, budget=10.0)
+    check = registry.backend(solver).solver(system.env)
+    check.add(m.And([*facts, *proved]))
+    assert not check.check([m.Not(system.properties[0].formula)])
