@@ -131,7 +131,7 @@ class IC3Base:
         self.gen_solver.add(self.assumptions)
         self._counter = itertools.count()
         self.stats = {"lemmas": 0, "obligations": 0, "ctg": 0}
-        self.seeded = False
+        self.seeded = 0  # invariant-generation rounds done (see ``IC3.check``)
         deadline = ctx.options.get("ic3_deadline", ctx.deadline)
         self.deadline: float | None = deadline
         #: Called before each new frame (the engine hooks invariant seeding in here).
@@ -515,16 +515,19 @@ class IC3(Engine):
             budget = float(ctx.options.get("ic3_invgen_budget", 8.0))
             delay = int(ctx.options.get("ic3_invgen_after", 0))
 
+            # Later rounds sample with other seeds, relative to what is known by then.
+            rounds = [delay + extra for extra in (0, 1500, 5000)]
+
             def seed() -> None:
-                if core.seeded or core.queries < delay:
+                if core.seeded >= len(rounds) or core.queries < rounds[core.seeded]:
                     return
-                core.seeded = True
-                # Candidates over the step support only: the others are fixed by the facts,
-                # and mining them costs most of the budget on big translated systems.
-                support = core.pvocab.symbols if core.project else None
-                _, proved = discover(system, ctx, budget, variables=support)
+                # Candidates over the registers only (see ``registers``): mining wires costs
+                # most of the budget on big translated systems and proves nothing more.
+                _, proved = discover(system, ctx, budget, seed=core.seeded, known=core.forever)
+                core.seeded += 1
                 for lemma in proved:
-                    core.add_forever(lemma)
+                    if lemma not in core.forever:
+                        core.add_forever(lemma)
 
             core.on_level = seed
         for prop in properties:

@@ -479,12 +479,16 @@ def registers(system: TransitionSystem, facts: Sequence[FNode], solver) -> list[
 
 def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
              seed: int = 0, on_proved: Callable[[list[FNode], list[FNode]], None] | None = None,
-             variables: Sequence[FNode] | None = None) -> tuple[list[FNode], list[FNode]]:
+             variables: Sequence[FNode] | None = None,
+             known: Sequence[FNode] = ()) -> tuple[list[FNode], list[FNode]]:
     """(facts, invariants): trans-implied state invariants and Houdini survivors (candidates
-    over ``variables`` only, when given, else over the :func:`registers`).
+    over ``variables`` only, when given, else over the :func:`registers`), inductive relative
+    to ``known`` invariants (an earlier round's: rounds with other seeds sample other states,
+    and the affine hull of a few samples often carries a coincidence that hides a true
+    equality; the union of the rounds' invariants is inductive too).
 
-    ``ctx.options`` ``invgen_runs``/``invgen_depth`` size the simulation (6 runs of 20 steps)."""
-    deadline = time.monotonic() + budget
+    ``ctx.options`` ``invgen_runs``/``invgen_depth`` size the simulation (8 runs of 20 steps);
+    ``budget`` bounds only the simulation (half of it), since a cut-off Houdini proves nothing."""
     helper = ctx.make_solver()
     facts = trans_state_invariants(system, helper)
     facts += [c for c in copy_invariants(system, helper) if c not in set(facts)]
@@ -493,6 +497,7 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
     if variables is None:
         variables = registers(system, facts, helper)
     helper.close()
+    facts += [k for k in known if k not in set(facts)]
     sim = Simulator(system, ctx, seed)
     bools = [v for v in system.state_vars if v.symbol_type().is_bool_type()]
     near = Candidates(system, [], facts).near_property(bools)
@@ -501,7 +506,7 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
     flags = [*latched[:MAX_STICKY], *(b for b in near[:2] if b not in latched)]
     samples = sim.runs(count=int(ctx.options.get("invgen_runs", 8)),
                        depth=int(ctx.options.get("invgen_depth", 20)),
-                       deadline=time.monotonic() + budget / 3, flags=flags)
+                       deadline=time.monotonic() + budget / 2, flags=flags)
     sim.solver.close()
     known = set(facts)
     mgr = system.env.formula_manager
@@ -528,7 +533,9 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
     kept = set(proved)
     dropped = [c for c in raw if guard(c) not in kept]
     conditional = guarded([c for c in miner.conditional(dropped) if c not in known])
-    if conditional and time.monotonic() < deadline:
+    # No deadline check here either: skipping this stage on a busy machine made verdicts
+    # depend on the load (the invariants of protocols under ``env`` are all conditional).
+    if conditional:
         more = houdini(system, ctx, facts, [*proved, *conditional])
         if more is not None:
             proved = more
@@ -541,7 +548,7 @@ class InvGen(Engine):
 
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
-        budget = float(ctx.options.get("invgen_budget", 60.0))
+        budget = float(ctx.options.get("invgen_budget", 20.0))
         left = ctx.time_left()
         if left is not None:
             budget = min(budget, max(1.0, left - 0.5))
@@ -550,24 +557,42 @@ class InvGen(Engine):
         def early(facts: list[FNode], proved: list[FNode]) -> None:
             ctx.publish_invariants([to_smtlib(f) for f in [*facts, *proved]])
 
-        try:
-            facts, proved = discover(system, ctx, budget, on_proved=early)
-        except SolverUnknown as exc:
-            raise EngineRefusal(f"invgen: solver returned unknown ({exc})") from None
-        lemmas = [*facts, *proved]
-        if lemmas:
-            ctx.publish_invariants([to_smtlib(f) for f in lemmas])
+        # Rounds with fresh simulation seeds until every property is proved or time is up.
+        rounds = int(ctx.options.get("invgen_rounds", 4))
+        lemmas: list[FNode] = []
+        open_props = list(properties)
+        for seed in range(rounds):
+            try:
+                facts, proved = discover(system, ctx, budget, seed=seed, on_proved=early,
+                                         known=lemmas)
+            except SolverUnknown as exc:
+                raise EngineRefusal(f"invgen: solver returned unknown ({exc})") from None
+            fresh = [f for f in [*facts, *proved] if f not in set(lemmas)]
+            if seed and not fresh:
+                continue
+            lemmas.extend(fresh)
+            if lemmas:
+                ctx.publish_invariants([to_smtlib(f) for f in lemmas])
+            settled = [p for p in open_props if self._settled(system, p, lemmas, ctx)]
+            for prop in settled:
+                yield Verdict(prop.name, Answer.VALID, k=1, invariant=to_smtlib(mgr.And(lemmas)))
+            open_props = [p for p in open_props if p not in settled]
+            if not open_props:
+                break
+
+    def _settled(self, system: TransitionSystem, prop: Property, lemmas: list[FNode],
+                 ctx: EngineContext) -> bool:
+        """Do the invariants prove ``prop`` (checked again as a certificate)?"""
+        mgr = system.env.formula_manager
         inv = mgr.And(lemmas)
         solver = ctx.make_solver()
         solver.add(inv)
         solver.add_all(system.assumptions)
-        for prop in properties:
-            goal = prop.obligation(system.env)
-            if solver.check([mgr.Not(goal)]):
-                continue
-            checker = ctx.make_solver()
-            problem = check_invariant(system, prop, inv, checker)
-            checker.close()
-            if problem is None:
-                yield Verdict(prop.name, Answer.VALID, k=1, invariant=to_smtlib(inv))
+        implied = not solver.check([mgr.Not(prop.obligation(system.env))])
         solver.close()
+        if not implied:
+            return False
+        checker = ctx.make_solver()
+        problem = check_invariant(system, prop, inv, checker)
+        checker.close()
+        return problem is None
