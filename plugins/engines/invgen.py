@@ -57,7 +57,8 @@ class Simulator:
     """Random executions through the solver: each step fixes the current state and asks for a
     successor, nudged by random hints on the free values (dropped when they conflict)."""
 
-    def __init__(self, system: TransitionSystem, ctx: EngineContext, seed: int = 0) -> None:
+    def __init__(self, system: TransitionSystem, ctx: EngineContext, seed: int = 0,
+                 registers: Sequence[FNode] | None = None) -> None:
         self.system = system
         self.mgr = system.env.formula_manager
         self.rng = random.Random(seed)
@@ -76,6 +77,7 @@ class Simulator:
         self.solver.add(mgr.Implies(self.act_step, mgr.And(system.trans, *system.assumptions, *ahead)))
         #: Integer hints only on inputs: random values for defined state variables mostly conflict.
         self.int_hint_vars = set(system.input_vars) | set(self.next_inputs.values())
+        self.registers = None if registers is None else set(registers)
         #: Probability of a hint per free value; runs alternate between many and few hints
         #: (few keeps "so far" flags such as Lustre's Sofar(env) true for longer).
         self.hint_rate = 0.5
@@ -126,14 +128,20 @@ class Simulator:
         nmap = system.next_map()
         states: list[dict[FNode, object]] = []
         seen: set[tuple] = set()
-        free_init = system.current_vars
+        # Initial values are hinted on inputs and registers: a wire's value is set by the others,
+        # and a hint on it conflicts and takes a parameter's hint down with it in the core.
+        free_init = system.current_vars if self.registers is None else \
+            [v for v in system.current_vars if v in self.registers or v in self.int_hint_vars]
         free_step = (*system.input_vars, *self.next_inputs.values(), *system.next_vars)
         for run in range(count):
-            self.hint_rate = (0.5, 0.1, 0.5, 0.3)[run % 4]
             sticky_cur = list(flags) if run % 2 == 1 else []
             sticky_next = [nmap[f] for f in sticky_cur]
+            # The initial state always gets many hints: left to the solver, parameters such as
+            # a protocol's number of caches start at 0, and nothing ever moves.
+            self.hint_rate = 0.8
             if not self._solve([self.act_init], free_init, all_ints=True, sticky=sticky_cur):
                 break
+            self.hint_rate = (0.5, 0.1, 0.5, 0.3)[run % 4]
             vals = self.solver.values([*system.state_vars, *self.atoms])
             stale = 0
             for _ in range(depth):
@@ -498,7 +506,7 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
         variables = registers(system, facts, helper)
     helper.close()
     facts += [k for k in known if k not in set(facts)]
-    sim = Simulator(system, ctx, seed)
+    sim = Simulator(system, ctx, seed, variables)
     bools = [v for v in system.state_vars if v.symbol_type().is_bool_type()]
     near = Candidates(system, [], facts).near_property(bools)
     # Half the runs keep the latches true (wire and register alike, or the flag falls a step
