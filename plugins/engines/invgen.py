@@ -472,6 +472,16 @@ def houdini(system: TransitionSystem, ctx: EngineContext, facts: Sequence[FNode]
     return cands
 
 
+def _halves(mgr, candidate: FNode) -> list[FNode]:
+    """``a <= b`` and ``b <= a`` for a numeric equality ``a = b`` (also under an implication)."""
+    if candidate.is_implies():
+        return [mgr.Implies(candidate.arg(0), h) for h in _halves(mgr, candidate.arg(1))]
+    if candidate.is_equals() and not candidate.arg(0).get_type().is_bool_type():
+        a, b = candidate.args()
+        return [mgr.LE(a, b), mgr.LE(b, a)]
+    return []
+
+
 def registers(system: TransitionSystem, facts: Sequence[FNode], solver) -> list[FNode] | None:
     """The registers in the cone of the step and of the properties, or None when that is every
     state variable.  Candidates over wires (streams the assumptions set within a step, as in
@@ -540,7 +550,11 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
         on_proved(facts, proved)
     kept = set(proved)
     dropped = [c for c in raw if guard(c) not in kept]
-    conditional = guarded([c for c in miner.conditional(dropped) if c not in known])
+    # An equality Houdini dropped may still hold as an inequality (``a + b + c <= n`` where a
+    # step the simulation never took loses a token): retry both halves, plain and conditional.
+    loose = [h for c in dropped for h in _halves(mgr, c) if guard(h) not in kept]
+    conditional = guarded([c for c in [*loose, *miner.conditional([*dropped, *loose])]
+                           if c not in known])
     # No deadline check here either: skipping this stage on a busy machine made verdicts
     # depend on the load (the invariants of protocols under ``env`` are all conditional).
     if conditional:
