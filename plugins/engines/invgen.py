@@ -526,23 +526,21 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
                        depth=int(ctx.options.get("invgen_depth", 20)),
                        deadline=time.monotonic() + budget / 2, flags=flags)
     sim.solver.close()
-    known = set(facts)
+    given = set(facts)
     mgr = system.env.formula_manager
     later = [smp for smp in samples if flag is not None and not smp[flag]]
 
-    def guarded(cands: list[FNode]) -> list[FNode]:
-        if len(later) < 2:
-            return cands
-        return [mgr.Or(flag, c) for c in cands if c not in (flag, mgr.Not(flag))]
-
     def guard(c: FNode) -> FNode:
         return mgr.Or(flag, c) if len(later) >= 2 else c
+
+    def guarded(cands: list[FNode]) -> list[FNode]:
+        return [guard(c) for c in cands if len(later) < 2 or c not in (flag, mgr.Not(flag))]
 
     # Registers are arbitrary in the first step of a Lustre program (``pre`` is undefined):
     # relations between them hold from the second step on, so mine those states only and
     # guard the candidates with the first-step flag.
     miner = Candidates(system, later if len(later) >= 2 else samples, facts, variables, latched)
-    raw = [c for c in miner.base() if c not in known]
+    raw = [c for c in miner.base() if c not in given]
     base = guarded(raw)
     # Houdini runs to the end (the runner's timeout bounds it): a cut-off run proves nothing.
     proved = houdini(system, ctx, facts, base) or []
@@ -554,7 +552,7 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
     # step the simulation never took loses a token): retry both halves, plain and conditional.
     loose = [h for c in dropped for h in _halves(mgr, c) if guard(h) not in kept]
     conditional = guarded([c for c in [*loose, *miner.conditional([*dropped, *loose])]
-                           if c not in known])
+                           if c not in given])
     # No deadline check here either: skipping this stage on a busy machine made verdicts
     # depend on the load (the invariants of protocols under ``env`` are all conditional).
     if conditional:
