@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import random
 import time
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from math import lcm
 
+import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import SolverUnknown, constant
@@ -495,6 +497,34 @@ def registers(system: TransitionSystem, facts: Sequence[FNode], solver) -> list[
     return [v for v in system.state_vars if v in regs] if 0 < len(regs) < len(system.state_vars) else None
 
 
+@attrs.frozen
+class _Shape:
+    """What invgen reads off a system's structure before it samples: the same in every round."""
+
+    facts: tuple[FNode, ...]
+    first: FNode | None
+    latched: tuple[FNode, ...]
+    registers: list[FNode] | None
+
+
+_SHAPES: weakref.WeakKeyDictionary[TransitionSystem, _Shape] = weakref.WeakKeyDictionary()
+
+
+def _shape(system: TransitionSystem, ctx: EngineContext) -> _Shape:
+    """The system's :class:`_Shape`, computed once (rounds and ic3's reseeding reuse it)."""
+    shape = _SHAPES.get(system)
+    if shape is None:
+        helper = ctx.make_solver()
+        facts = trans_state_invariants(system, helper)
+        facts += [c for c in copy_invariants(system, helper) if c not in set(facts)]
+        first = first_flag(system, helper)
+        shape = _Shape(tuple(facts), first, tuple(latches(system, helper, first)),
+                       registers(system, facts, helper))
+        helper.close()
+        _SHAPES[system] = shape
+    return shape
+
+
 def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
              seed: int = 0, on_proved: Callable[[list[FNode], list[FNode]], None] | None = None,
              variables: Sequence[FNode] | None = None,
@@ -507,14 +537,11 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
 
     ``ctx.options`` ``invgen_runs``/``invgen_depth`` size the simulation (8 runs of 20 steps);
     ``budget`` bounds only the simulation (half of it), since a cut-off Houdini proves nothing."""
-    helper = ctx.make_solver()
-    facts = trans_state_invariants(system, helper)
-    facts += [c for c in copy_invariants(system, helper) if c not in set(facts)]
-    flag = first_flag(system, helper)
-    latched = latches(system, helper, flag)
+    shape = _shape(system, ctx)
+    facts = list(shape.facts)
+    flag, latched = shape.first, shape.latched
     if variables is None:
-        variables = registers(system, facts, helper)
-    helper.close()
+        variables = shape.registers
     facts += [k for k in known if k not in set(facts)]
     sim = Simulator(system, ctx, seed, variables)
     bools = [v for v in system.state_vars if v.symbol_type().is_bool_type()]
