@@ -1,4 +1,14 @@
-"""Errors that reach the user as one clear message and exit code 2 (or 1 when internal)."""
+"""Errors that reach the user as one clear message, with Kind 2's exit codes.
+
+======  =====================================================================
+code    meaning
+======  =====================================================================
+1       internal error (a bug: reported as one line, ``--debug`` shows it all)
+2       :class:`UsageError`: a bad command line (unknown option, engine, solver name)
+3       :class:`InputError`: a missing or unreadable file, a parse or type error
+4       :class:`SolverUnavailable`: the chosen solver is not installed here
+======  =====================================================================
+"""
 
 from __future__ import annotations
 
@@ -31,13 +41,13 @@ class KinductError(Exception):
 
 
 class InputError(KinductError):
-    """Bad input or usage: a missing file, a parse or type error, an unknown option value.
+    """Bad input: a missing or unreadable file, a parse or type error.
 
     Rendered as ``file:line:col: error: message`` followed, when the source text is known, by the
     offending line and a caret under the column.
     """
 
-    exit_code = 2
+    exit_code = 3
 
     def __init__(
         self,
@@ -73,6 +83,21 @@ class InputError(KinductError):
 
     def __str__(self) -> str:
         return self.render()
+
+
+class UsageError(InputError):
+    """A bad command line: an unknown engine, solver or property name, a bad option value.
+
+    A subclass of :class:`InputError` so code that reports input errors reports these too; only
+    the exit code differs (2, as argparse and Kind 2)."""
+
+    exit_code = 2
+
+
+class SolverUnavailable(InputError):
+    """The chosen solver is known but cannot run here (Kind 2's exit code 4)."""
+
+    exit_code = 4
 
 
 class UnsupportedError(InputError):

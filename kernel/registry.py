@@ -11,7 +11,7 @@ import pluggy
 from kinduct.kernel import hookspecs
 from kinduct.kernel.backend import Backend
 from kinduct.kernel.engine import Engine
-from kinduct.kernel.errors import InputError
+from kinduct.kernel.errors import InputError, SolverUnavailable, UsageError
 from kinduct.kernel.frontend import Frontend
 
 #: Entry points that failed to import: name -> one-line reason (shown by ``kinduct plugins``).
@@ -61,7 +61,7 @@ def backends() -> dict[str, Backend]:
 def _choose(kind: str, name: str, table: dict) -> object:
     if name not in table:
         known = ", ".join(sorted(table)) or "none"
-        raise InputError(f"unknown {kind} '{name}' (known: {known})")
+        raise UsageError(f"unknown {kind} '{name}' (known: {known})")
     return table[name]
 
 
@@ -72,7 +72,7 @@ def engine(name: str) -> Engine:
 def backend(name: str) -> Backend:
     chosen: Backend = _choose("solver", name, backends())  # type: ignore[assignment]
     if not chosen.available():
-        raise InputError(f"solver '{name}' is not available here: {chosen.unavailable_reason()}")
+        raise SolverUnavailable(f"solver '{name}' is not available here: {chosen.unavailable_reason()}")
     return chosen
 
 

@@ -21,7 +21,7 @@ import attrs
 
 from kinduct.kernel import registry
 from kinduct.kernel.engine import Engine, EngineContext
-from kinduct.kernel.errors import EngineRefusal, InputError
+from kinduct.kernel.errors import EngineRefusal, UsageError
 from kinduct.kernel.replay import replay_trace
 from kinduct.kernel.system import Property, PropertyKind, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
@@ -203,7 +203,7 @@ def select_properties(system: TransitionSystem, names: Sequence[str]) -> list[Pr
     known = {p.name: p for p in system.properties}
     for name in names:
         if name not in known:
-            raise InputError(f"no property named '{name}' (known: {', '.join(known) or 'none'})")
+            raise UsageError(f"no property named '{name}' (known: {', '.join(known) or 'none'})")
         chosen.append(known[name])
     return chosen
 

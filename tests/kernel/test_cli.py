@@ -10,6 +10,7 @@ import time
 import psutil
 import pytest
 
+from kinduct.kernel.errors import InputError, UsageError
 from tests.conftest import EXAMPLES, KINDUCT, ROOT, properties, run_cli, run_json
 from tests.kind2_schema import validate
 
@@ -68,8 +69,8 @@ def test_human_output_shows_table_and_counterexample():
     assert "falsifiable" in proc.stdout and "counterexample" in proc.stdout
 
 
-def _one_line_error(proc, *fragments):
-    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+def _one_line_error(proc, *fragments, code=InputError.exit_code):
+    assert proc.returncode == code, (proc.returncode, proc.stderr)
     assert "Traceback" not in proc.stderr and "Traceback" not in proc.stdout
     first = proc.stderr.strip().splitlines()[0]
     for fragment in fragments:
@@ -82,12 +83,12 @@ def test_missing_file(tmp_path):
 
 def test_unknown_engine():
     _one_line_error(run_cli("check", VMT / "counter.vmt", "--engine", "magic"),
-                    "unknown engine 'magic'")
+                    "unknown engine 'magic'", code=UsageError.exit_code)
 
 
 def test_unknown_solver():
     _one_line_error(run_cli("check", VMT / "counter.vmt", "--solver", "yices"),
-                    "unknown solver 'yices'")
+                    "unknown solver 'yices'", code=UsageError.exit_code)
 
 
 def test_unknown_extension(tmp_path):
@@ -113,7 +114,7 @@ def test_malformed_vmt_unknown_symbol(tmp_path):
 
 def test_unknown_property_name():
     _one_line_error(run_cli("check", VMT / "counter.vmt", "--property", "nope"),
-                    "no property named 'nope'")
+                    "no property named 'nope'", code=UsageError.exit_code)
 
 
 def test_timeout_returns_unknown_and_leaves_no_children():
@@ -184,3 +185,11 @@ def test_human_output_shows_names_with_brackets_verbatim(tmp_path):
     human_report(console, renamed, list(renamed.properties),
                  [Verdict("z[l3c34]", Answer.VALID, engine="kind", k=1)])
     assert "z[l3c34]" in console.export_text()
+
+
+def test_exit_codes_follow_kind2():
+    """2 for a bad command line, 3 for bad input, 4 for a solver that cannot run."""
+    from kinduct.kernel.errors import SolverUnavailable
+
+    assert (UsageError.exit_code, InputError.exit_code, SolverUnavailable.exit_code) == (2, 3, 4)
+    assert run_cli("check", VMT / "counter.vmt", "--no-such-flag").returncode == UsageError.exit_code

@@ -42,7 +42,7 @@ def test_template_reports_bad_input_with_location(installed_template, tmp_path):
     bad = tmp_path / "bad.toy"
     bad.write_text("counter start=0 step=1 wrap=10\n  claim above 3\n")
     proc = run_cli("check", bad)
-    assert proc.returncode == 2
+    assert proc.returncode == 3
     assert proc.stderr.splitlines()[0].endswith("bad.toy:2:3: error: expected 'counter start=N "
                                                 "step=N wrap=N' or 'claim below N'")
     assert "Traceback" not in proc.stderr

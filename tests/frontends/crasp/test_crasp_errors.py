@@ -53,7 +53,7 @@ def test_malformed_program(tmp_path, capsys, name, text, where, message):
     path = tmp_path / f"{name}.crasp"
     path.write_text(text)
     # In-process for speed; test_cli_exit_code_and_message runs the installed script.
-    assert main(["crasp", "eval", str(path), "ab"]) == 2
+    assert main(["crasp", "eval", str(path), "ab"]) == 3
     err = capsys.readouterr().err
     assert "Traceback" not in err
     head, source, caret = err.rstrip("\n").split("\n")
@@ -64,17 +64,17 @@ def test_malformed_program(tmp_path, capsys, name, text, where, message):
 
 
 def test_bad_word_and_missing_file(tmp_path, capsys):
-    assert main(["crasp", "eval", "examples/crasp/dyck1.crasp", "[x]"]) == 2
+    assert main(["crasp", "eval", "examples/crasp/dyck1.crasp", "[x]"]) == 3
     assert capsys.readouterr().err == ("kinduct: error: letter 'x' at position 2 of the word is not in the "
                            "alphabet ('[', ']')\n")
-    assert main(["crasp", "equiv", str(tmp_path / "nope.crasp"), "examples/crasp/dyck1.crasp"]) == 2
+    assert main(["crasp", "equiv", str(tmp_path / "nope.crasp"), "examples/crasp/dyck1.crasp"]) == 3
     assert "no such file" in capsys.readouterr().err
 
 
 def test_check_command_on_malformed_program(tmp_path, capsys):
     path = tmp_path / "bad.crasp"
     path.write_text("alphabet 'a'\nX := #('a')\n")
-    assert main(["check", str(path)]) == 2
+    assert main(["check", str(path)]) == 3
     assert "must be Boolean" in capsys.readouterr().err
 
 
@@ -82,6 +82,6 @@ def test_cli_exit_code_and_message(tmp_path):
     path = tmp_path / "bad.crasp"
     path.write_text("alphabet 'a', 'b'\nC := #('a')\nX := C and 'b'\n")
     proc = run_cli("crasp", "empty", path)
-    assert proc.returncode == 2
+    assert proc.returncode == 3
     assert proc.stderr == (f"kinduct: {path}:3:6: error: type error: `C` is a count, but a Boolean is "
                            "expected here\n  X := C and 'b'\n       ^\n")

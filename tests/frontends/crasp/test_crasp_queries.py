@@ -160,12 +160,12 @@ def test_lucent_node_as_acceptor(capsys):
 @needs_lucent
 def test_lucent_sides_need_an_alphabet(tmp_path, capsys):
     code, _, err = run_main(capsys, "crasp", "universal", LUS / "dyck1.lus")
-    assert code == 2
+    assert code == 3
     assert "pair it with a .crasp program that gives the alphabet" in err
     bad = tmp_path / "two.lus"
     bad.write_text("node two(I: int; J: int) returns (D: bool);\nlet\n  D = I = J;\ntel\n")
     code, _, err = run_main(capsys, "crasp", "equiv", DIR / "dyck1.crasp", bad)
-    assert code == 2 and "exactly one int input" in err
+    assert code == 3 and "exactly one int input" in err
 
 
 def test_check_command_finds_shortest_accepted_word():

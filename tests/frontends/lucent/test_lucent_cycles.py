@@ -44,7 +44,7 @@ def test_later_cycle_is_a_constraint(tmp_path):
 def test_cycle_at_first_step_is_rejected(tmp_path):
     path = _write(tmp_path, "node main(x: int) returns (g: int);\nlet\n  g = (g + 1) -> 0;\ntel\n")
     proc = run_cli("check", path)
-    assert proc.returncode == 2
+    assert proc.returncode == 3
     assert f"{path}:3:7: error: circular definition: g -> g" in proc.stderr
     assert "Traceback" not in proc.stderr
 
@@ -65,7 +65,7 @@ def test_simulate_refuses_a_circular_stream(tmp_path):
     inputs = tmp_path / "in.csv"
     inputs.write_text("x\n1\n2\n")
     proc = run_cli("simulate", path, "--input", inputs)
-    assert proc.returncode == 2
+    assert proc.returncode == 3
     assert "cannot simulate: 'g' is defined circularly" in proc.stderr
     assert "Traceback" not in proc.stderr
 

@@ -59,7 +59,7 @@ def test_error_message(name, where, message, capsys):
     path = BAD / name
     code = main(["check", str(path)])
     err = capsys.readouterr().err
-    assert code == 2
+    assert code == 3
     first = err.splitlines()[0]
     assert first == f"kinduct: {path}:{where}: error: {message}"
     # the offending line is quoted, with a caret under the column
@@ -74,7 +74,7 @@ def test_error_message(name, where, message, capsys):
 @pytest.mark.parametrize("name", ["01_missing_semicolon.lus", "11_circular.lus", "23_unsupported_when.lus"])
 def test_real_cli_exit_code(name):
     proc = run_cli("check", BAD / name)
-    assert proc.returncode == 2
+    assert proc.returncode == 3
     assert "Traceback" not in proc.stderr
     assert ": error: " in proc.stderr
 

@@ -206,6 +206,6 @@ def test_compositional_and_modular():
                                           ("lazy_unwrap.lus", "algebraic datatypes")])
 def test_later_features_unsupported(name, feature):
     proc = run_cli("check", LUCENT / name)
-    assert proc.returncode == 2
+    assert proc.returncode == 3
     assert f"error: unsupported: {feature}" in proc.stderr
     assert "Traceback" not in proc.stderr

@@ -44,7 +44,7 @@ def test_simulate_bad_input(tmp_path):
     inputs = tmp_path / "in.csv"
     inputs.write_text("x,y\n1,true\n")
     proc = run_cli("simulate", LUCENT / "combine.lus", "--input", inputs)
-    assert proc.returncode == 2
+    assert proc.returncode == 3
     assert "expected a value of type int, got 'true'" in proc.stderr
     assert "Traceback" not in proc.stderr
 
