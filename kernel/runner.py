@@ -138,6 +138,14 @@ def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
         outbox.join_thread()
 
 
+def _prepare(engine: Engine, system: TransitionSystem, solver: str) -> None:
+    """:meth:`Engine.prepare` in this process; a failure here is left to the engine's own
+    process, which meets it again and reports it like any other crash or refusal."""
+    backend = registry.backend(solver)
+    with contextlib.suppress(Exception):
+        engine.prepare(system, lambda: backend.solver(system.env))
+
+
 def _kill_group(proc) -> None:
     if proc.pid is None:
         return
@@ -227,8 +235,12 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
     outbox = _CTX.Queue()
     inboxes = {e.name: _CTX.Queue() for e in engines}
     procs = {}
-    for eng in engines:
-        nice = getattr(eng, "portfolio_nice", 0) if len(engines) > 1 else 0
+    # Engines that prepare (an analysis of the system shared by their processes) start after
+    # the others, so the preparation never delays a quick counterexample.
+    for eng in sorted(engines, key=lambda e: e.prepares):
+        if eng.prepares:
+            _prepare(eng, system, opts.solver)
+        nice = eng.niceness if len(engines) > 1 else 0
         proc = _CTX.Process(target=_child, args=(eng, system, props, opts, deadline, outbox,
                                                  inboxes[eng.name], nice, os.getpid()),
                             daemon=True)

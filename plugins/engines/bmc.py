@@ -17,7 +17,7 @@ class BMC(Engine):
     description = "bounded model checking (finds shortest counterexamples)"
     needs_transition_relation = False
     #: In a portfolio kind's base case already covers shallow bugs: yield the CPU to provers.
-    portfolio_nice = 5
+    niceness = 5
 
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:

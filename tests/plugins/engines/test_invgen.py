@@ -7,8 +7,8 @@ from pysmt.typing import BOOL, INT
 
 from kinduct.kernel import registry
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
-from kinduct.plugins.engines.common import first_flag, latches
-from kinduct.plugins.engines.invgen import discover
+from kinduct.plugins.engines.analysis import first_flag, latches
+from kinduct.plugins.engines.discovery import discover
 from tests.plugins.engines.systems import context
 
 
