@@ -122,7 +122,7 @@ def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
         poll_invariants=poll,
     )
     try:
-        if engine.needs_transition_relation and system.metadata.get("bounded") is not None:
+        if engine.needs_transition_relation and system.bounded is not None:
             raise EngineRefusal(f"{engine.name} needs a transition relation; this problem is "
                                 "bounded-only (use --engine bmc)")
         for verdict in engine.check(system, props, ctx):
@@ -194,7 +194,7 @@ def _accept(system: TransitionSystem, prop: Property, verdict: Verdict) -> Verdi
             return verdict.evolve(answer=Answer.ERROR,
                                   message="internal error: falsifiable verdict without a trace")
         problem = None
-        if system.metadata.get("bounded") is None:
+        if system.bounded is None:
             problem = replay_trace(system, verdict.trace, prop)
         if problem is None and system.replay is not None:
             problem = system.replay(verdict.trace, prop)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 from pysmt.environment import Environment
@@ -16,6 +16,9 @@ from pysmt.fnode import FNode
 from pysmt.typing import PySMTType
 
 from kinduct.kernel.errors import SourceLocation
+
+if TYPE_CHECKING:
+    from kinduct.kernel.bounded import BoundedProblem
 
 
 class PropertyKind(enum.Enum):
@@ -82,6 +85,8 @@ class TransitionSystem:
       next-step copy; ``init`` mentions current state and inputs; ``trans`` mentions current
       state, current inputs and next state.
     - ``assumptions`` hold at every step (Lustre ``assert``, input validity).
+    - ``bounded``: a bounded-only problem (no transition relation; see
+      :mod:`kinduct.kernel.bounded`), or None.
     - ``structure`` holds what the frontend knows of the registers and the first-step flag
       (see :class:`Structure`); ``trans`` already implies all of it.
     - ``lift`` (optional, from the frontend) turns a :class:`~kinduct.kernel.verdict.Trace`
@@ -102,6 +107,7 @@ class TransitionSystem:
     replay: ReplayFn | None = None
     metadata: dict[str, Any] = attrs.field(factory=dict)
     structure: Structure = attrs.field(factory=Structure)
+    bounded: BoundedProblem | None = None
 
     def __attrs_post_init__(self) -> None:
         if len(self.state_vars) != len(self.next_vars):
@@ -146,6 +152,7 @@ class SystemBuilder:
         self._next_of: dict[FNode, FNode] = {}
         self._first: FNode | None = None
         self.metadata: dict[str, Any] = {}
+        self.bounded: BoundedProblem | None = None
 
     def state(self, name: str, type_: PySMTType, next_name: str | None = None) -> tuple[FNode, FNode]:
         cur = self.mgr.Symbol(name, type_)
@@ -210,6 +217,7 @@ class SystemBuilder:
             replay=replay,
             metadata=dict(self.metadata),
             structure=Structure(dict(self._updates), self._first),
+            bounded=self.bounded,
         )
 
 

@@ -1,6 +1,9 @@
-"""Pieces every SAT-based engine shares: trace extraction and known-invariant intake."""
+"""Pieces every SAT-based engine shares: the base-case unrolling, trace extraction and
+known-invariant intake."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 from pysmt.fnode import FNode
 
@@ -57,3 +60,34 @@ def conjuncts(formula: FNode) -> list[FNode]:
         elif not f.is_true():
             out.append(f)
     return out
+
+
+class BaseCase:
+    """The unrolling from ``Init`` that ``bmc`` and ``kind``'s base case share: :meth:`violations`
+    at step ``k`` extends it to ``k`` (``trans`` and the assumptions) and reports, with its
+    trace, every obligation some path of ``k`` steps violates at its last step."""
+
+    def __init__(self, system: TransitionSystem, solver: Solver) -> None:
+        self.system = system
+        self.solver = solver
+        self.unroller = Unroller(system)
+        self.depth = -1
+        solver.add(self.unroller.at(system.init, 0))
+
+    def _extend(self, k: int) -> None:
+        while self.depth < k:
+            self.depth += 1
+            if self.depth > 0:
+                self.solver.add(self.unroller.at(self.system.trans, self.depth - 1))
+            for assumption in self.system.assumptions:
+                self.solver.add(self.unroller.at(assumption, self.depth))
+
+    def violations(self, obligations: dict[str, FNode], k: int) -> Iterator[tuple[str, Trace]]:
+        self._extend(k)
+        mgr = self.system.env.formula_manager
+        bad = {name: mgr.Not(self.unroller.at(f, k)) for name, f in obligations.items()}
+        if len(bad) > 1 and not self.solver.check([mgr.Or(bad.values())]):
+            return
+        for name, violation in bad.items():
+            if self.solver.check([violation]):
+                yield name, extract_trace(self.solver, self.unroller, k)
