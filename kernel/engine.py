@@ -52,6 +52,17 @@ class Engine(abc.ABC):
     needs_transition_relation: bool = True
     #: A meta-engine expands to several engines run in parallel by the runner.
     members: Sequence[str] = ()
+    #: ``nice`` increment of this engine's process when it runs beside others.
+    niceness: int = 0
+    #: True when :meth:`prepare` does work: the runner forks the other engines first, so
+    #: that the preparation never delays them.
+    prepares: bool = False
+
+    def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
+        """Work on ``system`` done once in the runner's process before this engine's process is
+        forked, which inherits its results (engines that share an analysis of the system compute
+        it once per run this way).  It must not depend on the properties selected."""
+        return None
 
     @abc.abstractmethod
     def check(self, system: TransitionSystem, properties: Sequence[Property],

@@ -122,7 +122,7 @@ def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
         poll_invariants=poll,
     )
     try:
-        if engine.needs_transition_relation and system.metadata.get("bounded") is not None:
+        if engine.needs_transition_relation and system.bounded is not None:
             raise EngineRefusal(f"{engine.name} needs a transition relation; this problem is "
                                 "bounded-only (use --engine bmc)")
         for verdict in engine.check(system, props, ctx):
@@ -136,6 +136,14 @@ def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
         outbox.put(("done", engine.name, None))
         outbox.close()
         outbox.join_thread()
+
+
+def _prepare(engine: Engine, system: TransitionSystem, solver: str) -> None:
+    """:meth:`Engine.prepare` in this process; a failure here is left to the engine's own
+    process, which meets it again and reports it like any other crash or refusal."""
+    backend = registry.backend(solver)
+    with contextlib.suppress(Exception):
+        engine.prepare(system, lambda: backend.solver(system.env))
 
 
 def _kill_group(proc) -> None:
@@ -186,7 +194,7 @@ def _accept(system: TransitionSystem, prop: Property, verdict: Verdict) -> Verdi
             return verdict.evolve(answer=Answer.ERROR,
                                   message="internal error: falsifiable verdict without a trace")
         problem = None
-        if system.metadata.get("bounded") is None:
+        if system.bounded is None:
             problem = replay_trace(system, verdict.trace, prop)
         if problem is None and system.replay is not None:
             problem = system.replay(verdict.trace, prop)
@@ -227,8 +235,12 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
     outbox = _CTX.Queue()
     inboxes = {e.name: _CTX.Queue() for e in engines}
     procs = {}
-    for eng in engines:
-        nice = getattr(eng, "portfolio_nice", 0) if len(engines) > 1 else 0
+    # Engines that prepare (an analysis of the system shared by their processes) start after
+    # the others, so the preparation never delays a quick counterexample.
+    for eng in sorted(engines, key=lambda e: e.prepares):
+        if eng.prepares:
+            _prepare(eng, system, opts.solver)
+        nice = eng.niceness if len(engines) > 1 else 0
         proc = _CTX.Process(target=_child, args=(eng, system, props, opts, deadline, outbox,
                                                  inboxes[eng.name], nice, os.getpid()),
                             daemon=True)

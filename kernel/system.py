@@ -7,8 +7,8 @@ environment, so two problems never share (and never pollute) a formula manager.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import attrs
 from pysmt.environment import Environment
@@ -16,6 +16,9 @@ from pysmt.fnode import FNode
 from pysmt.typing import PySMTType
 
 from kinduct.kernel.errors import SourceLocation
+
+if TYPE_CHECKING:
+    from kinduct.kernel.bounded import BoundedProblem
 
 
 class PropertyKind(enum.Enum):
@@ -49,6 +52,27 @@ class Property:
         return self.formula
 
 
+@attrs.frozen(eq=False)
+class Structure:
+    """What the frontend knows about a system's shape, kept as data (as Pono keeps a
+    transition system's ``state_updates``) so that engines never pattern-match it out of
+    ``trans`` again.
+
+    - ``updates`` maps a *register* (a current-step state variable) to its functional
+      next-state term over current-step state and input variables: ``trans`` contains
+      ``next(register) = term``.  A state variable absent from ``updates`` is constrained
+      relationally (or within a step, by the assumptions: a *wire*).
+    - ``first`` is the first-step flag (Lustre's ``->``): a Boolean state variable that
+      ``init`` makes true and ``trans`` makes false.
+
+    :class:`SystemBuilder` keeps both true by construction (:meth:`SystemBuilder.update`,
+    :meth:`SystemBuilder.first_step_flag`); systems built without them leave it empty.
+    """
+
+    updates: Mapping[FNode, FNode] = attrs.field(factory=dict)
+    first: FNode | None = None
+
+
 LiftFn = Callable[["Any", "Property | None"], list[dict[str, Any]]]
 ReplayFn = Callable[["Any", "Property"], "str | None"]
 
@@ -61,6 +85,10 @@ class TransitionSystem:
       next-step copy; ``init`` mentions current state and inputs; ``trans`` mentions current
       state, current inputs and next state.
     - ``assumptions`` hold at every step (Lustre ``assert``, input validity).
+    - ``bounded``: a bounded-only problem (no transition relation; see
+      :mod:`kinduct.kernel.bounded`), or None.
+    - ``structure`` holds what the frontend knows of the registers and the first-step flag
+      (see :class:`Structure`); ``trans`` already implies all of it.
     - ``lift`` (optional, from the frontend) turns a :class:`~kinduct.kernel.verdict.Trace`
       into Kind 2 node blocks named in source terms; ``replay`` re-runs a trace on the
       frontend's own interpreter and returns a mismatch message, or None when it agrees.
@@ -78,6 +106,8 @@ class TransitionSystem:
     lift: LiftFn | None = None
     replay: ReplayFn | None = None
     metadata: dict[str, Any] = attrs.field(factory=dict)
+    structure: Structure = attrs.field(factory=Structure)
+    bounded: BoundedProblem | None = None
 
     def __attrs_post_init__(self) -> None:
         if len(self.state_vars) != len(self.next_vars):
@@ -118,18 +148,39 @@ class SystemBuilder:
         self._trans: list[FNode] = []
         self._assumptions: list[FNode] = []
         self._properties: list[Property] = []
+        self._updates: dict[FNode, FNode] = {}
+        self._next_of: dict[FNode, FNode] = {}
+        self._first: FNode | None = None
         self.metadata: dict[str, Any] = {}
+        self.bounded: BoundedProblem | None = None
 
     def state(self, name: str, type_: PySMTType, next_name: str | None = None) -> tuple[FNode, FNode]:
         cur = self.mgr.Symbol(name, type_)
         nxt = self.mgr.Symbol(next_name or f"{name}'", type_)
-        self._states.append(cur)
-        self._nexts.append(nxt)
+        self.add_state(cur, nxt)
         return cur, nxt
 
     def add_state(self, cur: FNode, nxt: FNode) -> None:
         self._states.append(cur)
         self._nexts.append(nxt)
+        self._next_of[cur] = nxt
+
+    def update(self, register: FNode, term: FNode) -> None:
+        """``next(register) = term`` (``term`` over current-step variables): a conjunct of
+        ``trans`` that the system also records as data (:attr:`Structure.updates`)."""
+        nxt = self._next_of[register]
+        self._trans.append(self.mgr.EqualsOrIff(nxt, term))
+        self._updates[register] = term
+
+    def first_step_flag(self, name: str = "%first") -> FNode:
+        """A new Boolean state variable true exactly at step 0 (:attr:`Structure.first`)."""
+        from pysmt.typing import BOOL
+
+        cur, nxt = self.state(name, BOOL)
+        self._init.append(cur)
+        self._trans.append(self.mgr.Not(nxt))
+        self._first = cur
+        return cur
 
     def input(self, name: str, type_: PySMTType) -> FNode:
         sym = self.mgr.Symbol(name, type_)
@@ -165,6 +216,8 @@ class SystemBuilder:
             lift=lift,
             replay=replay,
             metadata=dict(self.metadata),
+            structure=Structure(dict(self._updates), self._first),
+            bounded=self.bounded,
         )
 
 

@@ -55,9 +55,7 @@ class Translator:
         self.compositional = compositional
         self.b = SystemBuilder(main)
         self.mgr = self.b.mgr
-        self.first, first_n = self.b.state("%first", SBOOL)
-        self.b.add_init(self.first)
-        self.b.add_trans(self.mgr.Not(first_n))
+        self.first = self.b.first_step_flag("%first")
         self.step_var = None
         self.consts: dict[str, STerm] = {}
         self.prop_info: dict[str, PropInfo] = {}
@@ -106,7 +104,7 @@ class Translator:
         if name not in self.consts:
             term = self.state("%const." + name, t, enum_range=True)
             for leaf in _leaves(term):
-                self.b.add_trans(self.mgr.EqualsOrIff(self.next_of[leaf], leaf))
+                self.b.update(leaf, leaf)
             self.consts[name] = term
             ref = self.checked.const_refinements.get(name)
             if ref:
@@ -125,7 +123,7 @@ class Translator:
             if n in node.const_inputs:
                 term = self.state(n, node.types[n], enum_range=True)
                 for leaf in _leaves(term):
-                    self.b.add_trans(self.mgr.EqualsOrIff(self.next_of[leaf], leaf))
+                    self.b.update(leaf, leaf)
                 env[n] = term
             else:
                 env[n] = self.input(n, node.types[n])
@@ -155,9 +153,9 @@ class Translator:
     def _bounds(self, bounds: dict[str, int]) -> FNode:
         mgr = self.mgr
         if self.step_var is None:
-            self.step_var, nxt = self.b.state("%step", SINT)
+            self.step_var, _ = self.b.state("%step", SINT)
             self.b.add_init(mgr.Equals(self.step_var, mgr.Int(0)))
-            self.b.add_trans(mgr.Equals(nxt, mgr.Plus(self.step_var, mgr.Int(1))))
+            self.b.update(self.step_var, mgr.Plus(self.step_var, mgr.Int(1)))
         s = self.step_var
         conds = []
         if "from" in bounds:
@@ -306,14 +304,14 @@ class _Inst:
             memory = tr.memories.get(arg)
             if memory is None:
                 memory = tr.state(f"{self.prefix}%pre.{e.arg.name}", e.ty, enum_range=True)
-                tr.b.add_trans(mgr.EqualsOrIff(tr.next_of[memory], arg))
+                tr.b.update(memory, arg)
                 tr.memories[arg] = memory
             if getattr(e, "guarded", False):
                 return memory
             return mgr.Ite(tr.first, tr.input(self.prefix + e.uid, e.ty), memory)
         var = self.fresh(e.uid, e.ty)
         for v, a in zip(_leaves(var), _leaves(arg), strict=True):
-            tr.b.add_trans(mgr.EqualsOrIff(tr.next_of[v], a))
+            tr.b.update(v, a)
         return var
 
     def fresh(self, name: str, t: T) -> STerm:

@@ -7,9 +7,8 @@ from collections.abc import Iterator, Sequence
 from kinduct.kernel.bounded import BoundedProblem
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.system import Property, TransitionSystem
-from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.engines.common import extract_trace
+from kinduct.plugins.engines.common import BaseCase
 
 
 class BMC(Engine):
@@ -17,19 +16,15 @@ class BMC(Engine):
     description = "bounded model checking (finds shortest counterexamples)"
     needs_transition_relation = False
     #: In a portfolio kind's base case already covers shallow bugs: yield the CPU to provers.
-    portfolio_nice = 5
+    niceness = 5
 
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
-        bounded = system.metadata.get("bounded")
-        if isinstance(bounded, BoundedProblem):
-            yield from bounded.run_bmc(properties, ctx)
+        if system.bounded is not None:
+            yield from self._lengths(system.bounded, properties, ctx)
             return
-        mgr = system.env.formula_manager
-        solver = ctx.make_solver()
-        unroller = Unroller(system)
+        base = BaseCase(system, ctx.make_solver())
         pending = {p.name: p.obligation(system.env) for p in properties}
-        solver.add(unroller.at(system.init, 0))
         k = 0
         while pending:
             if ctx.max_k is not None and k > ctx.max_k:
@@ -37,17 +32,30 @@ class BMC(Engine):
                     yield Verdict(name, Answer.UNKNOWN, engine=self.name, k=ctx.max_k,
                                   message=f"no counterexample up to bound {ctx.max_k}")
                 return
-            if k > 0:
-                solver.add(unroller.at(system.trans, k - 1))
-            for assumption in system.assumptions:
-                solver.add(unroller.at(assumption, k))
-            violations = {name: mgr.Not(unroller.at(f, k)) for name, f in pending.items()}
-            if len(violations) > 1 and not solver.check([mgr.Or(violations.values())]):
-                k += 1
-                continue
-            for name, violation in violations.items():
-                if solver.check([violation]):
-                    trace = extract_trace(solver, unroller, k)
-                    del pending[name]
-                    yield Verdict(name, Answer.FALSIFIABLE, engine=self.name, k=k, trace=trace)
+            for name, trace in list(base.violations(pending, k)):
+                del pending[name]
+                yield Verdict(name, Answer.FALSIFIABLE, engine=self.name, k=k, trace=trace)
             k += 1
+
+    def _lengths(self, problem: BoundedProblem, properties: Sequence[Property],
+                 ctx: EngineContext) -> Iterator[Verdict]:
+        """A bounded-only problem, length by length: the first violating input is the shortest."""
+        pending = list(properties)
+        for n in range(problem.min_length, problem.max_length + 1):
+            if ctx.max_k is not None and n > ctx.max_k:
+                break
+            for prop in list(pending):
+                solver = ctx.make_solver()
+                solver.add(problem.violation(n, prop))
+                if solver.check():
+                    pending.remove(prop)
+                    yield Verdict(prop.name, Answer.FALSIFIABLE, engine=self.name, k=n - 1,
+                                  trace=problem.decode(n, solver))
+                solver.close()
+            if not pending:
+                return
+        last = problem.max_length if ctx.max_k is None else min(problem.max_length, ctx.max_k)
+        for prop in pending:
+            answer = Answer.VALID if last == problem.max_length else Answer.UNKNOWN
+            yield Verdict(prop.name, answer, engine=self.name, k=last,
+                          message=f"holds for every input of length {problem.min_length}..{last}")

@@ -11,7 +11,7 @@ cube, see :mod:`~kinduct.plugins.engines.vocab`), :meth:`IC3Base.generalize_pred
 :meth:`IC3Base.generalize` (inductive generalisation with counterexamples to generalisation) and
 :meth:`IC3Base.confirm` (turning an obligation chain into a concrete trace).
 
-Cubes are written over the *registers in a cone* (:class:`~kinduct.plugins.engines.vocab.Cone`):
+Cubes are written over the *registers in a cone* (:class:`~kinduct.plugins.engines.analysis.Cone`):
 predecessor cubes over what the next step reads, bad-state cubes over what the property tests,
 never over wires that the assumptions set within a step (the Lustre translation) nor over
 registers no step reads (nuXmv's VMT output keeps dozens).  On those translations this shrinks a
@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 import attrs
 from pysmt.fnode import FNode
 
-from kinduct.kernel.backend import constant
+from kinduct.kernel.backend import Solver, constant
 from kinduct.kernel.certify import check_invariant
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.errors import EngineRefusal
@@ -42,14 +42,10 @@ from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Trace, Verdict
-from kinduct.plugins.engines.common import (
-    InvariantIntake,
-    copy_invariants,
-    extract_trace,
-    trans_state_invariants,
-)
-from kinduct.plugins.engines.invgen import discover
-from kinduct.plugins.engines.vocab import Cone, Vocabulary
+from kinduct.plugins.engines.analysis import Cone, analyze
+from kinduct.plugins.engines.common import InvariantIntake, extract_trace
+from kinduct.plugins.engines.discovery import discover
+from kinduct.plugins.engines.vocab import Vocabulary
 
 #: Rebuild the main solver after this many queries (proxy literals pile up in it).
 RESET_EVERY = 4000
@@ -112,15 +108,16 @@ class IC3Base:
         self.init_solver.add(system.init)
         self.init_solver.add(self.assumptions)
         self.gen_solver = ctx.make_solver()
-        if seeds is None:
-            seeds = [*trans_state_invariants(system, self.gen_solver),
-                     *copy_invariants(system, self.gen_solver)]
-        for lemma in seeds:
-            self.add_forever(lemma)
         #: Predecessor and bad-state cubes mention only the registers in the cone of what the
         #: step reads or the property tests (see ``Cone``); switched off if a projected
         #: obligation chain ever proves spurious.
-        self.cone = Cone(system, seeds, self.gen_solver)
+        if seeds is None:
+            analysis = analyze(system, ctx.make_solver)
+            seeds, self.cone = analysis.facts, analysis.cone
+        else:
+            self.cone = Cone(system, seeds, self.gen_solver)
+        for lemma in seeds:
+            self.add_forever(lemma)
         step = self.cone.step()
         self.pvocab = Vocabulary(system, support=step) \
             if step and len(step) < len(system.state_vars) else self.vocab
@@ -492,6 +489,11 @@ class IC3(Engine):
     name = "ic3"
     description = "IC3/PDR with cube generalisation over LIA/LRA atoms (certified invariants)"
 
+    prepares = True
+
+    def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
+        analyze(system, make_solver)
+
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
         unsupported = [v for v in system.state_vars
@@ -521,7 +523,7 @@ class IC3(Engine):
             def seed() -> None:
                 if core.seeded >= len(rounds) or core.queries < rounds[core.seeded]:
                     return
-                # Candidates over the registers only (see ``registers``): mining wires costs
+                # Candidates over the registers only (see ``SystemAnalysis``): mining wires costs
                 # most of the budget on big translated systems and proves nothing more.
                 _, proved = discover(system, ctx, budget, seed=core.seeded, known=core.forever)
                 core.seeded += 1

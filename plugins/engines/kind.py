@@ -16,7 +16,7 @@ from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.engines.common import InvariantIntake, extract_trace, state_vector
+from kinduct.plugins.engines.common import BaseCase, InvariantIntake, state_vector
 
 
 class KInduction(Engine):
@@ -27,14 +27,13 @@ class KInduction(Engine):
               ctx: EngineContext) -> Iterator[Verdict]:
         env = system.env
         mgr = env.formula_manager
-        base = ctx.make_solver()
+        base = BaseCase(system, ctx.make_solver())
         step = ctx.make_solver()
         ub = Unroller(system)
         pending: dict[str, FNode] = {p.name: p.obligation(env) for p in properties}
         acts = {name: mgr.FreshSymbol(template=f"__hyp_{i}_%d")
                 for i, name in enumerate(pending)}
         intake = InvariantIntake(system, ctx)
-        base.add(ub.at(system.init, 0))
         k = 0
         while pending:
             if ctx.max_k is not None and k > ctx.max_k:
@@ -43,15 +42,9 @@ class KInduction(Engine):
                                   message=f"not k-inductive up to bound {ctx.max_k}")
                 return
             # Base case at step k.
-            if k > 0:
-                base.add(ub.at(system.trans, k - 1))
-            for a in system.assumptions:
-                base.add(ub.at(a, k))
-            for name in list(pending):
-                if base.check([mgr.Not(ub.at(pending[name], k))]):
-                    trace = extract_trace(base, ub, k)
-                    del pending[name]
-                    yield Verdict(name, Answer.FALSIFIABLE, engine=self.name, k=k, trace=trace)
+            for name, trace in list(base.violations(pending, k)):
+                del pending[name]
+                yield Verdict(name, Answer.FALSIFIABLE, engine=self.name, k=k, trace=trace)
             if not pending:
                 return
             # Induction step: hypothesis at 0..k, violation at k+1.

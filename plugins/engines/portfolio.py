@@ -12,7 +12,7 @@ from kinduct.kernel.verdict import Verdict
 #: Preferred members in priority order; those not installed are skipped.  All run at once on
 #: the two cores: ``kind`` (its base case is a BMC) and ``ic3`` do most of the work, ``invgen``
 #: runs once and exits after publishing its invariants, ``bmc`` runs at a lower priority
-#: (``portfolio_nice``) for deep counterexamples.
+#: (``niceness``) for deep counterexamples.
 PREFERRED = ("kind", "ic3", "invgen", "bmc")
 
 

@@ -18,6 +18,7 @@ from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import constant
 from kinduct.kernel.system import TransitionSystem
+from kinduct.plugins.engines.analysis import register_updates
 
 #: Caps that keep cubes of big systems small enough for fast queries.
 MAX_ATOMS = 150
@@ -70,7 +71,6 @@ def state_atoms(system: TransitionSystem, limit: int = MAX_ATOMS) -> list[FNode]
     only (atoms over next-state variables are renamed to current), property atoms first."""
     env = system.env
     states = set(system.state_vars)
-    to_cur = {n: c for c, n in zip(system.state_vars, system.next_vars, strict=True)}
     sources = [*(p.obligation(env) for p in system.properties), system.init, system.trans,
                *system.assumptions]
     out: list[FNode] = []
@@ -81,15 +81,7 @@ def state_atoms(system: TransitionSystem, limit: int = MAX_ATOMS) -> list[FNode]
     seen = set(out)
     # Latches that copy another variable (``v' = u``, Lustre's ``pre u``): an atom over one
     # also makes sense over the other (guards test ``pre x = 0``, properties test ``x < 1``).
-    copy: dict[FNode, FNode] = {}
-    from kinduct.plugins.engines.common import conjuncts
-
-    for c in conjuncts(system.trans):
-        if c.is_equals() or c.is_iff():
-            a, b = c.args()
-            for nv, u in ((a, b), (b, a)):
-                if nv in to_cur and u in states and to_cur[nv] != u:
-                    copy.setdefault(to_cur[nv], u)
+    copy = {v: u for v, u in register_updates(system).items() if u in states and u != v}
     if copy:
         back = {u: v for v, u in copy.items()}
         for atom in list(out):
@@ -103,82 +95,6 @@ def state_atoms(system: TransitionSystem, limit: int = MAX_ATOMS) -> list[FNode]
                         if len(out) >= limit:
                             return out
     return out
-
-
-class Cone:
-    """Which state variables a predecessor cube and a bad-state cube need to mention.
-
-    Frontends such as nuXmv's VMT output or the Lustre translation keep many variables IC3 need
-    not describe a state with.  *Registers* are the state variables ``trans`` constrains in the
-    next state; the others are *wires*, set within a step by the assumptions (the Lustre
-    translation defines every stream that way and only copies ``pre`` registers in ``trans``).
-    A wire in a cube cannot be blocked (nothing constrains it after a step), and many registers
-    are never read by the next step (nuXmv's ``xite12`` keeps a value of the step that produced
-    the state).  The cone of a set of *roots* closes it under the current-step constraints that
-    mention one of its wires or one of its inputs, and keeps its registers: two reachable states
-    that agree on them (with the same inputs) agree on the roots.  :meth:`step` roots at what
-    ``trans`` reads, :meth:`prop` at a property.  Projected cubes are a heuristic for precision
-    only: IC3 confirms every counterexample chain on a concrete unrolling.
-    """
-
-    def __init__(self, system: TransitionSystem, facts: Sequence[FNode], solver) -> None:
-        from kinduct.plugins.engines.common import conjuncts
-
-        env = system.env
-        mgr = env.formula_manager
-        fv = env.fvo.get_free_variables
-        self.system = system
-        self.states = set(system.state_vars)
-        self.inputs = set(system.input_vars)
-        to_cur = {n: c for c, n in zip(system.state_vars, system.next_vars, strict=True)}
-        self.registers: set[FNode] = set()
-        self.reads: set[FNode] = set()
-        local: list[tuple[FNode, frozenset]] = []
-        for c in conjuncts(system.trans):
-            free = fv(c)
-            nexts = {to_cur[v] for v in free if v in to_cur}
-            if nexts:
-                self.registers |= nexts
-                self.reads |= free & (self.states | self.inputs)
-            else:
-                local.append((c, frozenset(free)))
-        self.constraints: list[frozenset] = [frozenset(fv(c)) for a in system.assumptions
-                                             for c in conjuncts(a)]
-        self.constraints.extend(free for _, free in local if free & self.inputs)
-        # A current-step conjunct of trans over state variables alone that the facts do not
-        # imply restricts which states have successors: the step reads its variables too.
-        state_only = [c for c, free in local if not free & self.inputs]
-        if state_only:
-            solver.reset()
-            solver.add_all(facts)
-            solver.add_all(system.assumptions)
-            if solver.check([mgr.Not(mgr.And(state_only))]):
-                for c in state_only:
-                    if solver.check([mgr.Not(c)]):
-                        self.reads |= fv(c) & self.states
-            solver.reset()
-
-    def cone(self, roots: set[FNode]) -> list[FNode]:
-        """The registers of the closure of ``roots`` (in state-variable order)."""
-        support = roots & self.states
-        live = roots & self.inputs
-        changed = True
-        while changed:
-            changed = False
-            for free in self.constraints:
-                if free & live or (free & support) - self.registers:
-                    grow_s, grow_i = (free & self.states) - support, (free & self.inputs) - live
-                    if grow_s or grow_i:
-                        support |= grow_s
-                        live |= grow_i
-                        changed = True
-        return [v for v in self.system.state_vars if v in support and v in self.registers]
-
-    def step(self) -> list[FNode]:
-        return self.cone(set(self.reads))
-
-    def prop(self, formula: FNode) -> list[FNode]:
-        return self.cone(set(self.system.env.fvo.get_free_variables(formula)))
 
 
 class Vocabulary:

@@ -150,7 +150,7 @@ def _lustre_like():
 
 def test_cone_keeps_the_registers_a_step_reads_and_leaves_wires_out():
     from kinduct.kernel import registry
-    from kinduct.plugins.engines.vocab import Cone
+    from kinduct.plugins.engines.analysis import Cone
 
     system, (first, p, q, x, h) = _lustre_like()
     cone = Cone(system, [], registry.backend("z3").solver(system.env))
@@ -161,7 +161,7 @@ def test_cone_keeps_the_registers_a_step_reads_and_leaves_wires_out():
 
 def test_copies_of_one_stream_are_equal_after_the_first_step():
     from kinduct.kernel import registry
-    from kinduct.plugins.engines.common import copy_invariants, first_flag
+    from kinduct.plugins.engines.analysis import copy_invariants, first_flag
 
     system, (first, p, q, _x, _h) = _lustre_like()
     m = system.env.formula_manager

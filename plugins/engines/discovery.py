@@ -1,0 +1,133 @@
+"""Invariant discovery: mine candidates from simulated runs, prove them Houdini-style.
+
+Houdini drops candidates that are not preserved by a step from states satisfying all the
+others until the survivors are jointly inductive (``Init => C`` and ``C and A and T => C'``).
+The ``invgen`` engine runs rounds of :func:`discover` and reports what the survivors prove;
+``ic3`` seeds its frames with them.  Both read the system's structure from one
+:func:`~kinduct.plugins.engines.analysis.analyze`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from pysmt.fnode import FNode
+
+from kinduct.kernel.engine import EngineContext
+from kinduct.kernel.system import TransitionSystem
+from kinduct.plugins.engines.analysis import analyze
+from kinduct.plugins.engines.candidates import Candidates, halves
+from kinduct.plugins.engines.simulation import Simulator
+
+#: Latches kept true in the sticky simulation runs.
+MAX_STICKY = 6
+
+
+def houdini(system: TransitionSystem, ctx: EngineContext, facts: Sequence[FNode],
+            candidates: Sequence[FNode], deadline: float | None = None) -> list[FNode] | None:
+    """The largest subset of ``candidates`` that is inductive together with ``facts`` (proved
+    invariants), or None when the deadline passed first."""
+    mgr = system.env.formula_manager
+    subst = system.env.substituter
+    cands = list(candidates)
+    # Initiation: drop what some initial state violates.
+    s = ctx.make_solver()
+    s.add(system.init)
+    s.add_all(system.assumptions)
+    while cands:
+        if deadline is not None and time.monotonic() > deadline:
+            return None
+        if not s.check([mgr.Not(mgr.And(cands))]):
+            break
+        vals = s.values(cands)
+        cands = [c for c in cands if vals[c]]
+    s.close()
+    if not cands:
+        return []
+    # Consecution: drop what fails after one step from a state satisfying them all.
+    nmap = system.next_map()
+    s = ctx.make_solver()
+    s.add_all(system.assumptions)
+    s.add(system.trans)
+    s.add_all(facts)
+    acts = {c: mgr.FreshSymbol(template="__houdini_%d") for c in cands}
+    primed = {c: subst.substitute(c, nmap) for c in cands}
+    for c, a in acts.items():
+        s.add(mgr.Implies(a, c))
+    while cands:
+        if deadline is not None and time.monotonic() > deadline:
+            return None
+        query = mgr.Or([mgr.Not(primed[c]) for c in cands])
+        if not s.check([*(acts[c] for c in cands), query]):
+            break
+        vals = s.values([primed[c] for c in cands])
+        cands = [c for c in cands if vals[primed[c]]]
+    s.close()
+    return cands
+
+
+def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
+             seed: int = 0, on_proved: Callable[[list[FNode], list[FNode]], None] | None = None,
+             variables: Sequence[FNode] | None = None,
+             known: Sequence[FNode] = ()) -> tuple[list[FNode], list[FNode]]:
+    """(facts, invariants): trans-implied state invariants and Houdini survivors (candidates
+    over ``variables`` only, when given, else over the analysis's registers), inductive relative
+    to ``known`` invariants (an earlier round's: rounds with other seeds sample other states,
+    and the affine hull of a few samples often carries a coincidence that hides a true
+    equality; the union of the rounds' invariants is inductive too).
+
+    ``ctx.options`` ``invgen_runs``/``invgen_depth`` size the simulation (8 runs of 20 steps);
+    ``budget`` bounds only the simulation (half of it), since a cut-off Houdini proves nothing."""
+    shape = analyze(system, ctx.make_solver)
+    facts = list(shape.facts)
+    flag, latched = shape.first, shape.latches
+    if variables is None:
+        variables = shape.registers
+    facts += [k for k in known if k not in set(facts)]
+    sim = Simulator(system, ctx, seed, variables)
+    bools = [v for v in system.state_vars if v.symbol_type().is_bool_type()]
+    near = Candidates(system, [], facts).near_property(bools)
+    # Half the runs keep the latches true (wire and register alike, or the flag falls a step
+    # later) and the flags a fact ties to the property.
+    flags = [*latched[:MAX_STICKY], *(b for b in near[:2] if b not in latched)]
+    samples = sim.runs(count=int(ctx.options.get("invgen_runs", 8)),
+                       depth=int(ctx.options.get("invgen_depth", 20)),
+                       deadline=time.monotonic() + budget / 2, flags=flags)
+    sim.solver.close()
+    given = set(facts)
+    mgr = system.env.formula_manager
+    later = [smp for smp in samples if flag is not None and not smp[flag]]
+
+    def guard(c: FNode) -> FNode:
+        return mgr.Or(flag, c) if len(later) >= 2 else c
+
+    def guarded(cands: list[FNode]) -> list[FNode]:
+        return [guard(c) for c in cands if len(later) < 2 or c not in (flag, mgr.Not(flag))]
+
+    # Registers are arbitrary in the first step of a Lustre program (``pre`` is undefined):
+    # relations between them hold from the second step on, so mine those states only and
+    # guard the candidates with the first-step flag.
+    miner = Candidates(system, later if len(later) >= 2 else samples, facts, variables, latched)
+    raw = [c for c in miner.base() if c not in given]
+    base = guarded(raw)
+    # Houdini runs to the end (the runner's timeout bounds it): a cut-off run proves nothing.
+    proved = houdini(system, ctx, facts, base) or []
+    if on_proved is not None and proved:
+        on_proved(facts, proved)
+    kept = set(proved)
+    dropped = [c for c in raw if guard(c) not in kept]
+    # An equality Houdini dropped may still hold as an inequality (``a + b + c <= n`` where a
+    # step the simulation never took loses a token): retry both halves, plain and conditional.
+    loose = [h for c in dropped for h in halves(mgr, c) if guard(h) not in kept]
+    conditional = guarded([c for c in [*loose, *miner.conditional([*dropped, *loose])]
+                           if c not in given])
+    # No deadline check here either: skipping this stage on a busy machine made verdicts
+    # depend on the load (the invariants of protocols under ``env`` are all conditional).
+    if conditional:
+        more = houdini(system, ctx, facts, [*proved, *conditional])
+        if more is not None:
+            proved = more
+    return facts, proved
+
+

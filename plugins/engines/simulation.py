@@ -1,0 +1,129 @@
+"""Simulated executions of a system through the solver, the samples invariant mining reads."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from pysmt.fnode import FNode
+
+from kinduct.kernel.backend import constant
+from kinduct.kernel.engine import EngineContext
+from kinduct.kernel.system import TransitionSystem
+from kinduct.plugins.engines.vocab import state_atoms
+
+
+class Simulator:
+    """Random executions through the solver: each step fixes the current state and asks for a
+    successor, nudged by random hints on the free values (dropped when they conflict)."""
+
+    def __init__(self, system: TransitionSystem, ctx: EngineContext, seed: int = 0,
+                 registers: Sequence[FNode] | None = None) -> None:
+        self.system = system
+        self.mgr = system.env.formula_manager
+        self.rng = random.Random(seed)
+        self.solver = ctx.make_solver()
+        mgr = self.mgr
+        self.act_init = mgr.FreshSymbol(template="__sim_init_%d")
+        self.act_step = mgr.FreshSymbol(template="__sim_step_%d")
+        self.solver.add(mgr.Implies(self.act_init, mgr.And(system.init, *system.assumptions)))
+        # The successor must satisfy the assumptions too (with inputs of its own): where they
+        # define the wires (the Lustre translation) a successor chosen by ``trans`` alone is
+        # garbage that no further step accepts.
+        self.next_inputs = {i: mgr.FreshSymbol(i.symbol_type(), template="__sim_in_%d")
+                            for i in system.input_vars}
+        shift = {**system.next_map(), **self.next_inputs}
+        ahead = [system.env.substituter.substitute(a, shift) for a in system.assumptions]
+        self.solver.add(mgr.Implies(self.act_step, mgr.And(system.trans, *system.assumptions, *ahead)))
+        #: Integer hints only on inputs: random values for defined state variables mostly conflict.
+        self.int_hint_vars = set(system.input_vars) | set(self.next_inputs.values())
+        self.registers = None if registers is None else set(registers)
+        #: Probability of a hint per free value; runs alternate between many and few hints
+        #: (few keeps "so far" flags such as Lustre's Sofar(env) true for longer).
+        self.hint_rate = 0.5
+        #: Atoms over state variables are read along with the state (their truth values are
+        #: the Boolean terms of the implication templates).
+        self.atoms = state_atoms(system)
+        nmap = system.next_map()
+        self.next_atoms = [system.env.substituter.substitute(a, nmap) for a in self.atoms]
+
+    def _hints(self, symbols: Sequence[FNode], lo: int, hi: int, all_ints: bool = False) -> list[FNode]:
+        mgr = self.mgr
+        hints = []
+        for v in symbols:
+            if self.rng.random() >= self.hint_rate:
+                continue
+            t = v.symbol_type()
+            if t.is_bool_type():
+                hints.append(v if self.rng.random() < 0.5 else mgr.Not(v))
+            elif t.is_int_type() and (all_ints or v in self.int_hint_vars):
+                hints.append(mgr.Equals(v, mgr.Int(self.rng.randint(lo, hi))))
+        return hints
+
+    def _solve(self, fixed: list[FNode], free: Sequence[FNode], all_ints: bool = False,
+               sticky: Sequence[FNode] = ()) -> bool:
+        """A model of ``fixed`` (and of ``sticky`` when possible) following as many random
+        hints as the unsat cores allow."""
+        hints = self._hints(free, -2, 6, all_ints)
+        if sticky and self._with_hints([*fixed, *sticky], hints):
+            return True
+        return self._with_hints(fixed, hints)
+
+    def _with_hints(self, fixed: list[FNode], hints: list[FNode]) -> bool:
+        for _ in range(10):
+            if self.solver.check([*fixed, *hints]):
+                return True
+            if not hints:
+                return False
+            core = set(self.solver.unsat_core())
+            dropped = [h for h in hints if h in core]
+            hints = [h for h in hints if h not in core] if dropped else []
+        return self.solver.check(fixed)
+
+    def runs(self, count: int, depth: int, deadline: float,
+             flags: Sequence[FNode] = ()) -> list[dict[FNode, object]]:
+        """Up to ``count`` runs of ``depth`` steps; every other run tries to keep ``flags``
+        true (random hints alone falsify ``Sofar(env)`` flags within a step or two)."""
+        system = self.system
+        nmap = system.next_map()
+        states: list[dict[FNode, object]] = []
+        seen: set[tuple] = set()
+        # Initial values are hinted on inputs and registers: a wire's value is set by the others,
+        # and a hint on it conflicts and takes a parameter's hint down with it in the core.
+        free_init = system.current_vars if self.registers is None else \
+            [v for v in system.current_vars if v in self.registers or v in self.int_hint_vars]
+        free_step = (*system.input_vars, *self.next_inputs.values(), *system.next_vars)
+        for run in range(count):
+            sticky_cur = list(flags) if run % 2 == 1 else []
+            sticky_next = [nmap[f] for f in sticky_cur]
+            # The initial state always gets many hints: left to the solver, parameters such as
+            # a protocol's number of caches start at 0, and nothing ever moves.
+            self.hint_rate = 0.8
+            if not self._solve([self.act_init], free_init, all_ints=True, sticky=sticky_cur):
+                break
+            self.hint_rate = (0.5, 0.1, 0.5, 0.3)[run % 4]
+            vals = self.solver.values([*system.state_vars, *self.atoms])
+            stale = 0
+            for _ in range(depth):
+                key = tuple(vals[v] for v in system.state_vars)
+                if key not in seen:
+                    seen.add(key)
+                    states.append(vals)
+                    stale = 0
+                else:
+                    stale += 1
+                    if stale >= 3:  # stuck in known states: a fresh run samples better
+                        break
+                if time.monotonic() > deadline:
+                    return states
+                fixed = [self.act_step, *(self.mgr.EqualsOrIff(v, constant(self.mgr, v, vals[v]))
+                                          for v in system.state_vars)]
+                if not self._solve(fixed, free_step, sticky=sticky_next):
+                    break
+                nxt = self.solver.values([*system.next_vars, *self.next_atoms])
+                vals = {c: nxt[n] for c, n in zip(system.state_vars, system.next_vars, strict=True)}
+                vals.update((a, nxt[n]) for a, n in zip(self.atoms, self.next_atoms, strict=True))
+        return states
+
+
