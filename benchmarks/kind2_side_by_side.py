@@ -27,11 +27,12 @@ DECIDED = {"valid": "holds", "unreachable": "holds", "falsifiable": "fails", "re
 
 
 def sampled_suite(suite: Path, n: int, seed: int, out: Path) -> Path:
-    """A list file of ``n`` models drawn at random (the bench reads verdicts from the manifest
-    beside each model)."""
+    """A list file of ``n`` models drawn at random, in random order (so the rows of a run
+    stopped early are a random sample too; the bench reads verdicts from the manifest beside
+    each model)."""
     with open(suite / "manifest.csv") as fh:
         files = sorted(row["file"] for row in csv.DictReader(fh) if (suite / row["file"]).is_file())
-    chosen = sorted(random.Random(seed).sample(files, min(n, len(files))))
+    chosen = random.Random(seed).sample(files, min(n, len(files)))
     listing = out / f"{suite.name}-sample{n}-seed{seed}.txt"
     listing.write_text("".join(f"{suite / f}\n" for f in chosen))
     return listing
@@ -53,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--suite", default="fmcad08,kind2-tests")
     ap.add_argument("--timeout", type=float, default=30.0)
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--sample", type=int, default=None, help="N models per suite, at random")
+    ap.add_argument("--sample", type=int, default=None,
+                    help="N models per suite, at random and in random order (N = all: shuffled)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="/tmp/kind2-side-by-side")
     ap.add_argument("--resume", action="store_true", help="keep the rows already in the CSVs")
