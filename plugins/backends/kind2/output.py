@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from kinduct.kernel.errors import InputError
-from kinduct.kernel.system import Property
+from kinduct.kernel.system import Property, PropertyKind
 from kinduct.kernel.verdict import Answer
 
 _ANSWERS = {
@@ -147,12 +147,15 @@ def match_properties(objects: list[dict[str, Any]], props: Sequence[Property],
     source position, else the same generated check of the same node (``OneModeActive``); a
     position or a check shared by several properties on either side matches nothing.  When a
     property is reported more than once (Kind 2 may analyse a node twice), its first definitive
-    answer wins.  Kind 2's own non-vacuity checks have no kinduct counterpart.
+    answer wins.  Kind 2's non-vacuity checks answer only reachability properties (the guard of
+    ``check P provided G`` is ``Guard of P`` to Kind 2, ``P (provided)`` to kinduct).
     """
-    candidates = [o for o in property_objects(objects) if o.get("source") != "NonVacuityCheck"]
+    candidates = property_objects(objects)
     chosen: dict[str, dict[str, Any]] = {}
 
     def offer(prop: Property, obj: dict[str, Any]) -> None:
+        if obj.get("source") == "NonVacuityCheck" and prop.kind is not PropertyKind.REACHABLE:
+            return
         old = chosen.get(prop.name)
         if old is None or (not answer_of(old).definitive and answer_of(obj).definitive):
             chosen[prop.name] = obj
