@@ -151,9 +151,20 @@ def test_fmcad08_property_named_by_kind2(kind2):
 
 
 @pytest.mark.slow
-def test_run_time_solver(kind2):
-    props = check(VMT / "counter_bug.vmt", "--kind2-solver", "z3", code=40)
+@pytest.mark.parametrize("solver", ["z3", "cvc5", "yices"])
+def test_run_time_solver(kind2, solver):
+    """``--kind2-solver`` where the solver is installed; a clear input error where not."""
+    from kinduct.plugins.backends.kind2.backend import RUN_TIME_SOLVERS, _find_program
+
+    if _find_program(RUN_TIME_SOLVERS[solver][2]) is None:
+        proc = run_cli("check", VMT / "counter_bug.vmt", "--solver", "kind2", "--kind2-solver", solver)
+        assert proc.returncode == InputError.exit_code and "binary on PATH" in proc.stderr
+        return
+    props = check(VMT / "counter_bug.vmt", "--kind2-solver", solver, code=40)
     assert answers(props) == {"P0": "falsifiable"}
+
+
+def test_unknown_run_time_solver_is_a_usage_error():
     proc = run_cli("check", VMT / "counter_bug.vmt", "--solver", "kind2", "--kind2-solver", "nope")
     assert proc.returncode == 2 and "invalid choice" in proc.stderr
 
