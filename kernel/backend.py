@@ -1,18 +1,27 @@
-"""The interface every SMT backend offers to engines.
+"""The interface every SMT backend offers to engines, and the one external checkers offer to
+the runner.
 
 Engines ask the kernel for a solver by name (``EngineContext.make_solver``); they never import
-a backend module.  One solver object is bound to one PySMT environment.
+a backend module.  One solver object is bound to one PySMT environment.  An
+:class:`ExternalChecker` takes whole problems instead; the runner calls it in place of the
+engines and accepts its verdicts exactly as it accepts theirs.
 """
 
 from __future__ import annotations
 
 import abc
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
+import attrs
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 
 from kinduct.kernel.verdict import Value
+
+if TYPE_CHECKING:
+    from kinduct.kernel.system import Property, TransitionSystem
+    from kinduct.kernel.verdict import Verdict
 
 
 class SolverUnknown(Exception):
@@ -91,7 +100,7 @@ class Backend(abc.ABC):
 
     name: str
     description: str = ""
-    smt: bool = True  # False for external checkers (Kind 2) that take whole problems
+    smt: bool = True  # False for an ExternalChecker, which takes whole problems
 
     @abc.abstractmethod
     def available(self) -> bool: ...
@@ -101,3 +110,48 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def solver(self, env: Environment, logic: str | None = None) -> Solver: ...
+
+
+class ExternalChecker(Backend):
+    """A backend that decides whole problems itself (an external model checker) instead of
+    offering SMT solvers to engines.
+
+    :func:`kinduct.kernel.runner.run` calls :meth:`check_system` in place of the engines and
+    passes each verdict through the same acceptance path as an engine's: a falsifiable verdict
+    must carry a trace over the system's variables, which is replayed on the system and on the
+    frontend's interpreter; reachability properties are mapped from their obligations; valid
+    verdicts may be certified; properties without a verdict become unknown.  So a checker
+    reports answers about each property's *obligation* (``Property.obligation``), like an
+    engine: ``FALSIFIABLE`` with a trace, ``VALID``, ``UNKNOWN`` (``k`` = steps known safe) or
+    ``ERROR`` with a message; it never maps, replays or fills in verdicts itself.
+    """
+
+    smt = False
+
+    def solver(self, env: Environment, logic: str | None = None) -> Solver:
+        from kinduct.kernel.errors import InputError
+
+        raise InputError(f"{self.name} checks whole systems and offers no SMT solver to engines")
+
+    def configure(self, options: object) -> None:  # noqa: B027 - optional hook
+        """Take this checker's own command-line options (the namespace parsed by ``check`` or
+        ``bench``, holding what the plugin added through ``kinduct_add_check_options``)."""
+
+    def validate_engines(self, engines: Sequence[str]) -> None:  # noqa: B027 - optional hook
+        """Raise :class:`~kinduct.kernel.errors.InputError` for engine names it cannot map."""
+
+    @abc.abstractmethod
+    def check_system(self, system: TransitionSystem, properties: Sequence[Property],
+                     request: ExternalRequest) -> list[Verdict]:
+        """Raw verdicts (about obligations) for some or all of ``properties``."""
+
+
+@attrs.frozen
+class ExternalRequest:
+    """What the runner asks of an external checker: the engines the user chose (the checker
+    maps them to its own modules), the step bound and the absolute ``time.monotonic()``
+    deadline (None: no limit)."""
+
+    engines: tuple[str, ...] = ("portfolio",)
+    max_k: int | None = None
+    deadline: float | None = None

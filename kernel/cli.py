@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kinduct.kernel import registry
+from kinduct.kernel.backend import ExternalChecker
 from kinduct.kernel.errors import InputError, KinductError
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.report import human_report, json_objects
@@ -105,14 +106,18 @@ def load_system(path: Path, frontend: str | None = None, main: str | None = None
     return load_systems(path, frontend, LoadOptions(main=main))[0]
 
 
+def configure_checkers(args: argparse.Namespace) -> None:
+    """Hand the parsed options to every external checker (they read their own)."""
+    for backend in registry.backends().values():
+        if isinstance(backend, ExternalChecker):
+            backend.configure(args)
+
+
 def decide(system: TransitionSystem, args: argparse.Namespace, start: float,
            properties: Sequence[str] = ()) -> list[Verdict]:
-    """Run the chosen engines, or hand the whole problem to an external backend."""
-    opts = run_options(args, properties)
-    backend = registry.backend(opts.solver)
-    if not backend.smt:
-        return backend.check_system(system, opts, start)  # type: ignore[attr-defined]
-    return run(system, opts, start)
+    """Decide the properties through the runner (its engines, or an external checker)."""
+    configure_checkers(args)
+    return run(system, run_options(args, properties), start)
 
 
 def print_verdicts(system: TransitionSystem, verdicts: Sequence[Verdict], as_json: bool) -> int:
@@ -191,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--certify", action="store_true",
                        help="re-check certificates of valid verdicts with the other backend")
     check.set_defaults(handler=cmd_check)
+    registry.plugin_manager().hook.kinduct_add_check_options(parser=check)
 
     plugins = sub.add_parser("plugins", help="list frontends, engines and backends")
     plugins.set_defaults(handler=cmd_plugins)

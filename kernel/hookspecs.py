@@ -35,3 +35,9 @@ def kinduct_register_backends() -> list[Backend]:
 def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Add CLI subcommands.  Each parser must ``set_defaults(handler=fn)`` where
     ``fn(args) -> int`` returns the exit code."""
+
+
+@hookspec
+def kinduct_add_check_options(parser: argparse.ArgumentParser) -> None:
+    """Add options to ``kinduct check`` (a backend's or frontend's own settings).  The parsed
+    namespace reaches external checkers through ``ExternalChecker.configure``."""

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import attrs
 
 from kinduct.kernel import registry
+from kinduct.kernel.backend import ExternalChecker, ExternalRequest
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.errors import EngineRefusal, UsageError
 from kinduct.kernel.replay import replay_trace
@@ -221,10 +222,12 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
     start = time.monotonic() if start is None else start
     props = select_properties(system, opts.properties)
     engines = expand_engines(opts.engines)
-    registry.backend(opts.solver)  # fail early on an unknown or unavailable solver
+    checker = registry.backend(opts.solver)  # fail early on an unknown or unavailable solver
     if not props:
         return []
     deadline = None if opts.timeout is None else start + opts.timeout
+    if isinstance(checker, ExternalChecker):
+        return _run_external(checker, system, props, opts, start, deadline)
     # Engines learn who runs beside them (ic3 leaves invariant generation to invgen).
     opts = attrs.evolve(opts, engine_options={**opts.engine_options,
                                               "engines": tuple(e.name for e in engines)})
@@ -263,20 +266,7 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
                                                    f"(exit code {procs[eng_name].exitcode})")
                 continue
             if kind == "verdict":
-                verdict: Verdict = payload
-                prop = by_name.get(verdict.property)
-                if prop is None or verdict.property in decided:
-                    continue
-                verdict = verdict.evolve(runtime=time.monotonic() - start)
-                if verdict.answer.definitive:
-                    verdict = _accept(system, prop, verdict)
-                    if verdict.answer is Answer.VALID and opts.engine_options.get("certify"):
-                        verdict = _certify(system, prop, verdict, opts.solver)
-                    decided[prop.name] = _map_reachability(prop, verdict)
-                elif verdict.answer is Answer.ERROR:
-                    decided[prop.name] = verdict
-                else:
-                    best_unknown[prop.name] = verdict
+                _take(system, by_name, payload, opts, start, decided, best_unknown)
             elif kind == "lemmas":
                 for other, box in inboxes.items():
                     if other != name and other in running:
@@ -293,6 +283,34 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
         for box in inboxes.values():
             box.cancel_join_thread()
     timed_out = deadline is not None and time.monotonic() >= deadline - 0.05
+    return _results(props, decided, best_unknown, notes, len(engines), opts.solver, start, timed_out)
+
+
+def _take(system: TransitionSystem, by_name: dict[str, Property], verdict: Verdict,
+          opts: RunOptions, start: float, decided: dict[str, Verdict],
+          best_unknown: dict[str, Verdict]) -> None:
+    """The single acceptance path of every verdict (an engine's or an external checker's):
+    replay, certification, reachability mapping; the first definitive verdict wins."""
+    prop = by_name.get(verdict.property)
+    if prop is None or verdict.property in decided:
+        return
+    verdict = verdict.evolve(runtime=time.monotonic() - start)
+    if verdict.answer.definitive:
+        verdict = _accept(system, prop, verdict)
+        if verdict.answer is Answer.VALID and opts.engine_options.get("certify"):
+            verdict = _certify(system, prop, verdict, opts.solver)
+        decided[prop.name] = _map_reachability(prop, verdict)
+    elif verdict.answer is Answer.ERROR:
+        decided[prop.name] = verdict
+    else:
+        best_unknown[prop.name] = verdict
+
+
+def _results(props: Sequence[Property], decided: dict[str, Verdict],
+             best_unknown: dict[str, Verdict], notes: dict[str, str], sources: int, solver: str,
+             start: float, timed_out: bool) -> list[Verdict]:
+    """One verdict per property, in order: decided ones, else unknown (or error when every
+    one of the ``sources`` refused)."""
     results: list[Verdict] = []
     for prop in props:
         if prop.name in decided:
@@ -300,15 +318,31 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
             continue
         unk = best_unknown.get(prop.name)
         message = unk.message if unk and unk.message else "; ".join(notes.values()) or None
-        all_refused = bool(notes) and len(notes) == len(engines) and not unk
+        all_refused = bool(notes) and len(notes) == sources and not unk
         results.append(Verdict(
             property=prop.name,
             answer=Answer.ERROR if all_refused else Answer.UNKNOWN,
             engine=unk.engine if unk else None,
-            solver=opts.solver,
+            solver=solver,
             k=unk.k if unk else None,
             runtime=time.monotonic() - start,
             message=message if not timed_out else (message or "timeout"),
             timeout=timed_out,
         ))
     return results
+
+
+def _run_external(checker: ExternalChecker, system: TransitionSystem, props: Sequence[Property],
+                  opts: RunOptions, start: float, deadline: float | None) -> list[Verdict]:
+    """Hand the whole problem to an external checker (in this process: it runs its own
+    binary under the deadline); its verdicts take the same acceptance path as engines'."""
+    checker.validate_engines(opts.engines)
+    by_name = {p.name: p for p in props}
+    decided: dict[str, Verdict] = {}
+    best_unknown: dict[str, Verdict] = {}
+    request = ExternalRequest(engines=tuple(opts.engines), max_k=opts.max_k, deadline=deadline)
+    for verdict in checker.check_system(system, props, request):
+        _take(system, by_name, verdict.evolve(solver=opts.solver), opts, start, decided,
+              best_unknown)
+    timed_out = deadline is not None and time.monotonic() >= deadline - 0.05
+    return _results(props, decided, best_unknown, {}, 1, opts.solver, start, timed_out)

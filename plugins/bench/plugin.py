@@ -10,29 +10,36 @@ import signal
 from pathlib import Path
 
 from kinduct.kernel import registry
+from kinduct.kernel.backend import ExternalChecker
 from kinduct.kernel.cli import console, csv_list, positive_float, positive_int
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.hookspecs import hookimpl
 from kinduct.plugins.bench.executors import run_dask, run_local
-from kinduct.plugins.bench.report import CsvLog, cactus_plot, print_summary, read_rows, summarise
+from kinduct.plugins.bench.plots import cactus_plot, scatter_plot
+from kinduct.plugins.bench.report import CsvLog, print_summary, read_rows, summarise
 from kinduct.plugins.bench.suite import load_suite
 from kinduct.plugins.bench.tasks import Task
 
 
-def _check_configs(engines: tuple[str, ...], solvers: tuple[str, ...]) -> None:
+def _check_configs(engines: tuple[str, ...], solvers: tuple[str, ...], args: argparse.Namespace) -> None:
     """Fail before the first task on a name that every task would trip over."""
     known_backends = registry.backends()
     for solver in solvers:
+        chosen = known_backends.get(solver)
+        if isinstance(chosen, ExternalChecker):
+            chosen.configure(args)  # e.g. --kind2-path decides whether it is available
         registry.backend(solver)  # unknown or unavailable: a usage error now, not N error rows
-        if known_backends[solver].smt:
-            for config in engines:
+        for config in engines:
+            if isinstance(chosen, ExternalChecker):
+                chosen.validate_engines(config.split("+"))
+            else:
                 for part in config.split("+"):
                     registry.engine(part)
-        else:
-            from kinduct.plugins.backends.kind2 import enable_flags
 
-            for config in engines:
-                enable_flags(config.split("+"))
+
+def _external(solvers: tuple[str, ...]) -> frozenset[str]:
+    backends = registry.backends()
+    return frozenset(s for s in solvers if isinstance(backends.get(s), ExternalChecker))
 
 
 def _interrupt(signum, frame) -> None:
@@ -50,10 +57,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.scheduler and args.executor != "dask":
         raise InputError("--scheduler is for --executor dask")
     if args.kind2_path:
-        # the Kind 2 backend reads its binary from here (as `check --kind2-path` sets it)
         args.kind2_path = os.path.abspath(args.kind2_path)
-        os.environ["KINDUCT_KIND2"] = args.kind2_path
-    _check_configs(args.engine, args.solver)
+    _check_configs(args.engine, args.solver, args)
     models = load_suite(args.suite, args.limit)
     tasks = [Task(m, e, s, args.timeout, args.bound, args.kind2_path)
              for m in models for e in args.engine for s in args.solver]
@@ -114,6 +119,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     title = f"kinduct bench {args.suite} (timeout {args.timeout:g} s)"
     if args.plot:
         cactus_plot(rows, Path(args.plot), title, args.timeout)
+    if args.scatter:
+        scatter_plot(rows, Path(args.scatter), title, args.timeout, external=_external(args.solver))
     if args.json:
         print(json.dumps({"suite": args.suite, "timeout": args.timeout, "tasks": len(tasks),
                           "summary": summary}, indent=2))
@@ -149,6 +156,9 @@ def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster)")
     p.add_argument("--csv", metavar="OUT", help="write one row per property and task")
     p.add_argument("--plot", metavar="OUT.png", help="draw a cactus plot")
+    p.add_argument("--scatter", metavar="OUT.png",
+                   help="draw per-model times of two configurations against each other (log "
+                        "scale; kinduct on x, an external checker such as kind2 on y)")
     p.add_argument("--resume", action="store_true", help="skip tasks already in the --csv file")
     p.add_argument("--retry-errors", action="store_true",
                    help="with --resume: run the tasks whose rows say error again")

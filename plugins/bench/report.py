@@ -1,5 +1,5 @@
-"""Bench results: the CSV (written row by row, so an interrupted run can ``--resume``), the
-summary per configuration, and the cactus plot."""
+"""Bench results: the CSV (written row by row, so an interrupted run can ``--resume``) and the
+summary per configuration (plots are in :mod:`~kinduct.plugins.bench.plots`)."""
 
 from __future__ import annotations
 
@@ -100,45 +100,3 @@ def print_summary(console, summary: Sequence[dict], title: str) -> None:
                       str(s["unknown"]), str(s["error"]), f"{s['par2']:.2f}",
                       "-" if s["median"] is None else f"{s['median']:.3f}")
     console.print(table)
-
-
-def cactus_series(rows: Sequence[dict]) -> dict[str, list[float]]:
-    """Per configuration, the sorted times of its correct answers: the n-th point is the time
-    the n-th fastest solved instance took."""
-    series: dict[str, list[float]] = {}
-    for r in rows:
-        label = f"{r['engine']} / {r['solver']}"
-        series.setdefault(label, [])
-        if solved(r):
-            series[label].append(float(r["time"]))
-    return {k: sorted(v) for k, v in series.items()}
-
-
-def cactus_plot(rows: Sequence[dict], out: Path, title: str, timeout: float) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise InputError("--plot needs matplotlib: pip install 'kinduct[plot]'") from None
-    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=110)
-    for label, times in sorted(cactus_series(rows).items()):
-        ax.step(range(1, len(times) + 1), times, where="post", marker=".", label=label)
-    from matplotlib.ticker import MaxNLocator
-
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("instances solved")
-    ax.set_ylabel("time per instance (s)")
-    ax.set_yscale("log")
-    ax.axhline(timeout, color="grey", linestyle=":", linewidth=1)
-    ax.set_title(title)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(loc="upper left", fontsize="small")
-    fig.tight_layout()
-    try:
-        fig.savefig(out)
-    except OSError as exc:
-        raise InputError(f"{out}: cannot write the plot: {exc.strerror}") from None
-    finally:
-        plt.close(fig)

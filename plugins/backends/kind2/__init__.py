@@ -1,33 +1,19 @@
 """The external Kind 2 backend plugin (``--solver kind2``).
 
-Registers the backend and adds ``--kind2-path`` to ``kinduct check``: the option sets the
-``KINDUCT_KIND2`` environment variable that the backend reads, so the kernel's option handling
-needs no knowledge of Kind 2 and child processes (bench tasks) inherit the choice.
+Registers the backend and adds ``--kind2-path`` and ``--kind2-solver`` to ``kinduct check``
+through the ``kinduct_add_check_options`` hook; the CLI hands the parsed options to the backend
+(``ExternalChecker.configure``).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 
 from kinduct.kernel.backend import Backend
 from kinduct.kernel.hookspecs import hookimpl
-from kinduct.plugins.backends.kind2.backend import PATH_VARIABLE, Kind2Backend, enable_flags
+from kinduct.plugins.backends.kind2.backend import RUN_TIME_SOLVERS, Kind2Backend, enable_flags
 
-__all__ = ["Kind2Backend", "enable_flags", "PATH_VARIABLE"]
-
-
-class SetKind2Path(argparse.Action):
-    """Store the path and export it for the backend (and for processes started later)."""
-
-    def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[override]
-        setattr(namespace, self.dest, values)
-        os.environ[PATH_VARIABLE] = os.path.abspath(values) if os.sep in str(values) else str(values)
-
-
-def add_kind2_path_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--kind2-path", action=SetKind2Path, metavar="PATH",
-                        help="the Kind 2 binary for --solver kind2 (default: kind2 on PATH)")
+__all__ = ["Kind2Backend", "enable_flags"]
 
 
 @hookimpl
@@ -36,7 +22,9 @@ def kinduct_register_backends() -> list[Backend]:
 
 
 @hookimpl
-def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
-    check = subparsers.choices.get("check")
-    if check is not None and "--kind2-path" not in check._option_string_actions:
-        add_kind2_path_option(check)
+def kinduct_add_check_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("Kind 2 (--solver kind2)")
+    group.add_argument("--kind2-path", metavar="PATH",
+                       help="the Kind 2 binary (default: kind2 on PATH, else .kind2/bin/kind2)")
+    group.add_argument("--kind2-solver", choices=tuple(RUN_TIME_SOLVERS),
+                       help="Kind 2's SMT solver at run time (default: Kind 2's, z3)")

@@ -1,46 +1,45 @@
-"""The external Kind 2 backend: hand the whole problem to a ``kind2`` binary.
+"""The external Kind 2 backend: an :class:`ExternalChecker` that hands a whole system to a
+``kind2`` binary.
 
-The system is printed as one Kind 2 Lustre node (:mod:`kinduct.kernel.lustre_printer`), or a
-Lucent ``.lus`` file is passed through as it is.  Kind 2 runs with ``-json``; its answers become
-kinduct verdicts, and a counterexample becomes a :class:`Trace` keyed by the system's own
-variable names, which is replayed on the system (and on the frontend's interpreter) before it
-is believed, exactly as the kernel's runner does for its own engines.
+A Lucent file is passed to Kind 2 as written (``--lus_main`` names the analysed node); any other
+system is printed as one Kind 2 Lustre node (:mod:`kinduct.plugins.backends.kind2.lustre`).
+Kind 2 runs with ``-json``; its answers become verdicts about each property's obligation, and a
+counterexample becomes a :class:`~kinduct.kernel.verdict.Trace` over the system's variables
+(:mod:`~kinduct.plugins.backends.kind2.traces`).  Replay, reachability mapping, certification
+and the verdicts of undecided properties are the runner's job, as for its own engines.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pysmt.environment import Environment
+import attrs
 
-from kinduct.kernel.backend import Backend, Solver
-from kinduct.kernel.errors import InputError
-from kinduct.kernel.lustre_printer import print_lustre
-from kinduct.kernel.replay import replay_trace
-from kinduct.kernel.runner import RunOptions, select_properties
+from kinduct.kernel.backend import ExternalChecker, ExternalRequest
+from kinduct.kernel.errors import InputError, UsageError
 from kinduct.kernel.system import Property, PropertyKind, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
+from kinduct.plugins.backends.kind2.lustre import print_lustre
 from kinduct.plugins.backends.kind2.output import (
     answer_of,
-    errors_of,
+    input_error,
+    match_properties,
     parse_objects,
+    problems_of,
     property_objects,
     stream_table,
 )
-from kinduct.plugins.backends.kind2.traces import complete_trace, match_streams
-
-#: Environment variable naming the binary (set by ``--kind2-path``); else ``kind2`` on PATH.
-PATH_VARIABLE = "KINDUCT_KIND2"
+from kinduct.plugins.backends.kind2.traces import trace_of
 
 #: kinduct engine -> Kind 2 modules for ``--enable``.  ``portfolio`` keeps Kind 2's defaults.
 ENGINE_MODULES: dict[str, tuple[str, ...]] = {
@@ -51,8 +50,22 @@ ENGINE_MODULES: dict[str, tuple[str, ...]] = {
     "portfolio": (),
 }
 
+#: ``--kind2-solver`` -> (Kind 2's ``--smt_solver`` value, its binary flag, binary names).
+RUN_TIME_SOLVERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "z3": ("Z3", "--z3_bin", ("z3",)),
+    "cvc5": ("CVC5", "--cvc5_bin", ("cvc5",)),
+    "yices": ("Yices2", "--yices2_bin", ("yices-smt2",)),
+}
+
+#: Frontends whose source files Kind 2 reads as written.
+NATIVE_FRONTENDS = frozenset({"lucent"})
+
 #: Seconds Kind 2 gets beyond its own ``--timeout`` to print its results before it is killed.
 GRACE = 5.0
+
+#: Where ``make kind2`` puts the binary, relative to the working directory or the project.
+BUILT = Path(".kind2") / "bin" / "kind2"
+PROJECT = Path(__file__).resolve().parents[3]
 
 
 def enable_flags(engines: Sequence[str]) -> list[str]:
@@ -62,30 +75,73 @@ def enable_flags(engines: Sequence[str]) -> list[str]:
     for name in engines:
         if name not in ENGINE_MODULES:
             known = ", ".join(ENGINE_MODULES)
-            raise InputError(f"the kind2 backend has no engine '{name}' (known: {known})")
+            raise UsageError(f"the kind2 backend has no engine '{name}' (known: {known})")
         if name == "portfolio":
             return []
         modules.extend(m for m in ENGINE_MODULES[name] if m not in modules)
     return [arg for m in modules for arg in ("--enable", m)]
 
 
-def _normalise(name: str) -> str:
-    return re.sub(r"\s+", "", name)
+def _executable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
 
 
-class Kind2Backend(Backend):
+def _find_program(names: Sequence[str]) -> str | None:
+    """A program on PATH or beside this Python (a wheel's ``bin``)."""
+    for name in names:
+        found = shutil.which(name) or shutil.which(name, path=str(Path(sys.executable).parent))
+        if found:
+            return found
+    return None
+
+
+@attrs.frozen
+class Kind2Options:
+    """``--kind2-path`` and ``--kind2-solver`` (None: look for the binary; Kind 2's default)."""
+
+    path: str | None = None
+    solver: str | None = None
+
+
+@attrs.frozen
+class _Source:
+    """The file given to Kind 2 and, when kinduct printed it, how its names map back."""
+
+    path: Path
+    main: str | None
+    variables: dict[str, str] | None = None
+    properties: dict[str, str] | None = None
+
+    @property
+    def native(self) -> bool:
+        return self.variables is None
+
+
+class Kind2Backend(ExternalChecker):
     name = "kind2"
-    description = "external Kind 2 binary (checks whole systems, prints them as Lustre)"
-    smt = False
+    description = "external Kind 2 binary (checks whole systems; Lucent files as written)"
+
+    def __init__(self) -> None:
+        self.options = Kind2Options()
+
+    def configure(self, options: object) -> None:
+        path = getattr(options, "kind2_path", None)
+        self.options = Kind2Options(str(Path(path).absolute()) if path and os.sep in path else path,
+                                    getattr(options, "kind2_solver", None))
 
     def binary(self) -> str | None:
-        chosen = os.environ.get(PATH_VARIABLE)
-        if chosen:
-            path = Path(chosen)
-            if path.is_file() and os.access(path, os.X_OK):
-                return str(path)
-            return shutil.which(chosen)
-        return shutil.which("kind2")
+        """``--kind2-path``, else ``kind2`` on PATH, else ``.kind2/bin/kind2`` (``make kind2``)
+        in the working directory or the project."""
+        if self.options.path:
+            path = Path(self.options.path)
+            return str(path) if _executable(path) else shutil.which(self.options.path)
+        found = shutil.which("kind2")
+        if found:
+            return found
+        for base in (Path.cwd(), PROJECT):
+            if _executable(base / BUILT):
+                return str(base / BUILT)
+        return None
 
     def available(self) -> bool:
         return self.binary() is not None
@@ -93,134 +149,112 @@ class Kind2Backend(Backend):
     def unavailable_reason(self) -> str:
         if self.available():
             return ""
-        chosen = os.environ.get(PATH_VARIABLE)
-        if chosen:
-            return f"{chosen} is not an executable Kind 2 binary"
-        return "no kind2 binary on PATH (or give --kind2-path)"
+        if self.options.path:
+            return f"{self.options.path} is not an executable Kind 2 binary"
+        return "no kind2 binary on PATH or in .kind2/bin (run `make kind2`, or give --kind2-path)"
 
-    def solver(self, env: Environment, logic: str | None = None) -> Solver:
-        raise InputError("kind2 checks whole systems and offers no SMT solver to engines; "
-                         "use it as --solver kind2 of `kinduct check`")
+    def validate_engines(self, engines: Sequence[str]) -> None:
+        enable_flags(engines)
+
+    def solver_flags(self) -> list[str]:
+        """Kind 2's run-time SMT solver (``--kind2-solver``), which must be installed."""
+        chosen = self.options.solver
+        if chosen is None:
+            return []
+        if chosen not in RUN_TIME_SOLVERS:
+            raise InputError(f"unknown --kind2-solver '{chosen}' (known: {', '.join(RUN_TIME_SOLVERS)})")
+        value, flag, names = RUN_TIME_SOLVERS[chosen]
+        program = _find_program(names)
+        if program is None:
+            raise InputError(f"--kind2-solver {chosen}: no {' or '.join(names)} binary on PATH")
+        return ["--smt_solver", value, flag, program]
 
     # -- running Kind 2 -----------------------------------------------------------------------
 
-    def check_system(self, system: TransitionSystem, opts: RunOptions,
-                     start: float | None = None) -> list[Verdict]:
-        start = time.monotonic() if start is None else start
-        props = select_properties(system, opts.properties)
-        if not props:
-            return []
-        flags = enable_flags(opts.engines)
+    def check_system(self, system: TransitionSystem, properties: Sequence[Property],
+                     request: ExternalRequest) -> list[Verdict]:
         binary = self.binary()
         if binary is None:
             raise InputError(f"solver 'kind2' is not available here: {self.unavailable_reason()}")
+        cmd = [binary, "-json", *enable_flags(request.engines), *self.solver_flags()]
+        remaining = None
+        if request.deadline is not None:
+            remaining = max(0.1, request.deadline - time.monotonic())
+            cmd += ["--timeout", f"{remaining:.3f}"]
+        if request.max_k is not None:
+            cmd += ["--unroll_max", str(request.max_k)]
         with tempfile.TemporaryDirectory(prefix="kinduct-kind2-") as tmp:
-            source = self._input_file(system, props, Path(tmp))
-            cmd = [binary, "-json", *flags]
-            remaining = None
-            if opts.timeout is not None:
-                remaining = max(0.1, opts.timeout - (time.monotonic() - start))
-                cmd += ["--timeout", f"{remaining:g}"]
-            if opts.max_k is not None:
-                cmd += ["--bmc_max", str(opts.max_k)]
+            source = self._input_file(system, properties, Path(tmp))
             if source.main:
                 cmd += ["--lus_main", source.main]
             cmd.append(str(source.path))
             code, out, err, killed = _run(cmd, None if remaining is None else remaining + GRACE)
         objects = parse_objects(out)
-        return self._verdicts(system, props, source, objects, code, err, killed, opts, start)
+        if source.native:
+            error = input_error(objects)
+            if error is not None:  # Kind 2 rejects the user's file: a located input error
+                raise error
+        return self._verdicts(system, properties, source, objects, code, err, killed)
 
     def _input_file(self, system: TransitionSystem, props: Sequence[Property], tmp: Path) -> _Source:
         src = system.metadata.get("source_path")
-        if (system.metadata.get("frontend") == "lucent" and src and str(src).endswith(".lus")
-                and system.metadata.get("kind2_compatible", True) and Path(src).is_file()):
-            text = Path(src).read_text(errors="replace")
-            wanted = str(system.metadata.get("lucent_main") or system.name)
-            main = wanted if re.search(rf"\b(node|function)\s+{re.escape(wanted)}\b", text) else None
-            return _Source(Path(src), main, None, None)
+        if system.metadata.get("frontend") in NATIVE_FRONTENDS and src and Path(src).is_file():
+            main = system.metadata.get("lucent_main") or system.name
+            return _Source(Path(src), str(main))
         program = print_lustre(system, props)
         path = tmp / f"{program.node}.lus"
         path.write_text(program.text)
         return _Source(path, None, program.variables, program.properties)
 
     def _verdicts(self, system: TransitionSystem, props: Sequence[Property], source: _Source,
-                  objects: list[dict[str, Any]], code: int | None, err: str, killed: bool,
-                  opts: RunOptions, start: float) -> list[Verdict]:
-        by_name = {p.name: p for p in props}
-        loose = {_normalise(p.name): p for p in props}
-        found: dict[str, Verdict] = {}
-        for obj in property_objects(objects):
-            name = str(obj.get("name", ""))
-            if source.properties is not None:
-                prop = by_name.get(source.properties.get(name, ""))
-            else:
-                prop = by_name.get(name) or loose.get(_normalise(name))
-            if prop is None or prop.name in found:
-                continue
-            found[prop.name] = self._verdict(system, prop, obj, source)
-        problems = errors_of(objects)
+                  objects: list[dict[str, Any]], code: int | None, err: str,
+                  killed: bool) -> list[Verdict]:
+        chosen = match_properties(objects, props, source.properties)
+        # no property at all: Kind 2 stopped before its analysis, so its errors say why
+        problems = [] if property_objects(objects) else problems_of(objects)
         failed = code not in (0, 10, 20, 30, 40) and not killed
         results = []
         for prop in props:
-            if prop.name in found:
-                results.append(found[prop.name])
-                continue
-            if failed or (problems and not property_objects(objects)):
+            obj = chosen.get(prop.name)
+            if obj is not None:
+                results.append(self._verdict(system, prop, obj, source))
+            elif failed or problems:
                 detail = "; ".join(problems) or (err.strip().splitlines() or ["no output"])[-1]
-                results.append(Verdict(prop.name, Answer.ERROR, engine="kind2", solver="kind2",
-                                       runtime=time.monotonic() - start,
-                                       message=f"kind2 failed (exit code {code}): {detail}"))
-                continue
-            results.append(Verdict(prop.name, Answer.UNKNOWN, engine="kind2", solver="kind2",
-                                   runtime=time.monotonic() - start, timeout=killed or bool(
-                                       opts.timeout and time.monotonic() - start >= opts.timeout),
-                                   message="timeout" if killed else "Kind 2 did not decide it"))
+                what = "Kind 2 failed" if source.native else "Kind 2 rejected the Lustre kinduct printed"
+                results.append(Verdict(prop.name, Answer.ERROR, engine="kind2",
+                                       message=f"{what} (exit code {code}): {detail}"))
+            else:
+                results.append(Verdict(prop.name, Answer.UNKNOWN, engine="kind2", timeout=killed,
+                                       message="timeout" if killed else
+                                       "Kind 2 reported no verdict for it"))
         return results
 
     def _verdict(self, system: TransitionSystem, prop: Property, obj: dict[str, Any],
                  source: _Source) -> Verdict:
+        """A verdict about ``prop``'s obligation, as an engine reports it."""
         answer = answer_of(obj)
-        runtime_obj = obj.get("runtime") or {}
-        engine = f"kind2/{(obj.get('answer') or {}).get('source', 'kind2')}"
-        base = Verdict(prop.name, answer, engine=engine, solver="kind2",
-                       runtime=float(runtime_obj.get("value", 0.0) or 0.0),
-                       timeout=bool(runtime_obj.get("timeout", False)))
-        if prop.kind is PropertyKind.REACHABLE and source.properties is not None:
-            # the printed node checks the obligation ``not target`` as an invariant
-            answer = {Answer.FALSIFIABLE: Answer.REACHABLE, Answer.VALID: Answer.UNREACHABLE}.get(
-                answer, answer)
-        if answer in (Answer.VALID, Answer.UNREACHABLE):
-            return base.evolve(answer=answer, k=obj.get("k"))
+        module = (obj.get("answer") or {}).get("source")
+        engine = f"kind2/{module}" if module else "kind2"
+        base = Verdict(prop.name, Answer.UNKNOWN, engine=engine)
         if answer is Answer.UNKNOWN:
-            return base.evolve(k=obj.get("trueFor"), message="Kind 2 answered unknown")
+            steps = obj.get("trueFor", obj.get("unreachableFor"))
+            return base.evolve(k=steps, message="Kind 2 answered unknown" + (
+                f" (no violation in its first {steps} steps)" if steps is not None else ""))
+        reach = (Answer.REACHABLE, Answer.UNREACHABLE)
+        expected = reach if source.native and prop.kind is PropertyKind.REACHABLE else (
+            Answer.FALSIFIABLE, Answer.VALID)
+        if answer not in expected:
+            return base.evolve(answer=Answer.ERROR, message=(
+                f"Kind 2 answered {answer.value} for a {prop.kind.value} property"))
+        if answer in (Answer.VALID, Answer.UNREACHABLE):
+            return base.evolve(answer=Answer.VALID, k=obj.get("k"))
         blocks = obj.get("counterExample") or obj.get("witness")
-        steps, streams, block = stream_table(blocks)
-        if steps == 0:
-            return base.evolve(answer=Answer.ERROR,
-                               message="Kind 2 reported a counterexample without steps")
-        known = match_streams(system, streams, steps, source.variables, block)
-        trace, problem = complete_trace(system, known, prop)
+        table = stream_table(blocks)
+        trace, note = trace_of(system, prop, table, source.variables)
         if trace is None:
             return base.evolve(answer=Answer.ERROR,
-                               message=f"Kind 2's counterexample does not fit the system: {problem}")
-        problem = replay_trace(system, trace, prop)
-        if problem is None and system.replay is not None:
-            problem = system.replay(trace, prop)
-        if problem is not None:
-            return base.evolve(answer=Answer.ERROR,
-                               message=f"Kind 2's counterexample does not replay: {problem}")
-        return base.evolve(answer=answer, trace=trace, k=len(trace) - 1)
-
-
-class _Source:
-    """The file given to Kind 2 and, when kinduct printed it, how its names map back."""
-
-    def __init__(self, path: Path, main: str | None, variables: dict[str, str] | None,
-                 properties: dict[str, str] | None) -> None:
-        self.path = path
-        self.main = main
-        self.variables = variables
-        self.properties = properties
+                               message=f"Kind 2's counterexample cannot be mapped: {note}")
+        return base.evolve(answer=Answer.FALSIFIABLE, trace=trace, k=len(trace) - 1, message=note)
 
 
 def _run(cmd: list[str], timeout: float | None) -> tuple[int | None, str, str, bool]:

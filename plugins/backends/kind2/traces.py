@@ -1,16 +1,20 @@
 """Turning Kind 2's counterexample streams into a kinduct :class:`Trace`.
 
 When kinduct printed the Lustre, every system variable is an input of the node, so Kind 2's
-counterexample names them all and the mapping is exact.  When a Lucent file was passed through,
-Kind 2 names source streams (inputs, outputs, maybe locals) and the frontend's internal state
-variables are not among them: the values Kind 2 gives are pinned and an SMT solver fills in
-the rest along init, trans and the assumptions.  If no execution of the system agrees with
-Kind 2's values, the counterexample is rejected rather than trusted.
+counterexample names them all and the mapping (``variables``, from the printer) is exact.  When
+a Lucent file was passed through, Kind 2 names the top node's source streams: the values of its
+inputs and outputs are pinned wherever a stream (a record field ``r.f`` or an array element
+``a[i]`` of one) is a system variable of the same name, and an SMT solver fills in the rest
+along ``init``, ``trans`` and the assumptions, ending in a violation of the property.  When
+Kind 2's output values do not fit (Kind 2 abstracts non-linear terms, so its outputs can be
+values no execution has), the trace follows its input values alone and says so.  If no
+execution agrees with Kind 2's inputs, the counterexample is rejected with that reason, never
+replaced by another one.  The runner then replays the trace like any engine's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -18,10 +22,13 @@ from pysmt.fnode import FNode
 
 from kinduct.kernel import registry
 from kinduct.kernel.backend import SolverUnknown, constant
-from kinduct.kernel.errors import KinductError
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Trace, Value
+from kinduct.plugins.backends.kind2.output import StreamTable
+
+#: Stream classes of a passed-through file whose values are pinned.
+PINNED = ("input", "output")
 
 
 def _convert(var: FNode, value: Any) -> Value | None:
@@ -39,27 +46,65 @@ def _convert(var: FNode, value: Any) -> Value | None:
     return None
 
 
-def match_streams(system: TransitionSystem, streams: Mapping[str, Mapping[int, Any]], steps: int,
-                  variables: Mapping[str, str] | None, block: str | None) -> list[dict[str, Value]]:
-    """Per-step values of the system's variables that Kind 2's streams name."""
+def _leaves(name: str, value: Any) -> Iterator[tuple[str, Any]]:
+    """A stream's scalar parts: record fields as ``name.field``, array cells as ``name[i]``."""
+    if isinstance(value, dict):
+        for key, part in value.items():
+            yield from _leaves(f"{name}.{key}", part)
+    elif isinstance(value, list):
+        for i, part in enumerate(value):
+            yield from _leaves(f"{name}[{i}]", part)
+    else:
+        yield name, value
+
+
+def known_values(system: TransitionSystem, table: StreamTable, variables: Mapping[str, str] | None,
+                 pinned: tuple[str, ...] = PINNED) -> list[dict[str, Value]]:
+    """Per step, the system variables whose values Kind 2's streams give (for a passed-through
+    file, only streams of the ``pinned`` classes)."""
     by_name = {v.symbol_name(): v for v in system.current_vars}
-    known: list[dict[str, Value]] = [{} for _ in range(steps)]
-    for stream, values in streams.items():
-        if variables is not None:
-            candidates = [variables.get(stream, "")]
-        else:
-            candidates = [stream] + ([f"{block}.{stream}", f"{block}::{stream}", f"{block}_{stream}"]
-                                     if block else [])
-        name = next((c for c in candidates if c in by_name), None)
-        if name is None:
+    known: list[dict[str, Value]] = [{} for _ in range(table.steps)]
+    for stream, values in table.values.items():
+        if variables is None and table.classes.get(stream) not in pinned:
             continue
-        var = by_name[name]
         for k, raw in values.items():
-            if 0 <= k < steps:
-                value = _convert(var, raw)
-                if value is not None:
-                    known[k][name] = value
+            if not 0 <= k < table.steps:
+                continue
+            for leaf, part in _leaves(stream, raw):
+                name = variables.get(leaf, "") if variables is not None else leaf
+                if name in by_name:
+                    value = _convert(by_name[name], part)
+                    if value is not None:
+                        known[k][name] = value
     return known
+
+
+def trace_of(system: TransitionSystem, prop: Property, table: StreamTable,
+             variables: Mapping[str, str] | None) -> tuple[Trace | None, str | None]:
+    """The trace Kind 2's counterexample stands for and a note about it, or (None, why there
+    is none)."""
+    if table.steps == 0:
+        return None, "it has no steps"
+    known = known_values(system, table, variables)
+    if not any(known):
+        return None, "none of its streams is a variable of the system"
+    trace, problem = complete_trace(system, known, prop)
+    if trace is not None or variables is not None:
+        return trace, None if trace is not None else problem
+    inputs = known_values(system, table, None, ("input",))
+    if inputs == known:
+        return None, problem
+    trace, problem = complete_trace(system, inputs, prop)
+    if trace is None:
+        return None, problem
+    return trace, "Kind 2's output values fit no execution; the trace follows its input values"
+
+
+def _smt_solver(system: TransitionSystem):
+    for backend in registry.backends().values():
+        if backend.smt and backend.available():
+            return backend.solver(system.env)
+    return None
 
 
 def complete_trace(system: TransitionSystem, known: list[dict[str, Value]],
@@ -69,15 +114,9 @@ def complete_trace(system: TransitionSystem, known: list[dict[str, Value]],
     names = [v.symbol_name() for v in system.current_vars]
     if all(all(n in step for n in names) for step in known):
         return Trace.of(known), None
-    solver = None
-    for candidate in ("z3", "cvc5"):
-        try:
-            solver = registry.backend(candidate).solver(system.env)
-            break
-        except KinductError:
-            continue
+    solver = _smt_solver(system)
     if solver is None:
-        return None, "no SMT solver to complete a partial counterexample"
+        return None, "no SMT backend is available to complete a partial counterexample"
     n = len(known)
     unroll = Unroller(system)
     mgr = system.env.formula_manager
@@ -91,12 +130,11 @@ def complete_trace(system: TransitionSystem, known: list[dict[str, Value]],
             for var in system.current_vars:
                 name = var.symbol_name()
                 if name in known[k]:
-                    solver.add(mgr.Equals(unroll.timed(var, k), constant(mgr, var, known[k][name]))
-                               if not var.symbol_type().is_bool_type() else
-                               mgr.Iff(unroll.timed(var, k), mgr.Bool(bool(known[k][name]))))
+                    solver.add(mgr.EqualsOrIff(unroll.timed(var, k), constant(mgr, var, known[k][name])))
         solver.add(mgr.Not(unroll.at(prop.obligation(system.env), n - 1)))
         if not solver.check():
-            return None, "no execution of the system has these values"
+            return None, (f"no execution of the system has Kind 2's values "
+                          f"({sum(map(len, known))} values over {n} steps) and violates it")
         steps = []
         for k in range(n):
             timed = unroll.step_vars(k)

@@ -14,7 +14,8 @@ import psutil
 import pytest
 
 from kinduct.kernel import registry
-from kinduct.plugins.bench.report import cactus_series, summarise
+from kinduct.plugins.bench.plots import cactus_series, model_times, scatter_pair
+from kinduct.plugins.bench.report import summarise
 from kinduct.plugins.bench.suite import load_suite
 from tests.conftest import BENCH, EXAMPLES, KINDUCT, ROOT, run_cli
 
@@ -271,23 +272,37 @@ def test_summary_par2_and_cactus_series():
     assert cactus_series(rows) == {"a / z3": [1.0, 3.0], "b / z3": []}
 
 
+def test_scatter_pairs_kinduct_with_the_external_checker():
+    rows = [{"file": f, "property": "P", "engine": "portfolio", "solver": s, "verdict": v,
+             "expected": "valid", "wrong": False, "time": t}
+            for f, s, v, t in [("a", "z3", "valid", 1.0), ("a", "kind2", "valid", 0.5),
+                               ("b", "z3", "unknown", 30.0), ("b", "kind2", "valid", 2.0),
+                               ("a", "cvc5", "valid", 3.0)]]
+    assert scatter_pair(rows, frozenset({"kind2"})) == ("portfolio / cvc5", "portfolio / kind2")
+    times = model_times(rows)
+    assert times["portfolio / z3"] == {"a": (1.0, True), "b": (30.0, False)}
+    assert scatter_pair(rows[:1], frozenset()) is None
+
+
 def test_kind2_solver_in_the_bench(tmp_path):
     """Kind 2 is one more solver column: a fake binary answers for counter_bug.vmt."""
     import stat
     import sys
 
-    fake_dir = Path(__file__).resolve().parent.parent / "kind2"
+    fake_dir = Path(__file__).resolve().parents[1] / "backends" / "kind2"
     script = tmp_path / "kind2"
     script.write_text(f"#!{sys.executable}\n" + (fake_dir / "fake_kind2.py").read_text())
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     listing = tmp_path / "suite.txt"
     listing.write_text(f"{EXAMPLES / 'vmt' / 'counter_bug.vmt'}\n")
     out = tmp_path / "out.csv"
-    data = fake_dir.parent.parent / "data" / "kind2" / "counter_bug_falsifiable.json"
+    data = fake_dir.parents[2] / "data" / "kind2" / "counter_bug_falsifiable.json"
+    scatter = tmp_path / "scatter.png"
     proc = run_cli("bench", listing, "--engine", "kind", "--solver", "z3,kind2", "--kind2-path",
-                   str(script), "--timeout", "20", "--csv", str(out),
+                   str(script), "--timeout", "20", "--csv", str(out), "--scatter", str(scatter),
                    env={"FAKE_KIND2_JSON": str(data)})
     assert proc.returncode == 0, proc.stderr
+    assert scatter.read_bytes().startswith(b"\x89PNG")
     rows = {r["solver"]: r for r in read_csv(out)[1]}
     assert rows["kind2"]["verdict"] == rows["z3"]["verdict"] == "falsifiable"
     assert rows["kind2"]["k"] == rows["z3"]["k"] == "7"

@@ -1,7 +1,5 @@
-"""The Kind 2 backend against recorded Kind 2 JSON, through a fake ``kind2`` on PATH.
-
-Tests that need the real binary skip when there is none.
-"""
+"""The Kind 2 backend against recorded Kind 2 JSON, through a fake ``kind2`` on PATH (the
+real binary is tested in ``test_real_kind2.py``)."""
 
 from __future__ import annotations
 
@@ -15,16 +13,17 @@ from pathlib import Path
 import pytest
 
 from kinduct.kernel import registry
-from kinduct.kernel.errors import InputError
-from kinduct.kernel.runner import RunOptions
+from kinduct.kernel.errors import InputError, UsageError
+from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.verdict import Answer
-from kinduct.plugins.backends.kind2 import PATH_VARIABLE, Kind2Backend, enable_flags
+from kinduct.plugins.backends.kind2 import Kind2Backend, enable_flags
+from kinduct.plugins.backends.kind2 import backend as kind2_backend
 from kinduct.plugins.backends.kind2.output import parse_objects
 from tests.conftest import EXAMPLES, properties, run_cli
 from tests.kind2_schema import validate
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE.parent.parent / "data" / "kind2"
+DATA = HERE.parents[2] / "data" / "kind2"
 VMT = EXAMPLES / "vmt"
 
 
@@ -124,7 +123,7 @@ def test_bound_and_engines_map_to_kind2_flags(fake_kind2):
     argv = fake_kind2.calls()[0]["argv"]
     assert [argv[i + 1] for i, a in enumerate(argv) if a == "--enable"] == [
         "BMC", "IC3", "INVGEN", "INVGENOS"]
-    assert argv[argv.index("--bmc_max") + 1] == "12"
+    assert argv[argv.index("--unroll_max") + 1] == "12"
 
 
 def test_kind2_path_option(fake_kind2, tmp_path):
@@ -138,23 +137,32 @@ def test_kind2_path_option(fake_kind2, tmp_path):
     assert "not an executable Kind 2 binary" in proc.stderr
 
 
-def test_unavailable_without_binary(tmp_path):
+def test_unavailable_without_binary(tmp_path, monkeypatch):
     empty = tmp_path / "empty"
     empty.mkdir()
-    env = {"PATH": str(empty), PATH_VARIABLE: ""}
-    proc = run_cli("check", VMT / "counter_bug.vmt", "--solver", "kind2", env=env)
-    assert proc.returncode == 4
-    assert "kind2" in proc.stderr and "Traceback" not in proc.stderr
-    listing = run_cli("plugins", env=env)
-    row = next(line for line in listing.stdout.splitlines() if "kind2" in line)
-    assert "unavailable" in row
+    monkeypatch.setenv("PATH", str(empty))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(kind2_backend, "PROJECT", tmp_path)  # no .kind2/bin/kind2 here
+    backend = Kind2Backend()
+    assert not backend.available()
+    assert "make kind2" in backend.unavailable_reason()
+
+
+def test_found_in_the_built_folder(tmp_path, monkeypatch, fake_kind2):
+    """Without kind2 on PATH, the binary ``make kind2`` builds (.kind2/bin/kind2) is used."""
+    built = tmp_path / "work" / ".kind2" / "bin"
+    built.mkdir(parents=True)
+    shutil.copy(fake_kind2.script, built / "kind2")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.chdir(tmp_path / "work")
+    assert Kind2Backend().binary() == str(Path(".kind2/bin/kind2").absolute())
 
 
 def test_unknown_engine_is_a_usage_error(fake_kind2):
     proc = run_cli("check", VMT / "counter_bug.vmt", "--solver", "kind2", "--engine", "magic",
                    env=fake_kind2("counter_bug_falsifiable.json"))
-    assert proc.returncode in (2, 3)
-    assert "no engine 'magic'" in proc.stderr
+    assert proc.returncode == UsageError.exit_code
+    assert "engine 'magic'" in proc.stderr
 
 
 def test_enable_flags():
@@ -173,10 +181,9 @@ def test_lucent_file_passes_through_and_partial_trace_is_completed(fake_kind2, m
     env = fake_kind2("counter_lus_falsifiable.json")
     for key, value in env.items():
         monkeypatch.setenv(key, value)
-    monkeypatch.delenv(PATH_VARIABLE, raising=False)
     system = read_vmt(VMT / "counter_bug.vmt")
     system.metadata.update(frontend="lucent", source_path=str(DATA / "counter.lus"))
-    (verdict,) = Kind2Backend().check_system(system, RunOptions(engines=("kind",), timeout=20))
+    (verdict,) = run(system, RunOptions(engines=("kind",), solver="kind2", timeout=20))
     assert verdict.answer is Answer.FALSIFIABLE, verdict.message
     assert verdict.trace is not None
     assert verdict.trace.column("x") == list(range(8))
@@ -204,16 +211,3 @@ def test_truncated_output_keeps_complete_objects():
     assert [o["objectType"] for o in objs] == ["kind2Options", "analysisStart", "progress"]
     assert parse_objects("") == []
     assert parse_objects((DATA / "parse_error.json").read_text())[0]["level"] == "error"
-
-
-@pytest.mark.skipif(shutil.which("kind2") is None, reason="no kind2 binary on PATH")
-@pytest.mark.parametrize(("model", "answers"), [
-    ("counter_bug.vmt", {"P0": "falsifiable"}),
-    ("twin_counters.vmt", {"P0": "valid", "P1": "valid"}),
-    ("counter.vmt", {"P0": "valid"}),
-])
-def test_real_kind2(model, answers):
-    proc = run_cli("check", VMT / model, "--solver", "kind2", "--timeout", "60", "--json")
-    objs = json.loads(proc.stdout)
-    validate(objs)
-    assert {n: p["answer"]["value"] for n, p in properties(objs).items()} == answers

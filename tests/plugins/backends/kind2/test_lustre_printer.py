@@ -22,10 +22,10 @@ from kinduct.kernel import registry
 from kinduct.kernel.backend import constant
 from kinduct.kernel.errors import UnsupportedError
 from kinduct.kernel.frontend import LoadOptions
-from kinduct.kernel.lustre_printer import print_lustre
 from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 from kinduct.kernel.verdict import Answer
+from kinduct.plugins.backends.kind2.lustre import print_lustre
 from tests.conftest import BENCH, EXAMPLES
 
 MODELS = [EXAMPLES / "vmt" / n for n in ("counter.vmt", "counter_bug.vmt", "twin_counters.vmt")] + [

@@ -1,0 +1,77 @@
+"""kinduct and Kind 2 never contradict each other (slow): on every model of Kind 2's own
+regression suite (``kind2-tests``: ``success`` and ``falsifiable``) and on a fixed random sample
+of FMCAD08, every property both tools decide gets the same answer.
+
+A model that either tool rejects (kinduct's frontend or Kind 2's ``log`` errors) is skipped; a
+property one tool leaves undecided within the timeout compares with nothing.  Kind 2's
+counterexamples pass kinduct's replay, so a falsifiable answer from either side is a checked
+execution and a contradiction is a wrong verdict somewhere; a Kind 2 counterexample that no
+execution of kinduct's system follows is a disagreement about the semantics and fails too.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+from pathlib import Path
+
+import pytest
+
+from kinduct.kernel import registry
+from kinduct.kernel.errors import InputError, KinductError
+from kinduct.kernel.frontend import LoadOptions
+from kinduct.kernel.runner import RunOptions, run
+from kinduct.kernel.verdict import Answer
+from kinduct.plugins.backends.kind2 import Kind2Backend
+from tests.conftest import BENCH
+
+pytestmark = pytest.mark.slow
+
+KIND2_TESTS = BENCH / "lustre" / "kind2-tests"
+FMCAD08 = BENCH / "lustre" / "fmcad08"
+TIMEOUT = 20.0
+SAMPLE = 40
+HOLDS = {Answer.VALID: True, Answer.UNREACHABLE: True, Answer.FALSIFIABLE: False,
+         Answer.REACHABLE: False}
+
+
+def _models() -> list[Path]:
+    models: list[Path] = []
+    for folder in ("success", "falsifiable"):
+        models.extend(sorted((KIND2_TESTS / folder).glob("*.lus")))
+    manifest = FMCAD08 / "manifest.csv"
+    if manifest.is_file():
+        with manifest.open(newline="") as fh:
+            names = sorted(row["file"] for row in csv.DictReader(fh))
+        models.extend(FMCAD08 / n for n in random.Random(17).sample(names, min(SAMPLE, len(names))))
+    return models
+
+
+@pytest.mark.parametrize("model", _models(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_contradiction(model: Path):
+    if Kind2Backend().binary() is None:
+        pytest.skip("no Kind 2 binary (run `make kind2`)")
+    frontend = registry.frontend_for(model)
+    try:
+        systems = frontend.load_analyses(model, LoadOptions())
+    except KinductError as exc:
+        pytest.skip(f"kinduct does not read it: {str(exc).splitlines()[0]}")
+    for system in systems:
+        system.metadata.setdefault("source_path", str(model))  # as `kinduct check` does
+        system.metadata.setdefault("frontend", frontend.name)
+        if not system.properties:
+            continue
+        ours = run(system, RunOptions(timeout=TIMEOUT))
+        try:
+            theirs = run(system, RunOptions(solver="kind2", timeout=TIMEOUT))
+        except InputError as exc:
+            pytest.skip(f"Kind 2 rejects it: {str(exc).splitlines()[0]}")
+        for a, b in zip(ours, theirs, strict=True):
+            # Kind 2 falsified it, but no execution of kinduct's system does what it says
+            disagree = b.answer is Answer.ERROR and any(
+                m in (b.message or "") for m in ("does not replay", "no execution"))
+            assert not disagree, f"{model.name} {system.name}.{b.property}: {b.message}"
+            if a.answer in HOLDS and b.answer in HOLDS:
+                assert HOLDS[a.answer] == HOLDS[b.answer], (
+                    f"{model.name} {system.name}.{a.property}: kinduct {a.answer.value}, "
+                    f"Kind 2 {b.answer.value}")
