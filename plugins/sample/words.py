@@ -17,9 +17,11 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 
 import attrs
+from pysmt.fnode import FNode
 
 from kinduct.kernel.acceptor import Acceptor, Automaton, Query, language_query
 from kinduct.kernel.errors import InputError, KinductError
+from kinduct.kernel.system import TransitionSystem
 
 Word = tuple[str, ...]
 
@@ -98,7 +100,10 @@ def uniform(dfa: Automaton, label: bool, want: int, req: Request, rng: random.Ra
     unused words, then a word uniformly among that length's words with ``label``."""
     counts = PathCounts(dfa)
     total = {L: counts.count(label, dfa.start, L) for L in range(req.min_length, req.max_length + 1)}
-    used = {L: sum(1 for w in taken if len(w) == L) for L in total}
+    used = dict.fromkeys(total, 0)
+    for w in taken:
+        if len(w) in used and dfa.accepts(w) == label:
+            used[len(w)] += 1
     small: dict[int, list[Word]] = {}
     out: list[Word] = []
     attempts = 0
@@ -130,22 +135,30 @@ def uniform(dfa: Automaton, label: bool, want: int, req: Request, rng: random.Ra
 
 
 class SolverWords:
-    """Words of a given length and label from the acceptor's unrolled system (z3 Optimize)."""
+    """Words of a given length on which ``target`` (over a product system's current variables,
+    e.g. ``accept_A``) holds at the last step: the system unrolled and solved by z3's
+    ``Optimize`` under fresh random soft constraints for every word; found words are blocked."""
 
-    def __init__(self, acceptor: Acceptor) -> None:
+    def __init__(self, system: TransitionSystem, alphabet: Sequence[str]) -> None:
         import z3
         from pysmt.solvers.z3 import Z3Converter
 
         from kinduct.kernel.unroll import Unroller
 
-        self.acceptor = acceptor
-        self.system = language_query(Query.EMPTY, acceptor)
-        self.unroller = Unroller(self.system)
+        self.system = system
+        self.alphabet = tuple(alphabet)
+        self.unroller = Unroller(system)
         self.ctx = z3.Context()
-        self.conv = Z3Converter(self.system.env, self.ctx)
+        self.conv = Z3Converter(system.env, self.ctx)
         self.z3 = z3
-        self.letter = next(v for v in self.system.input_vars if v.symbol_name() == "letter")
-        self.accept = next(v for v in self.system.input_vars if v.symbol_name() == "accept_A")
+        self.letter = next(v for v in system.input_vars if v.symbol_name() == "letter")
+
+    @classmethod
+    def of(cls, acceptor: Acceptor) -> tuple[SolverWords, FNode]:
+        """For one acceptor: the sampler and its ``accept_A`` variable."""
+        system = language_query(Query.EMPTY, acceptor)
+        accept = next(v for v in system.input_vars if v.symbol_name() == "accept_A")
+        return cls(system, system.metadata["alphabet"]), accept
 
     def _path(self, length: int):
         u, s = self.unroller, self.system
@@ -156,16 +169,15 @@ class SolverWords:
                 parts.append(u.at(s.trans, k))
         return [self.conv.convert(f) for f in parts]
 
-    def words(self, label: bool, length: int, want: int, rng: random.Random,
+    def words(self, target: FNode, length: int, want: int, rng: random.Random,
               taken: set[Word], timeout_ms: int = 5000) -> Iterator[Word]:
         z3 = self.z3
-        alphabet = self.acceptor.alphabet
+        alphabet = self.alphabet
         opt = z3.Optimize(ctx=self.ctx)
         opt.set("timeout", timeout_ms)
         for c in self._path(length):
             opt.add(c)
-        acc = self.conv.convert(self.unroller.timed(self.accept, length - 1))
-        opt.add(acc if label else z3.Not(acc))
+        opt.add(self.conv.convert(self.unroller.at(target, length - 1)))
         letters = [self.conv.convert(self.unroller.timed(self.letter, k)) for k in range(length)]
         for w in taken:
             if len(w) == length:
@@ -173,12 +185,12 @@ class SolverWords:
         found = 0
         while found < want:
             opt.push()
-            for k, x in enumerate(letters):  # random letters, random weights
+            for x in letters:  # random letters, random weights
                 opt.add_soft(x == rng.randrange(len(alphabet)), weight=rng.randint(1, 10))
             for i in range(len(alphabet)):  # random letter counts
-                target = rng.randint(0, length)
+                target_count = rng.randint(0, length)
                 total = z3.Sum([z3.If(x == i, 1, 0) for x in letters])
-                opt.add_soft(total == target, weight=rng.randint(1, 2 * length))
+                opt.add_soft(total == target_count, weight=rng.randint(1, 2 * length))
             res = opt.check()
             model = opt.model() if res == z3.sat else None
             opt.pop()
@@ -194,7 +206,8 @@ class SolverWords:
 
 def solver_words(acceptor: Acceptor, label: bool, want: int, req: Request, rng: random.Random,
                  taken: set[Word]) -> list[Word]:
-    sw = SolverWords(acceptor)
+    sw, accept = SolverWords.of(acceptor)
+    target = accept if label else sw.system.env.formula_manager.Not(accept)
     lengths = list(range(req.min_length, req.max_length + 1))
     per = max(1, -(-want // len(lengths)))
     out: list[Word] = []
@@ -204,7 +217,7 @@ def solver_words(acceptor: Acceptor, label: bool, want: int, req: Request, rng: 
         for L in lengths:
             if L in dead or len(out) >= want:
                 continue
-            got = list(sw.words(label, L, min(per, want - len(out)), rng, taken))
+            got = list(sw.words(target, L, min(per, want - len(out)), rng, taken))
             if not got:
                 dead.add(L)
             for w in got:
