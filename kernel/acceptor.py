@@ -6,7 +6,13 @@ far, this step's letter included, is in its language.  Step t has read letters 0
 empty word is never considered and "for every nonempty word" is "at every step".
 
 Emptiness, universality, inclusion and equivalence are invariant properties of one product
-system; a counterexample trace lifts to the shortest word that answers the query.
+system; a counterexample trace lifts to the shortest word that answers the query.  Words
+already found can be excluded (``exclude``), so repeated queries give further answering words,
+shortest first.
+
+An acceptor may also carry a finite :class:`Automaton` (regular specifications do); when every
+side has one, :func:`automaton_query` decides the query by exploring the product of the
+automata, and enumerates answering words by length and then alphabetically.
 """
 
 from __future__ import annotations
@@ -28,6 +34,46 @@ from kinduct.kernel.verdict import Trace
 Membership = Callable[[Sequence[str]], bool]
 
 
+@attrs.frozen
+class Automaton:
+    """A complete DFA over ``alphabet``: ``delta[q][i]`` is the successor of state ``q`` on
+    letter ``alphabet[i]``.  Only nonempty words count, so whether ``start`` accepts is moot."""
+
+    alphabet: tuple[str, ...]
+    delta: tuple[tuple[int, ...], ...]
+    accepting: frozenset[int]
+    start: int = 0
+
+    @property
+    def size(self) -> int:
+        return len(self.delta)
+
+    def run(self, word: Sequence[str]) -> int | None:
+        """The state after ``word``; None when a letter is outside the alphabet."""
+        q = self.start
+        index = {a: i for i, a in enumerate(self.alphabet)}
+        for a in word:
+            if a not in index:
+                return None
+            q = self.delta[q][index[a]]
+        return q
+
+    def accepts(self, word: Sequence[str]) -> bool:
+        q = self.run(word)
+        return bool(word) and q is not None and q in self.accepting
+
+    def over(self, alphabet: Sequence[str]) -> Automaton:
+        """The same language over a larger ``alphabet`` (new letters lead to a rejecting sink)."""
+        alphabet = tuple(alphabet)
+        if alphabet == self.alphabet:
+            return self
+        own = {a: i for i, a in enumerate(self.alphabet)}
+        sink = len(self.delta)
+        delta = [tuple(row[own[a]] if a in own else sink for a in alphabet) for row in self.delta]
+        delta.append(tuple(sink for _ in alphabet))
+        return Automaton(alphabet, tuple(delta), self.accepting, self.start)
+
+
 @attrs.frozen(eq=False)
 class Acceptor:
     system: TransitionSystem
@@ -36,6 +82,38 @@ class Acceptor:
     accept: FNode
     name: str = "A"
     accepts: Membership | None = None
+    automaton: Automaton | None = None
+
+
+def automaton_acceptor(automaton: Automaton, name: str = "A",
+                       accepts: Membership | None = None) -> Acceptor:
+    """The transition system of a DFA: an int state ``q`` (the state before this step's
+    letter), ``q' = delta(q, letter)`` and ``accept = delta(q, letter) in accepting``."""
+    builder = SystemBuilder(name)
+    mgr = builder.env.formula_manager
+    letter = builder.input("letter", INT)
+    q, q_next = builder.state("q", INT)
+    n = automaton.size
+    builder.add_init(mgr.Equals(q, mgr.Int(automaton.start)))
+    builder.add_assumption(mgr.And(mgr.GE(q, mgr.Int(0)), mgr.LT(q, mgr.Int(n))))
+
+    def table(value: Callable[[int], FNode]) -> FNode:
+        rows: FNode | None = None
+        for s in reversed(range(n)):
+            row: FNode | None = None
+            for i in reversed(range(len(automaton.alphabet))):
+                v = value(automaton.delta[s][i])
+                row = v if row is None else mgr.Ite(mgr.Equals(letter, mgr.Int(i)), v, row)
+            assert row is not None
+            rows = row if rows is None else mgr.Ite(mgr.Equals(q, mgr.Int(s)), row, rows)
+        assert rows is not None
+        return rows
+
+    builder.add_trans(mgr.Equals(q_next, table(mgr.Int)))
+    accept = table(lambda t: mgr.Bool(t in automaton.accepting))
+    system = builder.build()
+    return Acceptor(system=system, alphabet=automaton.alphabet, letter=letter, accept=accept,
+                    name=name, accepts=accepts or automaton.accepts, automaton=automaton)
 
 
 class Query(enum.Enum):
@@ -109,12 +187,33 @@ def _import(env: Environment, acceptor: Acceptor, prefix: str, letter: FNode,
     return accept
 
 
-def language_query(query: Query, a: Acceptor, b: Acceptor | None = None) -> TransitionSystem:
+def _is_word(mgr, builder: SystemBuilder, letter: FNode, alphabet: Sequence[str],
+             word: Sequence[str], tag: int) -> FNode:
+    """A formula true exactly at the step where the word read so far is ``word``: a state
+    ``matched`` counts the letters of ``word`` matched so far (-1 after a mismatch)."""
+    index = {a: i for i, a in enumerate(alphabet)}
+    pos, pos_next = builder.state(f"__excluded{tag}", INT)
+    builder.add_init(mgr.Equals(pos, mgr.Int(0)))
+    step: FNode = mgr.Int(-1)
+    for t in reversed(range(len(word))):
+        if word[t] not in index:
+            return mgr.FALSE()
+        ok = mgr.And(mgr.Equals(pos, mgr.Int(t)), mgr.Equals(letter, mgr.Int(index[word[t]])))
+        step = mgr.Ite(ok, mgr.Int(t + 1), step)
+    builder.add_trans(mgr.Equals(pos_next, step))
+    last = len(word) - 1
+    return mgr.And(mgr.Equals(pos, mgr.Int(last)),
+                   mgr.Equals(letter, mgr.Int(index[word[last]])))
+
+
+def language_query(query: Query, a: Acceptor, b: Acceptor | None = None,
+                   exclude: Sequence[Sequence[str]] = ()) -> TransitionSystem:
     """The product system whose single invariant property answers ``query``.
 
     Its ``metadata`` holds the alphabet and the letter variable's name so that a trace lifts
     to a word (:func:`word_of`), and ``replay`` checks the word on the acceptors' concrete
-    semantics when they provide one.
+    semantics when they provide one.  Words in ``exclude`` (nonempty) never violate the
+    property, so a counterexample is a further answering word.
     """
     if query.binary and b is None:
         raise InputError(f"the {query.value} query needs two acceptors")
@@ -141,6 +240,9 @@ def language_query(query: Query, a: Acceptor, b: Acceptor | None = None) -> Tran
         Query.INCLUDE: lambda: mgr.Implies(acc_a_sym, acc_b_sym),
         Query.EQUIV: lambda: mgr.Iff(acc_a_sym, acc_b_sym),
     }[query]()
+    excluded = [_is_word(mgr, builder, letter, alphabet, w, i) for i, w in enumerate(exclude) if w]
+    if excluded:
+        formula = mgr.Or(formula, *excluded)
     builder.add_property(Property(query.value, formula, source="PropAnnot"))
     builder.metadata.update(alphabet=tuple(alphabet), letter="letter", query=query.value)
 
@@ -159,6 +261,8 @@ def language_query(query: Query, a: Acceptor, b: Acceptor | None = None) -> Tran
             Query.INCLUDE: bool(in_a and not in_b),
             Query.EQUIV: in_a != in_b,
         }[query]
+        if any(list(w) == word for w in exclude):
+            return f"the word {word} was excluded"
         return None if violated else f"the word {word} does not answer the {query.value} query"
 
     def lift(trace: Trace, prop: Property | None) -> list[dict[str, Any]]:
@@ -185,3 +289,86 @@ def member(acceptor: Acceptor, word: Sequence[str], fallback: bool) -> bool:
 
 def word_of(trace: Trace, alphabet: Sequence[str], letter: str = "letter") -> list[str]:
     return [alphabet[int(step[letter])] for step in trace.steps]
+
+
+def _bad(query: Query, in_a: bool, in_b: bool) -> bool:
+    return {Query.EMPTY: in_a, Query.UNIVERSAL: not in_a, Query.INCLUDE: in_a and not in_b,
+            Query.EQUIV: in_a != in_b}[query]
+
+
+@attrs.frozen
+class AutomatonAnswer:
+    """The outcome of :func:`automaton_query`: the answering words (shortest first, then in
+    alphabet order; empty when the query holds) and the size of the explored product."""
+
+    words: tuple[tuple[str, ...], ...]
+    product_states: int
+
+
+def automaton_query(query: Query, a: Automaton, b: Automaton | None = None,
+                    count: int = 1) -> AutomatonAnswer:
+    """Decide ``query`` on the product of complete DFAs; up to ``count`` answering words.
+
+    The query holds iff no product state reachable by a nonempty word is bad (an exhaustive
+    search, so a proof).  Words are enumerated length by length: a state can finish a bad
+    word of ``r`` more letters iff one of its successors can finish one of ``r - 1``.
+    """
+    if query.binary and b is None:
+        raise InputError(f"the {query.value} query needs two automata")
+    alphabet = list(a.alphabet)
+    if b is not None:
+        alphabet += [x for x in b.alphabet if x not in alphabet]
+    A_ = a.over(alphabet)
+    B_ = b.over(alphabet) if b is not None else None
+    start = (A_.start, B_.start if B_ is not None else 0)
+    succ: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    todo = [start]
+    while todo:
+        s = todo.pop()
+        if s in succ:
+            continue
+        row = [(A_.delta[s[0]][i], B_.delta[s[1]][i] if B_ is not None else 0)
+               for i in range(len(alphabet))]
+        succ[s] = row
+        todo.extend(t for t in row if t not in succ)
+    bad = {s for s in succ if _bad(query, s[0] in A_.accepting,
+                                   B_ is not None and s[1] in B_.accepting)}
+    n = len(succ)
+    words: list[tuple[str, ...]] = []
+    reach: set[tuple[int, int]] = set()  # states reached by nonempty words
+    todo = list(succ[start])
+    while todo:
+        s = todo.pop()
+        if s not in reach:
+            reach.add(s)
+            todo.extend(succ[s])
+    if not reach & bad:
+        return AutomatonAnswer((), n)
+    finish = [bad]  # finish[r]: states from which some r-letter word ends in a bad state
+    # an infinite set of answering words has one of every length in some progression of
+    # period at most n starting below n, so n * (count + 1) lengths find ``count`` of them
+    for length in range(1, n * (count + 1) + 1):
+        prev = finish[-1]
+        finish.append({s for s, row in succ.items() if any(t in prev for t in row)})
+        if not finish[-1]:
+            break
+        if start in finish[length]:
+            _enumerate(start, length, finish, succ, alphabet, [], words, count)
+        if len(words) >= count:
+            break
+    return AutomatonAnswer(tuple(words), n)
+
+
+def _enumerate(state, left: int, finish, succ, alphabet, prefix: list[str], out: list, count: int) -> None:
+    """Append the words of exactly ``left`` more letters from ``state`` that end in a bad
+    state, in alphabet order, until ``out`` holds ``count`` words."""
+    if left == 0:
+        out.append(tuple(prefix))
+        return
+    for i, t in enumerate(succ[state]):
+        if len(out) >= count:
+            return
+        if t in finish[left - 1]:
+            prefix.append(alphabet[i])
+            _enumerate(t, left - 1, finish, succ, alphabet, prefix, out, count)
+            prefix.pop()

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pluggy
 
 if TYPE_CHECKING:
+    from kinduct.kernel.acceptor import Acceptor
     from kinduct.kernel.backend import Backend
     from kinduct.kernel.engine import Engine
     from kinduct.kernel.frontend import Frontend
@@ -41,3 +43,9 @@ def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
 def kinduct_add_check_options(parser: argparse.ArgumentParser) -> None:
     """Add options to ``kinduct check`` (a backend's or frontend's own settings).  The parsed
     namespace reaches external checkers through ``ExternalChecker.configure``."""
+
+
+@hookspec(firstresult=True)
+def kinduct_load_acceptor(path: Path, name: str) -> Acceptor | None:
+    """Return ``path`` as a language acceptor named ``name`` when this plugin reads that kind
+    of file (by its extension), else None; the first answer wins."""

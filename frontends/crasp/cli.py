@@ -38,6 +38,13 @@ def eval_table(program: A.Program, word: list[str]) -> str:
     return "\n".join(lines) + f"\n{verdict}{where}"
 
 
+def _letters(text: str) -> tuple[str, ...]:
+    letters = [x.strip() for x in text.split(",")] if "," in text else list(text)
+    if not letters or any(len(x) != 1 for x in letters) or len(set(letters)) != len(letters):
+        raise argparse.ArgumentTypeError(f"expected distinct one-character letters, got {text!r}")
+    return tuple(letters)
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     program = load(existing_file(args.program))
     word = split_word(args.word, program.alphabet)
@@ -54,8 +61,16 @@ def cmd_query(args: argparse.Namespace) -> int:
     from kinduct.kernel.cli import print_verdicts
 
     start = time.monotonic()
+    if args.words < 1:
+        raise InputError(f"--words must be at least 1, got {args.words}")
     system, verdicts = run_query(args.query, [args.a] + ([args.b] if args.b else []), args, start)
-    return print_verdicts(system, verdicts, args.json)
+    code = print_verdicts(system, verdicts, args.json)
+    words = verdicts[0].extra.get("words") if verdicts else None
+    if words and not args.json:
+        print(f"{len(words)} answering word(s), shortest first:")
+        for w in words:
+            print("  " + (" ".join(w) if any(len(x) > 1 for x in w) else "".join(w)))
+    return code
 
 
 def cmd_to_lustre(args: argparse.Namespace) -> int:
@@ -87,13 +102,24 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                               ("universal", 1, "does the program accept every nonempty word?"),
                               ("include", 2, "is L(A) included in L(B)?"),
                               ("equiv", 2, "is L(A) = L(B)?")):
-        q = sub.add_parser(name, help=text + " (a .crasp program or a .lus node)")
-        q.add_argument("a", metavar="A")
+        q = sub.add_parser(name, help=text + " (.crasp, .regex, or a .lus node: int in, bool out)",
+                           epilog=f"example: kinduct crasp {name} examples/regex/tomita2.regex"
+                                  + (" examples/crasp/tomita2.crasp" if arity == 2 else "")
+                                  + "  (exit 0: holds, 40: an answering word is printed)")
+        side = "a .crasp program, a .regex specification or a .lus node (int in, bool out)"
+        q.add_argument("a", metavar="A", help=side)
         if arity == 2:
-            q.add_argument("b", metavar="B")
+            q.add_argument("b", metavar="B", help=side)
         else:
             q.set_defaults(b=None)
         add_engine_options(q)
+        q.add_argument("--words", type=int, default=1, metavar="K",
+                       help="up to K answering words, shortest first (default 1)")
+        q.add_argument("--via", choices=("auto", "automaton", "checker"), default="auto",
+                       help="automaton: product of the sides' DFAs (every side a .regex); "
+                            "checker: the model checker; auto (default): automaton when possible")
+        q.add_argument("--alphabet", type=_letters,
+                       help="letters a lone .lus node reads (their indices; default 01)")
         q.set_defaults(handler=cmd_query, query=name)
 
     lus = sub.add_parser("to-lustre", help="print the paper's Lustre encoding (Kind 2 syntax)")

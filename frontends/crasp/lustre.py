@@ -10,6 +10,10 @@ Departures from the paper's text, where it has slips (DESIGN §7): the position 
 at 1 (``P = 1 -> pre(P) + 1``), windows sum ``pre^i`` for ``rs <= i <= re``, and ``B_I``
 requires a letter of Σ' at every step (the paper's arrow drops that conjunct after step 0).
 
+Names: a rule ``X`` of side A is ``A_X``; the generated names (``B_I``, ``B_hat``, ``A_n1``,
+``A_c2``, ``A_outside``, ...) take a trailing ``_`` while they clash with a rule's name, so every
+program gives valid Lustre (a rule named ``I`` or ``hat`` included).
+
 Public API: :func:`to_lustre` ``(query, a, b=None) -> str``.
 """
 
@@ -18,20 +22,32 @@ from __future__ import annotations
 from kinduct.frontends.crasp import ast as A
 
 
+def _unique(base: str, taken: set[str]) -> str:
+    """``base`` with ``_`` appended until it is not in ``taken`` (which then holds it)."""
+    name = base
+    while name in taken:
+        name += "_"
+    taken.add(name)
+    return name
+
+
 class _Emitter:
-    def __init__(self, program: A.Program, tag: str, alphabet: tuple[str, ...]) -> None:
+    def __init__(self, program: A.Program, tag: str, alphabet: tuple[str, ...],
+                 taken: set[str]) -> None:
         self.p = program
         self.tag = tag
         self.alphabet = alphabet
+        self.taken = taken  # every name in the node so far (rule names first)
         self.locals: list[tuple[str, str]] = []
         self.equations: list[str] = []
         self.cache: dict[A.Expr, str] = {}
         self.uses_position = False
+        self.position = "P"  # the position counter's name (set by to_lustre)
         self.n = 0
 
     def fresh(self, kind: str, type_: str) -> str:
         self.n += 1
-        name = f"{self.tag}_{kind}{self.n}"
+        name = _unique(f"{self.tag}_{kind}{self.n}", self.taken)
         self.locals.append((name, type_))
         return name
 
@@ -62,7 +78,7 @@ class _Emitter:
             return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
         if isinstance(e, A.Period):
             self.uses_position = True
-            return f"((P mod {e.modulus}) = {e.offset})"
+            return f"(({self.position} mod {e.modulus}) = {e.offset})"
         if isinstance(e, (A.Count, A.Window)):
             ind = self.fresh("n", "int")
             self.equations.append(f"{ind} = if {self.expr(e.arg)} then 1 else 0;")
@@ -111,8 +127,15 @@ def to_lustre(query: str, a: A.Program, b: A.Program | None = None) -> str:
         raise ValueError(f"the {query} query takes {'two programs' if b is None else 'one program'}")
     alphabet = tuple(dict.fromkeys(a.alphabet + (b.alphabet if b is not None else ())))
     end, omega = len(alphabet), len(alphabet) + 1
-    sides = [_Emitter(a, "A", alphabet)] + ([_Emitter(b, "B", alphabet)] if b is not None else [])
+    programs = [("A", a)] + ([("B", b)] if b is not None else [])
+    # rule names first, so that generated names step aside; then the fixed names
+    taken = {f"{tag}_{r.name}" for tag, p in programs for r in p.rules}
+    taken |= {"I", "ok", "END", "OMEGA", f"crasp_{query}"}
+    b_i, b_hat = _unique("B_I", taken), _unique("B_hat", taken)
+    pos = _unique("P", taken)
+    sides = [_Emitter(p, tag, alphabet, taken) for tag, p in programs]
     for s in sides:
+        s.position = pos
         s.run()
     v1 = f"pre({sides[0].output})"
     v2 = f"pre({sides[1].output})" if b is not None else None
@@ -121,7 +144,7 @@ def to_lustre(query: str, a: A.Program, b: A.Program | None = None) -> str:
     for s in sides:
         missing = [i for i, x in enumerate(alphabet) if x not in s.p.alphabet]
         if missing:
-            name = f"{s.tag}_outside"
+            name = _unique(f"{s.tag}_outside", taken)
             cond = " or ".join(f"I = {i}" for i in missing)
             s.locals.append((name, "bool"))
             s.equations.append(f"{name} = ({cond}) or (false -> pre {name});")
@@ -131,7 +154,7 @@ def to_lustre(query: str, a: A.Program, b: A.Program | None = None) -> str:
             v1 = f"({v1} and not pre({name}))"
         else:
             v2 = f"({v2} and not pre({name}))"
-    ended = "(B_hat and I = END)"
+    ended = f"({b_hat} and I = END)"
     goal = {
         "empty": f"not {v1}",
         "universal": v1,
@@ -147,22 +170,22 @@ def to_lustre(query: str, a: A.Program, b: A.Program | None = None) -> str:
         "",
         f"node crasp_{query}(I: int) returns (ok: bool);",
         "var",
-        "  B_I: bool;",
-        "  B_hat: bool;",
+        f"  {b_i}: bool;",
+        f"  {b_hat}: bool;",
     ]
     if any(s.uses_position for s in sides):
-        lines.append("  P: int;")
+        lines.append(f"  {pos}: int;")
     for s in sides:
         for name, type_ in s.locals:
             lines.append(f"  {name}: {type_};")
     lines += [
         "let",
         "  --%MAIN;",
-        "  B_I = (0 <= I and I <= OMEGA) and ((I <> OMEGA) -> (pre (I >= END) => I = OMEGA));",
-        "  B_hat = B_I -> (B_I and pre B_hat);",
+        f"  {b_i} = (0 <= I and I <= OMEGA) and ((I <> OMEGA) -> (pre (I >= END) => I = OMEGA));",
+        f"  {b_hat} = {b_i} -> ({b_i} and pre {b_hat});",
     ]
     if any(s.uses_position for s in sides):
-        lines.append("  P = 1 -> pre P + 1;")
+        lines.append(f"  {pos} = 1 -> pre {pos} + 1;")
     for s in sides:
         lines += [f"  {eq}" for eq in s.equations]
     lines += [

@@ -1,4 +1,6 @@
-"""Emptiness, universality, inclusion and equivalence of C-RASP programs (and Lucent nodes).
+"""Emptiness, universality, inclusion and equivalence of any two acceptors: C-RASP programs,
+Lucent nodes (int in, bool out), and whatever a plugin hands out through the
+``kinduct_load_acceptor`` hook (``.regex`` specifications).
 
 Built on the kernel: :func:`~kinduct.kernel.acceptor.language_query` makes the product system,
 :func:`~kinduct.kernel.runner.run` (or an external backend through ``decide``) answers it.  A
@@ -7,8 +9,14 @@ base case both deepen one step at a time); the runner replays it on each side's 
 (``Acceptor.accepts``) before it is accepted, and the word is added to the verdict's ``extra``
 (JSON: ``"word": [...]``).
 
-Public API: :func:`acceptor_for` (a ``.crasp`` or ``.lus`` file as an acceptor),
-:func:`query_system`, :func:`decide_query` (for synthesis: programs in, verdict and word out)
+When every side carries a finite automaton, the query is decided on the product of the
+automata instead (``--via automaton``; a proof by exhaustive search, every word replayed on
+both sides' evaluators); ``--via checker`` forces the model checker.  ``--words K`` asks for up
+to K answering words, shortest first: the checker route re-runs with the words found so far
+excluded.
+
+Public API: :func:`acceptor_for` (a file as an acceptor), :func:`query_system`,
+:func:`decide_query` (for synthesis: programs in, verdict and word out), :func:`decide_words`
 and :func:`run_query` (the CLI).
 """
 
@@ -25,13 +33,16 @@ from kinduct.frontends.crasp import ast as A
 from kinduct.frontends.crasp.parser import load
 from kinduct.frontends.crasp.translate import to_acceptor
 from kinduct.kernel import registry
-from kinduct.kernel.acceptor import Acceptor, Query, language_query, word_of
+from kinduct.kernel.acceptor import Acceptor, Query, automaton_query, language_query, word_of
 from kinduct.kernel.cli import decide, existing_file
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.system import TransitionSystem
-from kinduct.kernel.verdict import Answer, Verdict
+from kinduct.kernel.verdict import Answer, Trace, Verdict
+
+#: The letters of a Lucent node queried on its own: its input values 0 and 1.
+LUCENT_ALPHABET = ("0", "1")
 
 
 def _symbol(system: TransitionSystem, entry, role: str, path: Path) -> FNode:
@@ -72,28 +83,34 @@ def lucent_acceptor(path: Path, alphabet: Sequence[str], name: str) -> Acceptor:
 
 
 def acceptor_for(path: str | Path, name: str, alphabet: Sequence[str] | None = None) -> Acceptor:
+    """``path`` as an acceptor: a ``.crasp`` program, a ``.lus`` node (reading the indices of
+    ``alphabet``, default :data:`LUCENT_ALPHABET`), or any file a plugin reads as one."""
     p = existing_file(str(path))
-    if p.suffix.lower() == ".lus":
-        if alphabet is None:
-            raise InputError(f"{p}: a Lucent node reads letter indices; pair it with a .crasp program "
-                             "that gives the alphabet")
-        return lucent_acceptor(p, alphabet, name)
-    return to_acceptor(load(p), name)
+    suffix = p.suffix.lower()
+    if suffix == ".lus":
+        return lucent_acceptor(p, alphabet or LUCENT_ALPHABET, name)
+    if suffix == ".crasp":
+        return to_acceptor(load(p), name)
+    got = registry.plugin_manager().hook.kinduct_load_acceptor(path=p, name=name)
+    if got is None:
+        raise InputError(f"{p}: not an acceptor (expected .crasp, .regex or a .lus node)")
+    return got
 
 
-def acceptors(paths: Sequence[str | Path]) -> list[Acceptor]:
-    """Load every side; Lucent nodes take the alphabet of the first C-RASP program."""
-    programs = {i: load(existing_file(str(p))) for i, p in enumerate(paths)
-                if Path(p).suffix.lower() != ".lus"}
-    alphabet = next(iter(programs.values())).alphabet if programs else None
-    out = []
+def acceptors(paths: Sequence[str | Path], alphabet: Sequence[str] | None = None) -> list[Acceptor]:
+    """Load every side; Lucent nodes read the indices of ``alphabet``, else of the first other
+    side's alphabet, else of :data:`LUCENT_ALPHABET`."""
+    names = "AB" if len(paths) > 1 else "A"
+    out: dict[int, Acceptor] = {}
     for i, p in enumerate(paths):
-        name = "AB"[i] if len(paths) > 1 else "A"
-        out.append(to_acceptor(programs[i], name) if i in programs
-                   else acceptor_for(p, name, alphabet))
-    return out
-
-
+        if Path(p).suffix.lower() != ".lus":
+            out[i] = acceptor_for(p, names[i])
+    if alphabet is None and out:
+        alphabet = next(iter(out.values())).alphabet
+    for i, p in enumerate(paths):
+        if i not in out:
+            out[i] = acceptor_for(p, names[i], alphabet)
+    return [out[i] for i in range(len(paths))]
 def query_system(query: str | Query, sides: Sequence[Acceptor]) -> TransitionSystem:
     q = Query(query) if isinstance(query, str) else query
     return language_query(q, sides[0], sides[1] if len(sides) > 1 else None)
@@ -121,8 +138,102 @@ def decide_query(query: str | Query, a: A.Program | Acceptor, b: A.Program | Acc
     return verdict, verdict.extra.get("word")
 
 
+def decide_words(query: str | Query, sides: Sequence[Acceptor], count: int = 1,
+                 options: RunOptions | None = None) -> tuple[TransitionSystem, list[Verdict]]:
+    """The model-checker route: the first verdict and, while falsifiable, further verdicts
+    with the earlier words excluded (up to ``count`` words, each the shortest left)."""
+    q = Query(query) if isinstance(query, str) else query
+    found: list[list[str]] = []
+    verdicts: list[Verdict] = []
+    first: TransitionSystem | None = None
+    while len(found) < count:
+        system = language_query(q, sides[0], sides[1] if len(sides) > 1 else None, exclude=found)
+        first = first or system
+        v = with_words(system, run(system, options or RunOptions()))[0]
+        verdicts.append(v)
+        if v.answer is not Answer.FALSIFIABLE:
+            break
+        found.append(v.extra["word"])
+    assert first is not None
+    return first, verdicts
+
+
+def automaton_verdicts(query: str | Query, sides: Sequence[Acceptor], count: int = 1,
+                       ) -> tuple[TransitionSystem, list[Verdict]]:
+    """The automaton route (every side has an ``automaton``): valid when no product state
+    reached by a nonempty word is bad; else one falsifiable verdict per answering word, each
+    with a trace (letter, accept_A, accept_B) replayed on the sides' own evaluators."""
+    q = Query(query) if isinstance(query, str) else query
+    system = query_system(q, sides)
+    t0 = time.monotonic()
+    autos = [s.automaton for s in sides]
+    assert all(a is not None for a in autos)
+    ans = automaton_query(q, autos[0], autos[1] if len(autos) > 1 else None, count)
+    elapsed = time.monotonic() - t0
+    prop = system.properties[0]
+    if not ans.words:
+        return system, [Verdict(prop.name, Answer.VALID, engine="automaton", runtime=elapsed,
+                                message=f"no bad state among the {ans.product_states} states of "
+                                        "the product automaton")]
+    alphabet = system.metadata["alphabet"]
+    out = []
+    for w in ans.words:
+        steps = []
+        for k in range(len(w)):
+            step = {"letter": alphabet.index(w[k]), "accept_A": _member(sides[0], w[:k + 1])}
+            if len(sides) > 1:
+                step["accept_B"] = _member(sides[1], w[:k + 1])
+            steps.append(step)
+        trace = Trace.of(steps)
+        problem = system.replay(trace, prop) if system.replay is not None else None
+        if problem is not None:
+            out.append(Verdict(prop.name, Answer.ERROR, engine="automaton", runtime=elapsed,
+                               message=f"internal error: the automaton's word does not replay: "
+                                       f"{problem}"))
+            break
+        out.append(Verdict(prop.name, Answer.FALSIFIABLE, engine="automaton", runtime=elapsed,
+                           k=len(w) - 1, trace=trace, extra={"word": list(w)}))
+    return system, out
+
+
+def _member(side: Acceptor, word: Sequence[str]) -> bool:
+    if any(a not in side.alphabet for a in word):
+        return False
+    assert side.accepts is not None
+    return side.accepts(word)
+
+
+def _combine(verdicts: list[Verdict]) -> Verdict:
+    """One verdict for the CLI: the first, with every answering word under ``words``."""
+    first = verdicts[0]
+    words = [v.extra["word"] for v in verdicts if "word" in v.extra]
+    if len(words) > 1 or (words and len(verdicts) > 1):
+        first = first.evolve(extra={**first.extra, "words": words})
+    return first
+
+
 def run_query(query: str, paths: Sequence[str], args: argparse.Namespace,
               start: float | None = None) -> tuple[TransitionSystem, list[Verdict]]:
     start = time.monotonic() if start is None else start
-    system = query_system(query, acceptors(paths))
-    return system, with_words(system, decide(system, args, start))
+    alphabet = getattr(args, "alphabet", None)
+    sides = acceptors(paths, tuple(alphabet) if alphabet else None)
+    count = getattr(args, "words", 1) or 1
+    via = getattr(args, "via", "auto")
+    if via == "automaton" and not all(s.automaton is not None for s in sides):
+        raise InputError("--via automaton needs every side to be a finite automaton (.regex)")
+    if via != "checker" and all(s.automaton is not None for s in sides):
+        system, verdicts = automaton_verdicts(query, sides, count)
+        return system, [_combine(verdicts)]
+    system = query_system(query, sides)
+    first = with_words(system, decide(system, args, start))
+    verdicts = list(first)
+    found = [first[0].extra["word"]] if "word" in first[0].extra else []
+    while found and len(found) < count:
+        nxt = language_query(Query(query), sides[0], sides[1] if len(sides) > 1 else None,
+                             exclude=found)
+        v = with_words(nxt, decide(nxt, args, start))[0]
+        verdicts.append(v)
+        if "word" not in v.extra:
+            break
+        found.append(v.extra["word"])
+    return system, [_combine(verdicts)]

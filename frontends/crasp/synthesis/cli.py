@@ -110,7 +110,46 @@ def cmd_sample(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_learn_spec(args: argparse.Namespace) -> int:
+    """``learn --spec SPEC``: sample, learn, check equivalence, add separating words, repeat."""
+    from kinduct.frontends.crasp.queries import acceptor_for
+    from kinduct.frontends.crasp.synthesis.spec import SpecOptions, learn_spec
+
+    if args.data is not None:
+        raise InputError("learn --spec samples its own data from SPEC; drop the DATA argument")
+    spec = acceptor_for(args.spec, "B", _alphabet(args))
+    if spec.accepts is None:
+        raise InputError(f"{args.spec}: learn --spec needs a specification with an evaluator "
+                         "(.regex or .crasp)")
+    default = _language(args.language).shape if args.language else "2,1,2"
+    shape = _shape(args, default)
+    opts = SpecOptions(shape=shape, seed=args.seed, time_limit=args.timeout,
+                       iterations=args.iterations or DEFAULT_ITERATIONS,
+                       verify_timeout=args.verify_timeout)
+    log = None if args.json or not args.verbose else (lambda m: sys.stderr.write(m + "\n"))
+    res = learn_spec(spec, opts, log)
+    verdict = f"proved equivalent to {args.spec}" if res.proved else "not proved"
+    acc = "-" if res.heldout_accuracy is None else f"{100 * res.heldout_accuracy:.2f}%"
+    if args.json:
+        print(json.dumps({**res.as_dict(), "spec": args.spec, "verdict": verdict,
+                          "shape": str(shape), "seed": args.seed}))
+        if args.out and res.program is not None:
+            Path(args.out).write_text(A.to_source(res.program), encoding="utf-8")
+    else:
+        summary = (f"{verdict} ({res.message}); rounds {res.rounds}, {res.examples} examples, "
+                   f"{res.seconds:.2f}s; held-out accuracy {acc}")
+        if res.program is not None:
+            _emit(A.to_source(res.program, f"learned by kinduct crasp learn --spec (shape {shape}, "
+                                           f"seed {args.seed}): {summary}"), args.out)
+        sys.stderr.write(summary + "\n")
+    return 0 if res.proved else 1
+
+
 def cmd_learn(args: argparse.Namespace) -> int:
+    if args.spec is not None:
+        return cmd_learn_spec(args)
+    if args.data is None:
+        raise InputError("learn needs a DATA file (word,label CSV) or --spec SPEC")
     alphabet = _alphabet(args)
     words, labels, alphabet = read_csv(existing_file(args.data), alphabet)
     default = _language(args.language).shape if args.language else "2,1,2"
@@ -223,8 +262,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--out")
     s.set_defaults(handler=cmd_sample)
 
-    learn = sub.add_parser("learn", help="learn a program from word,label CSV (simulated annealing)")
-    learn.add_argument("data")
+    learn = sub.add_parser("learn", help="learn a program from word,label CSV (simulated annealing), "
+                                         "or from a specification until proved equal (--spec)")
+    learn.add_argument("data", nargs="?", help="word,label CSV (omit with --spec)")
+    learn.add_argument("--spec", help="learn until proved equivalent to SPEC (.regex, .crasp): "
+                                      "samples, learns, checks, adds separating words, repeats")
+    learn.add_argument("--verify-timeout", type=float, default=60.0,
+                       help="limit per equivalence check with --spec (default 60s)")
+    learn.add_argument("--verbose", "-v", action="store_true", help="log every round on stderr")
     learn.add_argument("--alphabet", help="letters, e.g. ab or a,b (default: the letters in the data)")
     learn.add_argument("--language", help="a Table 1 language: its alphabet and default shape")
     _search_options(learn, 300.0)

@@ -37,6 +37,11 @@ _CMP_OPS = ("=", "<=", "<")
 _ARITH = (A.Add, A.Sub, A.Min, A.Max)
 
 
+#: Largest search shape accepted (the search space and its tables grow with it).
+MAX_RULES = 24
+MAX_CONSTANT = 1000
+
+
 @dataclass(frozen=True)
 class Shape:
     nb: int
@@ -52,6 +57,9 @@ class Shape:
         nb, nc, k = map(int, parts)
         if nb < 1:
             raise ValueError("a shape needs at least one Boolean rule (NB >= 1)")
+        if nb > MAX_RULES or nc > MAX_RULES or k > MAX_CONSTANT:
+            raise ValueError(f"shape {text!r} is too large: at most {MAX_RULES} Boolean and "
+                             f"{MAX_RULES} counting rules, constants up to {MAX_CONSTANT}")
         return cls(nb, nc, k)
 
     def __str__(self) -> str:

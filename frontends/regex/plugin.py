@@ -1,0 +1,39 @@
+"""Plugin registration for the ``.regex`` frontend: the reader and its acceptor hook."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kinduct.kernel.acceptor import Acceptor
+from kinduct.kernel.frontend import Frontend, LoadOptions
+from kinduct.kernel.hookspecs import hookimpl
+from kinduct.kernel.system import TransitionSystem
+
+
+class RegexFrontend(Frontend):
+    """``kinduct check R.regex`` asks whether some nonempty word matches (a reachability
+    property ``accept`` whose witness is the shortest matching word)."""
+
+    name = "regex"
+    extensions = (".regex",)
+    description = "regular expressions (derivatives and DFAs), as acceptors"
+
+    def load(self, path: Path, options: LoadOptions) -> TransitionSystem:
+        from kinduct.frontends.regex.acceptor import checkable_system
+        from kinduct.frontends.regex.parser import load
+
+        return checkable_system(load(path), str(path))
+
+
+@hookimpl
+def kinduct_register_frontends() -> list[Frontend]:
+    return [RegexFrontend()]
+
+
+@hookimpl
+def kinduct_load_acceptor(path: Path, name: str) -> Acceptor | None:
+    if Path(path).suffix.lower() != ".regex":
+        return None
+    from kinduct.frontends.regex.acceptor import load_acceptor
+
+    return load_acceptor(path, name)

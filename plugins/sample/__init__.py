@@ -1,0 +1,1 @@
+"""``kinduct sample``: labelled words from any acceptor."""
