@@ -9,7 +9,7 @@ from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.engines.common import extract_trace
+from kinduct.plugins.engines.common import extract_trace, unknown_on_solver_failure
 
 
 class BMC(Engine):
@@ -19,6 +19,7 @@ class BMC(Engine):
     #: In a portfolio kind's base case already covers shallow bugs: yield the CPU to provers.
     portfolio_nice = 5
 
+    @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
         bounded = system.metadata.get("bounded")

@@ -47,6 +47,7 @@ from kinduct.plugins.engines.common import (
     copy_invariants,
     extract_trace,
     trans_state_invariants,
+    unknown_on_solver_failure,
 )
 from kinduct.plugins.engines.invgen import discover
 from kinduct.plugins.engines.vocab import Cone, Vocabulary
@@ -492,6 +493,7 @@ class IC3(Engine):
     name = "ic3"
     description = "IC3/PDR with cube generalisation over LIA/LRA atoms (certified invariants)"
 
+    @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
         unsupported = [v for v in system.state_vars

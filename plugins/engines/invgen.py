@@ -25,14 +25,19 @@ from math import lcm
 import attrs
 from pysmt.fnode import FNode
 
-from kinduct.kernel.backend import SolverUnknown, constant
+from kinduct.kernel.backend import constant
 from kinduct.kernel.certify import check_invariant
 from kinduct.kernel.engine import Engine, EngineContext
-from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.engines.common import copy_invariants, first_flag, latches, trans_state_invariants
+from kinduct.plugins.engines.common import (
+    copy_invariants,
+    first_flag,
+    latches,
+    trans_state_invariants,
+    unknown_on_solver_failure,
+)
 from kinduct.plugins.engines.vocab import Cone, state_atoms
 
 MAX_PAIR_CANDIDATES = 1500
@@ -593,6 +598,7 @@ class InvGen(Engine):
     name = "invgen"
     description = "invariant generation (templates + affine hull of simulations, Houdini)"
 
+    @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
         budget = float(ctx.options.get("invgen_budget", 20.0))
@@ -609,11 +615,7 @@ class InvGen(Engine):
         lemmas: list[FNode] = []
         open_props = list(properties)
         for seed in range(rounds):
-            try:
-                facts, proved = discover(system, ctx, budget, seed=seed, on_proved=early,
-                                         known=lemmas)
-            except SolverUnknown as exc:
-                raise EngineRefusal(f"invgen: solver returned unknown ({exc})") from None
+            facts, proved = discover(system, ctx, budget, seed=seed, on_proved=early, known=lemmas)
             fresh = [f for f in [*facts, *proved] if f not in set(lemmas)]
             if seed and not fresh:
                 continue
