@@ -1,6 +1,7 @@
 """The reference evaluator: C-RASP semantics read straight off the paper, one word at a time.
 
-This is the meaning of a program (DESIGN §7); everything else (the numpy evaluator, the
+This is the meaning of a program (DESIGN §7), computed node by node over the whole word
+(linear in its length); everything else (the numpy evaluator, the
 translation to acceptors, the Lustre encoding) is tested against it.  Positions are 1..n;
 ``#(b)`` at j counts i <= j with b; ``#[rs,re](b)`` counts j-re <= i <= j-rs (positions before 1
 count nothing); ``period(m,o)`` holds at j when j mod m = o.  A word is accepted when the
@@ -16,6 +17,8 @@ Public API:
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Sequence
 
 from kinduct.frontends.crasp import ast as A
@@ -25,61 +28,76 @@ Value = bool | int
 
 
 class _Eval:
-    """Value of expressions at positions of one word, memoised per (node, position)."""
+    """Values of expressions at every position 1..n of one word, one list per node.
+
+    Each node is computed once over the whole word (memoised by node identity): ``#(b)`` is a
+    running count, ``#[rs,re](b)`` a difference of prefix counts, so a word of n letters costs
+    O(n) per node.  Recursion follows the expression's depth, which the parser bounds."""
 
     def __init__(self, program: A.Program, word: Sequence[str]) -> None:
-        self.program = program
         self.word = list(word)
+        self.n = len(self.word)
         self.rules = {r.name: r.expr for r in program.rules}
-        self.memo: dict[tuple[int, int], Value] = {}
+        self.memo: dict[int, list[Value]] = {}
         self.keep: list[A.Expr] = []  # keeps ids stable while memoised
 
-    def value(self, e: A.Expr, j: int) -> Value:
-        key = (id(e), j)
-        if key in self.memo:
-            return self.memo[key]
-        self.keep.append(e)
-        v = self._value(e, j)
-        self.memo[key] = v
-        return v
+    def column(self, e: A.Expr) -> list[Value]:
+        """``e`` at positions 1..n (index j-1 holds position j)."""
+        got = self.memo.get(id(e))
+        if got is None:
+            self.keep.append(e)
+            got = self._column(e)
+            self.memo[id(e)] = got
+        return got
 
-    def _value(self, e: A.Expr, j: int) -> Value:
-        if isinstance(e, A.BoolConst):
-            return e.value
-        if isinstance(e, A.IntConst):
-            return e.value
+    def pairs(self, e: A.Expr):
+        """The columns of a binary node's two operands, position by position."""
+        return zip(self.column(e.left), self.column(e.right), strict=True)
+
+    def value(self, e: A.Expr, j: int) -> Value:
+        return self.column(e)[j - 1]
+
+    def _column(self, e: A.Expr) -> list[Value]:
+        n = self.n
+        if isinstance(e, (A.BoolConst, A.IntConst)):
+            return [e.value] * n
         if isinstance(e, A.Letter):
-            return self.word[j - 1] == e.letter
+            return [w == e.letter for w in self.word]
         if isinstance(e, A.Ref):
-            return self.value(self.rules[e.name], j)
+            return self.column(self.rules[e.name])
         if isinstance(e, A.Not):
-            return not self.value(e.arg, j)
+            return [not v for v in self.column(e.arg)]
         if isinstance(e, A.And):
-            return bool(self.value(e.left, j)) and bool(self.value(e.right, j))
+            return [bool(a) and bool(b) for a, b in self.pairs(e)]
         if isinstance(e, A.Or):
-            return bool(self.value(e.left, j)) or bool(self.value(e.right, j))
+            return [bool(a) or bool(b) for a, b in self.pairs(e)]
         if isinstance(e, A.Compare):
-            a, b = self.value(e.left, j), self.value(e.right, j)
-            return {"=": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b,
-                    ">=": a >= b}[e.op]
+            op = _COMPARE[e.op]
+            return [op(a, b) for a, b in self.pairs(e)]
         if isinstance(e, A.Period):
-            return j % e.modulus == e.offset
-        if isinstance(e, A.Count):
-            return sum(1 for i in range(1, j + 1) if self.value(e.arg, i))
-        if isinstance(e, A.Window):
-            lo, hi = max(1, j - e.end), j - e.start
-            return sum(1 for i in range(lo, hi + 1) if self.value(e.arg, i))
+            return [j % e.modulus == e.offset for j in range(1, n + 1)]
+        if isinstance(e, A.Count):  # positions i <= j where the argument holds
+            return list(itertools.accumulate(int(bool(v)) for v in self.column(e.arg)))
+        if isinstance(e, A.Window):  # positions j-end <= i <= j-start, none before 1
+            prefix = [0, *itertools.accumulate(int(bool(v)) for v in self.column(e.arg))]
+            return [prefix[j - e.start] - prefix[max(0, j - e.end - 1)] if j - e.start >= 1 else 0
+                    for j in range(1, n + 1)]
         if isinstance(e, A.Add):
-            return int(self.value(e.left, j)) + int(self.value(e.right, j))
+            return [int(a) + int(b) for a, b in self.pairs(e)]
         if isinstance(e, A.Sub):
-            return int(self.value(e.left, j)) - int(self.value(e.right, j))
+            return [int(a) - int(b) for a, b in self.pairs(e)]
         if isinstance(e, A.Min):
-            return min(int(self.value(e.left, j)), int(self.value(e.right, j)))
+            return [min(int(a), int(b)) for a, b in self.pairs(e)]
         if isinstance(e, A.Max):
-            return max(int(self.value(e.left, j)), int(self.value(e.right, j)))
+            return [max(int(a), int(b)) for a, b in self.pairs(e)]
         if isinstance(e, A.Cond):
-            return self.value(e.then, j) if self.value(e.cond, j) else self.value(e.other, j)
+            return [t if c else o for c, t, o in
+                    zip(self.column(e.cond), self.column(e.then), self.column(e.other), strict=True)]
         raise TypeError(f"not a C-RASP expression: {e!r}")
+
+
+_COMPARE = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge}
 
 
 def _check_word(program: A.Program, word: Sequence[str]) -> None:
@@ -93,7 +111,7 @@ def evaluate(program: A.Program, word: Sequence[str]) -> dict[str, list[Value]]:
     """Every rule's value at every position 1..n of ``word`` (a sequence of letters)."""
     _check_word(program, word)
     ev = _Eval(program, word)
-    return {r.name: [ev.value(r.expr, j) for j in range(1, len(word) + 1)] for r in program.rules}
+    return {r.name: list(ev.column(r.expr)) for r in program.rules}
 
 
 def accepts(program: A.Program, word: Sequence[str]) -> bool:
@@ -101,8 +119,7 @@ def accepts(program: A.Program, word: Sequence[str]) -> bool:
     if not word:
         return False
     _check_word(program, word)
-    ev = _Eval(program, word)
-    return bool(ev.value(program.deciding.expr, len(word)))
+    return bool(_Eval(program, word).value(program.deciding.expr, len(word)))
 
 
 def split_word(text: str, alphabet: Sequence[str]) -> list[str]:

@@ -6,6 +6,13 @@ Public API: :func:`parse` (text to :class:`~kinduct.frontends.crasp.ast.Program`
 cyclic references, type errors (a count used as a Boolean and vice versa), letters not in the
 alphabet, duplicate rules or letters, bad ``period``/window parameters, a non-Boolean
 deciding rule.  :func:`check` runs the static checks on a program built in code (synthesis).
+
+Input limits, checked before anything is built from the text: an expression nests at most
+:data:`MAX_DEPTH` operators deep (parentheses do not count; a chain ``x + y + z`` counts one
+level per operator), an integer literal has at most :data:`MAX_DIGITS` digits, and a window
+reaches back at most :data:`MAX_WINDOW` positions.  The
+evaluators and the translation walk expressions recursively, and this bound keeps them far
+from Python's recursion limit whatever the input.
 """
 
 from __future__ import annotations
@@ -13,13 +20,20 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from kinduct.frontends.crasp import ast as A
-from kinduct.kernel.errors import InputError
+from kinduct.kernel.errors import InputError, SourceLocation
 
 _GRAMMAR = Path(__file__).with_name("crasp.lark")
+
+#: Deepest nesting of operators in one expression.
+MAX_DEPTH = 200
+#: Most digits of an integer literal (values stay below 10**18, inside 64-bit integers).
+MAX_DIGITS = 18
+#: Largest window end ``re`` in ``#[rs,re]``: the translation keeps ``re`` delayed copies.
+MAX_WINDOW = 10_000
 
 #: Words of the language that cannot name rules.
 KEYWORDS = frozenset({"alphabet", "accept", "and", "or", "not", "true", "false", "min", "max", "period"})
@@ -53,7 +67,7 @@ def _unquote(tok: Token) -> str:
 
 
 @v_args(meta=True)
-class _Build(Transformer):
+class _Build(Transformer_NonRecursive):
     """Parse tree to AST nodes; rules become (name, expr, pos) triples for :func:`check`.
 
     ``params`` remembers where a window's or period's integer parameters are (by node id, for
@@ -158,6 +172,11 @@ def _expected(exc: UnexpectedInput, parser: Lark) -> str:
     return ", expected one of " + ", ".join(out)
 
 
+def _shown(ch: str) -> str:
+    """A character as it can be printed in a message (control characters escaped)."""
+    return ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+
+
 def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputError:
     parser = _lark()
     line, col = exc.line, exc.column
@@ -166,7 +185,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputErr
         if ch in "'\"":
             msg = "unterminated or empty quoted letter (letters are written 'a', without spaces)"
         else:
-            msg = f"unexpected character '{ch}'"
+            msg = f"unexpected character '{_shown(ch)}'"
     elif isinstance(exc, UnexpectedToken):
         tok = exc.token
         if tok.type == "$END":
@@ -204,6 +223,7 @@ def parse(text: str, file: str | Path | None = None) -> A.Program:
         tree = _lark().parse(text)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, file_s) from None
+    _check_limits(tree, text, file_s)
     builder = _Build()
     items = builder.transform(tree)
     _, letters, _ = items[0]
@@ -224,14 +244,35 @@ def parse(text: str, file: str | Path | None = None) -> A.Program:
     return _check(tuple(alphabet), rules, accept, text, file_s, builder.params)
 
 
+def _check_limits(tree: Tree, text: str, file: str | None) -> None:
+    """Nesting depth and literal sizes, walking the parse tree without recursion."""
+    stack: list[tuple[Tree, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH + 2:  # start and statement levels do not count
+            raise _err(f"the expression nests deeper than {MAX_DEPTH} operators (split it into "
+                       "several rules)", _p(node.meta), text, file)
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1))
+            elif child.type == "INT" and len(child) > MAX_DIGITS:
+                raise _err(f"integer literal of {len(child)} digits (at most {MAX_DIGITS} "
+                           "digits are accepted)", _p(child), text, file)
+
+
 def load(path: str | Path) -> A.Program:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a UTF-8 text file") from None
+        data = p.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError(f"not a UTF-8 text file (byte {exc.start} cannot be decoded)",
+                         SourceLocation(str(path), line, col)) from None
     return parse(text, p)
 
 
@@ -325,6 +366,9 @@ def _check(alphabet: tuple[str, ...], rules: list[tuple[str, A.Expr, A.Pos]],
             if e.start > e.end:
                 raise _err(f"window start {e.start} must not exceed its end {e.end} "
                            "(#[rs,re] counts positions j-re..j-rs)", places[1], text, file)
+            if e.end > MAX_WINDOW:
+                raise _err(f"window end {e.end} is too large (at most {MAX_WINDOW}: the "
+                           "translation keeps one delayed copy per position)", places[2], text, file)
             expect(e.arg, A.Kind.BOOL)
             return A.Kind.COUNT
         if isinstance(e, (A.Add, A.Sub, A.Min, A.Max)):

@@ -12,6 +12,9 @@ from typing import Any
 from kinduct.frontends.rasp import ops
 from kinduct.kernel.errors import InputError, SourceLocation
 
+#: Longest input ``rasp check`` unrolls to.
+MAX_CHECK_LENGTH = 64
+
 
 def _load(path_text: str):
     from kinduct.frontends.rasp.interp import load_program
@@ -59,8 +62,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
             print(f"  {tokens[i]:>3} " + " ".join("1" if x else "0" for x in row))
         return 0
     shown = ", ".join(v if isinstance(v, str) else ops.show(v) for v in value)
-    word = "".join(tokens) if all(len(t) == 1 for t in tokens) else " ".join(tokens)
-    print(f"{args.sop}({word!r}) = [{shown}]")
+    word = repr("".join(tokens)) if all(len(t) == 1 for t in tokens) else f"[{', '.join(tokens)}]"
+    print(f"{args.sop}({word}) = [{shown}]")
     return 0
 
 
@@ -141,6 +144,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     program = _load(args.program)
     if args.max_length < 1 or args.min_length < 1 or args.min_length > args.max_length:
         raise InputError("lengths must satisfy 1 <= --min-length <= --max-length")
+    if args.max_length > MAX_CHECK_LENGTH:
+        raise InputError(f"--max-length {args.max_length}: at most {MAX_CHECK_LENGTH} (the encoding "
+                         "grows with the square of the length)")
     alphabet = _alphabet(args.alphabet)
     if args.equiv:
         specs = list(args.equiv)
@@ -211,7 +217,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     ev = sub.add_parser("eval", help="the value of an s-op at every position of an input")
     ev.add_argument("program", help="a .rasp file")
     ev.add_argument("sop", help="the s-op (or selector) to evaluate")
-    ev.add_argument("input", help="one-character tokens ('hello') or space-separated tokens ('1 2 3')")
+    ev.add_argument("input", help="a string, one token per character ('hi there'), or a token "
+                                  "list as the REPL writes it ('[12, 3, 4]')")
     ev.add_argument("--json", action="store_true", help='print {"sop", "input", "output"}')
     ev.set_defaults(handler=cmd_eval)
 

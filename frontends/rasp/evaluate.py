@@ -14,6 +14,7 @@ from typing import Any
 
 from kinduct.frontends.rasp import ops
 from kinduct.frontends.rasp.nodes import Node, walk
+from kinduct.kernel.errors import InputError
 
 
 class EvalError(Exception):
@@ -56,11 +57,32 @@ def convert_token(tok: str, conv: str) -> Any:
             return tok
 
 
+#: Longest input ``rasp eval``/``draw`` accept: every selector is an n-by-n matrix.
+MAX_INPUT = 2000
+
+
 def split_input(text: str) -> list[str]:
-    """An input is one-character tokens (``"hello"``) or space-separated tokens (``"12 3 4"``)."""
-    if any(c.isspace() for c in text.strip()):
-        return text.split()
-    return list(text.strip()) if text.strip() else []
+    """An input as the RASP REPL reads it: a string is a sequence of characters (spaces
+    included: ``"hiya howdy"`` has ten positions); a token list is written as the REPL writes
+    lists, ``[12, 3, 4]`` or ``['ca', 'bb']`` (quotes optional, commas between tokens)."""
+    body = text.strip()
+    if body.startswith("[") and body.endswith("]"):
+        inner = body[1:-1].strip()
+        tokens = [_unquote(t.strip()) for t in inner.split(",")] if inner else []
+        if any(t == "" for t in tokens):
+            raise InputError(f"input {text!r}: an empty token in the list (write [a, b, c])")
+    else:
+        tokens = list(text)
+    if len(tokens) > MAX_INPUT:
+        raise InputError(f"the input has {len(tokens)} tokens; at most {MAX_INPUT} are evaluated "
+                         "(every selector is a matrix of n x n positions)")
+    return tokens
+
+
+def _unquote(token: str) -> str:
+    if len(token) >= 2 and token[0] == token[-1] and token[0] in "'\"":
+        return token[1:-1]
+    return token
 
 
 class Evaluator:

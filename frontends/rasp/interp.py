@@ -23,13 +23,14 @@ from kinduct.frontends.rasp import ops
 from kinduct.frontends.rasp.builtins import install_builtins
 from kinduct.frontends.rasp.nodes import Graph, Loc, Node
 from kinduct.frontends.rasp.syntax import parse
-from kinduct.kernel.errors import InputError
+from kinduct.kernel.errors import InputError, SourceLocation
 
 STDLIB = Path(__file__).with_name("stdlib.rasp")
 RESERVED = {"tokens", "tokens_str", "tokens_int", "tokens_float", "tokens_bool", "tokens_asis",
             "indices", "True", "False"}
 MAX_DEPTH = 200
 MAX_STEPS = 200_000     # statements and calls; RASP programs are small, loops are over constants
+MAX_DIGITS = 100        # digits of a number literal (Python converts at most 4300)
 
 
 @dataclass
@@ -190,7 +191,14 @@ class Interpreter:
 
     # ----------------------------------------------------------------------------- running
     def run_file(self, path: Path, scope: Scope, library: bool = False) -> Source:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+            raise InputError(f"not a UTF-8 text file (byte {exc.start} cannot be decoded)",
+                             SourceLocation(str(path), line, col)) from None
         return self.run_text(text, str(path), scope, library)
 
     def run_text(self, text: str, file: str, scope: Scope, library: bool = False) -> Source:
@@ -200,7 +208,8 @@ class Interpreter:
         try:
             self.exec_block(tree.children, scope, src)
         except RecursionError:
-            raise InputError(f"{file}: the program nests too deeply to run") from None
+            raise InputError("the program nests too deeply to run",
+                             SourceLocation(file, 1, 1)) from None
         return src
 
     def load(self, path: Path) -> Program:
@@ -296,6 +305,9 @@ class Interpreter:
 
     def ev_number(self, t: Tree, scope: Scope, src: Source) -> Any:
         text = str(t.children[0])
+        if len(text) > MAX_DIGITS:
+            raise self.error(f"number of {len(text)} digits (at most {MAX_DIGITS} are accepted)",
+                             self.loc(t, src))
         return int(text) if "." not in text else ops.norm(Fraction(text))
 
     def ev_string(self, t: Tree, scope: Scope, src: Source) -> Any:

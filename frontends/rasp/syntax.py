@@ -1,7 +1,9 @@
 """Parsing RASP source text with lark (grammar in ``rasp.lark``) into a located parse tree.
 
 The interpreter walks lark trees directly: every node keeps ``meta.line``/``meta.column`` so
-that errors found while running the program point at the offending expression.
+that errors found while running the program point at the offending expression.  It walks them
+recursively, so :func:`parse` refuses (at the place) expressions nested deeper than
+:data:`MAX_NESTING` levels, a chain ``a + b + c`` counting one level per operator.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from lark import Lark, Tree
 from kinduct.kernel.errors import InputError
 
 _GRAMMAR = Path(__file__).with_name("rasp.lark")
+
+#: Deepest nesting of expressions and blocks in a program.
+MAX_NESTING = 100
 
 # How terminals are called in "expected ..." messages.
 _READABLE = {
@@ -60,7 +65,7 @@ def _expected(names: set[str]) -> str:
 def parse(text: str, file: str | Path | None) -> Tree:
     """Parse a whole program; syntax errors become ``file:line:col: error: ...`` (exit 2)."""
     try:
-        return parser().parse(text)
+        tree = parser().parse(text)
     except lark.UnexpectedToken as exc:
         tok = exc.token
         if tok.type == "$END":
@@ -81,10 +86,27 @@ def parse(text: str, file: str | Path | None) -> Tree:
         raise InputError.at(what + _expected(exc.expected) + hint, file, text, tok.line,
                             tok.column) from None
     except lark.UnexpectedCharacters as exc:
-        raise InputError.at(f"unexpected character '{text[exc.pos_in_stream]}'"
+        ch = text[exc.pos_in_stream]
+        shown = ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+        raise InputError.at(f"unexpected character '{shown}'"
                             + _expected(set(exc.allowed or ())), file, text, exc.line,
                             exc.column) from None
     except lark.UnexpectedEOF as exc:
         lines = text.splitlines() or [""]
         raise InputError.at("unexpected end of file" + _expected(set(exc.expected or ())), file,
                             text, len(lines), len(lines[-1]) + 1) from None
+    _check_nesting(tree, text, file)
+    return tree
+
+
+def _check_nesting(tree: Tree, text: str, file: str | Path | None) -> None:
+    """Refuse programs nested deeper than :data:`MAX_NESTING`, walking without recursion."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            meta = node.meta
+            raise InputError.at(f"the program nests deeper than {MAX_NESTING} levels (split the "
+                                "expression with intermediate names)", file, text,
+                                getattr(meta, "line", None), getattr(meta, "column", None))
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))

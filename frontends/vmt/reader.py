@@ -3,105 +3,181 @@
 VMT is the transition-system format of nuXmv, ic3ia and Pono: a state variable ``x`` is tied to
 its next copy by ``(! x :next x')``; ``:init``, ``:trans`` and ``:invar-property N`` annotate
 formulas.  Declared symbols that are neither current nor next state are inputs.
+
+Every problem is an :class:`~kinduct.kernel.errors.InputError` at ``file:line:col``: syntax
+errors where the tokens stop making sense, type errors and unknown symbols at the command they
+are in (tokens come from :mod:`kinduct.frontends.vmt.lexer`, which also bounds nesting depth and
+literal sizes), and the model checks made after parsing: ``:next`` on a non-symbol, a variable
+with two next copies or two variables sharing one, a next copy of another type, property
+indices that are not numerals or appear twice, and unsupported annotations.
 """
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 
 from pysmt.environment import Environment
-from pysmt.exceptions import PysmtException, PysmtSyntaxError
+from pysmt.exceptions import PysmtSyntaxError, UnknownSmtLibCommandError
 from pysmt.smtlib.parser import SmtLibParser
+from pysmt.smtlib.script import SmtLibScript
 
+from kinduct.frontends.vmt.lexer import Keyword, Tokens
 from kinduct.kernel.errors import InputError, SourceLocation
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 
-_PROPERTY_RE = re.compile(r":invar-property\s+(\d+)")
 _UNSUPPORTED = (":live-property", ":invar-constraint")
-
-
-def _locate(text: str, pattern: re.Pattern[str], key: str) -> tuple[int, int] | None:
-    for match in pattern.finditer(text):
-        if match.group(1) == key:
-            line = text.count("\n", 0, match.start()) + 1
-            col = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-            return line, col
-    return None
 
 
 def read_vmt(path: Path) -> TransitionSystem:
     try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read: {exc}") from None
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not a UTF-8 text file (byte {exc.start} cannot be decoded)",
+                         SourceLocation(str(path), 1, 1)) from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return parse_vmt(text, str(path))
+
+
+def _parse_script(text: str, filename: str, env: Environment) -> tuple[SmtLibScript, Tokens]:
+    parser = SmtLibParser(environment=env)
+    parser._reset()  # what get_script does first; we feed our own token stream
+    tokens = Tokens(text, filename)
+    script = SmtLibScript()
+    try:
+        for cmd in parser.get_command(tokens):
+            script.add_command(cmd)
+    except InputError:
+        raise
+    except PysmtSyntaxError as exc:
+        if _message(exc).startswith("Typing error"):  # a type error in a command: its start
+            raise tokens.error(f"malformed VMT: {_message(exc)}", tokens.command_start) from None
+        line, col = exc.pos_info if exc.pos_info else tokens.pos_info
+        raise InputError.at(f"malformed VMT: {_message(exc)}", filename, text, line, col) from None
+    except Exception as exc:  # PySMT signals bad input with many exception types
+        unknown = None if isinstance(exc, UnknownSmtLibCommandError) else \
+            _first_undeclared(text[: tokens.end])
+        if unknown is not None:
+            name, line, col = unknown
+            shown = name.encode("unicode_escape").decode("ascii")
+            raise InputError.at(f"malformed VMT: unknown symbol '{shown}'", filename, text, line,
+                                col) from None
+        if tokens.depth == 0 or _message(exc).startswith("Typing error"):
+            # A type error in a command: point at its start.
+            raise tokens.error(f"malformed VMT: {_message(exc)}", tokens.command_start) from None
+        raise tokens.error(f"malformed VMT: {_message(exc)}") from None
+    if tokens.depth > 0:
+        raise tokens.error("malformed VMT: unexpected end of input, a ')' is missing",
+                           len(text.rstrip()))
+    script.annotations = parser.cache.annotations
+    return script, tokens
+
+
+def _message(exc: Exception) -> str:
+    text = str(getattr(exc, "message", None) or exc).strip().splitlines()
+    first = text[0] if text else ""
+    if isinstance(exc, UnknownSmtLibCommandError):
+        return f"unknown command '{first}'"
+    if isinstance(exc, AttributeError) and "'NoneType'" in first or isinstance(exc, KeyError):
+        return f"unknown symbol {first}" if isinstance(exc, KeyError) else "unknown symbol"
+    return first.replace("Typyng", "Typing") or type(exc).__name__
+
+
+def _at(tokens: Tokens, kw: Keyword, message: str, on_value: bool = True) -> InputError:
+    line, col = (kw.value_line, kw.value_column) if on_value else (kw.line, kw.column)
+    return InputError.at(message, tokens.filename, tokens.text, line, col)
 
 
 def parse_vmt(text: str, filename: str = "<vmt>") -> TransitionSystem:
     env = Environment()
-    parser = SmtLibParser(environment=env)
-    try:
-        script = parser.get_script(io.StringIO(text))
-    except PysmtSyntaxError as exc:
-        line, col = exc.pos_info if exc.pos_info else (None, None)
-        raise InputError.at(f"malformed VMT: {exc.message}", filename, text, line, col) from None
-    except Exception as exc:  # PySMT signals bad input with many exception types
-        unknown = _first_undeclared(text)
-        if unknown is not None:
-            name, line, col = unknown
-            raise InputError.at(f"malformed VMT: unknown symbol '{name}'", filename, text, line,
-                                col) from None
-        raise InputError(f"malformed VMT: {exc}", SourceLocation(filename)) from None
-    for tag in _UNSUPPORTED:
-        if tag in text:
-            idx = text.index(tag)
-            line = text.count("\n", 0, idx) + 1
-            col = idx - (text.rfind("\n", 0, idx) + 1) + 1
-            raise InputError.at(f"unsupported: {tag} annotations", filename, text, line, col)
+    script, tokens = _parse_script(text, filename, env)
+    keywords = tokens.keywords
+    for kw in keywords:
+        if kw.name in _UNSUPPORTED:
+            raise _at(tokens, kw, f"unsupported: {kw.name} annotations", on_value=False)
 
     ann = script.annotations
     builder = SystemBuilder(Path(filename).stem, env=env)
     mgr = env.formula_manager
-    nexts = set()
-    for cur in sorted(ann.all_annotated_formulae("next"), key=lambda f: f.symbol_name()):
+    next_kws: dict[str, Keyword] = {}
+    for kw in keywords:
+        if kw.name == ":next":
+            if kw.value is None:
+                raise _at(tokens, kw, ":next needs the name of the next-state copy")
+            next_kws.setdefault(kw.value, kw)
+    nexts: dict = {}
+    for cur in sorted(ann.all_annotated_formulae("next"), key=str):
+        names = sorted(ann.annotations(cur)["next"])
+        kw = next_kws.get(names[0])
         if not cur.is_symbol():
-            raise InputError(f"malformed VMT: :next annotates a non-symbol {cur}",
-                             SourceLocation(filename))
-        (next_name,) = tuple(ann.annotations(cur)["next"])
-        nxt = mgr.get_symbol(next_name) if _has_symbol(mgr, next_name) else \
-            mgr.Symbol(next_name, cur.symbol_type())
+            raise _at(tokens, kw, f"malformed VMT: :next annotates `{cur}`, not a variable")
+        if len(names) > 1:
+            raise _at(tokens, next_kws.get(names[1], kw),
+                      f"malformed VMT: {cur} has two next-state copies ({names[0]}, {names[1]})")
+        nxt = _symbol(mgr, names[0], cur.symbol_type())
         if nxt.symbol_type() != cur.symbol_type():
-            raise InputError(f"malformed VMT: {cur} and its next {nxt} differ in type",
-                             SourceLocation(filename))
+            raise _at(tokens, kw, f"malformed VMT: {cur} is {cur.symbol_type()} but its next "
+                                  f"copy {nxt} is {nxt.symbol_type()}")
+        if nxt in nexts:
+            raise _at(tokens, kw, f"malformed VMT: {nxt} is the next copy of both {nexts[nxt]} "
+                                  f"and {cur}")
+        if nxt == cur:
+            raise _at(tokens, kw, f"malformed VMT: {cur} is its own next copy")
         builder.add_state(cur, nxt)
-        nexts.add(nxt)
+        nexts[nxt] = cur
     states = set(builder._states)
+    for cur in states:
+        if cur in nexts:
+            kw = next_kws.get(cur.symbol_name())
+            raise _at(tokens, kw, f"malformed VMT: {cur} is both a state variable and the next "
+                                  f"copy of {nexts[cur]}")
     declared = [cmd.args[0] for cmd in script.commands if cmd.name == "declare-fun"]
     for sym in declared:
         if sym not in states and sym not in nexts:
             if not sym.symbol_type().is_function_type():
                 builder.add_input(sym)
-    inits = ann.all_annotated_formulae("init")
-    transs = ann.all_annotated_formulae("trans")
-    for f in inits:
+    for f in ann.all_annotated_formulae("init"):
         builder.add_init(f)
-    for f in transs:
+    for f in ann.all_annotated_formulae("trans"):
         builder.add_trans(f)
-    props = sorted(ann.all_annotated_formulae("invar-property"),
-                   key=lambda f: int(next(iter(ann.annotations(f)["invar-property"]))))
-    for f in props:
-        idx = next(iter(ann.annotations(f)["invar-property"]))
-        where = _locate(text, _PROPERTY_RE, idx)
-        loc = SourceLocation(filename, *where) if where else SourceLocation(filename)
-        builder.add_property(Property(f"P{idx}", f, location=loc, source="PropAnnot"))
-    if not props:
-        raise InputError(f"{filename}: no :invar-property in this VMT file")
+    for p in _properties(ann, keywords, tokens):
+        builder.add_property(p)
     for cmd in script.commands:
         if cmd.name == "assert" and not cmd.args[0].is_true():
             builder.add_assumption(cmd.args[0])
     return builder.build()
+
+
+def _properties(ann, keywords: list[Keyword], tokens: Tokens) -> list[Property]:
+    """``:invar-property N`` formulas in index order; indices are numerals, each used once."""
+    where: dict[int, Keyword] = {}
+    for kw in keywords:
+        if kw.name != ":invar-property":
+            continue
+        if kw.value is None or not kw.value.isdigit():
+            raise _at(tokens, kw, "malformed VMT: the index of :invar-property must be a numeral")
+        idx = int(kw.value)
+        if idx in where:
+            first = where[idx]
+            raise _at(tokens, kw, f"malformed VMT: property index {idx} is used twice (first at "
+                                  f"line {first.value_line})")
+        where[idx] = kw
+    props = []
+    for f in ann.all_annotated_formulae("invar-property"):
+        values = sorted(ann.annotations(f)["invar-property"], key=int)
+        for value in values:
+            kw = where[int(value)]
+            if not f.get_type().is_bool_type():
+                raise _at(tokens, kw, f"malformed VMT: property {value} is not a Boolean formula")
+            loc = SourceLocation(tokens.filename, kw.value_line, kw.value_column)
+            props.append(Property(f"P{value}", f, location=loc, source="PropAnnot"))
+    if not props:
+        end = tokens.text.rstrip()
+        tokens_end = tokens.error("no :invar-property in this VMT file (nothing to check)",
+                                  len(end))
+        raise tokens_end
+    return sorted(props, key=lambda p: int(p.name[1:]))
 
 
 _TOKEN = re.compile(r"\|[^|]*\||;[^\n]*|[()]|[^\s()]+")
@@ -146,9 +222,8 @@ def _first_undeclared(text: str) -> tuple[str, int, int] | None:
     return None
 
 
-def _has_symbol(mgr, name: str) -> bool:
+def _symbol(mgr, name: str, typ):
     try:
-        mgr.get_symbol(name)
-        return True
-    except (KeyError, ValueError, PysmtException):
-        return False
+        return mgr.get_symbol(name)
+    except Exception:  # PySMT raises different errors for unknown names across versions
+        return mgr.Symbol(name, typ)

@@ -7,17 +7,36 @@ assumptions, unsat cores over assumptions and batched model reading (PySMT's per
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
-from collections.abc import Sequence
+import itertools
+import sys
+import weakref
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
+from pysmt.logics import Logic
+from pysmt.operators import DIV, POW
 
 from kinduct.kernel.backend import Backend, Solver, SolverUnknown
 from kinduct.kernel.hookspecs import hookimpl
 from kinduct.kernel.verdict import Value
+
+
+@contextlib.contextmanager
+def _any_digits() -> Iterator[None]:
+    """Values read from a model may have more digits than Python's default limit for
+    converting strings to integers (4300, a guard against hostile input; a solver's model is
+    not hostile): lift the limit while reading them."""
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
 
 
 class _PySMTSolver(Solver):
@@ -44,6 +63,16 @@ class _PySMTSolver(Solver):
         self._proxies.clear()
         self._natives: dict[FNode, Any] = {}
 
+    def _native_call(self, call, *args):
+        """Run a solver call; an exception of the native solver (a theory it refuses, a
+        resource limit) becomes :class:`SolverUnknown` with the solver's message, so an
+        engine answers ``unknown`` with the reason instead of crashing."""
+        try:
+            with _any_digits():
+                return call(*args)
+        except (RuntimeError, ValueError) as exc:
+            raise SolverUnknown(f"{self.name}: {exc}") from None
+
     @property
     def native(self) -> Any:
         raise NotImplementedError
@@ -56,7 +85,7 @@ class _PySMTSolver(Solver):
         return native
 
     def add(self, formula: FNode) -> None:
-        self._pysmt.add_assertion(formula)
+        self._native_call(self._pysmt.add_assertion, formula)
 
     def push(self) -> None:
         self._pysmt.push()
@@ -86,8 +115,8 @@ class _PySMTSolver(Solver):
         literals = list(assumptions) if self.native_assumptions else \
             [self._literal(a) for a in assumptions]
         self._last_literals = literals
-        natives = [self.to_native(lit) for lit in literals]
-        return self._check_native(natives)
+        natives = self._native_call(lambda: [self.to_native(lit) for lit in literals])
+        return self._native_call(self._check_native, natives)
 
     def _check_native(self, natives: list[Any]) -> bool:
         raise NotImplementedError
@@ -142,6 +171,10 @@ class Z3Solver(_PySMTSolver):
         return term.get_id()
 
     def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
+        with _any_digits():
+            return self._values(symbols)
+
+    def _values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
         import z3
         from z3 import z3core
 
@@ -190,6 +223,20 @@ class CVC5Solver(_PySMTSolver):
     solver_options = {"ite-simp": "false", "simp-ite-compress": "false",
                       "produce-unsat-assumptions": "true"}
 
+    def _new_native(self) -> None:
+        if self.logic is not None or not nonlinear(self.env):
+            super()._new_native()
+            return
+        # PySMT's default logic for cvc5 is linear (QF_UFLIRA), and cvc5 refuses a single
+        # non-linear term in it; a system multiplying or dividing variables gets cvc5's "ALL"
+        # logic (which includes non-linear arithmetic) instead.
+        from pysmt.solvers.cvcfive import CVC5Solver as _Native
+
+        self._pysmt = _Native(environment=self.env, logic=_ALL, incremental=True,
+                              solver_options=dict(self.solver_options))
+        self._proxies.clear()
+        self._natives = {}
+
     @property
     def native(self) -> Any:
         return self._pysmt.cvc5
@@ -207,6 +254,10 @@ class CVC5Solver(_PySMTSolver):
         return list(self._pysmt.cvc5.getUnsatAssumptions())
 
     def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
+        with _any_digits():
+            return self._values(symbols)
+
+    def _values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
         if not symbols:
             return {}
         terms = [self.to_native(s) for s in symbols]
@@ -229,6 +280,37 @@ class CVC5Solver(_PySMTSolver):
     def interpolant(self, a: FNode, b: FNode) -> FNode | None:
         """cvc5's native ``getInterpolant`` on a separate solver (needs its own options)."""
         return None
+
+
+#: cvc5's logic of every theory it supports, non-linear arithmetic included.
+_ALL = Logic(name="ALL", description="every theory cvc5 supports", quantifier_free=False,
+             integer_arithmetic=True, real_arithmetic=True, linear=False, uninterpreted=True,
+             arrays=True, bit_vectors=True)
+
+#: Per formula manager: (number of terms scanned so far, a non-linear term seen).
+_SCANNED: weakref.WeakKeyDictionary[Any, tuple[int, bool]] = weakref.WeakKeyDictionary()
+
+
+def _is_nonlinear(node: FNode) -> bool:
+    if node.is_times():
+        return sum(1 for a in node.args() if not a.is_constant()) > 1
+    if node.node_type() in (DIV, POW):
+        return not node.arg(1).is_constant()
+    return False
+
+
+def nonlinear(env: Environment) -> bool:
+    """Does any term built in ``env`` so far multiply, divide or raise by a non-constant?
+
+    The scan is incremental: terms are kept in creation order by the formula manager, so each
+    call looks only at the terms created since the last one."""
+    mgr = env.formula_manager
+    terms = mgr.formulae
+    done, found = _SCANNED.get(mgr, (0, False))
+    if not found and done < len(terms):
+        found = any(_is_nonlinear(node) for node in itertools.islice(terms.values(), done, None))
+        _SCANNED[mgr] = (len(terms), found)
+    return found
 
 
 class _PySMTBackend(Backend):

@@ -8,7 +8,7 @@ from kinduct.kernel.bounded import BoundedProblem
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.engines.common import BaseCase
+from kinduct.plugins.engines.common import BaseCase, unknown_on_solver_failure
 
 
 class BMC(Engine):
@@ -18,6 +18,7 @@ class BMC(Engine):
     #: In a portfolio kind's base case already covers shallow bugs: yield the CPU to provers.
     niceness = 5
 
+    @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
         if system.bounded is not None:

@@ -3,16 +3,43 @@ known-invariant intake."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator, Sequence
 
 from pysmt.fnode import FNode
 
-from kinduct.kernel.backend import Solver
-from kinduct.kernel.engine import EngineContext
+from kinduct.kernel.backend import Solver, SolverUnknown
+from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.lemmas import parse_lemmas
-from kinduct.kernel.system import TransitionSystem
+from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
-from kinduct.kernel.verdict import Trace
+from kinduct.kernel.verdict import Answer, Trace, Verdict
+
+CheckMethod = Callable[[Engine, TransitionSystem, Sequence[Property], EngineContext],
+                       Iterator[Verdict]]
+
+
+def unknown_on_solver_failure(check: CheckMethod) -> CheckMethod:
+    """Wrap an engine's ``check``: when the solver cannot decide a query (it answers unknown,
+    or refuses a term outside its logic), every property the engine has not decided yet is
+    answered ``unknown`` with the solver's reason, instead of the engine crashing."""
+
+    @functools.wraps(check)
+    def wrapper(self: Engine, system: TransitionSystem, properties: Sequence[Property],
+                ctx: EngineContext) -> Iterator[Verdict]:
+        decided: set[str] = set()
+        try:
+            for verdict in check(self, system, properties, ctx):
+                if verdict.answer.definitive:
+                    decided.add(verdict.property)
+                yield verdict
+        except SolverUnknown as exc:
+            reason = f"the solver could not decide a query: {exc}"
+            for prop in properties:
+                if prop.name not in decided:
+                    yield Verdict(prop.name, Answer.UNKNOWN, engine=self.name, message=reason)
+
+    return wrapper
 
 
 def extract_trace(solver: Solver, unroller: Unroller, last: int, first: int = 0) -> Trace:

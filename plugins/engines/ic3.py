@@ -43,7 +43,7 @@ from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Trace, Verdict
 from kinduct.plugins.engines.analysis import Cone, analyze
-from kinduct.plugins.engines.common import InvariantIntake, extract_trace
+from kinduct.plugins.engines.common import InvariantIntake, extract_trace, unknown_on_solver_failure
 from kinduct.plugins.engines.discovery import discover
 from kinduct.plugins.engines.vocab import Vocabulary
 
@@ -494,6 +494,7 @@ class IC3(Engine):
     def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
         analyze(system, make_solver)
 
+    @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
         unsupported = [v for v in system.state_vars

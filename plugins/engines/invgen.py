@@ -10,14 +10,14 @@ from collections.abc import Callable, Iterator, Sequence
 
 from pysmt.fnode import FNode
 
-from kinduct.kernel.backend import Solver, SolverUnknown
+from kinduct.kernel.backend import Solver
 from kinduct.kernel.certify import check_invariant
 from kinduct.kernel.engine import Engine, EngineContext
-from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
 from kinduct.plugins.engines.analysis import analyze
+from kinduct.plugins.engines.common import unknown_on_solver_failure
 from kinduct.plugins.engines.discovery import discover
 
 
@@ -30,6 +30,7 @@ class InvGen(Engine):
     def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
         analyze(system, make_solver)
 
+    @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
         budget = float(ctx.options.get("invgen_budget", 20.0))
@@ -46,11 +47,7 @@ class InvGen(Engine):
         lemmas: list[FNode] = []
         open_props = list(properties)
         for seed in range(rounds):
-            try:
-                facts, proved = discover(system, ctx, budget, seed=seed, on_proved=early,
-                                         known=lemmas)
-            except SolverUnknown as exc:
-                raise EngineRefusal(f"invgen: solver returned unknown ({exc})") from None
+            facts, proved = discover(system, ctx, budget, seed=seed, on_proved=early, known=lemmas)
             fresh = [f for f in [*facts, *proved] if f not in set(lemmas)]
             if seed and not fresh:
                 continue

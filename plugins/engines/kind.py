@@ -16,13 +16,19 @@ from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.engines.common import BaseCase, InvariantIntake, state_vector
+from kinduct.plugins.engines.common import (
+    BaseCase,
+    InvariantIntake,
+    state_vector,
+    unknown_on_solver_failure,
+)
 
 
 class KInduction(Engine):
     name = "kind"
     description = "k-induction (base case confirmed, lazy simple-path constraints)"
 
+    @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
         env = system.env

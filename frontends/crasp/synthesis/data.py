@@ -13,7 +13,7 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
-from kinduct.kernel.errors import InputError
+from kinduct.kernel.errors import InputError, SourceLocation
 
 _TRUE = {"1", "true", "yes", "+", "pos", "positive", "t", "y"}
 _FALSE = {"0", "false", "no", "-", "neg", "negative", "f", "n"}
@@ -37,9 +37,16 @@ def read_csv(path: str | Path, alphabet: Sequence[str] | None = None
     if p.is_dir():
         raise InputError(f"{path}: is a directory, not a data file")
     try:
-        text = p.read_text(encoding="utf-8")
+        data = p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError(f"not a UTF-8 text file (byte {exc.start} cannot be decoded)",
+                         SourceLocation(str(path), line, col)) from None
     words: list[list[str]] = []
     labels: list[bool] = []
     allowed = set(alphabet) if alphabet is not None else None
@@ -72,9 +79,11 @@ def read_csv(path: str | Path, alphabet: Sequence[str] | None = None
             if a.isspace():
                 raise InputError.at("a word cannot contain spaces", p, text, lineno, lead + i + 1)
         words.append(word)
+    end = (max(1, len(text.splitlines())), 1)
     if not words:
-        raise InputError(f"{path}: no examples (expected lines 'word,label')")
+        raise InputError.at("no examples (expected lines 'word,label')", p, text, *end)
     alpha = tuple(alphabet) if alphabet is not None else tuple(sorted({a for w in words for a in w}))
     if not alpha:
-        raise InputError(f"{path}: every word is empty, so the alphabet is unknown (use --alphabet)")
+        raise InputError.at("every word is empty, so the alphabet is unknown (use --alphabet)",
+                            p, text, *end)
     return words, labels, alpha

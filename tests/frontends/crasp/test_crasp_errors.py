@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from kinduct.frontends.crasp.parser import MAX_DEPTH, MAX_DIGITS, MAX_WINDOW
 from kinduct.kernel.cli import main
+from kinduct.kernel.errors import InputError
 from tests.conftest import run_cli
 
 CASES = [
@@ -85,3 +87,60 @@ def test_cli_exit_code_and_message(tmp_path):
     assert proc.returncode == 3
     assert proc.stderr == (f"kinduct: {path}:3:6: error: type error: `C` is a count, but a Boolean is "
                            "expected here\n  X := C and 'b'\n       ^\n")
+
+
+# Hostile programs (issue 21): limits hold before anything is built, each refusal is located.
+A = "alphabet 'a', 'b'\n"
+HOSTILE = [
+    ("deep-not", A + "X := " + "not " * 5000 + "'a'\n", "2:810",
+     f"the expression nests deeper than {MAX_DEPTH} operators (split it into several rules)"),
+    ("long-sum", A + "C := " + " + ".join(["#('a')"] * 3000) + "\nX := C > 0\n", "2:",
+     f"nests deeper than {MAX_DEPTH} operators"),
+    ("long-and", A + "X := " + " and ".join(["'a'"] * 3000) + "\n", "2:", "nests deeper than"),
+    ("huge-literal", A + "X := #('a') > " + "9" * 20000 + "\n", "2:15",
+     f"integer literal of 20000 digits (at most {MAX_DIGITS} digits are accepted)"),
+    ("huge-window", A + "X := #[0," + "1" + "0" * 30 + "]('a') > 0\n", "2:10",
+     "integer literal of 31 digits"),
+    ("large-window", A + "X := #[0,100000000]('a') > 0\n", "2:10",
+     f"window end 100000000 is too large (at most {MAX_WINDOW}"),
+    ("huge-period", A + "X := period(" + "1" + "0" * 30 + ", 3)\n", "2:13", "integer literal of 31"),
+    ("nul-byte", A + "X := 'a'\x00\n", "2:9", "unexpected character '\\x00'"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "where", "message"), HOSTILE, ids=[c[0] for c in HOSTILE])
+@pytest.mark.parametrize("command", ["eval", "empty"])
+def test_hostile_program(tmp_path, capsys, name, text, where, message, command):
+    path = tmp_path / f"{name}.crasp"
+    path.write_text(text)
+    argv = ["crasp", "eval", str(path), "ab"] if command == "eval" else ["crasp", "empty", str(path)]
+    assert main(argv) == InputError.exit_code
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    head = err.splitlines()[0]
+    assert head.startswith(f"kinduct: {path}:{where}"), head
+    assert message in head
+    assert err.splitlines()[-1].strip() == "^"
+
+
+def test_depth_limit_is_not_hit_below_it(tmp_path, capsys):
+    """200 nested operators evaluate, check and translate (no recursion error)."""
+    path = tmp_path / "deep.crasp"
+    path.write_text(A + "X := " + "not " * (MAX_DEPTH - 1) + "'a'\n")
+    assert main(["crasp", "eval", str(path), "ab", "--json"]) == 0
+    assert main(["crasp", "empty", str(path), "--engine", "bmc", "--bound", "2"]) in (0, 20, 30, 40)
+
+
+def test_word_of_120000_letters_evaluates(capsys):
+    word = "[]" * 60000
+    assert main(["crasp", "eval", "examples/crasp/dyck1.crasp", word, "--json"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith('"accepted": true}')
+
+
+def test_not_utf8_is_located(tmp_path, capsys):
+    path = tmp_path / "latin1.crasp"
+    path.write_bytes(b"alphabet 'a'\nX := '\xe9'\n")
+    assert main(["crasp", "eval", str(path), "a"]) == InputError.exit_code
+    err = capsys.readouterr().err
+    assert err.startswith(f"kinduct: {path}:2:7: error: not a UTF-8 text file (byte 19")

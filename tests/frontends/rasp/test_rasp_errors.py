@@ -107,7 +107,7 @@ def test_no_hang_no_crash_on_runaway_programs(capsys, monkeypatch, tmp_path: Pat
     monkeypatch.setattr(interp, "MAX_STEPS", 5000)
     cases = {
         "rec.rasp": ("def f(x) { return f(x); }\ny = f(indices);\n", "recursion too deep"),
-        "deep.rasp": ("y = " + "+".join(["indices"] * 3000) + ";\n", "nests too deeply"),
+        "deep.rasp": ("y = " + "+".join(["indices"] * 3000) + ";\n", "nests deeper than"),
         "range.rasp": ("x = range(100000000);\ny = indices;\n", "range() of more than"),
         "loop.rasp": ("x = 0;\nfor i in range(1000) { for j in range(1000) { x = x + 1; } }\n"
                       "y = indices;\n", "runs too long"),

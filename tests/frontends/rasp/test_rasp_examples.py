@@ -62,11 +62,11 @@ def test_eval_cli_json() -> None:
                                        "output": ["$", 2, 1, 2]}
 
 
-def test_eval_cli_text_and_space_separated_tokens() -> None:
+def test_eval_cli_text_and_token_lists() -> None:
     proc = run_cli("rasp", "eval", RASP / "reverse.rasp", "reverse", "abc")
     assert proc.returncode == 0
     assert "['c', 'b', 'a']".replace("'", "") in proc.stdout.replace("'", "")
-    proc = run_cli("rasp", "eval", RASP / "sort.rasp", "sort_nobos", "ca bb aa", "--json")
+    proc = run_cli("rasp", "eval", RASP / "sort.rasp", "sort_nobos", "[ca, bb, 'aa']", "--json")
     import json
 
     assert json.loads(proc.stdout)["output"] == ["aa", "bb", "ca"]
