@@ -45,8 +45,7 @@ def check_one(path: Path, engine: str, solver: str, timeout: float, certify: boo
     start = time.monotonic()
     try:
         system = registry.frontend_for(path).load(path, LoadOptions())
-        opts = RunOptions(engines=(engine,), solver=solver, timeout=timeout,
-                          engine_options={"certify": True} if certify else {})
+        opts = RunOptions(engines=(engine,), solver=solver, timeout=timeout, certify=certify)
         v = run(system, opts, start)[0]
         certified = v.extra.get("certified")
         return {"verdict": v.answer.value, "time": time.monotonic() - start,

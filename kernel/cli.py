@@ -81,14 +81,28 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
                         help="wall-clock limit in seconds for the whole analysis")
     parser.add_argument("--bound", type=int, default=None, help="largest k to explore")
     parser.add_argument("--json", action="store_true", help="Kind 2-compatible JSON output")
+    parser.add_argument("--engine-opt", action="append", type=engine_setting, default=[],
+                        metavar="ENGINE.SETTING=VALUE",
+                        help="an engine's own setting, e.g. ic3.invgen=false or invgen.rounds=2 "
+                             "(repeatable; `kinduct plugins` lists the engines)")
+
+
+def engine_setting(text: str) -> tuple[str, str, str]:
+    """``ENGINE.SETTING=VALUE`` as (engine, setting, value)."""
+    head, eq, value = text.partition("=")
+    engine, dot, setting = head.partition(".")
+    if not (eq and dot and engine and setting):
+        raise argparse.ArgumentTypeError(f"expected ENGINE.SETTING=VALUE, not '{text}'")
+    return engine.strip(), setting.strip(), value.strip()
 
 
 def run_options(args: argparse.Namespace, properties: Sequence[str] = ()) -> RunOptions:
-    extra = {}
-    if getattr(args, "certify", False):
-        extra["certify"] = True
+    settings: dict[str, dict[str, object]] = {}
+    for engine, setting, value in getattr(args, "engine_opt", []):
+        settings.setdefault(engine, {})[setting] = value
     return RunOptions(engines=tuple(args.engine), solver=args.solver, timeout=args.timeout,
-                      max_k=args.bound, properties=tuple(properties), engine_options=extra)
+                      max_k=args.bound, properties=tuple(properties), engine_settings=settings,
+                      certify=bool(getattr(args, "certify", False)))
 
 
 def load_systems(path: Path, frontend: str | None, options: LoadOptions) -> list[TransitionSystem]:

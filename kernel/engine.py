@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import abc
+import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+import typing
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -15,6 +17,53 @@ from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Verdict
 
 
+@attrs.frozen
+class NoOptions:
+    """The settings of an engine that has none."""
+
+
+def _convert(field: attrs.Attribute, value: object) -> object:
+    """A setting given as text (``--engine-opt ic3.invgen=false``) in its field's type
+    (``bool``, ``int``, ``float``, ``str``, or one of them or None)."""
+    if not isinstance(value, str):
+        return value
+    kinds = typing.get_args(field.type) or (field.type,)
+    text = value.strip().lower()
+    if type(None) in kinds and text in ("none", "auto"):
+        return None
+    if bool in kinds:
+        if text in ("true", "1", "yes", "on"):
+            return True
+        if text in ("false", "0", "no", "off"):
+            return False
+        raise ValueError(f"expected true or false, not '{value}'")
+    if int in kinds:
+        return int(text)
+    if float in kinds:
+        number = float(text)
+        if not math.isfinite(number):
+            raise ValueError(f"expected a finite number, not '{value}'")
+        return number
+    return value
+
+
+def make_options(cls: type, settings: Mapping[str, object]) -> Any:
+    """An instance of the attrs class ``cls`` (an engine's :attr:`Engine.Options`) from
+    ``field name -> value``; a text value is converted to the field's type.  Raises
+    ``KeyError``/``ValueError`` naming the setting that is not one of ``cls``'s fields or
+    has no value of its type."""
+    fields = {f.name: f for f in attrs.fields(attrs.resolve_types(cls))}
+    values = {}
+    for name, value in settings.items():
+        if name not in fields:
+            raise KeyError(f"no setting '{name}' (known: {', '.join(fields) or 'none'})")
+        try:
+            values[name] = _convert(fields[name], value)
+        except ValueError as exc:
+            raise ValueError(f"setting '{name}': {exc}") from None
+    return cls(**values)
+
+
 @attrs.define
 class EngineContext:
     """Everything an engine may use besides the system itself.
@@ -22,7 +71,9 @@ class EngineContext:
     - ``make_solver()``: a fresh solver of the chosen backend bound to the system's environment.
     - ``max_k``: the bound to stop at (None: until killed).
     - ``deadline``: ``time.monotonic()`` value at which the run is killed (informational).
-    - ``publish_invariants`` / ``known_invariants``: lemmas proved by one engine, shared with the
+    - ``options``: the engine's own settings, an instance of its :attr:`Engine.Options`.
+    - ``companions``: the names of the engines running beside this one in the same run.
+    - ``publish_invariants`` / ``poll_invariants``: lemmas proved by one engine, shared with the
       others (SMT-LIB text so they cross process boundaries).
     """
 
@@ -30,7 +81,8 @@ class EngineContext:
     make_solver: Callable[[], Solver]
     max_k: int | None = None
     deadline: float | None = None
-    options: dict[str, Any] = attrs.field(factory=dict)
+    options: Any = attrs.field(factory=NoOptions)
+    companions: tuple[str, ...] = ()
     publish_invariants: Callable[[list[str]], None] = lambda lemmas: None
     poll_invariants: Callable[[], list[str]] = lambda: []
     log: Callable[[str], None] = lambda msg: None
@@ -52,6 +104,10 @@ class Engine(abc.ABC):
     needs_transition_relation: bool = True
     #: A meta-engine expands to several engines run in parallel by the runner.
     members: Sequence[str] = ()
+    #: The engine's settings: an attrs class whose fields all have defaults (set from the command
+    #: line by ``--engine-opt NAME.FIELD=VALUE``); an instance reaches :meth:`check` as
+    #: ``ctx.options``.
+    Options: type = NoOptions
     #: ``nice`` increment of this engine's process when it runs beside others.
     niceness: int = 0
     #: True when :meth:`prepare` does work: the runner forks the other engines first, so

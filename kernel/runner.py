@@ -21,7 +21,7 @@ import attrs
 
 from kinduct.kernel import registry
 from kinduct.kernel.backend import ExternalChecker, ExternalRequest
-from kinduct.kernel.engine import Engine, EngineContext
+from kinduct.kernel.engine import Engine, EngineContext, make_options
 from kinduct.kernel.errors import EngineRefusal, UsageError
 from kinduct.kernel.replay import replay_trace
 from kinduct.kernel.system import Property, PropertyKind, TransitionSystem
@@ -37,7 +37,10 @@ class RunOptions:
     timeout: float | None = None
     max_k: int | None = None
     properties: tuple[str, ...] = ()
-    engine_options: dict = attrs.field(factory=dict)
+    #: ``engine name -> setting -> value``: fields of that engine's :attr:`Engine.Options`.
+    engine_settings: dict[str, dict[str, object]] = attrs.field(factory=dict)
+    #: Re-check every certificate of a valid verdict with the other SMT backend.
+    certify: bool = False
 
 
 def expand_engines(names: Sequence[str]) -> list[Engine]:
@@ -90,9 +93,23 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+def engine_options(engines: Sequence[Engine], settings: dict[str, dict[str, object]]) -> dict[str, object]:
+    """Each engine's :attr:`Engine.Options` from the run's settings; a setting for an engine
+    that is not registered, or that the engine does not have, is a usage error."""
+    for name in settings:
+        registry.engine(name)  # an unknown engine name is a usage error
+    options = {}
+    for eng in engines:
+        try:
+            options[eng.name] = make_options(eng.Options, settings.get(eng.name, {}))
+        except (KeyError, ValueError) as exc:
+            raise UsageError(f"engine {eng.name}: {exc.args[0]}") from None
+    return options
+
+
 def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
            opts: RunOptions, deadline: float | None, outbox, inbox, nice: int = 0,
-           parent: int = 0) -> None:
+           parent: int = 0, options: object = None, companions: tuple[str, ...] = ()) -> None:
     os.setsid()
     _die_with_parent(parent)
     if nice:
@@ -118,7 +135,8 @@ def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
         make_solver=lambda: backend.solver(system.env),
         max_k=opts.max_k,
         deadline=deadline,
-        options=dict(opts.engine_options),
+        options=options if options is not None else engine.Options(),
+        companions=companions,
         publish_invariants=publish,
         poll_invariants=poll,
     )
@@ -228,9 +246,9 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
     deadline = None if opts.timeout is None else start + opts.timeout
     if isinstance(checker, ExternalChecker):
         return _run_external(checker, system, props, opts, start, deadline)
+    options = engine_options(engines, opts.engine_settings)
     # Engines learn who runs beside them (ic3 leaves invariant generation to invgen).
-    opts = attrs.evolve(opts, engine_options={**opts.engine_options,
-                                              "engines": tuple(e.name for e in engines)})
+    names = tuple(e.name for e in engines)
     by_name = {p.name: p for p in props}
     decided: dict[str, Verdict] = {}
     notes: dict[str, str] = {}
@@ -244,8 +262,10 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
         if eng.prepares:
             _prepare(eng, system, opts.solver)
         nice = eng.niceness if len(engines) > 1 else 0
+        companions = tuple(n for n in names if n != eng.name)
         proc = _CTX.Process(target=_child, args=(eng, system, props, opts, deadline, outbox,
-                                                 inboxes[eng.name], nice, os.getpid()),
+                                                 inboxes[eng.name], nice, os.getpid(),
+                                                 options[eng.name], companions),
                             daemon=True)
         proc.start()
         procs[eng.name] = proc
@@ -297,7 +317,7 @@ def _take(system: TransitionSystem, by_name: dict[str, Property], verdict: Verdi
     verdict = verdict.evolve(runtime=time.monotonic() - start)
     if verdict.answer.definitive:
         verdict = _accept(system, prop, verdict)
-        if verdict.answer is Answer.VALID and opts.engine_options.get("certify"):
+        if verdict.answer is Answer.VALID and opts.certify:
             verdict = _certify(system, prop, verdict, opts.solver)
         decided[prop.name] = _map_reachability(prop, verdict)
     elif verdict.answer is Answer.ERROR:

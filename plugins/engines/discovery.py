@@ -70,15 +70,16 @@ def houdini(system: TransitionSystem, ctx: EngineContext, facts: Sequence[FNode]
 def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
              seed: int = 0, on_proved: Callable[[list[FNode], list[FNode]], None] | None = None,
              variables: Sequence[FNode] | None = None,
-             known: Sequence[FNode] = ()) -> tuple[list[FNode], list[FNode]]:
+             known: Sequence[FNode] = (), runs: int = 8,
+             depth: int = 20) -> tuple[list[FNode], list[FNode]]:
     """(facts, invariants): trans-implied state invariants and Houdini survivors (candidates
     over ``variables`` only, when given, else over the analysis's registers), inductive relative
     to ``known`` invariants (an earlier round's: rounds with other seeds sample other states,
     and the affine hull of a few samples often carries a coincidence that hides a true
     equality; the union of the rounds' invariants is inductive too).
 
-    ``ctx.options`` ``invgen_runs``/``invgen_depth`` size the simulation (8 runs of 20 steps);
-    ``budget`` bounds only the simulation (half of it), since a cut-off Houdini proves nothing."""
+    ``runs`` simulated runs of ``depth`` steps sample the reachable states; ``budget`` (seconds)
+    bounds only the simulation (half of it), since a cut-off Houdini proves nothing."""
     shape = analyze(system, ctx.make_solver)
     facts = list(shape.facts)
     flag, latched = shape.first, shape.latches
@@ -91,8 +92,7 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
     # Half the runs keep the latches true (wire and register alike, or the flag falls a step
     # later) and the flags a fact ties to the property.
     flags = [*latched[:MAX_STICKY], *(b for b in near[:2] if b not in latched)]
-    samples = sim.runs(count=int(ctx.options.get("invgen_runs", 8)),
-                       depth=int(ctx.options.get("invgen_depth", 20)),
+    samples = sim.runs(count=runs, depth=depth,
                        deadline=time.monotonic() + budget / 2, flags=flags)
     sim.solver.close()
     given = set(facts)

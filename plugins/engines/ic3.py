@@ -129,8 +129,7 @@ class IC3Base:
         self._counter = itertools.count()
         self.stats = {"lemmas": 0, "obligations": 0, "ctg": 0}
         self.seeded = 0  # invariant-generation rounds done (see ``IC3.check``)
-        deadline = ctx.options.get("ic3_deadline", ctx.deadline)
-        self.deadline: float | None = deadline
+        self.deadline: float | None = ctx.deadline
         #: Called before each new frame (the engine hooks invariant seeding in here).
         self.on_level: Callable[[], None] = lambda: None
 
@@ -489,6 +488,16 @@ class IC3(Engine):
     name = "ic3"
     description = "IC3/PDR with cube generalisation over LIA/LRA atoms (certified invariants)"
 
+    @attrs.frozen
+    class Options:
+        """``invgen``: seed the frames with discovered invariants (None: unless an ``invgen``
+        engine runs beside and the cone restricts nothing); ``invgen_budget``: seconds of
+        simulation per seeding round; ``invgen_after``: solver queries before the first round."""
+
+        invgen: bool | None = None
+        invgen_budget: float = 8.0
+        invgen_after: int = 0
+
     prepares = True
 
     def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
@@ -507,16 +516,17 @@ class IC3(Engine):
         # that engine mines every state variable; mining the step cone here is cheap and
         # gives the relations IC3's cubes are written in.  Without a cone (nothing to
         # restrict) the invgen engine's invariants are awaited instead.
-        beside = "invgen" in ctx.options.get("engines", ())
-        if ctx.options.get("ic3_invgen", not beside or core.project):
+        options: IC3.Options = ctx.options
+        beside = "invgen" in ctx.companions
+        seeding = options.invgen if options.invgen is not None else (not beside or core.project)
+        if seeding:
             # Seed the frames with proved invariants (affine equalities, definitions, what
             # holds while a "so far" flag does): cube generalisation cannot invent
             # ``a + b + c = n``.  Seeding first measured best: on DRAGON-style protocols a
             # plain run of 64-256 queries first left frames that then failed to converge in
             # 30 s, where seeding at once proved them in 2-4 s.  The delay counts solver
             # queries, not seconds, so a run does the same on a busy machine as on an idle one.
-            budget = float(ctx.options.get("ic3_invgen_budget", 8.0))
-            delay = int(ctx.options.get("ic3_invgen_after", 0))
+            budget, delay = options.invgen_budget, options.invgen_after
 
             # Later rounds sample with other seeds, relative to what is known by then.
             rounds = [delay + extra for extra in (0, 1500, 5000)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
+import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import Solver
@@ -25,6 +26,17 @@ class InvGen(Engine):
     name = "invgen"
     description = "invariant generation (templates + affine hull of simulations, Houdini)"
 
+    @attrs.frozen
+    class Options:
+        """``budget``: seconds of simulation per round (at most); ``rounds``: discovery rounds
+        with fresh simulation seeds; ``runs``/``depth``: simulated runs per round and their
+        length."""
+
+        budget: float = 20.0
+        rounds: int = 4
+        runs: int = 8
+        depth: int = 20
+
     prepares = True
 
     def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
@@ -33,7 +45,8 @@ class InvGen(Engine):
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
-        budget = float(ctx.options.get("invgen_budget", 20.0))
+        options: InvGen.Options = ctx.options
+        budget = options.budget
         left = ctx.time_left()
         if left is not None:
             budget = min(budget, max(1.0, left - 0.5))
@@ -43,11 +56,11 @@ class InvGen(Engine):
             ctx.publish_invariants([to_smtlib(f) for f in [*facts, *proved]])
 
         # Rounds with fresh simulation seeds until every property is proved or time is up.
-        rounds = int(ctx.options.get("invgen_rounds", 4))
         lemmas: list[FNode] = []
         open_props = list(properties)
-        for seed in range(rounds):
-            facts, proved = discover(system, ctx, budget, seed=seed, on_proved=early, known=lemmas)
+        for seed in range(options.rounds):
+            facts, proved = discover(system, ctx, budget, seed=seed, on_proved=early, known=lemmas,
+                                     runs=options.runs, depth=options.depth)
             fresh = [f for f in [*facts, *proved] if f not in set(lemmas)]
             if seed and not fresh:
                 continue

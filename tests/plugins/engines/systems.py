@@ -42,7 +42,9 @@ def twin_counters(target: int = 7, broken: bool = False) -> TransitionSystem:
 
 def context(system: TransitionSystem, solver: str = "z3", max_k: int | None = None,
             timeout: float = 60.0, inbox: Sequence[str] = (), outbox: list | None = None,
-            **options) -> EngineContext:
+            options: object = None) -> EngineContext:
+    """An engine context for a test; ``options`` is the engine's ``Options`` (default: its
+    defaults, filled in by :func:`decide`)."""
     backend = registry.backend(solver)
     pending = list(inbox)
 
@@ -52,7 +54,7 @@ def context(system: TransitionSystem, solver: str = "z3", max_k: int | None = No
         return got
 
     return EngineContext(solver_name=solver, make_solver=lambda: backend.solver(system.env),
-                         max_k=max_k, deadline=time.monotonic() + timeout, options=dict(options),
+                         max_k=max_k, deadline=time.monotonic() + timeout, options=options,
                          publish_invariants=(outbox.extend if outbox is not None else lambda ls: None),
                          poll_invariants=poll)
 
@@ -60,6 +62,9 @@ def context(system: TransitionSystem, solver: str = "z3", max_k: int | None = No
 def decide(engine: str, system: TransitionSystem, ctx: EngineContext) -> dict[str, Verdict]:
     """Run one engine in this process; the last verdict per property."""
     out: dict[str, Verdict] = {}
-    for v in registry.engine(engine).check(system, list(system.properties), ctx):
+    eng = registry.engine(engine)
+    if ctx.options is None:
+        ctx.options = eng.Options()
+    for v in eng.check(system, list(system.properties), ctx):
         out[v.property] = v
     return out

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import properties, run_json
+from kinduct.kernel.errors import UsageError
+from tests.conftest import properties, run_cli, run_json
 from tests.kind2_schema import validate
 
 COUNTER = """\
@@ -55,3 +56,19 @@ def test_portfolio_proves_what_kind_cannot(tmp_path):
     assert prop["answer"]["source"] in ("ic3", "invgen", "kind")
     code, objs = run_json("check", path, "--engine", "kind", "--bound", "6", "--timeout", "60")
     assert properties(objs)["P0"]["answer"]["value"] == "unknown"
+
+
+def test_engine_settings_from_the_command_line(tmp_path):
+    """``--engine-opt ENGINE.SETTING=VALUE`` reaches the engine's typed options; a setting the
+    engine does not have, a value of the wrong type or an unknown engine is a usage error."""
+    path = tmp_path / "m.vmt"
+    path.write_text(TWINS)
+    code, objs = run_json("check", path, "--engine", "invgen", "--engine-opt", "invgen.rounds=1",
+                          "--engine-opt", "invgen.runs=4", "--timeout", "60")
+    assert code == 0 and [p["answer"]["value"] for p in properties(objs).values()] == ["valid"]
+    for bad, what in (("ic3.nope=1", "no setting 'nope'"), ("invgen.rounds=many", "rounds"),
+                      ("invgen.budget=nan", "finite"), ("magic.x=1", "magic"),
+                      ("ic3invgen", "ENGINE.SETTING=VALUE")):
+        proc = run_cli("check", path, "--engine", "ic3,invgen", "--engine-opt", bad)
+        assert proc.returncode == UsageError.exit_code, (bad, proc.stderr)
+        assert what in proc.stderr and "Traceback" not in proc.stderr, (bad, proc.stderr)

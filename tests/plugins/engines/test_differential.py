@@ -4,8 +4,6 @@ depth, and every certificate holds under the other solver."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,6 +14,8 @@ from kinduct.kernel.certify import certify
 from kinduct.kernel.replay import replay_trace
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 from kinduct.kernel.verdict import Answer
+from kinduct.plugins.engines.ic3 import IC3
+from kinduct.plugins.engines.invgen import InvGen
 from tests.plugins.engines.systems import context, decide
 
 NUMS = 2
@@ -141,11 +141,11 @@ def verdicts(system: TransitionSystem, solver: str) -> dict[str, object]:
     out = {}
     out["bmc"] = decide("bmc", system, context(system, solver, max_k=8))["P"]
     out["kind"] = decide("kind", system, context(system, solver, max_k=5))["P"]
-    out["ic3"] = decide("ic3", system, context(system, solver, max_k=15, ic3_invgen=False,
-                                               ic3_deadline=time.monotonic() + 2.0))["P"]
+    out["ic3"] = decide("ic3", system, context(system, solver, max_k=15, timeout=2.0,
+                                               options=IC3.Options(invgen=False)))["P"]
     published: list[str] = []
-    inv = decide("invgen", system, context(system, solver, outbox=published, invgen_budget=2.0,
-                                               invgen_runs=3, invgen_depth=8))
+    inv = decide("invgen", system, context(system, solver, outbox=published,
+                                           options=InvGen.Options(budget=2.0, runs=3, depth=8)))
     out["invgen"] = inv.get("P")
     out["invgen+kind"] = decide("kind", system, context(system, solver, max_k=5, inbox=published))["P"]
     return {k: v for k, v in out.items() if v is not None}

@@ -8,7 +8,7 @@ from kinduct.kernel.certify import certify, check_invariant
 from kinduct.kernel.lemmas import parse_lemmas
 from kinduct.kernel.replay import replay_trace
 from kinduct.kernel.verdict import Answer
-from kinduct.plugins.engines.ic3 import IC3Base
+from kinduct.plugins.engines.ic3 import IC3, IC3Base
 from tests.plugins.engines.systems import context, decide, twin_counters, wrapping_counter
 
 SOLVERS = ["z3", "cvc5"]
@@ -61,7 +61,7 @@ def test_counter_needs_bound_lemma(solver):
     system = wrapping_counter()
     m = system.env.formula_manager
     x = system.state_vars[0]
-    v = decide("ic3", system, context(system, solver, ic3_invgen=False))["not_bad"]
+    v = decide("ic3", system, context(system, solver, options=IC3.Options(invgen=False)))["not_bad"]
     assert v.answer is Answer.VALID
     (inv,) = parse_lemmas(system, [v.invariant])
     # any certificate must exclude the states 11..14 that run into 15
@@ -79,7 +79,7 @@ def test_twin_counters_need_equality(solver):
     system = twin_counters()
     m = system.env.formula_manager
     x, y = system.state_vars
-    v = decide("ic3", system, context(system, solver, ic3_invgen=False))["same"]
+    v = decide("ic3", system, context(system, solver, options=IC3.Options(invgen=False)))["same"]
     assert v.answer is Answer.VALID
     (inv,) = parse_lemmas(system, [v.invariant])
     # x = y + d with d != 0 and x = 7 reachable through such states would break the property:
@@ -92,7 +92,7 @@ def test_twin_counters_need_equality(solver):
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_counterexample_is_concrete_and_replays(solver):
     system = twin_counters(target=3, broken=True)
-    v = decide("ic3", system, context(system, solver, ic3_invgen=False))["same"]
+    v = decide("ic3", system, context(system, solver, options=IC3.Options(invgen=False)))["same"]
     assert v.answer is Answer.FALSIFIABLE
     assert replay_trace(system, v.trace, system.properties[0]) is None
     assert v.k == 3  # x reaches 3 after three steps; y is then 4
@@ -174,10 +174,10 @@ def test_copies_of_one_stream_are_equal_after_the_first_step():
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_ic3_proves_a_lustre_like_system_with_a_certificate(solver):
     system, _ = _lustre_like()
-    ctx = context(system, solver, ic3_invgen=False)
+    ctx = context(system, solver, options=IC3.Options(invgen=False))
     core = IC3Base(system, ctx)
     assert core.project
-    v = decide("ic3", system, context(system, solver, ic3_invgen=False))["P"]
+    v = decide("ic3", system, context(system, solver, options=IC3.Options(invgen=False)))["P"]
     assert v.answer is Answer.VALID
     other = {"z3": "cvc5", "cvc5": "z3"}[solver]
     assert certify(system, system.properties[0], v.invariant, other) is None
@@ -190,6 +190,6 @@ def test_ic3_projected_counterexample_is_concrete(solver):
     from kinduct.kernel.system import Property
 
     system = system.with_properties([Property("Q", m.Or(first, m.LE(x, m.Int(3))))])
-    v = decide("ic3", system, context(system, solver, ic3_invgen=False))["Q"]
+    v = decide("ic3", system, context(system, solver, options=IC3.Options(invgen=False)))["Q"]
     assert v.answer is Answer.FALSIFIABLE and v.k == 4  # x counts 0, 1, 2, 3, 4
     assert replay_trace(system, v.trace, system.properties[0]) is None
