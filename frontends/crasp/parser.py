@@ -18,6 +18,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from kinduct.frontends.crasp import ast as A
 from kinduct.kernel.errors import InputError
+from kinduct.kernel.frontend import read_source
 
 _GRAMMAR = Path(__file__).with_name("crasp.lark")
 
@@ -226,12 +227,7 @@ def parse(text: str, file: str | Path | None = None) -> A.Program:
 
 def load(path: str | Path) -> A.Program:
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a UTF-8 text file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: {exc.strerror or exc}") from None
+    text = read_source(p)
     return parse(text, p)
 
 

@@ -24,6 +24,7 @@ from kinduct.frontends.rasp.builtins import install_builtins
 from kinduct.frontends.rasp.nodes import Graph, Loc, Node
 from kinduct.frontends.rasp.syntax import parse
 from kinduct.kernel.errors import InputError
+from kinduct.kernel.frontend import read_source
 
 STDLIB = Path(__file__).with_name("stdlib.rasp")
 RESERVED = {"tokens", "tokens_str", "tokens_int", "tokens_float", "tokens_bool", "tokens_asis",
@@ -190,7 +191,7 @@ class Interpreter:
 
     # ----------------------------------------------------------------------------- running
     def run_file(self, path: Path, scope: Scope, library: bool = False) -> Source:
-        text = path.read_text(encoding="utf-8")
+        text = read_source(path)
         return self.run_text(text, str(path), scope, library)
 
     def run_text(self, text: str, file: str, scope: Scope, library: bool = False) -> Source:

@@ -16,6 +16,7 @@ from pysmt.exceptions import PysmtException, PysmtSyntaxError
 from pysmt.smtlib.parser import SmtLibParser
 
 from kinduct.kernel.errors import InputError, SourceLocation
+from kinduct.kernel.frontend import read_source
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 
 _PROPERTY_RE = re.compile(r":invar-property\s+(\d+)")
@@ -32,10 +33,7 @@ def _locate(text: str, pattern: re.Pattern[str], key: str) -> tuple[int, int] | 
 
 
 def read_vmt(path: Path) -> TransitionSystem:
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read: {exc}") from None
+    text = read_source(path)
     return parse_vmt(text, str(path))
 
 

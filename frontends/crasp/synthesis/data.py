@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kinduct.kernel.errors import InputError
+from kinduct.kernel.frontend import read_source
 
 _TRUE = {"1", "true", "yes", "+", "pos", "positive", "t", "y"}
 _FALSE = {"0", "false", "no", "-", "neg", "negative", "f", "n"}
@@ -36,10 +37,7 @@ def read_csv(path: str | Path, alphabet: Sequence[str] | None = None
         raise InputError(f"{path}: no such file")
     if p.is_dir():
         raise InputError(f"{path}: is a directory, not a data file")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not a UTF-8 text file ({exc.reason})") from None
+    text = read_source(p)
     words: list[list[str]] = []
     labels: list[bool] = []
     allowed = set(alphabet) if alphabet is not None else None
