@@ -5,19 +5,15 @@
 >>> report.properties[0].answer
 'valid'
 
-Importing ``kinduct`` is cheap: the solver stack loads on first use of :func:`check`,
-:func:`load` or :func:`transition_system`.
+Importing ``kinduct`` is cheap (the console script relies on it): the solver stack loads on
+first use of :func:`check`, :func:`load` or :func:`transition_system`, the version on first
+use of ``__version__``.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
+import importlib
 from typing import TYPE_CHECKING, Any
-
-try:
-    __version__ = importlib.metadata.version("kinduct")
-except importlib.metadata.PackageNotFoundError:  # running from a source tree
-    __version__ = "0+unknown"
 
 if TYPE_CHECKING:
     from kinduct.checking import PropertyResult, Report, check, load, transition_system
@@ -33,7 +29,19 @@ _LAZY = {
 }
 
 
+def _version() -> str:
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("kinduct")
+    except importlib.metadata.PackageNotFoundError:  # running from a source tree
+        return "0+unknown"
+
+
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        globals()[name] = value = _version()
+        return value
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'kinduct' has no attribute '{name}'")

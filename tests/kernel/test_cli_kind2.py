@@ -167,3 +167,30 @@ def test_unknown_property_is_an_error_with_modular_analyses_too():
                    "--property", "nope")
     assert proc.returncode == UsageError.exit_code
     assert "no property named 'nope'" in proc.stderr
+
+
+def test_ctrl_c_while_the_solver_stack_loads_is_quiet():
+    """SIGINT once the process is loading z3 (start-up, before the command runs): exit 130,
+    no KeyboardInterrupt traceback."""
+    import signal
+    import subprocess
+    import time
+
+    from tests.conftest import KINDUCT, ROOT
+
+    proc = subprocess.Popen([str(KINDUCT), "check", str(EXAMPLES / "vmt" / "counter.vmt")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    maps = f"/proc/{proc.pid}/maps"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with open(maps) as fh:
+                if "libz3" in fh.read():
+                    break
+        except OSError:
+            pass
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert proc.returncode == 130, (proc.returncode, err)
