@@ -9,6 +9,7 @@ error becomes a Kind 2 ``log`` object instead of a line on stderr.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -16,7 +17,7 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from kinduct.kernel import registry
@@ -27,6 +28,7 @@ from kinduct.kernel.report import human_report, json_objects, log_object, option
 from kinduct.kernel.runner import RunOptions, run, select_properties
 from kinduct.kernel.system import TransitionSystem
 from kinduct.kernel.verdict import Verdict, exit_code
+
 
 def _process_start() -> float:
     """When this process started, on the ``time.monotonic`` clock: ``--timeout`` counts from
@@ -190,7 +192,8 @@ def run_options(args: argparse.Namespace, properties: Sequence[str] = ()) -> Run
     if getattr(args, "certify", False):
         extra["certify"] = True
     return RunOptions(engines=engine_names(args), solver=args.solver, timeout=args.timeout,
-                      max_k=args.bound, properties=tuple(properties), engine_options=extra)
+                      max_k=args.bound, properties=tuple(properties), engine_options=extra,
+                      progress=getattr(args, "progress", None))
 
 
 def engine_names(args: argparse.Namespace) -> tuple[str, ...]:
@@ -258,19 +261,35 @@ def cmd_check(args: argparse.Namespace) -> int:
             if name not in known:
                 raise UsageError(f"no property named '{name}' (known: {', '.join(sorted(known)) or 'none'})")
     results = []
-    for system in systems:
-        props = select_properties(system, args.property or ()) if len(systems) == 1 else [
-            p for p in system.properties if not args.property or p.name in args.property]
-        if not props:
-            continue
-        verdicts = decide(system, args, start, [p.name for p in props])
-        results.append((system.with_properties(props), verdicts))
+    with _progress(args, start):
+        for system in systems:
+            props = select_properties(system, args.property or ()) if len(systems) == 1 else [
+                p for p in system.properties if not args.property or p.name in args.property]
+            if not props:
+                continue
+            verdicts = decide(system, args, start, [p.name for p in props])
+            results.append((system.with_properties(props), verdicts))
     if not results:
         raise InputError(f"{path}: the model has no property to check")
     preamble = [options_object(engine_names(args), args.timeout, args.bound, args.compositional,
                                args.modular)]
     preamble += [log_object("warn", "parse", w.message, w.location) for w in found]
     return print_analyses(results, args.json, preamble)
+
+
+@contextlib.contextmanager
+def _progress(args: argparse.Namespace, start: float) -> Iterator[None]:
+    """Live progress on stderr while engines run (a terminal, not ``--json``)."""
+    from kinduct.kernel.progress import LiveProgress
+
+    if not LiveProgress.wanted(args.json):
+        args.progress = None
+        yield
+        return
+    with LiveProgress(start) as live:
+        args.progress = live
+        yield
+    args.progress = None
 
 
 def report_warnings(found: Sequence[SourceWarning], as_json: bool) -> None:

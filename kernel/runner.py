@@ -15,7 +15,7 @@ import resource
 import signal
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 
@@ -30,13 +30,30 @@ _CTX = mp.get_context("fork")
 
 
 @attrs.frozen
+class ProgressEvent:
+    """What the runner tells a progress display: ``start`` (the ``engines`` and ``properties``
+    of a run), ``verdict`` (an engine's answer, or an unknown with the bound it reached),
+    ``done`` or ``failed`` (an engine ended; ``note`` says why it failed)."""
+
+    kind: str
+    engine: str | None = None
+    verdict: Verdict | None = None
+    engines: tuple[str, ...] = ()
+    properties: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@attrs.frozen
 class RunOptions:
+    """``progress``: called in this process with each :class:`ProgressEvent` (None: quiet)."""
+
     engines: tuple[str, ...] = ("portfolio",)
     solver: str = "z3"
     timeout: float | None = None
     max_k: int | None = None
     properties: tuple[str, ...] = ()
     engine_options: dict = attrs.field(factory=dict)
+    progress: Callable[[ProgressEvent], None] | None = attrs.field(default=None, eq=False)
 
 
 def expand_engines(names: Sequence[str]) -> list[Engine]:
@@ -236,6 +253,8 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
         procs[eng.name] = proc
     running = set(procs)
     best_unknown: dict[str, Verdict] = {}
+    tell = opts.progress or (lambda event: None)
+    tell(ProgressEvent("start", engines=tuple(procs), properties=tuple(by_name)))
     try:
         while running and len(decided) < len(props):
             wait = 0.2 if deadline is None else min(0.2, max(0.0, deadline - time.monotonic()))
@@ -256,6 +275,7 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
                 if prop is None or verdict.property in decided:
                     continue
                 verdict = verdict.evolve(runtime=time.monotonic() - start)
+                tell(ProgressEvent("verdict", name, verdict))
                 if verdict.answer.definitive:
                     verdict = _accept(system, prop, verdict)
                     if verdict.answer is Answer.VALID and opts.engine_options.get("certify"):
@@ -264,7 +284,9 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
                 elif verdict.answer is Answer.ERROR:
                     decided[prop.name] = verdict
                 else:
-                    best_unknown[prop.name] = verdict
+                    known = best_unknown.get(prop.name)
+                    if known is None or (verdict.k or -1) >= (known.k or -1):
+                        best_unknown[prop.name] = verdict  # the largest bound reached
             elif kind == "lemmas":
                 for other, box in inboxes.items():
                     if other != name and other in running:
@@ -272,8 +294,10 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
             elif kind in ("refused", "crash"):
                 notes[name] = f"engine {name} {'refused' if kind == 'refused' else 'crashed'}: " \
                               f"{payload.strip().splitlines()[-1] if payload else ''}"
+                tell(ProgressEvent("failed", name, note=notes[name]))
             elif kind == "done":
                 running.discard(name)
+                tell(ProgressEvent("done", name))
     finally:
         for proc in procs.values():
             _kill_group(proc)
