@@ -292,12 +292,24 @@ def _progress(args: argparse.Namespace, start: float) -> Iterator[None]:
     args.progress = None
 
 
+#: At most this many warnings are printed for people (all of them go into ``--json``).
+MAX_WARNINGS = 5
+
+
 def report_warnings(found: Sequence[SourceWarning], as_json: bool) -> None:
-    """Warnings go to stderr for people; under ``--json`` they become ``log`` objects instead."""
-    if as_json:
-        return
-    for w in found:
-        sys.stderr.write(f"{w}\n")
+    """Warnings go to stderr (as errors do); under ``--json`` they are also ``log`` objects."""
+    for w in found[:MAX_WARNINGS]:
+        sys.stderr.write(f"kinduct: {w}\n")
+    if len(found) > MAX_WARNINGS:
+        sys.stderr.write(f"kinduct: {len(found) - MAX_WARNINGS} more warnings\n")
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings outside ``check`` (e.g. ``simulate``): one located line on stderr each."""
+    if isinstance(message, SourceWarning):
+        sys.stderr.write(f"kinduct: {message}\n")
+    else:
+        sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:
@@ -389,6 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     raw = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in raw
     as_json = "--json" in raw or "-json" in raw
+    warnings.showwarning = _show_warning
     try:
         parser = build_parser()
         args = parser.parse_args(kind2_argv(raw, set(_commands(parser))))

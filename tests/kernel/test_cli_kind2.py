@@ -194,3 +194,16 @@ def test_ctrl_c_while_the_solver_stack_loads_is_quiet():
     out, err = proc.communicate(timeout=60)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert proc.returncode == 130, (proc.returncode, err)
+
+
+def test_warnings_are_located_log_objects_under_json(tmp_path):
+    src = tmp_path / "w.lus"
+    src.write_text("node N(x: int) returns (y: int);\nlet\n  y = pre x;\n  check y = y;\ntel\n")
+    proc = run_cli("check", src, "--json", "--timeout", "60")
+    objs = json.loads(proc.stdout)
+    validate(objs)
+    warns = [o for o in objs if o["objectType"] == "log" and o["level"] == "warn"]
+    assert [(w["file"], w["line"], w["column"], w["value"]) for w in warns] == [
+        (str(src), 3, 7, "unguarded pre")]
+    human = run_cli("check", src, "--timeout", "60")
+    assert f"{src}:3:7: warning: unguarded pre" in human.stderr
