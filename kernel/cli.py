@@ -185,6 +185,7 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bound", type=int, default=None,
                         help="largest k to explore (default: no bound)")
     parser.add_argument("--json", action="store_true", help="Kind 2-compatible JSON output")
+    parser.set_defaults(whole_run_timeout=True)
 
 
 def run_options(args: argparse.Namespace, properties: Sequence[str] = ()) -> RunOptions:
@@ -405,8 +406,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(kind2_argv(raw, set(_commands(parser))))
-        if as_script:
-            _arm_watchdog(getattr(args, "timeout", None), as_json)
+        if as_script and getattr(args, "whole_run_timeout", False):
+            _arm_watchdog(args.timeout, as_json)
         code = args.handler(args)
         sys.stdout.flush()
         return code
