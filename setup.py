@@ -1,4 +1,4 @@
-"""Packaging glue: map kernel/, frontends/, plugins/ into the ``kinduct.*`` namespace.
+"""Packaging glue: map api/, kernel/, frontends/, plugins/ into the ``kinduct.*`` namespace.
 
 pyproject.toml holds all metadata; this file only enumerates every subpackage under the three
 source folders so that new packages need no edit here.
@@ -8,7 +8,8 @@ from pathlib import Path
 
 from setuptools import setup
 
-ROOTS = {"kernel": "kinduct.kernel", "frontends": "kinduct.frontends", "plugins": "kinduct.plugins"}
+ROOTS = {"api": "kinduct", "kernel": "kinduct.kernel", "frontends": "kinduct.frontends",
+         "plugins": "kinduct.plugins"}
 
 
 def _packages() -> list[str]:

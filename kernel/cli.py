@@ -1,35 +1,110 @@
 """The ``kinduct`` command line.  Subcommands beyond ``check`` and ``plugins`` come from
-plugins through the ``kinduct_add_commands`` hook."""
+plugins through the ``kinduct_add_commands`` hook.
+
+Kind 2's spellings are accepted too (see :mod:`kinduct.kernel.kind2_args`), exit codes are Kind
+2's (see :mod:`kinduct.kernel.errors`), and under ``--json`` stdout is always one JSON array: an
+error becomes a Kind 2 ``log`` object instead of a line on stderr.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import math
 import os
 import sys
+import threading
 import time
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from kinduct.kernel import registry
 from kinduct.kernel.backend import ExternalChecker
-from kinduct.kernel.errors import InputError, KinductError
-from kinduct.kernel.frontend import LoadOptions
-from kinduct.kernel.report import human_report, json_objects
+from kinduct.kernel.errors import InputError, KinductError, SourceWarning, UsageError
+from kinduct.kernel.frontend import LoadOptions, check_input_file
+from kinduct.kernel.kind2_args import ENGINE_NAMES, kind2_argv, parse_bool
+from kinduct.kernel.report import human_report, json_objects, log_object, options_object
 from kinduct.kernel.runner import RunOptions, run, select_properties
 from kinduct.kernel.system import TransitionSystem
 from kinduct.kernel.verdict import Verdict, exit_code
 
-#: When this process started working: ``--timeout`` counts from here, plugin loading included.
-PROCESS_START = time.monotonic()
+
+def _process_start() -> float:
+    """When this process started, on the ``time.monotonic`` clock: ``--timeout`` counts from
+    there, so interpreter start-up, imports and plugin loading are inside the limit too."""
+    now = time.monotonic()
+    try:
+        with open("/proc/self/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        with open("/proc/uptime") as fh:
+            uptime = float(fh.read().split()[0])
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # seconds after boot
+        return now - min(max(0.0, uptime - started), 60.0)
+    except (OSError, ValueError, IndexError):
+        return now
+
+
+#: When this process started working: ``--timeout`` counts from here, start-up included.
+PROCESS_START = _process_start()
+
+#: How long after ``--timeout`` the watchdog ends a run that is still busy (seconds).
+GRACE = 1.5
+
+EXIT_CODES = """exit codes (Kind 2's):
+  0    every property holds (reachable ones reached)
+  30   some property unknown (timeout, bound reached, or incomplete engines)
+  40   some property falsified (or a reachable property proved unreachable)
+  1    internal error        2  bad command line
+  3    input error (missing, unreadable or malformed file)
+  4    the chosen solver is not available
+  130  interrupted (Ctrl-C)"""
+
+#: One example per built-in command, shown at the end of its ``--help``.
+EXAMPLES = {
+    "kinduct": "kinduct check examples/lucent/counter.lus --timeout 10",
+    "kinduct check": "kinduct check examples/vmt/counter_bug.vmt --engine bmc,kind --timeout 10",
+    "kinduct plugins": "kinduct plugins",
+}
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Defaults shown after every option's help (unless it names its default itself); epilogs
+    (exit codes, example) kept as written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if ("default" in text or not action.option_strings or default is None
+                or default is False or default is argparse.SUPPRESS):
+            return text
+        shown = ",".join(map(str, default)) if isinstance(default, tuple | list) else str(default)
+        return f"{text} (default: {shown.replace('%', '%%')})"
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors as one line and exit code 2."""
+    """argparse that reports usage errors as :class:`UsageError` (exit code 2), shows defaults,
+    and ends every command's help with the exit codes and an example."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # type: ignore[override]
-        sys.stderr.write(f"kinduct: error: {message}\n")
-        raise SystemExit(2)
+        raise UsageError(message)
+
+    def format_help(self) -> str:
+        example = EXAMPLES.get(self.prog)
+        if example is None:
+            commands = _commands(self)
+            example = f"{self.prog} {commands[0]} --help" if commands else f"{self.prog} --help"
+        tail = [EXIT_CODES]
+        if example and "example:" not in (self.epilog or ""):
+            tail.append(f"example:\n  {example}")
+        if EXIT_CODES not in (self.epilog or ""):
+            self.epilog = "\n\n".join(([self.epilog] if self.epilog else []) + tail)
+        return super().format_help()
 
 
 def console(stderr: bool = False):
@@ -39,12 +114,8 @@ def console(stderr: bool = False):
 
 
 def existing_file(path: str) -> Path:
-    p = Path(path)
-    if not p.exists():
-        raise InputError(f"{path}: no such file")
-    if p.is_dir():
-        raise InputError(f"{path}: is a directory, not a model file")
-    return p
+    """A model file named on the command line: it must exist and be a regular file."""
+    return check_input_file(path)
 
 
 def csv_list(text: str) -> tuple[str, ...]:
@@ -55,14 +126,14 @@ def csv_list(text: str) -> tuple[str, ...]:
 
 
 def _positive(cast: type, what: str):
-    """An argparse type for positive numbers of the given kind."""
+    """An argparse type for positive, finite numbers of the given kind."""
     def parse(text: str):
         try:
             value = cast(text)
-        except ValueError:
+        except (ValueError, OverflowError):
             raise argparse.ArgumentTypeError(f"expected {what}, got '{text}'") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError("must be positive")
+        if not math.isfinite(value) or value <= 0:
+            raise argparse.ArgumentTypeError(f"expected {what} above 0, got '{text}'")
         return value
 
     return parse
@@ -72,19 +143,54 @@ positive_float = _positive(float, "a number of seconds")
 positive_int = _positive(int, "a whole number")
 
 
+def timeout_seconds(text: str) -> float | None:
+    """``--timeout``: a positive, finite number of seconds; ``0`` means no limit (as Kind 2)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got '{text}'") from None
+    if value == 0:
+        return None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds (or 0 for no "
+                                         f"limit), got '{text}'")
+    return value
+
+
+class _EnableEngine(argparse.Action):
+    """Kind 2's ``--enable BMC`` (repeatable): each one adds an engine to ``--engine``."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[override]
+        name = ENGINE_NAMES.get(str(values).upper())
+        if name is None:
+            raise UsageError(f"--enable: unknown Kind 2 engine '{values}' "
+                             f"(known: {', '.join(sorted(ENGINE_NAMES))})")
+        enabled = list(getattr(namespace, "enable", None) or [])
+        if name not in enabled:
+            enabled.append(name)
+        namespace.enable = enabled
+
+
 def add_engine_options(parser: argparse.ArgumentParser) -> None:
     """The options shared by every command that runs engines."""
     parser.add_argument("--engine", type=csv_list, default=("portfolio",),
-                        help="engines to run in parallel, comma-separated (default: portfolio)")
-    parser.add_argument("--solver", default="z3", help="SMT backend (z3, cvc5, kind2)")
-    parser.add_argument("--timeout", type=positive_float, default=None,
-                        help="wall-clock limit in seconds for the whole analysis")
-    parser.add_argument("--bound", type=int, default=None, help="largest k to explore")
+                        help="engines to run in parallel, comma-separated")
+    parser.add_argument("--enable", action=_EnableEngine, metavar="ENGINE", default=None,
+                        help="Kind 2's spelling: add one engine (BMC, IND, IC3, INVGEN); repeatable; "
+                             "replaces --engine")
+    parser.add_argument("--solver", "--smt_solver", type=str.lower, default="z3",
+                        help="SMT backend (z3, cvc5, kind2)")
+    parser.add_argument("--timeout", type=timeout_seconds, default=None,
+                        help="wall-clock limit in seconds for the whole run, parsing included; "
+                             "0: no limit (default: no limit)")
+    parser.add_argument("--bound", type=int, default=None,
+                        help="largest k to explore (default: no bound)")
     parser.add_argument("--json", action="store_true", help="Kind 2-compatible JSON output")
     parser.add_argument("--engine-opt", action="append", type=engine_setting, default=[],
                         metavar="ENGINE.SETTING=VALUE",
                         help="an engine's own setting, e.g. ic3.invgen=false or invgen.rounds=2 "
                              "(repeatable; `kinduct plugins` lists the engines)")
+    parser.set_defaults(whole_run_timeout=True)
 
 
 def engine_setting(text: str) -> tuple[str, str, str]:
@@ -100,9 +206,15 @@ def run_options(args: argparse.Namespace, properties: Sequence[str] = ()) -> Run
     settings: dict[str, dict[str, object]] = {}
     for engine, setting, value in getattr(args, "engine_opt", []):
         settings.setdefault(engine, {})[setting] = value
-    return RunOptions(engines=tuple(args.engine), solver=args.solver, timeout=args.timeout,
+    return RunOptions(engines=engine_names(args), solver=args.solver, timeout=args.timeout,
                       max_k=args.bound, properties=tuple(properties), engine_settings=settings,
-                      certify=bool(getattr(args, "certify", False)))
+                      certify=bool(getattr(args, "certify", False)),
+                      progress=getattr(args, "progress", None))
+
+
+def engine_names(args: argparse.Namespace) -> tuple[str, ...]:
+    """``--enable`` (Kind 2) when given, else ``--engine``."""
+    return tuple(getattr(args, "enable", None) or args.engine)
 
 
 def load_systems(path: Path, frontend: str | None, options: LoadOptions) -> list[TransitionSystem]:
@@ -138,10 +250,12 @@ def print_verdicts(system: TransitionSystem, verdicts: Sequence[Verdict], as_jso
     return print_analyses([(system, list(verdicts))], as_json)
 
 
-def print_analyses(results: Sequence[tuple[TransitionSystem, list[Verdict]]], as_json: bool) -> int:
-    """Print one or several analyses (Kind 2 prints one analysisStart..Stop block each)."""
+def print_analyses(results: Sequence[tuple[TransitionSystem, list[Verdict]]], as_json: bool,
+                   preamble: Sequence[dict] = ()) -> int:
+    """Print one or several analyses (Kind 2 prints one analysisStart..Stop block each);
+    ``preamble``: JSON objects (options, warnings) printed before them."""
     if as_json:
-        objects: list = []
+        objects: list = list(preamble)
         for system, verdicts in results:
             objects.extend(json_objects(system, list(system.properties), verdicts))
         print(json.dumps(objects, indent=2))
@@ -156,18 +270,66 @@ def cmd_check(args: argparse.Namespace) -> int:
     start = PROCESS_START
     path = existing_file(args.file)
     options = LoadOptions(main=args.main, compositional=args.compositional, modular=args.modular)
-    systems = load_systems(path, args.frontend, options)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SourceWarning)
+        systems = load_systems(path, args.frontend, options)
+    found = [w.message for w in caught if isinstance(w.message, SourceWarning)]
+    report_warnings(found, args.json)
+    if args.property:
+        known = {p.name for s in systems for p in s.properties}
+        for name in args.property:
+            if name not in known:
+                raise UsageError(f"no property named '{name}' (known: {', '.join(sorted(known)) or 'none'})")
     results = []
-    for system in systems:
-        props = select_properties(system, args.property or ()) if len(systems) == 1 else [
-            p for p in system.properties if not args.property or p.name in args.property]
-        if not props:
-            continue
-        verdicts = decide(system, args, start, [p.name for p in props])
-        results.append((system.with_properties(props), verdicts))
+    with _progress(args, start):
+        for system in systems:
+            props = select_properties(system, args.property or ()) if len(systems) == 1 else [
+                p for p in system.properties if not args.property or p.name in args.property]
+            if not props:
+                continue
+            verdicts = decide(system, args, start, [p.name for p in props])
+            results.append((system.with_properties(props), verdicts))
     if not results:
         raise InputError(f"{path}: the model has no property to check")
-    return print_analyses(results, args.json)
+    preamble = [options_object(engine_names(args), args.timeout, args.bound, args.compositional,
+                               args.modular)]
+    preamble += [log_object("warn", "parse", w.message, w.location) for w in found]
+    return print_analyses(results, args.json, preamble)
+
+
+@contextlib.contextmanager
+def _progress(args: argparse.Namespace, start: float) -> Iterator[None]:
+    """Live progress on stderr while engines run (a terminal, not ``--json``)."""
+    from kinduct.kernel.progress import LiveProgress
+
+    if not LiveProgress.wanted(args.json):
+        args.progress = None
+        yield
+        return
+    with LiveProgress(start) as live:
+        args.progress = live
+        yield
+    args.progress = None
+
+
+#: At most this many warnings are printed for people (all of them go into ``--json``).
+MAX_WARNINGS = 5
+
+
+def report_warnings(found: Sequence[SourceWarning], as_json: bool) -> None:
+    """Warnings go to stderr (as errors do); under ``--json`` they are also ``log`` objects."""
+    for w in found[:MAX_WARNINGS]:
+        sys.stderr.write(f"kinduct: {w}\n")
+    if len(found) > MAX_WARNINGS:
+        sys.stderr.write(f"kinduct: {len(found) - MAX_WARNINGS} more warnings\n")
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings outside ``check`` (e.g. ``simulate``): one located line on stderr each."""
+    if isinstance(message, SourceWarning):
+        sys.stderr.write(f"kinduct: {message}\n")
+    else:
+        sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 def cmd_plugins(args: argparse.Namespace) -> int:
@@ -176,7 +338,7 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     out = console()
     table = Table(title="kinduct plugins", title_justify="left")
     for col in ("kind", "name", "details", "status"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")
     for f in registry.frontends().values():
         table.add_row("frontend", f.name, " ".join(f.extensions), "available")
     for e in registry.engines().values():
@@ -192,21 +354,25 @@ def cmd_plugins(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="kinduct", description="A plugin-based model checker.")
+    parser = _Parser(prog="kinduct", description="A plugin-based model checker.  "
+                     "'kinduct FILE' means 'kinduct check FILE'.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     sub.required = True
 
-    check = sub.add_parser("check", help="check the properties of a model")
-    check.add_argument("file")
+    check = sub.add_parser("check", help="check the properties of a model",
+                           description="Check the properties of a model; engines run in parallel "
+                                       "and the first definitive answer wins.")
+    check.add_argument("file", help="the model (.lus, .vmt, .crasp, .rasp, ...)")
     add_engine_options(check)
-    check.add_argument("--property", action="append", help="check only this property")
-    check.add_argument("--main", help="top node (Lustre)")
+    check.add_argument("--property", action="append", help="check only this property (repeatable)")
+    check.add_argument("--main", "--lus_main", metavar="NODE",
+                       help="top node (Lustre; default: --%%MAIN or the nodes nobody calls)")
     check.add_argument("--frontend", help="frontend to read FILE with (default: by extension)")
-    check.add_argument("--compositional", action="store_true",
-                       help="abstract called nodes by their contracts (Lucent)")
-    check.add_argument("--modular", action="store_true",
-                       help="analyse every node bottom-up (Lucent)")
+    check.add_argument("--compositional", type=parse_bool, nargs="?", const=True, default=False,
+                       metavar="BOOL", help="abstract called nodes by their contracts (Lucent)")
+    check.add_argument("--modular", type=parse_bool, nargs="?", const=True, default=False,
+                       metavar="BOOL", help="analyse every node bottom-up (Lucent)")
     check.add_argument("--certify", action="store_true",
                        help="re-check certificates of valid verdicts with the other backend")
     check.set_defaults(handler=cmd_check)
@@ -219,17 +385,54 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _arm_watchdog(timeout: float | None, as_json: bool) -> None:
+    """The last line of defence for ``--timeout``: a run still busy ``GRACE`` seconds after
+    its limit (a long solver call, a frontend loop) ends at once, with unknown's exit code."""
+    if timeout is None:
+        return
+
+    def expire() -> None:
+        message = f"timeout: no answer within {timeout:g} s"
+        if as_json:
+            sys.stdout.write(json.dumps([log_object("error", "kinduct", message)], indent=2) + "\n")
+        sys.stderr.write(f"kinduct: {message}\n")
+        with _quiet():
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(30)  # engines die with this process (PR_SET_PDEATHSIG)
+
+    delay = max(0.0, PROCESS_START + timeout + GRACE - time.monotonic())
+    timer = threading.Timer(delay, expire)
+    timer.daemon = True
+    timer.start()
+
+
+class _quiet:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc) -> bool:
+        return True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    """Run the command line; ``argv=None`` means this process's arguments, and then (only then)
+    a watchdog enforces ``--timeout`` on the whole process."""
+    as_script = argv is None
+    raw = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in raw
+    as_json = "--json" in raw or "-json" in raw
+    warnings.showwarning = _show_warning
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args = parser.parse_args(kind2_argv(raw, set(_commands(parser))))
+        if as_script and getattr(args, "whole_run_timeout", False):
+            _arm_watchdog(args.timeout, as_json)
         code = args.handler(args)
         sys.stdout.flush()
         return code
     except KinductError as exc:
-        sys.stderr.write(f"kinduct: {exc}\n")
-        return exc.exit_code
+        return _report_error(exc, as_json)
     except KeyboardInterrupt:
         sys.stderr.write("kinduct: interrupted\n")
         return 130
@@ -239,9 +442,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the last line of defence: never a traceback by default
         if debug:
             raise
-        sys.stderr.write(f"kinduct: internal error: {type(exc).__name__}: {exc} "
-                         "(run with --debug for details)\n")
-        return 1
+        return _report_error(KinductError(f"internal error: {type(exc).__name__}: {exc} "
+                                          "(run with --debug for details)"), as_json)
+
+
+def _commands(parser: argparse.ArgumentParser) -> list[str]:
+    for action in parser._subparsers._group_actions if parser._subparsers else ():
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
+
+
+def _report_error(exc: KinductError, as_json: bool) -> int:
+    """One line (plus source line and caret) on stderr; under ``--json`` also a ``log`` object,
+    so stdout is still one JSON array."""
+    sys.stderr.write(f"kinduct: {exc}\n")
+    if as_json:
+        location = getattr(exc, "location", None)
+        source = "parse" if isinstance(exc, InputError) and not isinstance(exc, UsageError) else "kinduct"
+        level = "error" if isinstance(exc, InputError) else "fatal"
+        message = getattr(exc, "message", str(exc))
+        print(json.dumps([log_object(level, source, message, location)], indent=2))
+    return exc.exit_code
 
 
 if __name__ == "__main__":

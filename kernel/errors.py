@@ -108,6 +108,27 @@ class UnsupportedError(InputError):
         super().__init__(f"unsupported: {feature}", location, source_line)
 
 
+class SourceWarning(UserWarning):
+    """A warning about the input, with its place: frontends raise it with
+    ``warnings.warn(SourceWarning(message, location))``; the command line collects them and
+    prints them (or, under ``--json``, turns them into Kind 2 ``log`` objects)."""
+
+    def __init__(self, message: str, location: SourceLocation | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+    def __str__(self) -> str:
+        return f"{self.location}: warning: {self.message}" if self.location else f"warning: {self.message}"
+
+
+def warn(message: str, location: SourceLocation | None = None) -> None:
+    """Report a :class:`SourceWarning` (collected by the command line, or by the caller)."""
+    import warnings
+
+    warnings.warn(SourceWarning(message, location), stacklevel=2)
+
+
 class EngineRefusal(KinductError):
     """An engine cannot handle this problem (e.g. a bounded-only problem given to k-induction)."""
 

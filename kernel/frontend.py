@@ -1,13 +1,17 @@
-"""What a frontend is: a named reader from source files to transition systems."""
+"""What a frontend is: a named reader from source files to transition systems, and the one
+place where input files are read (:func:`read_source`)."""
 
 from __future__ import annotations
 
 import abc
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from kinduct.kernel.errors import InputError, SourceLocation
 from kinduct.kernel.system import TransitionSystem
 
 
@@ -37,3 +41,51 @@ class Frontend(abc.ABC):
 
     def claims(self, path: Path) -> bool:
         return path.suffix.lower() in self.extensions
+
+
+def check_input_file(path: str | Path) -> Path:
+    """An input file named by the user: it must exist and be a regular file (a directory, a
+    named pipe or ``/dev/zero`` would hang or mislead a reader), refused with exit code 3."""
+    p = Path(path)
+    try:
+        mode = p.stat().st_mode
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(mode):
+        raise InputError(f"{path}: is a directory, not a model file")
+    if not stat.S_ISREG(mode):
+        raise InputError(f"{path}: not a regular file (a pipe, device or socket cannot be read "
+                         "as a model)")
+    return p
+
+
+#: Inputs larger than this are refused before they are read (bytes); ``KINDUCT_MAX_INPUT_MB``
+#: overrides it.
+MAX_INPUT_BYTES = 256 * 1024 * 1024
+
+
+def read_source(path: str | Path) -> str:
+    """The text of an input file: the one place where kinduct reads model and data files.
+
+    Refuses non-regular files and files over the size limit; bytes that are not UTF-8 are a
+    located error naming the line, column and byte offset."""
+    p = check_input_file(path)
+    limit = int(os.environ.get("KINDUCT_MAX_INPUT_MB", MAX_INPUT_BYTES // (1024 * 1024))) * 1024 * 1024
+    size = p.stat().st_size
+    if size > limit:
+        raise InputError(f"{path}: {size} bytes is over the input limit of {limit} bytes "
+                         "(set KINDUCT_MAX_INPUT_MB)")
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", errors="replace")) + 1
+        raise InputError(f"not UTF-8: byte 0x{data[exc.start]:02x} at byte offset {exc.start}",
+                         SourceLocation(str(path), line, column)) from None

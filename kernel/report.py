@@ -10,6 +10,7 @@ from typing import Any
 from pysmt.fnode import FNode
 from rich.markup import escape
 
+from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Trace, Value, Verdict
 
@@ -74,8 +75,10 @@ def property_object(system: TransitionSystem, prop: Property, verdict: Verdict) 
     }
     if loc and loc.file:
         obj["file"] = loc.file
-    if verdict.k is not None:
+    if verdict.k is not None and verdict.answer.definitive:
         obj["k"] = verdict.k
+    elif verdict.k is not None and verdict.answer is Answer.UNKNOWN:
+        obj["trueFor"] = verdict.k  # Kind 2: the largest k with no counterexample
     if verdict.solver:
         obj["solver"] = verdict.solver
     if verdict.trace is not None:
@@ -88,6 +91,38 @@ def property_object(system: TransitionSystem, prop: Property, verdict: Verdict) 
     elif verdict.message and verdict.answer is Answer.UNKNOWN:
         obj["reason"] = verdict.message
     obj.update(verdict.extra)
+    return obj
+
+
+#: kinduct's engines by the names Kind 2 gives the engines doing the same job (``--enable``).
+KIND2_ENGINE = {"bmc": "bmc", "kind": "ind", "ic3": "ic3", "invgen": "invgen"}
+
+
+def options_object(engines: Sequence[str], timeout: float | None, bound: int | None,
+                   compositional: bool = False, modular: bool = False) -> dict[str, Any]:
+    """Kind 2's ``kind2Options`` object: the engines that ran and the limits of the run."""
+    return {
+        "objectType": "kind2Options",
+        "enabled": [KIND2_ENGINE.get(name, name) for name in engines],
+        "timeout": float(timeout or 0.0),
+        "bmcMax": int(bound or 0),
+        "compositional": bool(compositional),
+        "modular": bool(modular),
+    }
+
+
+def log_object(level: str, source: str, value: str,
+               location: SourceLocation | None = None) -> dict[str, Any]:
+    """A Kind 2 ``log`` object (``level``: fatal, error, warn, info, debug)."""
+    obj: dict[str, Any] = {"objectType": "log", "level": level, "source": source}
+    if location is not None:
+        if location.file:
+            obj["file"] = location.file
+        if location.line is not None:
+            obj["line"] = location.line
+        if location.column is not None:
+            obj["column"] = location.column
+    obj["value"] = value
     return obj
 
 
@@ -117,28 +152,71 @@ _STYLE = {
 }
 
 
-def format_value(value: Any) -> str:
-    if isinstance(value, dict) and "num" in value:
-        return f"{value['num']}/{value['den']}"
+def format_value(value: Any, type_name: str | None = None) -> str:
+    """A value in Lustre's syntax: ``true``/``false``, ``3``, ``1.5`` or ``1/3`` for reals
+    (``2.0`` when the stream is real), ``[1, 2]`` for arrays, ``{a = 1; b = true}`` for records."""
+    if isinstance(value, dict) and "num" in value and "den" in value and len(value) == 2:
+        num, den = value["num"], value["den"]
+        if _terminates(den):
+            return _decimal(Fraction(num, den))
+        return f"{num}/{den}"
+    if isinstance(value, Fraction):
+        return format_value(json_value(value), "real")
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and type_name == "real":
+        return f"{value}.0"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(format_value(v, type_name) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + "; ".join(f"{k} = {format_value(v)}" for k, v in value.items()) + "}"
     return str(value)
+
+
+def _terminates(den: int) -> bool:
+    """Whether ``1/den`` has a finite decimal expansion (``den`` = 2^a 5^b)."""
+    for p in (2, 5):
+        while den > 1 and den % p == 0:
+            den //= p
+    return den == 1
+
+
+def _decimal(value: Fraction) -> str:
+    """A fraction whose denominator divides a power of ten, as an exact decimal."""
+    sign = "-" if value < 0 else ""
+    value = abs(value)
+    whole, rest = divmod(value.numerator, value.denominator)
+    digits = ""
+    while rest:
+        rest *= 10
+        digit, rest = divmod(rest, value.denominator)
+        digits += str(digit)
+    return f"{sign}{whole}.{digits or '0'}"
+
+
+def _k_cell(v: Verdict) -> str:
+    if v.k is None:
+        return "-"
+    if v.answer is Answer.UNKNOWN:
+        return f"safe to {v.k}"  # Kind 2's trueFor
+    return str(v.k)
 
 
 def human_report(console, system: TransitionSystem, props: Sequence[Property],
                  verdicts: Sequence[Verdict]) -> None:
-    """A table of verdicts, then each counterexample as a table of streams over steps.
+    """A table of verdicts, then each counterexample as tables of streams over steps.
 
-    Names come from users' models (``z[l3c34]``), so they are escaped, never read as markup."""
+    Names come from users' models (``z[l3c34]``), so they are escaped, never read as markup.
+    No cell is ever cut short: long values fold onto several lines."""
     from rich.table import Table
 
     table = Table(title=escape(system.name), title_justify="left")
     for col in ("property", "verdict", "engine", "k", "time (s)"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")
     by_name = {p.name: p for p in props}
     for v in verdicts:
         table.add_row(escape(v.property), f"[{_STYLE[v.answer]}]{v.answer.value}[/]", v.engine or "-",
-                      "-" if v.k is None else str(v.k), f"{v.runtime:.2f}")
+                      _k_cell(v), f"{v.runtime:.2f}")
     console.print(table)
     for v in verdicts:
         if v.answer is Answer.ERROR or (v.answer is Answer.UNKNOWN and v.message):
@@ -154,20 +232,64 @@ def human_report(console, system: TransitionSystem, props: Sequence[Property],
 
 
 def _print_block(console, title: str, block: dict[str, Any], depth: int = 0) -> None:
-    from rich.table import Table
-
     streams = block.get("streams", [])
     if streams:
         steps = max((len(s["instantValues"]) for s in streams), default=0)
-        table = Table(title=escape(f"{title}: {block['blockType']} {block['name']}"),
-                      title_justify="left")
-        table.add_column("stream")
-        table.add_column("class")
-        for k in range(steps):
-            table.add_column(str(k), justify="right")
+        rows = []
         for s in streams:
-            vals = {step: format_value(val) for step, val in s["instantValues"]}
-            table.add_row(escape(s["name"]), s["class"], *[escape(vals.get(k, "")) for k in range(steps)])
-        console.print(table)
+            vals = {step: format_value(val, s.get("type")) for step, val in s["instantValues"]}
+            rows.append((s["name"], s["class"], [vals.get(k, "") for k in range(steps)]))
+        print_stream_table(console, f"{title}: {block['blockType']} {block['name']}",
+                           ("stream", "class"), rows, steps)
     for sub in block.get("subnodes", []) or []:
         _print_block(console, title, sub, depth + 1)
+
+
+def step_chunks(width: int | None, fixed: Sequence[int], cells: Sequence[int]) -> list[range]:
+    """Split steps ``0..len(cells)-1`` into runs of consecutive steps whose columns (``cells[k]``
+    characters wide), after the ``fixed`` columns, fit in ``width``; one run when ``width`` is None.
+    Every run holds at least one step."""
+    if width is None or not cells:
+        return [range(len(cells))]
+    used0 = 1 + sum(w + 3 for w in fixed)  # rich: one border plus two padding per column
+    chunks, begin, used = [], 0, used0
+    for k, w in enumerate(cells):
+        if used + w + 3 > width and k > begin:
+            chunks.append(range(begin, k))
+            begin, used = k, used0
+        used += w + 3
+    chunks.append(range(begin, len(cells)))
+    return chunks
+
+
+def print_stream_table(console, title: str, heads: Sequence[str],
+                       rows: Sequence[tuple[str, str, Sequence[str]]], steps: int) -> None:
+    """Streams over steps: on a terminal, folded into several tables of consecutive steps that
+    fit the screen (each repeating the stream names); elsewhere (a pipe, a file) one table as
+    wide as the data.  Values are never truncated."""
+    from rich.table import Table
+
+    fixed = [max([len(heads[0]), *(len(r[0]) for r in rows)]),
+             max([len(heads[1]), *(len(r[1]) for r in rows)])]
+    cells = [max([len(str(k)), *(len(r[2][k]) for r in rows)]) for k in range(steps)]
+    width = console.width if console.is_terminal else None
+    chunks = step_chunks(width, fixed, cells)
+    for chunk in chunks:
+        span = "" if len(chunks) == 1 else f" (steps {chunk.start}-{chunk.stop - 1} of 0-{steps - 1})"
+        table = Table(title=escape(title + span), title_justify="left")
+        table.add_column(heads[0], overflow="fold", min_width=min(fixed[0], 40))
+        table.add_column(heads[1], overflow="fold")
+        for k in chunk:
+            table.add_column(str(k), justify="right", overflow="fold", min_width=cells[k])
+        for name, cls, values in rows:
+            table.add_row(escape(name), escape(cls), *[escape(values[k]) for k in chunk])
+        if width is None:  # as wide as the data, whatever the console thinks its width is
+            needed = 1 + sum(w + 3 for w in fixed) + sum(cells[k] + 3 for k in chunk)
+            before = console.width
+            console.width = max(needed, before)
+            try:
+                console.print(table)
+            finally:
+                console.width = before
+        else:
+            console.print(table)

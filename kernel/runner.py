@@ -15,7 +15,7 @@ import resource
 import signal
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 
@@ -31,7 +31,23 @@ _CTX = mp.get_context("fork")
 
 
 @attrs.frozen
+class ProgressEvent:
+    """What the runner tells a progress display: ``start`` (the ``engines`` and ``properties``
+    of a run), ``verdict`` (an engine's answer, or an unknown with the bound it reached),
+    ``done`` or ``failed`` (an engine ended; ``note`` says why it failed)."""
+
+    kind: str
+    engine: str | None = None
+    verdict: Verdict | None = None
+    engines: tuple[str, ...] = ()
+    properties: tuple[str, ...] = ()
+    note: str | None = None
+
+
+@attrs.frozen
 class RunOptions:
+    """``progress``: called in this process with each :class:`ProgressEvent` (None: quiet)."""
+
     engines: tuple[str, ...] = ("portfolio",)
     solver: str = "z3"
     timeout: float | None = None
@@ -41,6 +57,7 @@ class RunOptions:
     engine_settings: dict[str, dict[str, object]] = attrs.field(factory=dict)
     #: Re-check every certificate of a valid verdict with the other SMT backend.
     certify: bool = False
+    progress: Callable[[ProgressEvent], None] | None = attrs.field(default=None, eq=False)
 
 
 def expand_engines(names: Sequence[str]) -> list[Engine]:
@@ -271,6 +288,8 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
         procs[eng.name] = proc
     running = set(procs)
     best_unknown: dict[str, Verdict] = {}
+    tell = opts.progress or (lambda event: None)
+    tell(ProgressEvent("start", engines=tuple(procs), properties=tuple(by_name)))
     try:
         while running and len(decided) < len(props):
             wait = 0.2 if deadline is None else min(0.2, max(0.0, deadline - time.monotonic()))
@@ -286,7 +305,9 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
                                                    f"(exit code {procs[eng_name].exitcode})")
                 continue
             if kind == "verdict":
-                _take(system, by_name, payload, opts, start, decided, best_unknown)
+                verdict = _take(system, by_name, payload, opts, start, decided, best_unknown)
+                if verdict is not None:
+                    tell(ProgressEvent("verdict", name, verdict))
             elif kind == "lemmas":
                 for other, box in inboxes.items():
                     if other != name and other in running:
@@ -294,8 +315,10 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
             elif kind in ("refused", "crash"):
                 notes[name] = f"engine {name} {'refused' if kind == 'refused' else 'crashed'}: " \
                               f"{payload.strip().splitlines()[-1] if payload else ''}"
+                tell(ProgressEvent("failed", name, note=notes[name]))
             elif kind == "done":
                 running.discard(name)
+                tell(ProgressEvent("done", name))
     finally:
         for proc in procs.values():
             _kill_group(proc)
@@ -308,22 +331,27 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
 
 def _take(system: TransitionSystem, by_name: dict[str, Property], verdict: Verdict,
           opts: RunOptions, start: float, decided: dict[str, Verdict],
-          best_unknown: dict[str, Verdict]) -> None:
+          best_unknown: dict[str, Verdict]) -> Verdict | None:
     """The single acceptance path of every verdict (an engine's or an external checker's):
-    replay, certification, reachability mapping; the first definitive verdict wins."""
+    replay, certification, reachability mapping; the first definitive verdict wins, and of the
+    unknown ones the one with the largest bound reached is kept.  Returns the verdict as
+    received (None when it concerns no open property)."""
     prop = by_name.get(verdict.property)
     if prop is None or verdict.property in decided:
-        return
+        return None
     verdict = verdict.evolve(runtime=time.monotonic() - start)
     if verdict.answer.definitive:
-        verdict = _accept(system, prop, verdict)
-        if verdict.answer is Answer.VALID and opts.certify:
-            verdict = _certify(system, prop, verdict, opts.solver)
-        decided[prop.name] = _map_reachability(prop, verdict)
+        accepted = _accept(system, prop, verdict)
+        if accepted.answer is Answer.VALID and opts.certify:
+            accepted = _certify(system, prop, accepted, opts.solver)
+        decided[prop.name] = _map_reachability(prop, accepted)
     elif verdict.answer is Answer.ERROR:
         decided[prop.name] = verdict
     else:
-        best_unknown[prop.name] = verdict
+        known = best_unknown.get(prop.name)
+        if known is None or (verdict.k or -1) >= (known.k or -1):
+            best_unknown[prop.name] = verdict  # the largest bound reached
+    return verdict
 
 
 def _results(props: Sequence[Property], decided: dict[str, Verdict],

@@ -1,5 +1,6 @@
-"""The part of Kind 2's JSON output contract that kinduct promises (property objects and the
-analysis markers), written as a JSON Schema for jsonschema."""
+"""The part of Kind 2's JSON output contract that kinduct promises (property objects, the
+analysis markers, ``log`` and ``kind2Options`` objects), written as a JSON Schema for
+jsonschema.  Every item must match exactly one kind of object, told apart by ``objectType``."""
 
 VALUE = {"anyOf": [
     {"type": "boolean"}, {"type": "number"}, {"type": "string"},
@@ -63,14 +64,25 @@ PROPERTY = {
 OUTPUT = {
     "$defs": {"trace": TRACE},
     "type": "array",
-    "items": {"anyOf": [
+    "items": {"oneOf": [
         PROPERTY,
         {"type": "object", "properties": {"objectType": {"const": "analysisStart"}},
          "required": ["objectType", "top", "concrete", "abstract", "assumptions"]},
         {"type": "object", "properties": {"objectType": {"const": "analysisStop"}},
          "required": ["objectType"]},
-        {"type": "object", "properties": {"objectType": {"const": "log"}},
+        {"type": "object", "properties": {
+            "objectType": {"const": "log"},
+            "level": {"enum": ["off", "fatal", "error", "warn", "note", "info", "debug", "trace"]},
+            "source": {"type": "string"}, "file": {"type": "string"},
+            "line": {"type": "integer", "minimum": 1}, "column": {"type": "integer", "minimum": 1},
+            "value": {"type": "string"}},
          "required": ["objectType", "level", "source", "value"]},
+        {"type": "object", "properties": {
+            "objectType": {"const": "kind2Options"},
+            "enabled": {"type": "array", "items": {"type": "string"}},
+            "timeout": {"type": "number", "minimum": 0}, "bmcMax": {"type": "integer", "minimum": 0},
+            "compositional": {"type": "boolean"}, "modular": {"type": "boolean"}},
+         "required": ["objectType", "enabled", "timeout", "bmcMax", "compositional", "modular"]},
     ]},
 }
 

@@ -10,13 +10,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import time
 
 from kinduct.frontends.crasp import ast as A
 from kinduct.frontends.crasp.evaluate import accepts, evaluate, split_word
 from kinduct.frontends.crasp.parser import load
-from kinduct.kernel.cli import add_engine_options, existing_file
-from kinduct.kernel.errors import InputError
+from kinduct.kernel.cli import PROCESS_START, add_engine_options, existing_file
+from kinduct.kernel.errors import InputError, UsageError
 
 
 def _cell(v) -> str:
@@ -60,9 +59,9 @@ def cmd_query(args: argparse.Namespace) -> int:
     from kinduct.frontends.crasp.queries import run_query
     from kinduct.kernel.cli import print_verdicts
 
-    start = time.monotonic()
+    start = PROCESS_START  # --timeout counts from the start of the process
     if args.words < 1:
-        raise InputError(f"--words must be at least 1, got {args.words}")
+        raise UsageError(f"--words must be at least 1, got {args.words}")
     system, verdicts = run_query(args.query, [args.a] + ([args.b] if args.b else []), args, start)
     code = print_verdicts(system, verdicts, args.json)
     words = verdicts[0].extra.get("words") if verdicts else None

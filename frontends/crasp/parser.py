@@ -24,7 +24,8 @@ from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from kinduct.frontends.crasp import ast as A
-from kinduct.kernel.errors import InputError, SourceLocation
+from kinduct.kernel.errors import InputError
+from kinduct.kernel.frontend import read_source
 
 _GRAMMAR = Path(__file__).with_name("crasp.lark")
 
@@ -262,17 +263,7 @@ def _check_limits(tree: Tree, text: str, file: str | None) -> None:
 
 def load(path: str | Path) -> A.Program:
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError(f"not a UTF-8 text file (byte {exc.start} cannot be decoded)",
-                         SourceLocation(str(path), line, col)) from None
+    text = read_source(p)
     return parse(text, p)
 
 

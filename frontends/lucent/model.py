@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import sys
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -14,24 +14,28 @@ from kinduct.frontends.lucent.parser import parse_file, parse_text
 from kinduct.frontends.lucent.simulate import Instance, Simulator, leaves
 from kinduct.frontends.lucent.translate import PropInfo, Translator
 from kinduct.frontends.lucent.types import T, assemble
-from kinduct.kernel.errors import InputError
+from kinduct.kernel.errors import InputError, SourceLocation, warn
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Trace
 
-MAX_WARNINGS = 5
-
 
 def load_checked(path: str | Path | None = None, text: str | None = None) -> Checked:
+    """Parse and check; the checker's warnings are reported as located
+    :class:`~kinduct.kernel.errors.SourceWarning` values (the command line prints them)."""
     prog = parse_text(text, str(path or "<input>")) if text is not None else parse_file(path)
     checked = check_program(prog)
-    shown = checked.warnings[:MAX_WARNINGS]
-    for w in shown:
-        sys.stderr.write(w + "\n")
-    if len(checked.warnings) > len(shown):
-        sys.stderr.write(f"{checked.file}: {len(checked.warnings) - len(shown)} more warnings "
-                         "(unguarded pre)\n")
+    for w in checked.warnings:
+        found = _WARNING.match(w)
+        if found:
+            warn(found["message"], SourceLocation(found["file"], int(found["line"]), int(found["col"])))
+        else:
+            warn(w)
     return checked
+
+
+#: The checker's warnings read ``file:line:col: warning: message``.
+_WARNING = re.compile(r"^(?P<file>.*):(?P<line>\d+):(?P<col>\d+): warning: (?P<message>.*)$", re.S)
 
 
 def main_nodes(checked: Checked, options: LoadOptions) -> list[str]:

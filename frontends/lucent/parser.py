@@ -18,6 +18,7 @@ from lark import Token, Transformer, v_args
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
+from kinduct.kernel.frontend import read_source
 
 GRAMMAR = Path(__file__).with_name("lucent.lark")
 
@@ -171,7 +172,7 @@ def _add(prog: A.Program, decl, base: Path, file: str, text: str) -> None:
         path = base / name
         if not path.exists():
             raise InputError.at(f"included file '{name}' not found", file, text, pos.line, pos.col)
-        sub = parse_text(path.read_text(), str(path))
+        sub = parse_text(read_source(path), str(path))
         prog.types.extend(sub.types)
         prog.consts.extend(sub.consts)
         prog.nodes.extend(sub.nodes)
@@ -180,7 +181,7 @@ def _add(prog: A.Program, decl, base: Path, file: str, text: str) -> None:
 
 def parse_file(path: str | Path) -> A.Program:
     p = Path(path)
-    return parse_text(p.read_text(), str(path))
+    return parse_text(read_source(p), str(path))
 
 
 def _pos(meta) -> A.Pos:

@@ -15,6 +15,8 @@ from kinduct.frontends.lucent.simulate import Instance, Simulator, default_value
 from kinduct.frontends.lucent.types import T
 from kinduct.kernel.cli import console, existing_file
 from kinduct.kernel.errors import InputError
+from kinduct.kernel.frontend import read_source
+from kinduct.kernel.report import format_value, print_stream_table
 
 
 def parse_value(text: Any, t: T, where: str) -> Any:
@@ -52,7 +54,7 @@ def parse_value(text: Any, t: T, where: str) -> Any:
 
 
 def read_inputs(path: Path, node) -> list[dict[str, Any]]:
-    text = path.read_text()
+    text = read_source(path)
     names = node.inputs
     rows: list[dict[str, Any]]
     if path.suffix.lower() == ".json":
@@ -86,15 +88,8 @@ def read_inputs(path: Path, node) -> list[dict[str, Any]]:
 
 
 def _fmt(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, Fraction):
-        return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
-    if isinstance(v, list):
-        return "[" + ", ".join(_fmt(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + "; ".join(f"{k} = {_fmt(x)}" for k, x in v.items()) + "}"
-    return str(v)
+    """A value in Lustre's syntax (reals as ``1.5``, ``2.0`` or ``1/3``)."""
+    return format_value(v)
 
 
 def _block(inst: Instance) -> dict[str, Any]:
@@ -145,13 +140,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([_block(sim.root)], indent=2))
         return 0
-    from rich.table import Table
-    table = Table(title=f"simulation of {main} ({len(inputs)} steps)", title_justify="left")
-    table.add_column("class")
-    table.add_column("stream")
-    for k in range(len(inputs)):
-        table.add_column(str(k), justify="right")
-    for n in node.inputs + node.outputs + node.locals:
-        table.add_row(node.var_class(n), n, *[_fmt(h[n]) for h in sim.root.history])
-    console().print(table)
+    rows = [(n, node.var_class(n), [_fmt(h[n]) for h in sim.root.history])
+            for n in node.inputs + node.outputs + node.locals]
+    print_stream_table(console(), f"simulation of {main} ({len(inputs)} steps)", ("stream", "class"),
+                       rows, len(inputs))
     return 0

@@ -24,6 +24,7 @@ from kinduct.frontends.rasp.builtins import install_builtins
 from kinduct.frontends.rasp.nodes import Graph, Loc, Node
 from kinduct.frontends.rasp.syntax import parse
 from kinduct.kernel.errors import InputError, SourceLocation
+from kinduct.kernel.frontend import read_source
 
 STDLIB = Path(__file__).with_name("stdlib.rasp")
 RESERVED = {"tokens", "tokens_str", "tokens_int", "tokens_float", "tokens_bool", "tokens_asis",
@@ -191,14 +192,7 @@ class Interpreter:
 
     # ----------------------------------------------------------------------------- running
     def run_file(self, path: Path, scope: Scope, library: bool = False) -> Source:
-        data = path.read_bytes()
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = data.count(b"\n", 0, exc.start) + 1
-            col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-            raise InputError(f"not a UTF-8 text file (byte {exc.start} cannot be decoded)",
-                             SourceLocation(str(path), line, col)) from None
+        text = read_source(path)
         return self.run_text(text, str(path), scope, library)
 
     def run_text(self, text: str, file: str, scope: Scope, library: bool = False) -> Source:

@@ -24,19 +24,14 @@ from pysmt.smtlib.script import SmtLibScript
 
 from kinduct.frontends.vmt.lexer import Keyword, Tokens
 from kinduct.kernel.errors import InputError, SourceLocation
+from kinduct.kernel.frontend import read_source
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 
 _UNSUPPORTED = (":live-property", ":invar-constraint")
 
 
 def read_vmt(path: Path) -> TransitionSystem:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not a UTF-8 text file (byte {exc.start} cannot be decoded)",
-                         SourceLocation(str(path), 1, 1)) from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    text = read_source(path)
     return parse_vmt(text, str(path))
 
 

@@ -21,7 +21,7 @@ from kinduct.frontends.crasp.synthesis.data import read_csv, write_csv
 from kinduct.frontends.crasp.synthesis.languages import LANGUAGES, language
 from kinduct.frontends.crasp.synthesis.search import Options, Progress, anneal, program_size
 from kinduct.frontends.crasp.synthesis.space import Shape
-from kinduct.kernel.cli import existing_file
+from kinduct.kernel.cli import existing_file, positive_float
 from kinduct.kernel.errors import InputError
 
 DEFAULT_ITERATIONS = 100_000
@@ -248,7 +248,8 @@ def _search_options(p: argparse.ArgumentParser, timeout: float) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--iterations", type=int, default=None,
                    help=f"annealing budget per chain (per round); default {DEFAULT_ITERATIONS:,}")
-    p.add_argument("--timeout", type=float, default=timeout, help=f"wall-clock limit (default {timeout:g}s)")
+    p.add_argument("--timeout", type=positive_float, default=timeout,
+                   help=f"wall-clock limit (default {timeout:g}s)")
     p.add_argument("--out", help="write the program here instead of stdout")
     p.add_argument("--json", action="store_true")
 

@@ -13,7 +13,8 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
-from kinduct.kernel.errors import InputError, SourceLocation
+from kinduct.kernel.errors import InputError
+from kinduct.kernel.frontend import read_source
 
 _TRUE = {"1", "true", "yes", "+", "pos", "positive", "t", "y"}
 _FALSE = {"0", "false", "no", "-", "neg", "negative", "f", "n"}
@@ -36,17 +37,7 @@ def read_csv(path: str | Path, alphabet: Sequence[str] | None = None
         raise InputError(f"{path}: no such file")
     if p.is_dir():
         raise InputError(f"{path}: is a directory, not a data file")
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError(f"not a UTF-8 text file (byte {exc.start} cannot be decoded)",
-                         SourceLocation(str(path), line, col)) from None
+    text = read_source(p)
     words: list[list[str]] = []
     labels: list[bool] = []
     allowed = set(alphabet) if alphabet is not None else None

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from kinduct.kernel.cli import main
+from kinduct.kernel.errors import SourceWarning
 from tests.conftest import run_cli
 
 BAD = Path(__file__).with_name("bad")
@@ -83,5 +84,6 @@ def test_unguarded_pre_warning(tmp_path, capsys):
     src = tmp_path / "w.lus"
     src.write_text("node N(x: int) returns (y: int);\nlet\n  y = pre x;\n  check y = y;\ntel\n")
     from kinduct.frontends.lucent.model import load_checked
-    load_checked(src)
-    assert f"{src}:3:7: warning: unguarded pre" in capsys.readouterr().err
+    with pytest.warns(SourceWarning) as caught:
+        load_checked(src)
+    assert f"{src}:3:7: warning: unguarded pre" in [str(w.message) for w in caught]
