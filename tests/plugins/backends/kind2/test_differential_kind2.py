@@ -47,7 +47,20 @@ def _models() -> list[Path]:
     return models
 
 
-@pytest.mark.parametrize("model", _models(), ids=lambda p: f"{p.parent.name}/{p.name}")
+#: Models where kinduct is known to be wrong, each with its minimal regression test.
+KNOWN_WRONG = {
+    "ref_ty_ghost.lus": "kinduct: imported function contract with a ghost variable "
+                        "(test_real_kind2.py::test_ghost_in_imported_contract)",
+}
+
+
+def _param(model: Path):
+    reason = KNOWN_WRONG.get(model.name)
+    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    return pytest.param(model, marks=marks, id=f"{model.parent.name}/{model.name}")
+
+
+@pytest.mark.parametrize("model", [_param(m) for m in _models()])
 def test_no_contradiction(model: Path):
     if Kind2Backend().binary() is None:
         pytest.skip("no Kind 2 binary (run `make kind2`)")
@@ -67,8 +80,10 @@ def test_no_contradiction(model: Path):
         except InputError as exc:
             pytest.skip(f"Kind 2 rejects it: {str(exc).splitlines()[0]}")
         for a, b in zip(ours, theirs, strict=True):
-            # Kind 2 falsified it, but no execution of kinduct's system does what it says
-            disagree = b.answer is Answer.ERROR and any(
+            # Kind 2 falsified it, but no execution of kinduct's system does what it says (when
+            # kinduct's own counterexample does not replay either, the gap is kinduct's own,
+            # between its translation and its simulator, not one with Kind 2)
+            disagree = a.answer is not Answer.ERROR and b.answer is Answer.ERROR and any(
                 m in (b.message or "") for m in ("does not replay", "no execution"))
             assert not disagree, f"{model.name} {system.name}.{b.property}: {b.message}"
             if a.answer in HOLDS and b.answer in HOLDS:

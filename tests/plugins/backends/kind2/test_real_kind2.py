@@ -27,6 +27,7 @@ LUCENT = EXAMPLES / "lucent"
 VMT = EXAMPLES / "vmt"
 FMCAD08 = BENCH / "lustre" / "fmcad08"
 KIND2_TESTS = BENCH / "lustre" / "kind2-tests"
+DATA = Path(__file__).resolve().parents[3] / "data" / "kind2"
 
 
 @pytest.fixture(scope="module")
@@ -202,3 +203,15 @@ def test_built_kind2_is_found_without_path(kind2, tmp_path):
     proc = run_cli("plugins", env={"PATH": str(tmp_path)})
     row = next(line for line in proc.stdout.splitlines() if "kind2" in line)
     assert "unavailable" not in row
+
+
+@pytest.mark.xfail(strict=True, reason="Lucent frontend: the guarantee of an imported function "
+                                       "whose contract declares a ghost variable is not assumed")
+def test_ghost_in_imported_contract():
+    """A wrong verdict the differential run against Kind 2 found (kind2-tests'
+    ``ref_ty_ghost.lus``, minimised): P1 holds since ``x > l`` with ``l = 0``; Kind 2 proves it."""
+    from kinduct.kernel.cli import load_system
+
+    system = load_system(DATA / "ghost_in_imported_contract.lus")
+    (verdict,) = run(system, RunOptions(timeout=60))
+    assert verdict.answer is Answer.VALID, verdict.answer
