@@ -49,6 +49,32 @@ def contradictions(csv_path: Path) -> list[tuple[str, str, dict[str, str]]]:
             if len({DECIDED[x] for x in v.values()}) > 1]
 
 
+def report(csv_path: Path, cactus: Path, scatter: Path, timeout: float, name: str) -> None:
+    """The bench's table, the contradictions and both plots from a CSV."""
+    from kinduct.kernel.cli import console
+    from kinduct.plugins.bench.plots import cactus_plot, scatter_plot
+    from kinduct.plugins.bench.report import print_summary, read_rows, summarise
+
+    rows = read_rows(csv_path)
+    solvers: dict[str, set[str]] = {}
+    for r in rows:
+        solvers.setdefault(r["file"], set()).add(r["solver"])
+    complete = {f for f, s in solvers.items() if len(s) == max(map(len, solvers.values()))}
+    rows = [r for r in rows if r["file"] in complete]  # a run stopped mid-model: both or none
+    models = len(complete)
+    title = f"{name}: {models} models (timeout {timeout:g} s)"
+    out = console()
+    out.width = max(out.width, 120)
+    print_summary(out, summarise(rows, timeout), title)
+    found = contradictions(csv_path)
+    print(f"contradictions between kinduct and Kind 2 on {name}: {len(found)}")
+    for file, prop, verdicts in found:
+        print(f"  {file} {prop}: {verdicts}")
+    cactus_plot(rows, cactus, title, timeout)
+    scatter_plot(rows, scatter, title, timeout, external=frozenset({"kind2"}))
+    print(f"csv {csv_path}\ncactus {cactus}\nscatter {scatter}\n", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--suite", default="fmcad08,kind2-tests")
@@ -60,16 +86,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="/tmp/kind2-side-by-side")
     ap.add_argument("--resume", action="store_true", help="keep the rows already in the CSVs")
     ap.add_argument("--kind2-path", default=None)
+    ap.add_argument("--report-only", action="store_true",
+                    help="run nothing: tables and plots from the CSVs already in --out (a run "
+                         "stopped early; its rows are a random sample with --sample)")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     status = 0
     for name in args.suite.split(","):
         suite = SUITES[name]
-        target = sampled_suite(suite, args.sample, args.seed, out) if args.sample else suite
+        target = (sampled_suite(suite, args.sample, args.seed, out)
+                  if args.sample and not args.report_only else suite)
         tag = f"{name}-{args.sample or 'all'}-{args.timeout:g}s"
         csv_path, cactus, scatter = (out / f"{tag}.csv", out / f"{tag}-cactus.png",
                                      out / f"{tag}-scatter.png")
+        if args.report_only:
+            report(csv_path, cactus, scatter, args.timeout, name)
+            status |= bool(contradictions(csv_path))
+            continue
         cmd = [sys.executable, "-m", "kinduct.kernel.cli", "bench", str(target),
                "--engine", "portfolio", "--solver", "z3,kind2", "--timeout", f"{args.timeout:g}",
                "--jobs", str(args.jobs), "--csv", str(csv_path), "--plot", str(cactus),

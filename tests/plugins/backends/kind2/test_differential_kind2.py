@@ -47,7 +47,25 @@ def _models() -> list[Path]:
     return models
 
 
-@pytest.mark.parametrize("model", _models(), ids=lambda p: f"{p.parent.name}/{p.name}")
+#: Models where kinduct is known to be wrong -> the minimal model of the cause in
+#: tests/data/kind2/wrong (test_real_kind2.py::test_kinduct_wrong_verdicts).
+KNOWN_WRONG = {
+    "ref_ty_ghost.lus": "ghost_in_imported_contract.lus",
+    "ghost_in_core.lus": "ghost_in_imported_contract.lus",
+    "contract_var_sets.lus": "contract_import_same_names.lus",
+    "expand_nested_types.lus": "input_record_field_subtype.lus",
+    "expand_type_call_arg.lus": "input_record_field_subtype.lus",
+    "valid_node_calls_in_contract.lus": "imported_function_twice.lus",
+}
+
+
+def _param(model: Path):
+    reason = KNOWN_WRONG.get(model.name)
+    marks = [pytest.mark.xfail(strict=True, reason=f"kinduct wrong, see {reason}")] if reason else []
+    return pytest.param(model, marks=marks, id=f"{model.parent.name}/{model.name}")
+
+
+@pytest.mark.parametrize("model", [_param(m) for m in _models()])
 def test_no_contradiction(model: Path):
     if Kind2Backend().binary() is None:
         pytest.skip("no Kind 2 binary (run `make kind2`)")
@@ -67,8 +85,10 @@ def test_no_contradiction(model: Path):
         except InputError as exc:
             pytest.skip(f"Kind 2 rejects it: {str(exc).splitlines()[0]}")
         for a, b in zip(ours, theirs, strict=True):
-            # Kind 2 falsified it, but no execution of kinduct's system does what it says
-            disagree = b.answer is Answer.ERROR and any(
+            # Kind 2 falsified it, but no execution of kinduct's system does what it says (when
+            # kinduct's own counterexample does not replay either, the gap is kinduct's own,
+            # between its translation and its simulator, not one with Kind 2)
+            disagree = a.answer is not Answer.ERROR and b.answer is Answer.ERROR and any(
                 m in (b.message or "") for m in ("does not replay", "no execution"))
             assert not disagree, f"{model.name} {system.name}.{b.property}: {b.message}"
             if a.answer in HOLDS and b.answer in HOLDS:
