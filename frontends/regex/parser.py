@@ -15,8 +15,7 @@ from pathlib import Path
 
 import attrs
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken,
-                             VisitError)
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from kinduct.frontends.regex.terms import EPS, Algebra, Term
 from kinduct.kernel.errors import InputError

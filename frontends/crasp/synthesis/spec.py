@@ -41,7 +41,7 @@ class SpecOptions:
     examples: int = 400  # initial sample
     max_length: int = 20
     extra_words: int = 4  # diverse separating words added beside the shortest one
-    heldout: int = 1000
+    heldout: int = 500
 
 
 @attrs.frozen
@@ -95,11 +95,11 @@ def learn_spec(spec: Acceptor, opts: SpecOptions, log: Log | None = None,
     start = time.perf_counter()
     member = spec.accepts
     assert member is not None, "a specification needs an evaluator"
-    data = sample(spec, Request(opts.examples, 1, opts.max_length, opts.seed))
+    data = sample(spec, Request(opts.examples, 1, opts.max_length, opts.seed),
+                  time_limit=0.25 * opts.time_limit)
     words = [list(w) for w, _ in data]
     labels = [label for _, label in data]
     taken = {tuple(w) for w in words}
-    heldout = sample(spec, Request(opts.heldout, 1, 2 * opts.max_length, opts.seed + 7919))
     rng = random.Random(opts.seed)
     program: A.Program | None = None
     synth = verif = 0.0
@@ -151,6 +151,9 @@ def learn_spec(spec: Acceptor, opts: SpecOptions, log: Log | None = None,
             labels.append(member(list(w)))
     accuracy = None
     if program is not None:
+        # held-out words: another seed, lengths up to twice the training's (not timed as learning)
+        heldout = sample(spec, Request(opts.heldout, 1, 2 * opts.max_length, opts.seed + 7919),
+                         time_limit=30.0)
         right = sum(1 for w, label in heldout if accepts(program, list(w)) == label)
         accuracy = right / len(heldout) if heldout else 1.0
     return SpecResult(program, proved, rounds, time.perf_counter() - start, synth, verif, len(words),
