@@ -136,7 +136,7 @@ P := I or outside
 """
 
 
-def _kind2_answer(path) -> str | None:
+def _kind2_answer(path, name: str) -> str | None:
     """Kind 2's answer for the single property, or None when Kind 2 is not installed here."""
     import json
     import shutil
@@ -150,7 +150,7 @@ def _kind2_answer(path) -> str | None:
                           text=True, timeout=120)
     objs = json.loads(proc.stdout, strict=False)
     assert not [o for o in objs if o.get("objectType") == "log" and o.get("level") == "error"], objs
-    [prop] = [o for o in objs if o.get("objectType") == "property"]
+    [prop] = [o for o in objs if o.get("objectType") == "property" and o.get("name") == name]
     return prop["answer"]["value"]
 
 
@@ -171,6 +171,6 @@ def test_to_lustre_with_rules_named_like_generated_names(tmp_path, query):
     system = frontend.load(path, LoadOptions())  # parses and type-checks
     [verdict] = run(system, RunOptions(timeout=90))
     assert verdict.answer is native.answer
-    answer = _kind2_answer(path)
+    answer = _kind2_answer(path, query)
     if answer is not None:
         assert answer == {"valid": "valid", "falsifiable": "falsifiable"}[native.answer.value]

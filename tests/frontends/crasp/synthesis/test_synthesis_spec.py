@@ -43,13 +43,19 @@ def test_learn_spec_adds_separating_words_until_proved():
 
 
 def test_learn_spec_says_not_proved(capsys):
-    # no program with one Boolean rule and no counting rule is Majority
-    code = main(["crasp", "learn", "--spec", str(EXAMPLES / "crasp" / "majority.crasp"), "--shape",
+    # Parity is not expressible in C-RASP: no program can be proved equal to it
+    code = main(["crasp", "learn", "--spec", str(EXAMPLES / "regex" / "parity.regex"), "--shape",
                  "1,0,1", "--timeout", "8", "--iterations", "2000"])
     out = capsys.readouterr()
     assert code == 1
     assert "not proved" in out.err and "held-out accuracy" in out.err
     assert "alphabet 'a', 'b'" in out.out  # the best program is printed
+
+
+def test_learn_spec_on_a_crasp_specification():
+    spec = acceptor_for(EXAMPLES / "crasp" / "majority.crasp", "B")
+    res = learn_spec(spec, SpecOptions(shape=Shape(1, 0, 1), seed=0, time_limit=120, examples=100))
+    assert res.proved and res.heldout_accuracy == 1.0
 
 
 @pytest.mark.parametrize("args, what", [
