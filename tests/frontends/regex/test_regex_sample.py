@@ -35,8 +35,9 @@ def _check(rows, member, n, min_len, max_len):
     assert len(lengths) >= 5 and min(lengths) >= min_len and max(lengths) <= max_len
 
 
-SPECS = ["alphabet 'a', 'b'\n(ab|b)*a?", "alphabet 'a', 'b'\n~(.*aaa.*)", "alphabet 'a', 'b', 'c'\n.*a.*b.*c.*",
-         "alphabet '[', ']'\n('[' ('[' ']')* ']')*", "alphabet 'x', 'y'\n(x|y)*x(x|y)(x|y) & ~(.*yy.*)"]
+SPECS = ["alphabet 'a', 'b'\n(ab|b)*a?", "alphabet 'a', 'b'\n~(.*aaa.*)",
+         "alphabet 'a', 'b', 'c'\n.*a.*b.*c.*", "alphabet '[', ']'\n('[' ('[' ']')* ']')*",
+         "alphabet 'x', 'y'\n(x|y)*x(x|y)(x|y) & ~(.*yy.*)"]
 
 
 @pytest.mark.parametrize("text", SPECS)
