@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 
 import attrs
@@ -205,17 +206,20 @@ class SolverWords:
 
 
 def solver_words(acceptor: Acceptor, label: bool, want: int, req: Request, rng: random.Random,
-                 taken: set[Word]) -> list[Word]:
+                 taken: set[Word], deadline: float | None = None) -> list[Word]:
+    """Up to ``want`` new words with ``label``, lengths spread over the request's range."""
+    out: list[Word] = []
+    if want <= 0:
+        return out
     sw, accept = SolverWords.of(acceptor)
     target = accept if label else sw.system.env.formula_manager.Not(accept)
     lengths = list(range(req.min_length, req.max_length + 1))
     per = max(1, -(-want // len(lengths)))
-    out: list[Word] = []
     dead: set[int] = set()
     rng.shuffle(lengths)
     while len(out) < want and len(dead) < len(lengths):
         for L in lengths:
-            if L in dead or len(out) >= want:
+            if L in dead or len(out) >= want or (deadline is not None and time.monotonic() > deadline):
                 continue
             got = list(sw.words(target, L, min(per, want - len(out)), rng, taken))
             if not got:
@@ -223,6 +227,29 @@ def solver_words(acceptor: Acceptor, label: bool, want: int, req: Request, rng: 
             for w in got:
                 taken.add(w)
                 out.append(w)
+        if deadline is not None and time.monotonic() > deadline:
+            break
+    return out
+
+
+def random_words(member: Callable[[Sequence[str]], bool], alphabet: Sequence[str], want: dict[bool, int],
+                 req: Request, rng: random.Random, taken: set[Word],
+                 deadline: float | None = None) -> dict[bool, list[Word]]:
+    """Cheap words first: uniform lengths and letters, labelled by ``member``, until both
+    labels have what they want or ``20 * n`` draws were made."""
+    out: dict[bool, list[Word]] = {True: [], False: []}
+    for i in range(20 * (want[True] + want[False]) + 100):
+        if all(len(out[b]) >= want[b] for b in (True, False)):
+            break
+        if deadline is not None and i % 64 == 0 and time.monotonic() > deadline:
+            break
+        w = tuple(rng.choice(alphabet) for _ in range(rng.randint(req.min_length, req.max_length)))
+        if w in taken:
+            continue
+        label = bool(member(list(w)))
+        if len(out[label]) < want[label]:
+            taken.add(w)
+            out[label].append(w)
     return out
 
 
@@ -247,10 +274,11 @@ def near_misses(words: Sequence[Word], alphabet: Sequence[str], rng: random.Rand
 # --- the mix ----------------------------------------------------------------------------------------
 
 
-def sample(acceptor: Acceptor, req: Request,
-           log: Callable[[str], None] | None = None) -> list[tuple[Word, bool]]:
+def sample(acceptor: Acceptor, req: Request, log: Callable[[str], None] | None = None,
+           time_limit: float | None = None) -> list[tuple[Word, bool]]:
     """``req.n`` labelled words (half positive, rounded up), distinct, lengths in
-    ``[min_length, max_length]``; every label is the acceptor's own evaluator's."""
+    ``[min_length, max_length]``; every label is the acceptor's own evaluator's.  With a
+    ``time_limit`` (seconds) the solver stops early and the sample may be smaller."""
     if req.n < 1:
         raise InputError("--n must be at least 1")
     if req.min_length < 1 or req.max_length < req.min_length:
@@ -263,24 +291,35 @@ def sample(acceptor: Acceptor, req: Request,
     want = {True: (req.n + 1) // 2, False: req.n // 2}
     taken: set[Word] = set()
     got: dict[bool, list[Word]] = {True: [], False: []}
-    generate = (lambda lab, k: uniform(acceptor.automaton, lab, k, req, rng, taken)) \
-        if acceptor.automaton is not None else \
-        (lambda lab, k: solver_words(acceptor, lab, k, req, rng, taken))
-    got[True] = generate(True, want[True])
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    if acceptor.automaton is not None:
+        got[True] = uniform(acceptor.automaton, True, want[True], req, rng, taken)
+    else:  # random words where they hit both labels, solver words for the rest
+        cheap_want = {True: want[True], False: want[False] - want[False] // 3}
+        cheap = random_words(member, acceptor.alphabet, cheap_want, req, rng, taken, deadline)
+        got[True] = cheap[True] + solver_words(acceptor, True, want[True] - len(cheap[True]), req,
+                                               rng, taken, deadline)
+        got[False] = cheap[False]
     if len(got[True]) < want[True]:  # too few members: keep the sample balanced
         want[False] = min(want[False], len(got[True]))
-    # negatives: a third near misses of positive words (what pins a language down), the rest
-    # spread by the generator
-    misses = []
+        got[False] = got[False][:want[False]]
+    # then near misses of positive words (what pins a language down), a third of the
+    # negatives, and the generator's words for the rest
+    misses: list[Word] = []
     budget = 20 * want[False]
     for w in near_misses(got[True], acceptor.alphabet, rng):
-        if len(misses) >= want[False] // 3 or budget <= 0:
+        if len(misses) >= want[False] // 3 or budget <= 0 or len(got[False]) + len(misses) >= want[False]:
             break
         budget -= 1
-        if w not in taken and req.min_length <= len(w) <= req.max_length and not member(w):
+        if w not in taken and req.min_length <= len(w) <= req.max_length and not member(list(w)):
             taken.add(w)
             misses.append(w)
-    got[False] = misses + generate(False, want[False] - len(misses))
+    rest = want[False] - len(got[False]) - len(misses)
+    if acceptor.automaton is not None:
+        more = uniform(acceptor.automaton, False, rest, req, rng, taken)
+    else:
+        more = solver_words(acceptor, False, rest, req, rng, taken, deadline)
+    got[False] = got[False] + misses + more
     if len(got[False]) < len(got[True]) - 1:  # too few non-members: likewise
         got[True] = got[True][:len(got[False]) + 1]
     out = [(w, label) for label in (True, False) for w in got[label]]

@@ -6,7 +6,9 @@ balanced words from SPEC (``kinduct sample``'s sampler), learn a program that fi
 program's language equals SPEC's; when it does not, add the shortest separating word and
 several more, diverse ones (solver words on the equivalence product under random soft
 constraints, at random lengths), labelled by SPEC's evaluator; repeat until proved or out of
-time.  The best program is scored on held-out words sampled from SPEC with another seed.
+time.  An inconclusive check looks for separating words by the solver and, finding none,
+restarts the search from scratch.  The best program is scored on held-out words sampled from
+SPEC with another seed.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ class SpecOptions:
     examples: int = 400  # initial sample
     max_length: int = 20
     extra_words: int = 4  # diverse separating words added beside the shortest one
-    heldout: int = 1000
+    heldout: int = 500
 
 
 @attrs.frozen
@@ -78,7 +80,7 @@ def _diverse(program: A.Program, spec: Acceptor, shortest: list[str], count: int
     target = mgr.Not(system.properties[0].formula)
     sw = SolverWords(system, system.metadata["alphabet"])
     out: list[tuple[str, ...]] = []
-    lo = len(shortest)
+    lo = max(1, len(shortest))
     hi = max(lo + 1, max_length)
     for _ in range(3 * count):
         if len(out) >= count:
@@ -95,11 +97,11 @@ def learn_spec(spec: Acceptor, opts: SpecOptions, log: Log | None = None,
     start = time.perf_counter()
     member = spec.accepts
     assert member is not None, "a specification needs an evaluator"
-    data = sample(spec, Request(opts.examples, 1, opts.max_length, opts.seed))
+    data = sample(spec, Request(opts.examples, 1, opts.max_length, opts.seed),
+                  time_limit=0.25 * opts.time_limit)
     words = [list(w) for w, _ in data]
     labels = [label for _, label in data]
     taken = {tuple(w) for w in words}
-    heldout = sample(spec, Request(opts.heldout, 1, 2 * opts.max_length, opts.seed + 7919))
     rng = random.Random(opts.seed)
     program: A.Program | None = None
     synth = verif = 0.0
@@ -107,13 +109,15 @@ def learn_spec(spec: Acceptor, opts: SpecOptions, log: Log | None = None,
     proved = False
     message = "not proved: time limit"
     cexs: list[tuple[str, ...]] = []
+    restart = False
     while True:
         left = opts.time_limit - (time.perf_counter() - start)
         if left <= 0:
             break
         res = anneal(words, labels, spec.alphabet, opts.shape,
                      Options(iterations=opts.iterations, seed=opts.seed * 1000 + rounds + 1,
-                             time_limit=left), init=program, progress=progress)
+                             time_limit=left), init=None if restart else program, progress=progress)
+        restart = False
         synth += res.seconds
         program = res.program
         if not res.found:
@@ -143,14 +147,23 @@ def learn_spec(spec: Acceptor, opts: SpecOptions, log: Log | None = None,
             proved, message = True, "proved equivalent"
             break
         if verdict.answer is not Answer.FALSIFIABLE:
-            message = f"not proved: the equivalence check was inconclusive ({verdict.answer.value})"
-            break
+            # inconclusive: look for separating words by the solver; when there are none up to
+            # twice the training length, start afresh (another candidate may be easier to prove)
+            message = f"not proved: the last equivalence check was inconclusive ({verdict.answer.value})"
+            t = time.perf_counter()
+            new = _diverse(program, spec, [], opts.extra_words + 1, 2 * opts.max_length, rng, taken)
+            verif += time.perf_counter() - t
+            if not new:
+                restart = True
         for w in new:
             cexs.append(w)
             words.append(list(w))
             labels.append(member(list(w)))
     accuracy = None
     if program is not None:
+        # held-out words: another seed, lengths up to twice the training's (not timed as learning)
+        heldout = sample(spec, Request(opts.heldout, 1, 2 * opts.max_length, opts.seed + 7919),
+                         time_limit=30.0)
         right = sum(1 for w, label in heldout if accepts(program, list(w)) == label)
         accuracy = right / len(heldout) if heldout else 1.0
     return SpecResult(program, proved, rounds, time.perf_counter() - start, synth, verif, len(words),

@@ -124,3 +124,53 @@ def test_lustre_encoding_of_random_programs(tmp_path_factory, p):
         stream = [int(step["I"]) for step in verdict.trace.steps]
         word = [p.alphabet[i] for i in stream[:-1]]
         assert len(word) == len(shortest) and not accepts(p, word)
+
+
+CLASH = """alphabet 'a', 'b'
+I := #('a') > 0
+hat := 'b' and I
+n1 := #(hat) >= 1
+c2 := #[0,1]('a') = 2
+outside := period(2, 0) and not n1
+P := I or outside
+"""
+
+
+def _kind2_answer(path, name: str) -> str | None:
+    """Kind 2's answer for the single property, or None when Kind 2 is not installed here."""
+    import json
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    kind2 = Path("/work/kind2build/bin/kind2")
+    if not kind2.exists() or shutil.which("z3") is None:
+        return None
+    proc = subprocess.run([str(kind2), "-json", "--timeout", "30", str(path)], capture_output=True,
+                          text=True, timeout=120)
+    objs = json.loads(proc.stdout, strict=False)
+    assert not [o for o in objs if o.get("objectType") == "log" and o.get("level") == "error"], objs
+    [prop] = [o for o in objs if o.get("objectType") == "property" and o.get("name") == name]
+    return prop["answer"]["value"]
+
+
+@pytest.mark.parametrize("query", ["equiv", "include"])
+def test_to_lustre_with_rules_named_like_generated_names(tmp_path, query):
+    """Issue 20: a rule named I or hat (or n1, c2, outside, P) gave invalid Lustre."""
+    frontend = lucent()
+    pa, pb = load(DIR / "existential.crasp"), None
+    from kinduct.frontends.crasp.parser import parse
+
+    pb = parse(CLASH.replace("'a', 'b'", "'a', 'b', 'c'") if query == "include" else CLASH)
+    text = to_lustre(query, pa, pb)
+    for name in ("B_I", "B_hat", "B_n1", "B_c2", "B_outside", "B_P"):
+        assert text.count(f"  {name}: ") == 1  # declared once: no clash
+    path = tmp_path / f"{query}.lus"
+    path.write_text(text)
+    native, word = decide_query(query, pa, pb, RunOptions(timeout=60))
+    system = frontend.load(path, LoadOptions())  # parses and type-checks
+    [verdict] = run(system, RunOptions(timeout=90))
+    assert verdict.answer is native.answer
+    answer = _kind2_answer(path, query)
+    if answer is not None:
+        assert answer == {"valid": "valid", "falsifiable": "falsifiable"}[native.answer.value]

@@ -158,14 +158,20 @@ def test_lucent_node_as_acceptor(capsys):
 
 
 @needs_lucent
-def test_lucent_sides_need_an_alphabet(tmp_path, capsys):
-    code, _, err = run_main(capsys, "crasp", "universal", LUS / "dyck1.lus")
-    assert code == 3
-    assert "pair it with a .crasp program that gives the alphabet" in err
+def test_lone_lucent_node_reads_letters_0_and_1(tmp_path, capsys):
+    # issue 20: `crasp empty|universal X.lus` works as README and --help promise
+    code, objs = run_main_json(capsys, "crasp", "universal", LUS / "dyck1.lus", "--timeout", "60")
+    prop = properties(objs)["universal"]
+    assert code == 40 and prop["word"] == ["0"]  # '[' alone is not balanced
+    code, objs = run_main_json(capsys, "crasp", "universal", LUS / "dyck1.lus", "--alphabet", "()",
+                               "--timeout", "60")
+    assert code == 40 and properties(objs)["universal"]["word"] == ["("]
+    from kinduct.kernel.errors import InputError
+
     bad = tmp_path / "two.lus"
     bad.write_text("node two(I: int; J: int) returns (D: bool);\nlet\n  D = I = J;\ntel\n")
     code, _, err = run_main(capsys, "crasp", "equiv", DIR / "dyck1.crasp", bad)
-    assert code == 3 and "exactly one int input" in err
+    assert code == InputError.exit_code and "exactly one int input" in err
 
 
 def test_check_command_finds_shortest_accepted_word():

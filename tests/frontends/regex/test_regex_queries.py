@@ -161,7 +161,7 @@ def test_regex_against_a_lone_lucent_node(capsys):
 def test_regex_check_finds_the_shortest_member(capsys, tmp_path):
     p = tmp_path / "r.regex"
     p.write_text("alphabet 'a', 'b'\n(ab)+ & .*b.*b.*\n")
-    code = main(["check", str(p), "--json", "--timeout", "60"])
+    code = main(["check", str(p), "--json", "--engine", "bmc", "--timeout", "120"])
     objs = json.loads(capsys.readouterr().out)
     [prop] = [o for o in objs if o.get("objectType") == "property"]
     assert (code, prop["answer"]["value"]) == (0, "reachable"), prop
