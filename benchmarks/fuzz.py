@@ -34,7 +34,7 @@ def _random_mutation(rng: random.Random) -> Mutation:
     return Mutation(rng.choice(KINDS), rng.random(), size, rng.randint(0, 255))
 
 
-class _Hang(Exception):
+class _Hang(BaseException):  # not caught by the CLI's last line of defence
     pass
 
 
@@ -48,7 +48,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--frontends", default="vmt,crasp,rasp,lucent")
     ap.add_argument("--keep", help="directory to keep failing mutants in")
-    ap.add_argument("--per-case-timeout", type=int, default=20)
+    ap.add_argument("--per-case-timeout", type=int, default=60)
     args = ap.parse_args()
     console = Console()
     keep = Path(args.keep) if args.keep else None

@@ -121,10 +121,11 @@ class Program:
         if isinstance(value, Node) and (selector_ok or not value.is_selector):
             return value
         if isinstance(value, Node):
-            raise InputError(f"{self.file}: '{name}' is a selector, not an s-op")
+            raise self.error_at(f"'{name}' is a selector, not an s-op", self.where(name))
         if isinstance(value, (int, Fraction, str, bool)):
             return self.interp.graph.make("const", value=value)
-        raise InputError(f"{self.file}: '{name}' is a {type_name(value)}, not an s-op")
+        raise self.error_at(f"'{name}' (defined here) is a {type_name(value)}, not an s-op",
+                            self.where(name))
 
     def where(self, name: str) -> Loc:
         """Where a global name was first assigned (for reports)."""
@@ -242,6 +243,7 @@ class Interpreter:
             if str(name_tok) in RESERVED:
                 raise self.error(f"cannot redefine reserved name '{name_tok}'", self.loc(name_tok, src))
             scope.vars[str(name_tok)] = Function(str(name_tok), params, body, ret, scope, src)
+            scope.where.setdefault(str(name_tok), self.loc(stmt, src))
         elif kind == "forloop":
             names_tree, iterable, *body = stmt.children
             names = [str(t) for t in names_tree.children]

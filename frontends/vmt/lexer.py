@@ -10,7 +10,8 @@ Limits, checked as tokens are read, before PySMT builds anything from them:
 
 - :data:`MAX_DEPTH` nested parentheses;
 - :data:`MAX_DIGITS` digits in a numeral or decimal (Python refuses to convert more than 4300,
-  and no model needs more).
+  and no model needs more);
+- :data:`MAX_BV_WIDTH` bits in a bit-vector sort.
 
 Keywords (``:next``, ``:invar-property`` ...) are recorded with the token that follows them and
 its place (:attr:`Tokens.keywords`), for the checks the reader makes after parsing.
@@ -31,6 +32,8 @@ from kinduct.kernel.errors import InputError
 MAX_DEPTH = 100_000
 #: Most digits in one numeral or decimal literal.
 MAX_DIGITS = 1000
+#: Widest bit-vector sort ``(_ BitVec N)`` (solvers bit-blast them).
+MAX_BV_WIDTH = 1 << 16
 
 _TOKEN = re.compile(r"""
     (?P<space>[ \t\r\n\f\v]+)
@@ -65,6 +68,7 @@ class Tokens:
         self._matches = _TOKEN.finditer(text)
         self._extra: deque[str] = deque()
         self._pending_keyword: tuple[str, int] | None = None
+        self._previous = ("", "")  # the two tokens before the current one
         self.keywords: list[Keyword] = []
         self.depth = 0
         #: Offsets of the last token read (start, end) and of the '(' opening the current command.
@@ -126,9 +130,14 @@ class Tokens:
             elif kind == "bad":
                 raise self.error("unterminated quoted symbol" if token == "|" else
                                  "unterminated string literal")
-            elif _NUMERAL.fullmatch(token) and len(token) > MAX_DIGITS:
-                raise self.error(f"numeral of {len(token)} characters (at most {MAX_DIGITS} "
-                                 "digits are accepted)")
+            elif _NUMERAL.fullmatch(token):
+                if len(token) > MAX_DIGITS:
+                    raise self.error(f"numeral of {len(token)} characters (at most {MAX_DIGITS} "
+                                     "digits are accepted)")
+                if self._previous == ("_", "BitVec") and int(token) > MAX_BV_WIDTH:
+                    raise self.error(f"bit-vector width {token} is too large (at most "
+                                     f"{MAX_BV_WIDTH})")
+            self._previous = (self._previous[1], token)
             self._note_keyword(token, kind, start)
             return token
         raise StopIteration

@@ -49,6 +49,8 @@ CASES = [
     ("unterminated string", '(set-info :source "abc)', (1, 19), "unterminated string"),
     ("unsupported annotation", _with(":invar-property 0", ":live-property 0"), (8, 39),
      "unsupported"),
+    ("huge bit-vector", _with("(declare-fun reset () Bool)", "(declare-fun b () (_ BitVec 100000000))"),
+     (4, 29), "bit-vector width 100000000 is too large"),
     ("NUL byte", _with("(<= x 10)", "(<= x\x00 10)"), (8, 33), "unknown symbol 'x\\x00'"),
 ]
 
