@@ -53,6 +53,12 @@ LiftFn = Callable[["Any", "Property | None"], list[dict[str, Any]]]
 ReplayFn = Callable[["Any", "Property"], "str | None"]
 
 
+class Inconclusive(str):
+    """A replay answer meaning the trace is a counterexample of an over-approximation only
+    (an abstracted callee, an imported function read inconsistently): the verdict is
+    ``unknown`` with this reason, not an internal error."""
+
+
 @attrs.frozen(eq=False)
 class TransitionSystem:
     """States, inputs, init, trans, invariant assumptions and named properties.
@@ -63,7 +69,8 @@ class TransitionSystem:
     - ``assumptions`` hold at every step (Lustre ``assert``, input validity).
     - ``lift`` (optional, from the frontend) turns a :class:`~kinduct.kernel.verdict.Trace`
       into Kind 2 node blocks named in source terms; ``replay`` re-runs a trace on the
-      frontend's own interpreter and returns a mismatch message, or None when it agrees.
+      frontend's own interpreter and returns a mismatch message, or None when it agrees
+      (an :class:`Inconclusive` message makes the verdict unknown).
     """
 
     env: Environment
