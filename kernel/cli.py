@@ -146,6 +146,12 @@ def cmd_check(args: argparse.Namespace) -> int:
             continue
         verdicts = decide(system, args, start, [p.name for p in props])
         results.append((system.with_properties(props), verdicts))
+    if not results and not args.property:
+        # as Kind 2: nothing to check is not an error
+        sys.stderr.write(f"kinduct: note: {path}: the model has no property to check\n")
+        if args.json:
+            print("[]")
+        return 0
     if not results:
         raise InputError(f"{path}: the model has no property to check")
     return print_analyses(results, args.json)

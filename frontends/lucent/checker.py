@@ -25,7 +25,7 @@ from kinduct.frontends.lucent.types import (
     numeric,
     tuple_of,
 )
-from kinduct.kernel.errors import InputError
+from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 
 
 @dataclass(eq=False)
@@ -160,6 +160,9 @@ class Checker:
         self.warnings: list[str] = []
         self.const_obligations: list[Prop] = []
         self.const_names: set[str] = set()
+        self.pending_names: set[str] = set()
+        #: While declarations wait for those they name: an unknown name postpones, not fails.
+        self.strict = False
 
     # ---- errors ----
     def err(self, msg: str, pos: A.Pos) -> InputError:
@@ -183,23 +186,7 @@ class Checker:
             if td.name in type_names:
                 raise self.err(f"type '{td.name}' is declared twice", td.pos)
             type_names.add(td.name)
-        for td in self.prog.types:
-            self._declare_type(td)
-        pending = list(self.prog.consts)
-        # constants may be used before they are declared: resolve in dependency order
-        for _ in range(len(pending) + 1):
-            rest = []
-            for cd in pending:
-                try:
-                    self._declare_const(cd)
-                except _Unresolved:
-                    rest.append(cd)
-            if not rest or len(rest) == len(pending):
-                pending = rest
-                break
-            pending = rest
-        for cd in pending:
-            self._declare_const(cd, final=True)
+        self._declare_globals(type_names)
         order = self._call_order()
         nodes: dict[str, Node] = {}
         for name in order:
@@ -208,6 +195,27 @@ class Checker:
             self._node(c, nodes)
         return Checked(nodes, order, self.free_consts, self.const_refs, self.file, self.text,
                        self.warnings, self.const_obligations)
+
+    def _declare_globals(self, type_names: set[str]) -> None:
+        """Types and constants may be used before they are declared (a subrange bound, an
+        array size, a constant's type): declare them in dependency order, postponing those
+        that name what is not declared yet; with no progress left, report the first error."""
+        pending: list = list(self.prog.types) + list(self.prog.consts)
+        self.pending_names = type_names | self.const_names
+        while pending:
+            rest = []
+            self.strict = True
+            for d in pending:
+                try:
+                    self._declare_type(d) if isinstance(d, A.TypeDecl) else self._declare_const(d)
+                except _Unresolved:
+                    rest.append(d)
+            self.strict = False
+            if len(rest) == len(pending):
+                for d in rest:
+                    self._declare_type(d) if isinstance(d, A.TypeDecl) else self._declare_const(d)
+                return
+            pending = rest
 
     # ---- types ----
     def _declare_type(self, td: A.TypeDecl) -> None:
@@ -226,6 +234,8 @@ class Checker:
             if n in ("bool", "int", "real"):
                 return {"bool": BOOL, "int": INT, "real": REAL}[n], Refinement()
             if n not in self.types:
+                if self.strict and n in self.pending_names:
+                    raise _Unresolved(n)
                 raise self.err(f"unknown type '{n}'", te.pos)
             ref = self.type_refs.get(n)
             return self.types[n], ref.copy() if ref else Refinement()
@@ -244,8 +254,11 @@ class Checker:
             return base, ref
         if k == "enum":
             t = T("enum", name or "enum", items=tuple(te.args))
+            twice = [v for i, v in enumerate(te.args) if v in te.args[:i]]
+            if twice:
+                raise self.err(f"'{twice[0]}' is declared twice", te.pos)
             for i, v in enumerate(te.args):
-                if v in self.enum_values or v in self.const_names:
+                if (v in self.enum_values and self.enum_values[v][0] != t) or v in self.const_names:
                     raise self.err(f"'{v}' is declared twice", te.pos)
                 self.enum_values[v] = (t, i)
             return t, Refinement()
@@ -272,14 +285,14 @@ class Checker:
         raise self.err(f"unknown type form {k}", te.pos)
 
     def const_int(self, e: A.Expr) -> int:
-        checked = _Scope(self, None, {}).expect(e, INT)
+        checked = _Scope(self, None, {}, strict_consts=self.strict).expect(e, INT)
         v = const_value(checked)
         if v is None:
             raise self.err("expected a constant integer expression", e.pos)
         return int(v)
 
-    def _declare_const(self, cd: A.ConstDecl, final: bool = False) -> None:
-        scope = _Scope(self, None, {}, strict_consts=not final)
+    def _declare_const(self, cd: A.ConstDecl) -> None:
+        scope = _Scope(self, None, {}, strict_consts=self.strict)
         if cd.value is None:
             if cd.type_expr is None:
                 raise self.err(f"constant '{cd.name}' needs a type or a value", cd.pos)
@@ -717,6 +730,11 @@ def _find_cycle(deps: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def _line(text: str, line: int) -> str | None:
+    lines = text.splitlines()
+    return lines[line - 1] if 1 <= line <= len(lines) else None
+
+
 class _Unresolved(Exception):
     pass
 
@@ -895,7 +913,7 @@ class _Scope:
         if n in self.c.enum_values:
             t, i = self.c.enum_values[n]
             return A.Lit(i, "enum", pos=e.pos, ty=t)
-        if self.strict_consts and any(cd.name == n for cd in self.c.prog.consts):
+        if self.strict_consts:  # maybe a constant or an enumeration value declared later
             raise _Unresolved(n)
         raise self.err(f"unknown name '{n}'", e.pos)
 
@@ -1053,7 +1071,13 @@ class _Scope:
     def _Index(self, e: A.Index) -> A.Expr:
         arg = self.check(e.arg)
         if arg.ty.kind == "tuple":
-            i = self.c.const_int(e.index)
+            i = const_value(self.expect(e.index, INT))
+            if i is None:
+                raise UnsupportedError(
+                    "a tuple indexed by an expression that is not constant (a tuple's component "
+                    "is selected by a numeral)", SourceLocation(self.c.file, e.index.pos.line,
+                                                                e.index.pos.col),
+                    _line(self.c.text, e.index.pos.line))
             if not 0 <= i < len(arg.ty.items):
                 raise self.err(f"tuple index {i} out of range", e.index.pos)
             return A.Index(arg, A.Lit(i, "int", pos=e.index.pos, ty=INT), pos=e.pos, ty=arg.ty.items[i])
