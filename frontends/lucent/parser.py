@@ -72,7 +72,7 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
 #: and how deeply expressions and statements may nest (each level costs a few Python frames).
 MAX_DIGITS = 1000
 MAX_NESTING = 500
-_LONG_NUMBER = re.compile(r"(?<![\w.])[0-9][0-9A-Fa-fx.]{%d,}" % MAX_DIGITS)
+_LONG_NUMBER = re.compile(r"(?<![\w.])[0-9][0-9A-Fa-fx.]{" + str(MAX_DIGITS) + ",}")
 
 _UNCLOSED = re.compile(r"\(\*(?!@contract)|/\*(?!@contract)")
 
