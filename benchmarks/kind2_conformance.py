@@ -240,6 +240,7 @@ def kind2_agrees(folder: str, code: str) -> bool:
 def reason(detail: str) -> str:
     """A rejection message with its location, names and numbers taken out, to group by."""
     text = detail.split(" error: ", 1)[-1]
+    text = re.sub(r"\S+\.lus:\s*", "", text)
     text = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "'…'", text)
     return re.sub(r"\d+", "N", text)[:90]
 

@@ -17,7 +17,7 @@ from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.report import human_report, json_objects
 from kinduct.kernel.runner import RunOptions, run, select_properties
 from kinduct.kernel.system import TransitionSystem
-from kinduct.kernel.verdict import Verdict, exit_code
+from kinduct.kernel.verdict import Answer, Verdict, exit_code
 
 #: When this process started working: ``--timeout`` counts from here, plugin loading included.
 PROCESS_START = time.monotonic()
@@ -112,7 +112,17 @@ def decide(system: TransitionSystem, args: argparse.Namespace, start: float,
     backend = registry.backend(opts.solver)
     if not backend.smt:
         return backend.check_system(system, opts, start)  # type: ignore[attr-defined]
-    return run(system, opts, start)
+    verdicts = run(system, opts, start)
+    open_props = [v.property for v in verdicts if v.answer is Answer.UNKNOWN and not v.timeout]
+    if system.refine is not None and open_props:
+        # the abstraction left these open: decide them again with the callees' bodies
+        refined = system.refine()
+        known = {p.name for p in refined.properties}
+        open_props = [p for p in open_props if p in known]
+        again = {v.property: v for v in run(refined, run_options(args, open_props), start)} \
+            if open_props else {}
+        verdicts = [again.get(v.property, v) if v.property in open_props else v for v in verdicts]
+    return verdicts
 
 
 def print_verdicts(system: TransitionSystem, verdicts: Sequence[Verdict], as_json: bool) -> int:

@@ -85,6 +85,9 @@ class TransitionSystem:
     lift: LiftFn | None = None
     replay: ReplayFn | None = None
     metadata: dict[str, Any] = attrs.field(factory=dict)
+    #: The same problem without abstraction (a compositional analysis refined with the callees'
+    #: bodies): ``kinduct check`` decides on it again what the abstraction left unknown.
+    refine: Callable[[], TransitionSystem] | None = None
 
     def __attrs_post_init__(self) -> None:
         if len(self.state_vars) != len(self.next_vars):
@@ -158,7 +161,8 @@ class SystemBuilder:
     def add_property(self, prop: Property) -> None:
         self._properties.append(prop)
 
-    def build(self, lift: LiftFn | None = None, replay: ReplayFn | None = None) -> TransitionSystem:
+    def build(self, lift: LiftFn | None = None, replay: ReplayFn | None = None,
+              refine: Callable[[], TransitionSystem] | None = None) -> TransitionSystem:
         return TransitionSystem(
             env=self.env,
             state_vars=tuple(self._states),
@@ -172,6 +176,7 @@ class SystemBuilder:
             lift=lift,
             replay=replay,
             metadata=dict(self.metadata),
+            refine=refine,
         )
 
 

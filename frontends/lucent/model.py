@@ -70,7 +70,10 @@ def build_system(checked: Checked, main: str, compositional: bool = False) -> Tr
                 f"not violate {prop.name}")
         return problem
 
-    system = builder.build(lift=lift, replay=replay)
+    def refine() -> TransitionSystem:
+        return build_system(checked, main)
+
+    system = builder.build(lift=lift, replay=replay, refine=refine if abstract else None)
     system_ref["s"] = system
     return system
 

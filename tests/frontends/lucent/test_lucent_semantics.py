@@ -279,3 +279,30 @@ def test_huge_arrays_are_refused_before_allocation(tmp_path, text, message):
     with pytest.raises(InputError, match=message) as info:
         load_systems(path, LoadOptions())
     assert info.value.location is not None and info.value.location.line is not None
+
+
+def test_compositional_check_refines_with_the_callee_body(tmp_path):
+    """On the command line, what the abstraction leaves open is decided again with the bodies."""
+    import json
+    import subprocess
+    import sys
+    path = tmp_path / "m.lus"
+    path.write_text("""
+node Twice(x: int) returns (y: int);
+(*@contract guarantee y >= x; *)
+let
+  y = 2 * x - x;
+tel
+node Top(a: int) returns (b: int);
+let
+  b = Twice(a);
+  check b = a;
+tel
+""")
+    got = subprocess.run([sys.executable, "-m", "kinduct.kernel.cli", "check", "--json",
+                          "--engine", "kind", "--compositional", str(path)],
+                         capture_output=True, text=True)
+    answers = {o["name"]: o["answer"]["value"] for o in json.loads(got.stdout)
+               if o.get("objectType") == "property"}
+    assert answers == {"b = a": "valid"}
+    assert got.returncode == 0
