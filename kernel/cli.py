@@ -28,7 +28,7 @@ from kinduct.kernel.kind2_args import ENGINE_NAMES, kind2_argv, parse_bool
 from kinduct.kernel.report import human_report, json_objects, log_object, options_object
 from kinduct.kernel.runner import RunOptions, run, select_properties
 from kinduct.kernel.system import TransitionSystem
-from kinduct.kernel.verdict import Verdict, exit_code
+from kinduct.kernel.verdict import Answer, Verdict, exit_code
 
 
 def _process_start() -> float:
@@ -241,9 +241,20 @@ def configure_checkers(args: argparse.Namespace) -> None:
 
 def decide(system: TransitionSystem, args: argparse.Namespace, start: float,
            properties: Sequence[str] = ()) -> list[Verdict]:
-    """Decide the properties through the runner (its engines, or an external checker)."""
+    """Decide the properties through the runner (its engines, or an external checker); what an
+    abstraction (a compositional analysis) leaves unknown is decided again on the system's
+    refinement, the same problem with the callees' bodies."""
     configure_checkers(args)
-    return run(system, run_options(args, properties), start)
+    verdicts = run(system, run_options(args, properties), start)
+    open_props = [v.property for v in verdicts if v.answer is Answer.UNKNOWN and not v.timeout]
+    if system.refine is not None and open_props:
+        refined = system.refine()
+        known = {p.name for p in refined.properties}
+        open_props = [p for p in open_props if p in known]
+        again = {v.property: v for v in run(refined, run_options(args, open_props), start)} \
+            if open_props else {}
+        verdicts = [again.get(v.property, v) if v.property in open_props else v for v in verdicts]
+    return verdicts
 
 
 def print_verdicts(system: TransitionSystem, verdicts: Sequence[Verdict], as_json: bool) -> int:
@@ -289,6 +300,17 @@ def cmd_check(args: argparse.Namespace) -> int:
                 continue
             verdicts = decide(system, args, start, [p.name for p in props])
             results.append((system.with_properties(props), verdicts))
+    if not results and not args.property:
+        # as Kind 2: nothing to check is not an error
+        note = f"{path}: the model has no property to check"
+        sys.stderr.write(f"kinduct: note: {note}\n")
+        if args.json:
+            preamble = [options_object(engine_names(args), args.timeout, args.bound,
+                                       args.compositional, args.modular)]
+            preamble += [log_object("warn", "parse", w.message, w.location) for w in found]
+            preamble.append(log_object("info", "parse", note))
+            print(json.dumps(preamble, indent=2))
+        return 0
     if not results:
         raise InputError(f"{path}: the model has no property to check")
     preamble = [options_object(engine_names(args), args.timeout, args.bound, args.compositional,

@@ -24,7 +24,7 @@ from kinduct.kernel.backend import ExternalChecker, ExternalRequest
 from kinduct.kernel.engine import Engine, EngineContext, make_options
 from kinduct.kernel.errors import EngineRefusal, UsageError
 from kinduct.kernel.replay import replay_trace
-from kinduct.kernel.system import Property, PropertyKind, TransitionSystem
+from kinduct.kernel.system import Inconclusive, Property, PropertyKind, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
 
 _CTX = mp.get_context("fork")
@@ -234,6 +234,8 @@ def _accept(system: TransitionSystem, prop: Property, verdict: Verdict) -> Verdi
             problem = replay_trace(system, verdict.trace, prop)
         if problem is None and system.replay is not None:
             problem = system.replay(verdict.trace, prop)
+        if isinstance(problem, Inconclusive):
+            return verdict.evolve(answer=Answer.UNKNOWN, trace=None, message=str(problem))
         if problem is not None:
             return verdict.evolve(answer=Answer.ERROR,
                                   message=f"internal error: counterexample does not replay: {problem}")

@@ -77,6 +77,12 @@ LiftFn = Callable[["Any", "Property | None"], list[dict[str, Any]]]
 ReplayFn = Callable[["Any", "Property"], "str | None"]
 
 
+class Inconclusive(str):
+    """A replay answer meaning the trace is a counterexample of an over-approximation only
+    (an abstracted callee, an imported function read inconsistently): the verdict is
+    ``unknown`` with this reason, not an internal error."""
+
+
 @attrs.frozen(eq=False)
 class TransitionSystem:
     """States, inputs, init, trans, invariant assumptions and named properties.
@@ -91,7 +97,8 @@ class TransitionSystem:
       (see :class:`Structure`); ``trans`` already implies all of it.
     - ``lift`` (optional, from the frontend) turns a :class:`~kinduct.kernel.verdict.Trace`
       into Kind 2 node blocks named in source terms; ``replay`` re-runs a trace on the
-      frontend's own interpreter and returns a mismatch message, or None when it agrees.
+      frontend's own interpreter and returns a mismatch message, or None when it agrees
+      (an :class:`Inconclusive` message makes the verdict unknown).
     """
 
     env: Environment
@@ -108,6 +115,9 @@ class TransitionSystem:
     metadata: dict[str, Any] = attrs.field(factory=dict)
     structure: Structure = attrs.field(factory=Structure)
     bounded: BoundedProblem | None = None
+    #: The same problem without abstraction (a compositional analysis refined with the callees'
+    #: bodies): ``kinduct check`` decides on it again what the abstraction left unknown.
+    refine: Callable[[], TransitionSystem] | None = None
 
     def __attrs_post_init__(self) -> None:
         if len(self.state_vars) != len(self.next_vars):
@@ -202,7 +212,8 @@ class SystemBuilder:
     def add_property(self, prop: Property) -> None:
         self._properties.append(prop)
 
-    def build(self, lift: LiftFn | None = None, replay: ReplayFn | None = None) -> TransitionSystem:
+    def build(self, lift: LiftFn | None = None, replay: ReplayFn | None = None,
+              refine: Callable[[], TransitionSystem] | None = None) -> TransitionSystem:
         return TransitionSystem(
             env=self.env,
             state_vars=tuple(self._states),
@@ -218,6 +229,7 @@ class SystemBuilder:
             metadata=dict(self.metadata),
             structure=Structure(dict(self._updates), self._first),
             bounded=self.bounded,
+            refine=refine,
         )
 
 

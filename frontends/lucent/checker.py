@@ -14,8 +14,18 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent.types import BOOL, INT, REAL, Refinement, T, flat, numeric, tuple_of
-from kinduct.kernel.errors import InputError
+from kinduct.frontends.lucent.types import (
+    BOOL,
+    INT,
+    REAL,
+    Refinement,
+    T,
+    flat,
+    leaf_count,
+    numeric,
+    tuple_of,
+)
+from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 
 
 @dataclass(eq=False)
@@ -23,6 +33,14 @@ class ConstRef(A.Expr):
     """A free (declared but undefined) global constant: one arbitrary value for the whole run."""
 
     name: str
+
+
+@dataclass(eq=False)
+class Refines(A.Expr):
+    """``arg`` has the refinement type ``ref`` (bounds, predicates, components'): a Boolean."""
+
+    arg: A.Expr
+    ref: Refinement
 
 
 @dataclass
@@ -33,6 +51,12 @@ class Prop:
     source: str = "PropAnnot"
     kind: str = "invariant"  # invariant | reachable
     bounds: dict = field(default_factory=dict)  # from / within / at → int
+    #: A generated obligation: ``expr`` (a stream, a constant's value, an ascribed
+    #: expression) must have this refinement type.
+    ref: Refinement | None = None
+    #: The stream that is true while the node's assumptions have held so far; the property
+    #: is owed only then (a guarantee, a mode's ensure, an output's refinement type).
+    sofar: str | None = None
 
 
 @dataclass
@@ -72,6 +96,12 @@ class Node:
     warnings: list[str] = field(default_factory=list)
     #: Streams defined circularly after the first step, whose equations are constraints.
     cut: set[str] = field(default_factory=set)
+    #: The ghost stream "every assumption has held up to now", when the node has assumptions.
+    sofar: str | None = None
+    #: Whether the node (or a node it calls) has an unguarded ``pre``.
+    unguarded_pre: bool = False
+    #: Obligations of type ascriptions ``(e : T)`` with a refinement type.
+    ascriptions: list[Prop] = field(default_factory=list)
 
     @property
     def streams(self) -> list[str]:
@@ -94,14 +124,17 @@ class Checked:
     file: str
     text: str
     warnings: list[str]
+    #: Defined constants whose declared refinement type is an obligation.
+    const_obligations: list[Prop] = field(default_factory=list)
 
     def top_nodes(self) -> list[str]:
         called = {c.name for n in self.nodes.values() for c in n.calls}
         return [n for n in self.order if n not in called and not self.nodes[n].imported]
 
 
-class _Err(Exception):
-    pass
+#: Arrays are expanded into one stream per element: a larger size is refused before anything
+#: is allocated (Kind 2 keeps arrays symbolic; kinduct does not).
+MAX_ARRAY_SIZE = 100_000
 
 
 _uids = itertools.count(1)
@@ -125,6 +158,11 @@ class Checker:
         self.decls: dict[str, A.NodeDecl] = {}
         self.contracts: dict[str, A.NodeDecl] = {}
         self.warnings: list[str] = []
+        self.const_obligations: list[Prop] = []
+        self.const_names: set[str] = set()
+        self.pending_names: set[str] = set()
+        #: While declarations wait for those they name: an unknown name postpones, not fails.
+        self.strict = False
 
     # ---- errors ----
     def err(self, msg: str, pos: A.Pos) -> InputError:
@@ -138,28 +176,46 @@ class Checker:
             if n.name in self.decls:
                 raise self.err(f"node '{n.name}' is declared twice", n.pos)
             self.decls[n.name] = n
+        self.const_names = set()
+        for cd in self.prog.consts:
+            if cd.name in self.const_names:
+                raise self.err(f"constant '{cd.name}' is declared twice", cd.pos)
+            self.const_names.add(cd.name)
+        type_names: set[str] = set()
         for td in self.prog.types:
-            self._declare_type(td)
-        pending = list(self.prog.consts)
-        # constants may be used before they are declared: resolve in dependency order
-        for _ in range(len(pending) + 1):
-            rest = []
-            for cd in pending:
-                try:
-                    self._declare_const(cd)
-                except _Unresolved:
-                    rest.append(cd)
-            if not rest or len(rest) == len(pending):
-                pending = rest
-                break
-            pending = rest
-        for cd in pending:
-            self._declare_const(cd, final=True)
+            if td.name in type_names:
+                raise self.err(f"type '{td.name}' is declared twice", td.pos)
+            type_names.add(td.name)
+        self._declare_globals(type_names)
         order = self._call_order()
         nodes: dict[str, Node] = {}
         for name in order:
             nodes[name] = self._node(self.decls[name], nodes)
-        return Checked(nodes, order, self.free_consts, self.const_refs, self.file, self.text, self.warnings)
+        for c in self.prog.contracts:  # every contract is type-checked, imported or not
+            self._node(c, nodes)
+        return Checked(nodes, order, self.free_consts, self.const_refs, self.file, self.text,
+                       self.warnings, self.const_obligations)
+
+    def _declare_globals(self, type_names: set[str]) -> None:
+        """Types and constants may be used before they are declared (a subrange bound, an
+        array size, a constant's type): declare them in dependency order, postponing those
+        that name what is not declared yet; with no progress left, report the first error."""
+        pending: list = list(self.prog.types) + list(self.prog.consts)
+        self.pending_names = type_names | self.const_names
+        while pending:
+            rest = []
+            self.strict = True
+            for d in pending:
+                try:
+                    self._declare_type(d) if isinstance(d, A.TypeDecl) else self._declare_const(d)
+                except _Unresolved:
+                    rest.append(d)
+            self.strict = False
+            if len(rest) == len(pending):
+                for d in rest:
+                    self._declare_type(d) if isinstance(d, A.TypeDecl) else self._declare_const(d)
+                return
+            pending = rest
 
     # ---- types ----
     def _declare_type(self, td: A.TypeDecl) -> None:
@@ -178,12 +234,16 @@ class Checker:
             if n in ("bool", "int", "real"):
                 return {"bool": BOOL, "int": INT, "real": REAL}[n], Refinement()
             if n not in self.types:
+                if self.strict and n in self.pending_names:
+                    raise _Unresolved(n)
                 raise self.err(f"unknown type '{n}'", te.pos)
             ref = self.type_refs.get(n)
-            return self.types[n], Refinement(ref.lo, ref.hi, list(ref.preds)) if ref else Refinement()
+            return self.types[n], ref.copy() if ref else Refinement()
         if k == "subrange":
             lo = None if te.args[0] is None else self.const_int(te.args[0])
             hi = None if te.args[1] is None else self.const_int(te.args[1])
+            if lo is not None and hi is not None and lo > hi:
+                raise self.err(f"empty subrange [{lo}, {hi}]", te.pos)
             return INT, Refinement(lo, hi)
         if k == "subtype":
             var, base_te, pred = te.args
@@ -194,31 +254,45 @@ class Checker:
             return base, ref
         if k == "enum":
             t = T("enum", name or "enum", items=tuple(te.args))
+            twice = [v for i, v in enumerate(te.args) if v in te.args[:i]]
+            if twice:
+                raise self.err(f"'{twice[0]}' is declared twice", te.pos)
             for i, v in enumerate(te.args):
+                if (v in self.enum_values and self.enum_values[v][0] != t) or v in self.const_names:
+                    raise self.err(f"'{v}' is declared twice", te.pos)
                 self.enum_values[v] = (t, i)
             return t, Refinement()
         if k == "struct":
-            fields = tuple((f, self.resolve_type(ft)[0]) for f, ft in te.args)
-            return T("record", name or "struct", items=fields), Refinement()
+            resolved = [(f, self.resolve_type(ft)) for f, ft in te.args]
+            fields = tuple((f, t) for f, (t, _) in resolved)
+            parts = {f: r for f, (_, r) in resolved if not r.empty}
+            return T("record", name or "struct", items=fields), Refinement(parts=parts)
         if k == "tuple":
-            return T("tuple", items=tuple(self.resolve_type(x)[0] for x in te.args)), Refinement()
+            resolved = [self.resolve_type(x) for x in te.args]
+            parts = {i: r for i, (_, r) in enumerate(resolved) if not r.empty}
+            return T("tuple", items=tuple(t for t, _ in resolved)), Refinement(parts=parts)
         if k == "array":
-            elem, _ = self.resolve_type(te.args[0])
+            elem, eref = self.resolve_type(te.args[0])
             size = self.const_int(te.args[1])
             if size < 0:
                 raise self.err("array size must be non-negative", te.args[1].pos)
-            return T("array", items=(elem,), size=size), Refinement()
+            if size * leaf_count(elem) > MAX_ARRAY_SIZE:
+                raise self.err(f"array size {size} is over kinduct's limit of {MAX_ARRAY_SIZE} "
+                               "scalar elements (arrays are expanded element by element)",
+                               te.args[1].pos)
+            parts = {} if eref.empty else {"*": eref}
+            return T("array", items=(elem,), size=size), Refinement(parts=parts)
         raise self.err(f"unknown type form {k}", te.pos)
 
     def const_int(self, e: A.Expr) -> int:
-        checked = _Scope(self, None, {}).expect(e, INT)
+        checked = _Scope(self, None, {}, strict_consts=self.strict).expect(e, INT)
         v = const_value(checked)
         if v is None:
             raise self.err("expected a constant integer expression", e.pos)
         return int(v)
 
-    def _declare_const(self, cd: A.ConstDecl, final: bool = False) -> None:
-        scope = _Scope(self, None, {}, strict_consts=not final)
+    def _declare_const(self, cd: A.ConstDecl) -> None:
+        scope = _Scope(self, None, {}, strict_consts=self.strict)
         if cd.value is None:
             if cd.type_expr is None:
                 raise self.err(f"constant '{cd.name}' needs a type or a value", cd.pos)
@@ -228,11 +302,14 @@ class Checker:
                 self.const_refs[cd.name] = ref
             return
         v = scope.check(cd.value)
-        if cd.type_expr is not None:
-            t, _ = self.resolve_type(cd.type_expr)
-            scope.unify(t, v.ty, cd.value.pos)
         if _has_temporal(v):
             raise self.err("a constant cannot use 'pre' or '->'", cd.value.pos)
+        if cd.type_expr is not None:
+            t, ref = self.resolve_type(cd.type_expr)
+            scope.unify(t, v.ty, cd.value.pos)
+            if not ref.empty:
+                self.const_obligations.append(Prop(f"{ref.kind_name}[L{cd.pos.line}C{cd.pos.col}]", v,
+                                                   cd.pos, "Guarantee", ref=ref))
         self.consts[cd.name] = v
 
     # ---- call graph ----
@@ -297,12 +374,20 @@ class Checker:
         for ref in node.refinements.values():
             ref.preds = [(var, scope.expect(p, BOOL) if p.ty is None else p) for var, p in ref.preds]
         self._contract(d, node, scope, done)
+        if node.assumes or any(n in node.refinements for n in node.inputs):
+            self._sofar(node, scope)
         defined: dict[str, A.Pos] = {}
         scope.guarded = False
         for stmt in d.body:
             self._stmt(stmt, node, scope, defined)
         if d.imported and d.body:
             raise self.err("an imported node has no body", d.pos)
+        if not d.imported and d.kind != "contract":
+            for n in node.outputs + node.locals:
+                if n not in defined:
+                    what = "output" if n in node.outputs else "local variable"
+                    raise self.err(f"{what} '{n}' is not defined by an equation or a frame block",
+                                   node.var_pos[n])
         self._circularity(node)
         for w in scope.warnings:
             node.warnings.append(w)
@@ -315,40 +400,89 @@ class Checker:
             return
         node.has_contract = True
         scope.in_contract = True
-        self._contract_items(items, node, scope, {}, done)
+        body_env = scope.env
+        # the contract sees the interface (and its own ghosts), not the node's local variables
+        scope.env = {n: t for n, t in body_env.items() if n not in node.locals}
+        self._contract_items(items, node, scope, "", done)
+        body_env.update({g: node.types[g] for g in node.ghosts})
+        scope.env = body_env
         scope.in_contract = False
+        self._no_current_outputs(node)
 
-    def _contract_items(self, items, node: Node, scope: _Scope, rename: dict[str, str], done) -> None:
+    def _no_current_outputs(self, node: Node) -> None:
+        """Assumptions and mode requirements may read outputs only under ``pre``, also through
+        ghost variables."""
+        ghost_defs = {names[0]: e for names, e in node.eqs if len(names) == 1 and names[0] in node.ghosts}
+
+        def current(e: A.Expr) -> set[str]:
+            seen: set[str] = set()
+            todo = list(_current_vars(e))
+            while todo:
+                n = todo.pop()
+                if n in seen:
+                    continue
+                seen.add(n)
+                if n in ghost_defs:
+                    todo.extend(_current_vars(ghost_defs[n]))
+            return seen
+        checks = [(a.expr, "assumption") for a in node.assumes]
+        checks += [(r, "mode requirement") for m in node.modes for r in m.requires]
+        for e, what in checks:
+            bad = current(e) & set(node.outputs)
+            if bad:
+                raise self.err(f"{what} mentions output '{sorted(bad)[0]}' at the current step; "
+                               "use 'pre' or move it to a guarantee", e.pos)
+
+    def _sofar(self, node: Node, scope: _Scope) -> None:
+        """``%sofar = A -> pre %sofar and A`` for the conjunction A of the assumptions and the
+        refinement types of the inputs (just
+        ``A`` in a function, which has no memory); the guarantees and ensures are owed only
+        while it holds."""
+        name = "%sofar"
+        pos = node.decl.pos
+        node.ghosts.append(name)
+        node.types[name] = BOOL
+        node.var_pos[name] = pos
+        scope.env[name] = BOOL
+        parts = [Refines(A.Var(n, pos=pos, ty=node.types[n]), node.refinements[n], pos=pos, ty=BOOL)
+                 for n in node.inputs if n in node.refinements]
+        parts += [a.expr for a in node.assumes]
+        conj = parts[0]
+        for x in parts[1:]:
+            conj = A.Binop("and", conj, x, pos=pos, ty=BOOL)
+        if node.kind == "function":  # no memory: the guarantees hold when the assumptions do
+            node.eqs.append(([name], conj))
+        else:
+            prev = scope.make_pre(A.Var(name, pos=pos, ty=BOOL), pos)
+            prev.guarded = True
+            rest = A.Binop("and", prev, conj, pos=pos, ty=BOOL)
+            node.eqs.append(([name], A.Binop("->", conj, rest, pos=pos, ty=BOOL)))
+        node.sofar = name
+        for g in node.guarantees:
+            g.sofar = name
+
+    def _contract_items(self, items, node: Node, scope: _Scope, prefix: str, done) -> None:
+        """Elaborate contract items into ``node``; ``prefix`` names the ghost streams of an
+        imported contract apart from the node's own (``Spec[l3c3].g``)."""
         for item in items:
-            if item.kind == "var" and item.type_expr is not None:
-                # a ghost variable may refer to its own previous value
-                gt = self.resolve_type(item.type_expr)[0]
-                node.ghosts.append(item.name)
-                node.types[item.name] = gt
-                node.var_pos[item.name] = item.pos
-                scope.env[item.name] = gt
-                v = scope.expect(item.expr, gt)
-                node.eqs.append(([item.name], v))
-            elif item.kind in ("var", "const"):
+            if item.kind in ("var", "const"):
                 name = item.name
+                if item.kind == "var" and item.type_expr is not None:
+                    # a ghost variable with a declared type may refer to its own previous value
+                    gt = self.resolve_type(item.type_expr)[0]
+                    self._ghost(node, scope, prefix, name, gt, item.pos)
+                    node.eqs.append(([prefix + name], scope.expect(item.expr, gt)))
+                    continue
                 v = scope.check(item.expr)
                 if item.type_expr is not None:
                     scope.unify(self.resolve_type(item.type_expr)[0], v.ty, item.expr.pos)
                 if item.kind == "const":
                     scope.local_consts[name] = v
                 else:
-                    gname = name
-                    node.ghosts.append(gname)
-                    node.types[gname] = v.ty
-                    node.var_pos[gname] = item.pos
-                    scope.env[gname] = v.ty
-                    node.eqs.append(([gname], v))
+                    self._ghost(node, scope, prefix, name, v.ty, item.pos)
+                    node.eqs.append(([prefix + name], v))
             elif item.kind == "assume":
                 e = scope.expect(item.expr, BOOL)
-                bad = _current_vars(e) & set(node.outputs)
-                if bad:
-                    raise self.err(f"assumption mentions output '{sorted(bad)[0]}' at the current step; "
-                                   "use 'pre' or move it to a guarantee", item.expr.pos)
                 node.assumes.append(Prop(item.name or f"assume[l{item.pos.line}c{item.pos.col}]",
                                          e, item.pos, "Assumption"))
             elif item.kind == "guarantee":
@@ -359,11 +493,6 @@ class Checker:
                 reqs = [scope.expect(x, BOOL) for _, x, _ in item.requires]
                 ens = [(n or f"{item.name}.ensure[l{p.line}c{p.col}]", scope.expect(x, BOOL), p)
                        for n, x, p in item.ensures]
-                for r in reqs:
-                    bad = _current_vars(r) & set(node.outputs)
-                    if bad:
-                        raise self.err(f"mode requirement mentions output '{sorted(bad)[0]}' at the "
-                                       "current step", r.pos)
                 mode = Mode(item.name, reqs, ens, item.pos)
                 node.modes.append(mode)
                 scope.modes[item.name] = mode
@@ -374,21 +503,38 @@ class Checker:
                 if len(item.args) != len(c.inputs) or len(item.outs) != len(c.outputs):
                     raise self.err(f"contract {item.name} expects {len(c.inputs)} inputs and "
                                    f"{len(c.outputs)} outputs", item.pos)
-                sub_env = {}
-                sub_consts = {}
+                # the contract sees its parameters (bound to the arguments, which may be any
+                # expression, temporal ones included), the global constants and its own ghosts
+                sub_consts: dict[str, A.Expr] = {}
                 for p, a in zip(c.inputs, item.args, strict=True):
-                    sub_consts[p.name] = scope.check(a)
-                    sub_env[p.name] = sub_consts[p.name].ty
+                    arg = scope.check(a)
+                    want, _ = self.resolve_type(p.type_expr)
+                    if flat(want) != flat(arg.ty):
+                        raise self.err(f"type mismatch in argument '{p.name}' of contract "
+                                       f"{item.name}: expected {want}, got {arg.ty}", a.pos)
+                    sub_consts[p.name] = arg
                 for p, o in zip(c.outputs, item.outs, strict=True):
                     if o not in scope.env:
                         raise self.err(f"unknown name '{o}'", item.pos)
                     sub_consts[p.name] = _typed_var(o, scope.env[o], item.pos)
-                sub = _Scope(self, node, dict(scope.env), done=done)
-                sub.local_consts.update(scope.local_consts)
+                sub = _Scope(self, node, {}, done=done)
                 sub.local_consts.update(sub_consts)
                 sub.in_contract = True
                 sub.modes = scope.modes
-                self._contract_items(c.contract, node, sub, rename, done)
+                site = f"{prefix}{item.name}[l{item.pos.line}c{item.pos.col}]."
+                self._contract_items(c.contract, node, sub, site, done)
+
+    def _ghost(self, node: Node, scope: _Scope, prefix: str, name: str, t: T, pos: A.Pos) -> None:
+        """Declare the ghost stream ``prefix + name``, visible in ``scope`` as ``name``."""
+        gname = prefix + name
+        if gname in node.types:
+            raise self.err(f"'{name}' is declared twice", pos)
+        node.ghosts.append(gname)
+        node.types[gname] = t
+        node.var_pos[gname] = pos
+        if prefix:
+            scope.local_consts[name] = _typed_var(gname, t, pos)
+        scope.env[gname] = t
 
     def _stmt(self, stmt, node: Node, scope: _Scope, defined: dict[str, A.Pos]) -> None:
         if isinstance(stmt, A.Equation):
@@ -584,6 +730,11 @@ def _find_cycle(deps: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def _line(text: str, line: int) -> str | None:
+    lines = text.splitlines()
+    return lines[line - 1] if 1 <= line <= len(lines) else None
+
+
 class _Unresolved(Exception):
     pass
 
@@ -621,7 +772,7 @@ def _push(stack, v) -> None:
 
 
 def children(e: A.Expr) -> list[A.Expr]:
-    if isinstance(e, (A.Unop, A.Index, A.Field, A.Ascribe)):
+    if isinstance(e, (A.Unop, A.Index, A.Field, A.Ascribe, Refines)):
         kids = [e.arg]
         if isinstance(e, A.Index):
             kids.append(e.index)
@@ -762,7 +913,7 @@ class _Scope:
         if n in self.c.enum_values:
             t, i = self.c.enum_values[n]
             return A.Lit(i, "enum", pos=e.pos, ty=t)
-        if self.strict_consts and any(cd.name == n for cd in self.c.prog.consts):
+        if self.strict_consts:  # maybe a constant or an enumeration value declared later
             raise _Unresolved(n)
         raise self.err(f"unknown name '{n}'", e.pos)
 
@@ -787,8 +938,13 @@ class _Scope:
             self.guarded = False
             arg = self.check(e.arg)
             self.guarded = was
-            if not was and not self.in_contract:
+            if not was and self.in_contract:
+                raise self.err("unguarded 'pre' in a contract: its value at the first step is "
+                               "arbitrary (guard it with '->')", e.pos)
+            if not was:
                 self.warnings.append(f"{self.c.file}:{e.pos.line}:{e.pos.col}: warning: unguarded pre")
+                if self.node is not None:
+                    self.node.unguarded_pre = True
             u = A.Unop("pre", arg, pos=e.pos, ty=arg.ty)
             u.uid = _uid("pre", u)
             u.guarded = was  # under the right operand of '->': never read at step 0
@@ -872,6 +1028,11 @@ class _Scope:
             raise self.err(f"unknown node '{e.name}'", e.pos)
         if self.node.kind == "function" and callee.kind == "node":
             raise self.err(f"function {self.node.name} cannot call node {e.name}", e.pos)
+        if self.in_contract and callee.unguarded_pre:
+            raise self.err(f"node {e.name} is called in a contract but has an unguarded 'pre'",
+                           e.pos)
+        if callee.unguarded_pre:
+            self.node.unguarded_pre = True
         args = [self.check(a) for a in e.args]
         got = [t for a in args for t in flat(a.ty)]
         want = [callee.types[n] for n in callee.inputs]
@@ -902,19 +1063,35 @@ class _Scope:
     def _Caret(self, e: A.Caret) -> A.Expr:
         elem = self.check(e.elem)
         n = self.c.const_int(e.size)
+        if n < 0 or n * leaf_count(elem.ty) > MAX_ARRAY_SIZE:
+            raise self.err(f"array size {n} is outside kinduct's limit of 0 to {MAX_ARRAY_SIZE} "
+                           "scalar elements", e.size.pos)
         return A.ArrayLit([elem] * n, pos=e.pos, ty=T("array", items=(elem.ty,), size=n))
 
     def _Index(self, e: A.Index) -> A.Expr:
         arg = self.check(e.arg)
         if arg.ty.kind == "tuple":
-            i = self.c.const_int(e.index)
+            i = const_value(self.expect(e.index, INT))
+            if i is None:
+                raise UnsupportedError(
+                    "a tuple indexed by an expression that is not constant (a tuple's component "
+                    "is selected by a numeral)", SourceLocation(self.c.file, e.index.pos.line,
+                                                                e.index.pos.col),
+                    _line(self.c.text, e.index.pos.line))
             if not 0 <= i < len(arg.ty.items):
                 raise self.err(f"tuple index {i} out of range", e.index.pos)
             return A.Index(arg, A.Lit(i, "int", pos=e.index.pos, ty=INT), pos=e.pos, ty=arg.ty.items[i])
         if arg.ty.kind != "array":
             raise self.err(f"type mismatch: expected an array, got {arg.ty}", e.arg.pos)
         idx = self.expect(e.index, INT)
-        return A.Index(arg, idx, pos=e.pos, ty=arg.ty.items[0])
+        if self.node is None:  # in a constant, an index out of bounds is a type error
+            i = const_value(idx)
+            if i is not None and not 0 <= i < arg.ty.size:
+                raise self.err(f"index {i} is out of the bounds of an array of size {arg.ty.size}",
+                               e.index.pos)
+        r = A.Index(arg, idx, pos=e.pos, ty=arg.ty.items[0])
+        r.uid = _uid("idx", r)  # an out-of-range read is an unconstrained value, named so
+        return r
 
     def _Update(self, e: A.Update) -> A.Expr:
         arg = self.check(e.arg)
@@ -962,8 +1139,12 @@ class _Scope:
 
     def _Ascribe(self, e: A.Ascribe) -> A.Expr:
         arg = self.check(e.arg)
-        t, _ = self.c.resolve_type(e.type_expr)
+        t, ref = self.c.resolve_type(e.type_expr)
         self.unify(t, arg.ty, e.arg.pos)
+        if not ref.empty and self.node is not None:
+            where = f"L{e.pos.line}C{e.pos.col}"
+            self.node.ascriptions.append(Prop(f"type_ascription_{where}[{where}].{ref.kind_name}[{where}]",
+                                              arg, e.pos, "Assumption", ref=ref))
         return arg
 
 

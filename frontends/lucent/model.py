@@ -8,15 +8,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checker import Checked, check_program
 from kinduct.frontends.lucent.parser import parse_file, parse_text
-from kinduct.frontends.lucent.simulate import Instance, Simulator, leaves
+from kinduct.frontends.lucent.simulate import Instance, Simulator, leaves, refinement_holds
 from kinduct.frontends.lucent.translate import PropInfo, Translator
 from kinduct.frontends.lucent.types import T, assemble
 from kinduct.kernel.errors import InputError, SourceLocation, warn
 from kinduct.kernel.frontend import LoadOptions
-from kinduct.kernel.system import Property, TransitionSystem
+from kinduct.kernel.system import Inconclusive, Property, TransitionSystem
 from kinduct.kernel.verdict import Trace
 
 
@@ -67,13 +66,18 @@ def build_system(checked: Checked, main: str, compositional: bool = False) -> Tr
     def replay(trace: Trace, prop: Property) -> str | None:
         problem = replay_on_simulator(checked, main, tr.prop_info, trace, prop, abstract)
         if problem is None and abstract and not concrete_violation(checked, main, tr.prop_info, trace, prop):
-            # Kind 2 would refine the abstraction and analyse again; we say so instead of
-            # printing a counterexample the implementation does not have.
-            return ("the counterexample is spurious: it relies on the contracts of "
-                    f"{', '.join(sorted(abstract))}; the implementations do not violate {prop.name}")
+            # The abstraction is refined with the callees' bodies: the trace's inputs are run on
+            # the implementations; when they do not violate the property, the answer is unknown.
+            return Inconclusive(
+                "the counterexample relies on the contracts of "
+                f"{', '.join(sorted(abstract))}; with their implementations the same inputs do "
+                f"not violate {prop.name}")
         return problem
 
-    system = builder.build(lift=lift, replay=replay)
+    def refine() -> TransitionSystem:
+        return build_system(checked, main)
+
+    system = builder.build(lift=lift, replay=replay, refine=refine if abstract else None)
     system_ref["s"] = system
     return system
 
@@ -175,6 +179,9 @@ def replay_on_simulator(checked: Checked, main: str, infos: dict[str, PropInfo],
                 return bad
     except Exception as exc:  # the simulator is the reference: any failure is a mismatch
         return f"simulator failed: {type(exc).__name__}: {exc}"
+    clash = _incongruent(sim)
+    if clash is not None:
+        return Inconclusive(clash)
     value = inst.watched.get("prop")
     want = info.kind == "reachable"
     if value is not want:
@@ -183,33 +190,36 @@ def replay_on_simulator(checked: Checked, main: str, infos: dict[str, PropInfo],
     return None
 
 
+def _incongruent(sim: Simulator) -> str | None:
+    """Where the trace reads an abstracted function as no function: equal arguments with
+    different results (the encoding ties calls of the same and of adjacent steps only)."""
+    seen: dict[tuple[str, str], tuple[str, int, str]] = {}
+    for inst in sim.instances():
+        node = inst.node
+        if node.kind != "function" or not inst.abstract:
+            continue
+        for k, values in enumerate(inst.history):
+            args = repr([values[n] for n in node.inputs])
+            outs = repr([values[n] for n in node.outputs])
+            other = seen.setdefault((node.name, args), (outs, k, inst.prefix))
+            if other[0] != outs:
+                return (f"the counterexample reads function {node.name} on {args} as {other[0]} "
+                        f"(step {other[1]}) and as {outs} (step {k}); the function is not "
+                        "modelled across more than one step")
+    return None
+
+
 def _prop_watch(info: PropInfo):
     prop = info.prop
-    if prop.source == "Generated" and isinstance(prop.expr, A.Lit):
-        name = prop.name
-
-        def refinement(inst: Instance) -> bool:
-            ref = inst.node.refinements[name]
-            v = inst.value(name)
-            ok = True
-            if ref.lo is not None:
-                ok = ok and v >= ref.lo
-            if ref.hi is not None:
-                ok = ok and v <= ref.hi
-            for var, pred in ref.preds:
-                saved = inst.cur.get(var)
-                inst.cur[var] = v
-                ok = ok and bool(inst.eval(pred))
-                if saved is None:
-                    del inst.cur[var]
-                else:
-                    inst.cur[var] = saved
-            return ok
-        return refinement
     bounds = prop.bounds
 
     def watch(inst: Instance) -> Any:
-        v = inst.eval(prop.expr)
+        if prop.ref is not None:
+            v = refinement_holds(inst, inst.eval(prop.expr), prop.ref)
+        else:
+            v = inst.eval(prop.expr)
+        if prop.sofar is not None and not inst.value(prop.sofar):
+            return True
         if info.kind == "reachable" and bounds:
             k = inst.step_no
             v = v and k >= bounds.get("from", 0) and k <= bounds.get("within", k) and \

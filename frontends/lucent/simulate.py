@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent.checker import Checked, ConstRef, Node
+from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Refines
 from kinduct.frontends.lucent.types import T, scalar_paths
 
 Oracle = Callable[[str, T, int], Any]
@@ -92,14 +92,22 @@ class Instance:
         self.sim = sim
         self.node = node
         self.prefix = prefix
+        #: Only the interface and the contract exist (an imported node, or a node abstracted by
+        #: its contract): outputs come from the oracle, only the ghost streams are computed.
+        self.abstract = bool(node.imported or (prefix and node.name in sim.abstract))
         self.defs: dict[str, tuple[list[str], A.Expr]] = {}
         for names, e in node.eqs:
+            if self.abstract and not all(n in node.ghosts for n in names):
+                continue
             for n in names:
                 self.defs[n] = (names, e)
         self.children: dict[str, Instance] = {}
-        for c in node.calls:
+        calls = node.calls if not self.abstract else [
+            c for c in node.calls if c.uid in _call_uids(_contract_exprs(node))]
+        self.calls = calls
+        for c in calls:
             self.children[c.uid] = Instance(sim, sim.checked.nodes[c.name], f"{prefix}{c.site}.")
-        self.child_site = {c.uid: c.site for c in node.calls}
+        self.child_site = {c.uid: c.site for c in calls}
         self.pre_mem: dict[str, Any] = {}
         self.cur: dict[str, Any] = {}
         self.memo: dict[str, Any] = {}
@@ -116,11 +124,21 @@ class Instance:
         self.cur = dict(zip(self.node.inputs, inputs, strict=True))
         self.memo = {}
         node = self.node
-        if node.imported or (self.prefix and node.name in self.sim.abstract):
+        if self.abstract:  # only the interface and the contract's ghosts exist
             outs = [self.sim.oracle(self.prefix + n, node.types[n], k) for n in node.outputs]
             self.cur.update(zip(node.outputs, outs, strict=True))
-        abstract = node.imported or (self.prefix and node.name in self.sim.abstract)
-        if abstract:  # only the interface exists: no body to evaluate
+            for n in node.ghosts:
+                self.value(n)
+            for c in self.calls:
+                self.eval(c)
+            self.watched = {key: fn(self) for key, fn in self.watches}
+            new_mem = {}
+            for p in node.pres:
+                try:
+                    new_mem[p.uid] = self.eval(p.arg)
+                except (KeyError, SimulationError):
+                    continue  # a 'pre' of the body, which the abstraction does not have
+            self.pre_mem = new_mem
             self.history.append(dict(self.cur))
             return [self.cur[n] for n in node.outputs]
         if k > 0:  # a circular definition is a constraint: its value comes from the oracle
@@ -170,9 +188,15 @@ class Instance:
             return v
         if isinstance(e, ConstRef):
             return self.sim.const_value(e.name, e.ty)
+        if isinstance(e, Refines):
+            return refinement_holds(self, self.eval(e.arg), e.ref)
         if isinstance(e, A.Unop):
             if e.op == "pre":
                 if self.step_no == 0:
+                    if getattr(e, "guarded", False) and isinstance(e.arg, A.Var) and \
+                            e.ty.kind not in ("record", "array", "tuple"):
+                        # never read at step 0; the translation's memory of the stream
+                        return self.sim.oracle(f"{self.prefix}%pre.{e.arg.name}", e.ty, 0)
                     return self.sim.oracle(self.prefix + e.uid, e.ty, 0)
                 return self.pre_mem[e.uid]
             a = self.eval(e.arg)
@@ -212,8 +236,10 @@ class Instance:
         if isinstance(e, A.Index):
             a = self.eval(e.arg)
             i = self.eval(e.index)
-            # out of range reads the last element (the translation's convention too)
-            return a[i] if 0 <= i < len(a) else a[-1]
+            if 0 <= i < len(a):
+                return a[i]
+            # out of range, the read is unconstrained (as in Kind 2): a choice of the oracle
+            return self.sim.oracle(self.prefix + e.uid, e.ty, self.step_no)
         if isinstance(e, A.Update):
             a = list(self.eval(e.arg))
             i = self.eval(e.index)
@@ -230,6 +256,57 @@ class Instance:
                 self.memo[e.uid] = self.sim.oracle(self.prefix + e.uid, e.ty, self.step_no)
             return self.memo[e.uid]
         raise SimulationError(f"cannot evaluate {type(e).__name__}")
+
+
+def refinement_holds(inst: Instance, value: Any, ref: Any) -> bool:
+    """Whether ``value`` has the refinement type ``ref`` (components included), evaluated in
+    ``inst`` (a predicate may read the node's constants and streams)."""
+    for key, sub in ref.parts.items():
+        items = value if key == "*" else [value[key]]
+        if not all(refinement_holds(inst, item, sub) for item in items):
+            return False
+    if ref.lo is not None and value < ref.lo:
+        return False
+    if ref.hi is not None and value > ref.hi:
+        return False
+    for var, pred in ref.preds:
+        saved = inst.cur.get(var, _PENDING)
+        inst.cur[var] = value
+        try:
+            ok = bool(inst.eval(pred))
+        finally:
+            if saved is _PENDING:
+                del inst.cur[var]
+            else:
+                inst.cur[var] = saved
+        if not ok:
+            return False
+    return True
+
+
+def _contract_exprs(node: Node) -> list[A.Expr]:
+    """The expressions of a node's contract: ghost definitions, assumptions, guarantees, modes."""
+    out = [e for names, e in node.eqs if all(n in node.ghosts for n in names)]
+    out += [p.expr for p in node.assumes + node.guarantees]
+    for m in node.modes:
+        out += m.requires + [e for _, e, _ in m.ensures]
+    return out
+
+
+def _call_uids(exprs: list[A.Expr]) -> set[str]:
+    out: set[str] = set()
+    stack = list(exprs)
+    while stack:
+        e = stack.pop()
+        if isinstance(e, A.Call):
+            out.add(e.uid)
+        for v in vars(e).values():
+            if isinstance(v, A.Expr):
+                stack.append(v)
+            elif isinstance(v, list):
+                stack.extend(x for x in v if isinstance(x, A.Expr))
+                stack.extend(y for x in v if isinstance(x, tuple) for y in x if isinstance(y, A.Expr))
+    return out
 
 
 class _Pending:

@@ -23,7 +23,7 @@ from pysmt.typing import INT as SINT
 from pysmt.typing import REAL as SREAL
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop
+from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop, Refines
 from kinduct.frontends.lucent.types import T, assemble, flat, scalar_paths
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Property, PropertyKind, SystemBuilder
@@ -65,6 +65,8 @@ class Translator:
         self.divisions: dict[tuple[FNode, int], tuple[FNode, FNode]] = {}
         #: The memory ``pre x`` reads, per stream ``x`` (see ``_Inst.pre``).
         self.memories: dict[FNode, FNode] = {}
+        #: Calls of abstracted functions: (arguments, results, their memories) per function.
+        self.fn_calls: dict[str, list[tuple[list[FNode], list[FNode], list[FNode], list[FNode]]]] = {}
         self.file = checked.file
 
     def assume(self, formula: FNode) -> None:
@@ -72,6 +74,32 @@ class Translator:
         engines and the kernel's replay substitute each assumption separately, and a model
         with hundreds of equations would otherwise pay for hundreds of substitutions a step."""
         self.assumptions.append(formula)
+
+    def congruence(self, fn: str, args: list[FNode], outs: list[FNode]) -> None:
+        """An abstracted function is a mathematical function: equal arguments give equal
+        results.  Encoded between its call sites at the same step, and between each call
+        and every call of the previous step (through memories of arguments and results);
+        congruence across longer distances is checked when a counterexample is replayed."""
+        mgr = self.mgr
+        mem_args = [self.state(f"%fn.{fn}.{len(self.fn_calls.get(fn, []))}.a{i}", t)
+                    for i, t in enumerate(_types_of(args))]
+        mem_outs = [self.state(f"%fn.{fn}.{len(self.fn_calls.get(fn, []))}.o{i}", t)
+                    for i, t in enumerate(_types_of(outs))]
+        for m, x in zip(mem_args + mem_outs, args + outs, strict=True):
+            self.b.add_trans(mgr.EqualsOrIff(self.next_of[m], x))
+        calls = self.fn_calls.setdefault(fn, [])
+        calls.append((args, outs, mem_args, mem_outs))
+
+        def same(xs: list[FNode], ys: list[FNode]) -> FNode:
+            return mgr.And([mgr.EqualsOrIff(x, y) for x, y in zip(xs, ys, strict=True)])
+        for other_args, other_outs, other_mem_args, other_mem_outs in calls:
+            if other_args is not args:
+                self.assume(mgr.Implies(same(args, other_args), same(outs, other_outs)))
+            self.assume(mgr.Implies(mgr.And(mgr.Not(self.first), same(args, other_mem_args)),
+                                    same(outs, other_mem_outs)))
+            if other_args is not args:
+                self.assume(mgr.Implies(mgr.And(mgr.Not(self.first), same(other_args, mem_args)),
+                                        same(other_outs, mem_outs)))
 
     def abstract_nodes(self) -> set[str]:
         """Nodes a compositional analysis represents by their contract."""
@@ -167,6 +195,11 @@ class Translator:
         return mgr.And(conds)
 
 
+def _types_of(terms: list[FNode]) -> list[T]:
+    kinds = {SBOOL: T("bool"), SINT: T("int"), SREAL: T("real")}
+    return [kinds[x.get_type()] for x in terms]
+
+
 def _leaves(term: STerm) -> list[FNode]:
     if isinstance(term, dict):
         return [x for v in term.values() for x in _leaves(v)]
@@ -202,51 +235,40 @@ class _Inst:
         for n in node.outputs + node.locals + node.ghosts:
             self.env[n] = tr.state(self.prefix + n, node.types[n],
                                    enum_range=abstract or not any(n in names for names, _ in node.eqs))
-        # refinements: assumptions on the main node's inputs, obligations elsewhere
-        for n, ref in node.refinements.items():
-            fs = self.refinement(n, ref)
-            if not fs:
-                continue
-            for f in [self.mgr.And(fs)]:
-                if n in node.inputs and self.top:
-                    tr.assume(f)
-                elif n in node.inputs or not abstract:
-                    pos = node.var_pos[n]
-                    tr.add_property(f"{self.prefix}{n}[l{pos.line}c{pos.col}]", f,
-                                    Prop(n, A.Lit(True, "bool"), pos, "Generated"), self.prefix)
-                else:
-                    tr.assume(f)
+        sofar = self.env[node.sofar] if node.sofar else None
+
+        def owed(f: FNode) -> FNode:
+            return f if sofar is None else mgr.Implies(sofar, f)
+        if abstract:
+            # the contract's ghost streams exist in the abstraction too
+            for names, e in node.eqs:
+                if all(n in node.ghosts for n in names):
+                    self.define(names, e)
+        self.refinements(abstract, owed)
         if abstract:
             for g in node.guarantees:
-                tr.assume(self.expr(g.expr))
+                tr.assume(owed(self.expr(g.expr)))
             for m in node.modes:
                 req = mgr.And([self.expr(r) for r in m.requires])
                 for _, e, _ in m.ensures:
-                    tr.assume(mgr.Implies(req, self.expr(e)))
+                    tr.assume(owed(mgr.Implies(req, self.expr(e))))
         else:
             for names, e in node.eqs:
-                rhs = self.expr(e)
-                lhs = [self.env[n] for n in names]
-                if len(names) == 1:
-                    tr.assume(self.equal(lhs[0], rhs))
-                else:
-                    parts = _flatten_typed(rhs, e.ty) if e.ty.kind == "tuple" else [rhs]
-                    if len(parts) != len(lhs):
-                        parts = rhs
-                    for x, y in zip(lhs, parts, strict=True):
-                        tr.assume(self.equal(x, y))
+                self.define(names, e)
             for a in node.asserts:
                 tr.assume(self.expr(a))
             for p in node.props:
                 tr.add_property(self.prefix + p.name, self.expr(p.expr), p, self.prefix)
             for g in node.guarantees:
-                tr.add_property(self.prefix + g.name, self.expr(g.expr), g, self.prefix, "Guarantee")
+                tr.add_property(self.prefix + g.name, owed(self.expr(g.expr)), g, self.prefix,
+                                "Guarantee")
             for m in node.modes:
                 req = mgr.And([self.expr(r) for r in m.requires])
                 for name, e, pos in m.ensures:
-                    p = Prop(name, A.Binop("=>", _conj(m.requires), e, ty=e.ty), pos, "Ensure")
-                    tr.add_property(self.prefix + name, mgr.Implies(req, self.expr(e)), p, self.prefix,
-                                    "Ensure")
+                    p = Prop(name, A.Binop("=>", _conj(m.requires), e, ty=e.ty), pos, "Ensure",
+                             sofar=node.sofar)
+                    tr.add_property(self.prefix + name, owed(mgr.Implies(req, self.expr(e))), p,
+                                    self.prefix, "Ensure")
             if node.modes and self.top:
                 any_mode = _disj([_conj(m.requires) for m in node.modes])
                 p = Prop("one_mode_active", any_mode, node.decl.pos, "OneModeActive")
@@ -259,10 +281,70 @@ class _Inst:
                 tr.add_property(self.prefix + a.name, self.expr(a.expr), a, self.prefix, "Assumption")
         return [self.env[n] for n in node.outputs]
 
+    def define(self, names: list[str], e: A.Expr) -> None:
+        """The equation ``names = e`` as an invariant constraint."""
+        rhs = self.expr(e)
+        lhs = [self.env[n] for n in names]
+        if len(names) == 1:
+            self.tr.assume(self.equal(lhs[0], rhs))
+            return
+        parts = _flatten_typed(rhs, e.ty) if e.ty.kind == "tuple" else [rhs]
+        if len(parts) != len(lhs):
+            parts = rhs
+        for x, y in zip(lhs, parts, strict=True):
+            self.tr.assume(self.equal(x, y))
+
+    def refinements(self, abstract: bool, owed) -> None:
+        """Refinement types: assumptions on the main node's inputs, obligations on a callee's
+        inputs (checked at the call site, Kind 2's source ``Assumption``), on outputs
+        (``Guarantee``, owed while the assumptions hold) and on locals (``Generated``); an
+        abstracted callee's outputs are assumed to have their types."""
+        tr, node = self.tr, self.node
+        for n, ref in node.refinements.items():
+            fs = self.refinement(n, ref)
+            if not fs:
+                continue
+            f = self.mgr.And(fs)
+            if n in node.inputs:
+                if self.top:
+                    tr.assume(f)
+                    continue
+                source, f = "Assumption", f
+            elif n in node.outputs:
+                if abstract:
+                    tr.assume(owed(f))
+                    continue
+                source, f = "Guarantee", owed(f)
+            elif abstract:
+                continue
+            else:
+                source = "Generated"
+            pos = node.var_pos[n]
+            tr.add_property(f"{self.prefix}{ref.kind_name}[L{pos.line}C{pos.col}]", f,
+                            Prop(n, A.Var(n, pos=pos, ty=node.types[n]), pos, source, ref=ref,
+                                 sofar=node.sofar if source == "Guarantee" else None),
+                            self.prefix, source)
+        if abstract:
+            return
+        for p in node.ascriptions:
+            tr.add_property(f"{self.prefix}{node.name}.{p.name}",
+                            self.mgr.And(self.refine_term(self.expr(p.expr), p.ref)), p, self.prefix)
+        if self.top:
+            for p in tr.checked.const_obligations:
+                tr.add_property(p.name, self.mgr.And(self.refine_term(self.expr(p.expr), p.ref)), p,
+                                self.prefix)
+
     def refinement(self, n: str, ref) -> list[FNode]:
+        """The constraints of ``ref`` on the stream ``n`` (components included)."""
+        return self.refine_term(self.env[n], ref)
+
+    def refine_term(self, term: STerm, ref) -> list[FNode]:
         mgr = self.mgr
-        term = self.env[n]
         out = []
+        for key, sub in ref.parts.items():
+            items = term if key == "*" else [term[key]]
+            for item in items:
+                out.extend(self.refine_term(item, sub))
         if ref.lo is not None:
             out.append(mgr.GE(term, mgr.Int(ref.lo)))
         if ref.hi is not None:
@@ -329,6 +411,8 @@ class _Inst:
             return self.env[e.name]
         if isinstance(e, ConstRef):
             return self.tr.const(e.name, e.ty)
+        if isinstance(e, Refines):
+            return self.mgr.And(self.refine_term(self.expr(e.arg), e.ref))
         uid = getattr(e, "uid", None)
         if uid is not None and uid in self.memo:
             return self.memo[uid]
@@ -395,11 +479,13 @@ class _Inst:
             if e.arg.ty.kind == "tuple":
                 return a[e.index.value]
             i = self.tr.b.env.simplifier.simplify(self.expr(e.index))
+            if i.is_constant() and 0 <= i.constant_value() < len(a):
+                return a[i.constant_value()]
+            # out of range, the read is unconstrained (as in Kind 2), never clamped
+            acc = self.tr.input(self.prefix + e.uid, e.ty)
             if i.is_constant():
-                k = i.constant_value()
-                return a[k] if 0 <= k < len(a) else a[-1]
-            acc = a[-1]
-            for k in range(len(a) - 2, -1, -1):
+                return acc
+            for k in range(len(a) - 1, -1, -1):
                 acc = self.ite(mgr.Equals(i, mgr.Int(k)), a[k], acc)
             return acc
         if isinstance(e, A.Update):
@@ -413,6 +499,9 @@ class _Inst:
             return {f: self.expr(x) for f, x in e.fields}
         if isinstance(e, A.AnyE):
             var = self.fresh(e.uid, e.ty)
+            ref = getattr(e, "ref", None)
+            if ref is not None and not ref.empty:  # 'any T' picks a value of T
+                self.tr.assume(self.mgr.And(self.refine_term(var, ref)))
             if e.pred is not None:
                 saved = self.env.get(e.var)
                 self.env[e.var] = var
@@ -471,6 +560,9 @@ class _Inst:
             env[n] = var
         inst = _Inst(tr, callee, prefix, env)
         outs = inst.translate()
+        if callee.kind == "function" and (callee.imported or callee.name in tr.abstract_nodes()):
+            tr.congruence(callee.name, [x for n in callee.inputs for x in _leaves(env[n])],
+                          [x for o in outs for x in _leaves(o)])
         return outs[0] if len(outs) == 1 else list(outs)
 
 

@@ -43,21 +43,45 @@ def flat(t: T) -> list[T]:
     return [t]
 
 
+def leaf_count(t: T) -> int:
+    """How many scalar streams a value of type ``t`` is expanded into."""
+    if t.kind == "record":
+        return sum(leaf_count(ft) for _, ft in t.items)
+    if t.kind == "array":
+        return t.size * leaf_count(t.items[0])
+    if t.kind == "tuple":
+        return sum(leaf_count(it) for it in t.items)
+    return 1
+
+
 def numeric(t: T) -> bool:
     return t.kind in ("int", "real")
 
 
 @dataclass
 class Refinement:
-    """Constraints a declared type adds: integer bounds and/or a predicate over ``var``."""
+    """Constraints a declared type adds: integer bounds and/or a predicate over ``var``, and
+    the refinements of its components (``parts``: a record's fields by name, a tuple's items by
+    position, every element of an array under ``"*"``)."""
 
     lo: Any = None
     hi: Any = None
     preds: list[tuple[str, Any]] = field(default_factory=list)  # (bound variable, checked Expr)
+    parts: dict[Any, Refinement] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
-        return self.lo is None and self.hi is None and not self.preds
+        return self.lo is None and self.hi is None and not self.preds and \
+            all(p.empty for p in self.parts.values())
+
+    @property
+    def kind_name(self) -> str:
+        """Kind 2's name for the obligation: ``SubRange`` for bounds alone, else ``SubType``."""
+        return "SubRange" if not self.preds and not self.parts else "SubType"
+
+    def copy(self) -> Refinement:
+        return Refinement(self.lo, self.hi, list(self.preds),
+                          {k: v.copy() for k, v in self.parts.items()})
 
 
 def scalar_paths(t: T, prefix: str = "") -> list[tuple[str, T]]:

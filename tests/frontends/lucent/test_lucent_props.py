@@ -87,7 +87,8 @@ def programs(draw):
         eqs.append(f"  v{i} = {e};")
     # an array built from the streams, read at an input index that may be out of range
     eqs.append(f"  w = [{int_expr(n, 1)}, {int_expr(n, 1)}, {int_expr(n, 1)}];")
-    eqs.append(f"  u = w[b] + w[a mod 3] + (0 -> pre w[{draw(st.integers(0, 2))}]);")
+    k = draw(st.integers(0, 2))
+    eqs.append(f"  u = (if 0 <= b and b < 3 then w[b] else b) + w[a mod 3] + (0 -> pre w[{k}]);")
     kinds += ["int^3", "int"]
     outs = "; ".join(f"v{i}: {k}" for i, k in enumerate(kinds[:n])) + "; w: int^3; u: int"
     src = f"{HELPER}\nnode Main(a, b: int; c: bool) returns ({outs});\nlet\n" + "\n".join(eqs) + "\ntel\n"
