@@ -86,7 +86,7 @@ class Translator:
         mem_outs = [self.state(f"%fn.{fn}.{len(self.fn_calls.get(fn, []))}.o{i}", t)
                     for i, t in enumerate(_types_of(outs))]
         for m, x in zip(mem_args + mem_outs, args + outs, strict=True):
-            self.b.add_trans(mgr.EqualsOrIff(self.next_of[m], x))
+            self.b.update(m, x)
         calls = self.fn_calls.setdefault(fn, [])
         calls.append((args, outs, mem_args, mem_outs))
 
