@@ -49,8 +49,18 @@ def _process_start() -> float:
 #: When this process started working: ``--timeout`` counts from here, start-up included.
 PROCESS_START = _process_start()
 
-#: How long after ``--timeout`` the watchdog ends a run that is still busy (seconds).
+#: How long after ``--timeout`` the watchdog ends a run that is still busy (seconds); never
+#: sooner than this after the command itself started (a loaded machine can spend the whole
+#: limit starting Python).
 GRACE = 1.5
+
+_RUN_START = PROCESS_START
+
+
+def run_start() -> float:
+    """When the current command started, on the ``time.monotonic`` clock: the start of the
+    process for the console script, the call of :func:`main` when called in-process."""
+    return _RUN_START
 
 EXIT_CODES = """exit codes (Kind 2's):
   0    every property holds (reachable ones reached)
@@ -278,7 +288,7 @@ def print_analyses(results: Sequence[tuple[TransitionSystem, list[Verdict]]], as
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    start = PROCESS_START
+    start = run_start()
     path = existing_file(args.file)
     options = LoadOptions(main=args.main, compositional=args.compositional, modular=args.modular)
     with warnings.catch_warnings(record=True) as caught:
@@ -379,6 +389,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="kinduct", description="A plugin-based model checker.  "
                      "'kinduct FILE' means 'kinduct check FILE'.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    parser.add_argument("--version", action="version", version=f"kinduct {_version()}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     sub.required = True
 
@@ -423,10 +434,29 @@ def _arm_watchdog(timeout: float | None, as_json: bool) -> None:
             sys.stderr.flush()
         os._exit(30)  # engines die with this process (PR_SET_PDEATHSIG)
 
-    delay = max(0.0, PROCESS_START + timeout + GRACE - time.monotonic())
+    now = time.monotonic()
+    delay = max(GRACE, PROCESS_START + timeout + GRACE - now)
     timer = threading.Timer(delay, expire)
     timer.daemon = True
     timer.start()
+
+
+def _version() -> str:
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("kinduct")
+    except importlib.metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def _in_process_solver(args: argparse.Namespace) -> bool:
+    """Whether the solver runs under kinduct's engines (an external checker such as Kind 2
+    enforces the limit itself and gets its own grace to print its results)."""
+    try:
+        return registry.backends()[args.solver].smt
+    except (KeyError, AttributeError):
+        return True
 
 
 class _quiet:
@@ -440,7 +470,9 @@ class _quiet:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; ``argv=None`` means this process's arguments, and then (only then)
     a watchdog enforces ``--timeout`` on the whole process."""
+    global _RUN_START
     as_script = argv is None
+    _RUN_START = PROCESS_START if as_script else time.monotonic()
     raw = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in raw
     as_json = "--json" in raw or "-json" in raw
@@ -448,7 +480,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(kind2_argv(raw, set(_commands(parser))))
-        if as_script and getattr(args, "whole_run_timeout", False):
+        if as_script and getattr(args, "whole_run_timeout", False) and _in_process_solver(args):
             _arm_watchdog(args.timeout, as_json)
         code = args.handler(args)
         sys.stdout.flush()

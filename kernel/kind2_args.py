@@ -32,7 +32,7 @@ ENGINE_NAMES = {
 SINGLE_DASH = {"-json": "--json"}
 
 #: Options of the top-level parser that take no value (they may precede the command).
-GLOBAL_FLAGS = {"--debug", "-h", "--help"}
+GLOBAL_FLAGS = {"--debug", "-h", "--help", "--version"}
 
 
 def parse_bool(text: str) -> bool:

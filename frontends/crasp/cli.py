@@ -14,7 +14,7 @@ import json
 from kinduct.frontends.crasp import ast as A
 from kinduct.frontends.crasp.evaluate import accepts, evaluate, split_word
 from kinduct.frontends.crasp.parser import load
-from kinduct.kernel.cli import PROCESS_START, add_engine_options, existing_file
+from kinduct.kernel.cli import add_engine_options, existing_file, run_start
 from kinduct.kernel.errors import InputError, UsageError
 
 
@@ -59,7 +59,7 @@ def cmd_query(args: argparse.Namespace) -> int:
     from kinduct.frontends.crasp.queries import run_query
     from kinduct.kernel.cli import print_verdicts
 
-    start = PROCESS_START  # --timeout counts from the start of the process
+    start = run_start()  # --timeout counts from the start of the process
     if args.words < 1:
         raise UsageError(f"--words must be at least 1, got {args.words}")
     system, verdicts = run_query(args.query, [args.a] + ([args.b] if args.b else []), args, start)

@@ -131,11 +131,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     from kinduct.frontends.rasp.encode import RaspCheck
     from kinduct.kernel import registry
     from kinduct.kernel.bounded import bounded_system
-    from kinduct.kernel.cli import PROCESS_START, decide, print_verdicts
+    from kinduct.kernel.cli import decide, print_verdicts, run_start
     from kinduct.kernel.system import Property
     from kinduct.kernel.verdict import Answer
 
-    start = PROCESS_START  # --timeout counts from the start of the process
+    start = run_start()  # --timeout counts from the start of the process
     chosen = registry.backends().get(args.solver)
     if chosen is not None and not chosen.smt:
         raise InputError(f"--solver {args.solver}: rasp check needs an SMT backend (e.g. z3 or cvc5); "

@@ -120,6 +120,11 @@ def test_timeout_must_be_positive_and_finite(value):
     assert "--timeout" in proc.stderr and "Traceback" not in proc.stderr
 
 
+def test_version_flag():
+    proc = run_cli("--version")
+    assert proc.returncode == 0 and proc.stdout.startswith("kinduct ")
+
+
 def test_timeout_zero_means_no_limit():
     args = build_parser().parse_args(["check", "x.vmt", "--timeout", "0"])
     assert args.timeout is None
