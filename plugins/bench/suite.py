@@ -72,11 +72,17 @@ class _Manifests:
         self.cache: dict[Path, dict[str, tuple[str, dict[str, str]]]] = {}
 
     def lookup(self, model: Path) -> tuple[str, dict[str, str]]:
-        folder = model.parent.resolve()
-        if folder not in self.cache:
-            m = folder / MANIFEST
-            self.cache[folder] = _read_manifest(m) if m.is_file() else {}
-        return self.cache[folder].get(model.name, ("", {}))
+        """The nearest manifest that lists the model: beside it, or in a folder above that
+        names it by its relative path (``success/x.lus`` in Kind 2's regression suite)."""
+        model = model.resolve()
+        for folder in model.parents:
+            if folder not in self.cache:
+                m = folder / MANIFEST
+                self.cache[folder] = _read_manifest(m) if m.is_file() else {}
+            entry = self.cache[folder].get(model.relative_to(folder).as_posix())
+            if entry is not None:
+                return entry
+        return ("", {})
 
 
 def _known_extensions() -> set[str]:
