@@ -46,6 +46,8 @@ BAD = {
     "huge array constructor": ("node N(x: int) returns (y: int^3);\nlet\n  y = x^1000000000;\ntel\n",
                                (3, 9), "limit"),
     "20,000-digit numeral": ("const c = " + "9" * 20000 + ";\n", (1, 11), "digits"),
+    "temporal refinement predicate": (
+        "type Inc = subtype { n: int | true -> n > pre n };\n", (1, 31), "unsupported"),
     "deep nesting": ("const c = " + " + ".join(["1"] * 2000) + ";\n", None, "nest"),
 }
 
