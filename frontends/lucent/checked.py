@@ -82,8 +82,6 @@ class Node:
     cut: set[str] = field(default_factory=set)
     #: The ghost stream "every assumption has held up to now", when the node has assumptions.
     sofar: str | None = None
-    #: Whether the node (or a node it calls) has an unguarded ``pre``.
-    unguarded_pre: bool = False
     #: Generated obligations on expressions: type ascriptions ``(e : T)``, local and ghost
     #: constants and ghost variables declared with a refinement type.
     obligations: list[Prop] = field(default_factory=list)

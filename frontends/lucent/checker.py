@@ -51,6 +51,8 @@ class Checker:
         self.const_obligations: list[Prop] = []
         self.const_names: set[str] = set()
         self.pending_names: set[str] = set()
+        #: Per elaborated node: its number of inputs, and those its outputs read at once.
+        self.instant: dict[str, tuple[int, set[int]]] = {}
         #: While declarations wait for those they name: an unknown name postpones, not fails.
         self.strict = False
 
@@ -81,6 +83,7 @@ class Checker:
         nodes: dict[str, Node] = {}
         for name in order:
             nodes[name] = self._node(self.decls[name], nodes)
+            self.instant[name] = self._instant_inputs(nodes[name])
         for c in self.prog.contracts:  # every contract is type-checked, imported or not
             self._node(c, nodes)
         return Checked(nodes, order, self.free_consts, self.const_refs, self.file, self.text,
@@ -312,14 +315,14 @@ class Checker:
 
         def current(e: A.Expr) -> set[str]:
             seen: set[str] = set()
-            todo = list(_current_vars(e))
+            todo = list(_instant_vars(e, self.instant))
             while todo:
                 n = todo.pop()
                 if n in seen:
                     continue
                 seen.add(n)
                 if n in ghost_defs:
-                    todo.extend(_current_vars(ghost_defs[n]))
+                    todo.extend(_instant_vars(ghost_defs[n], self.instant))
             return seen
         checks = [(a.expr, "assumption") for a in node.assumes]
         checks += [(r, "mode requirement") for m in node.modes for r in m.requires]
@@ -366,9 +369,9 @@ class Checker:
                 if item.kind == "var" and item.type_expr is not None:
                     # a ghost variable with a declared type may refer to its own previous value
                     gt, gref = self.resolve_type(item.type_expr)
-                    self._ghost(node, scope, prefix, name, gt, item.pos)
-                    node.eqs.append(([prefix + name], scope.expect(item.expr, gt)))
-                    self._obligation(node, _typed_var(prefix + name, gt, item.pos), gref, item.pos,
+                    gname = self._ghost(node, scope, prefix, name, gt, item.pos)
+                    node.eqs.append(([gname], scope.expect(item.expr, gt)))
+                    self._obligation(node, _typed_var(gname, gt, item.pos), gref, item.pos,
                                      contract=True)
                     continue
                 v = scope.check(item.expr)
@@ -379,8 +382,8 @@ class Checker:
                 if item.kind == "const":
                     scope.local_consts[name] = v
                 else:
-                    self._ghost(node, scope, prefix, name, v.ty, item.pos)
-                    node.eqs.append(([prefix + name], v))
+                    gname = self._ghost(node, scope, prefix, name, v.ty, item.pos)
+                    node.eqs.append(([gname], v))
             elif item.kind == "assume":
                 e = scope.expect(item.expr, BOOL)
                 node.assumes.append(Prop(item.name or f"assume[l{item.pos.line}c{item.pos.col}]",
@@ -414,9 +417,10 @@ class Checker:
                                        f"{item.name}: expected {want}, got {arg.ty}", a.pos)
                     sub_consts[p.name] = arg
                 for p, o in zip(c.outputs, item.outs, strict=True):
-                    if o not in scope.env:
-                        raise self.err(f"unknown name '{o}'", item.pos)
-                    sub_consts[p.name] = _typed_var(o, scope.env[o], item.pos)
+                    stream = scope.check(A.Var(o, pos=item.pos))  # a parameter of an import too
+                    if not isinstance(stream, A.Var):
+                        raise self.err(f"'{o}' is not a stream", item.pos)
+                    sub_consts[p.name] = stream
                 sub = _Scope(self, node, {}, done=done)
                 sub.local_consts.update(sub_consts)
                 sub.in_contract = True
@@ -431,17 +435,37 @@ class Checker:
             node.obligations.append(Prop(f"{ref.kind_name}[L{pos.line}C{pos.col}]", e, pos,
                                          "Guarantee", ref=ref, contract=contract))
 
-    def _ghost(self, node: Node, scope: _Scope, prefix: str, name: str, t: T, pos: A.Pos) -> None:
-        """Declare the ghost stream ``prefix + name``, visible in ``scope`` as ``name``."""
+    def _instant_inputs(self, node: Node) -> tuple[int, set[int]]:
+        if node.imported or node.decl.kind == "contract":
+            return len(node.inputs), set(range(len(node.inputs)))
+        defs = {n: e for names, e in node.eqs for n in names}
+        seen: set[str] = set()
+        todo = list(node.outputs)
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            if n in defs:
+                todo.extend(_instant_vars(defs[n], self.instant))
+        return len(node.inputs), {i for i, n in enumerate(node.inputs) if n in seen}
+
+    def _ghost(self, node: Node, scope: _Scope, prefix: str, name: str, t: T, pos: A.Pos) -> str:
+        """Declare the ghost stream ``prefix + name`` (renamed apart from a node variable of
+        that name), visible in ``scope`` as ``name``; its stream name."""
         gname = prefix + name
-        if gname in node.types:
+        if gname in node.ghosts:
             raise self.err(f"'{name}' is declared twice", pos)
+        if gname in node.types:  # a ghost lives apart from the node's own variables
+            gname = f"%ghost.{gname}"
         node.ghosts.append(gname)
         node.types[gname] = t
         node.var_pos[gname] = pos
-        if prefix:
+        if gname != name:
             scope.local_consts[name] = _typed_var(gname, t, pos)
+            scope.env.pop(name, None)
         scope.env[gname] = t
+        return gname
 
     def _stmt(self, stmt, node: Node, scope: _Scope, defined: dict[str, A.Pos]) -> None:
         if isinstance(stmt, A.Equation):
@@ -608,6 +632,25 @@ class Checker:
             self.warnings.append(node.warnings[-1])
             later[cycle[0]] = set()
             cycle = _find_cycle(later)
+
+
+def _instant_vars(e: A.Expr, instant: dict[str, tuple[int, set[int]]]) -> set[str]:
+    """Streams ``e`` reads at the current step, where a call reads only the arguments its
+    outputs depend on at the current step (``instant``: callee → its number of inputs and the
+    positions of those)."""
+    out: set[str] = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Var):
+            out.add(x.name)
+        elif isinstance(x, A.Unop) and x.op == "pre":
+            continue
+        elif isinstance(x, A.Call) and x.name in instant and len(x.args) == instant[x.name][0]:
+            stack.extend(a for i, a in enumerate(x.args) if i in instant[x.name][1])
+        else:
+            stack.extend(children(x))
+    return out
 
 
 def check_program(prog: A.Program) -> Checked:

@@ -127,10 +127,7 @@ class _Scope:
             self.guarded = False
             arg = self.check(e.arg)
             self.guarded = was
-            if not was and self.in_contract:
-                raise self.err("unguarded 'pre' in a contract: its value at the first step is "
-                               "arbitrary (guard it with '->')", e.pos)
-            if not was:
+            if not was and not self.in_contract:
                 self.warnings.append(f"{self.c.file}:{e.pos.line}:{e.pos.col}: warning: unguarded pre")
                 if self.node is not None:
                     self.node.unguarded_pre = True
@@ -217,11 +214,6 @@ class _Scope:
             raise self.err(f"unknown node '{e.name}'", e.pos)
         if self.node.kind == "function" and callee.kind == "node":
             raise self.err(f"function {self.node.name} cannot call node {e.name}", e.pos)
-        if self.in_contract and callee.unguarded_pre:
-            raise self.err(f"node {e.name} is called in a contract but has an unguarded 'pre'",
-                           e.pos)
-        if callee.unguarded_pre:
-            self.node.unguarded_pre = True
         args = [self.check(a) for a in e.args]
         got = [t for a in args for t in flat(a.ty)]
         want = [callee.types[n] for n in callee.inputs]
