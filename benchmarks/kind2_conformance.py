@@ -73,7 +73,8 @@ class Run:
 
 def classify(folder: str, code: int, stderr: str, answers: list[str]) -> tuple[str, str]:
     """The outcome of one run against its folder's expectation, and a one-line detail."""
-    first = next((ln for ln in stderr.splitlines() if ln.strip()), "")
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    first = next((ln for ln in lines if "error" in ln or "note:" in ln), lines[0] if lines else "")
     if "Traceback (most recent call last)" in stderr or code == 1:
         return "internal", first[:200]
     if code == -1:

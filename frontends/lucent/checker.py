@@ -9,139 +9,29 @@ and rejects circular definitions, node call cycles and assumptions on current ou
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass, field
-from fractions import Fraction
-
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent.types import (
-    BOOL,
-    INT,
-    REAL,
-    Refinement,
-    T,
-    flat,
-    leaf_count,
-    numeric,
-    tuple_of,
+from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
+from kinduct.frontends.lucent.typecheck import (
+    MAX_ARRAY_SIZE,
+    _compatible_flat,
+    _line,
+    _Scope,
+    _typed_var,
+    _Unresolved,
+)
+from kinduct.frontends.lucent.types import BOOL, INT, REAL, Refinement, T, flat, leaf_count, tuple_of
+from kinduct.frontends.lucent.walk import (
+    _calls_in_decl,
+    _current_vars,
+    _find_cycle,
+    _has_temporal,
+    children,
+    const_value,
 )
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 
-
-@dataclass(eq=False)
-class ConstRef(A.Expr):
-    """A free (declared but undefined) global constant: one arbitrary value for the whole run."""
-
-    name: str
-
-
-@dataclass(eq=False)
-class Refines(A.Expr):
-    """``arg`` has the refinement type ``ref`` (bounds, predicates, components'): a Boolean."""
-
-    arg: A.Expr
-    ref: Refinement
-
-
-@dataclass
-class Prop:
-    name: str
-    expr: A.Expr
-    pos: A.Pos
-    source: str = "PropAnnot"
-    kind: str = "invariant"  # invariant | reachable
-    bounds: dict = field(default_factory=dict)  # from / within / at → int
-    #: A generated obligation: ``expr`` (a stream, a constant's value, an ascribed
-    #: expression) must have this refinement type.
-    ref: Refinement | None = None
-    #: The stream that is true while the node's assumptions have held so far; the property
-    #: is owed only then (a guarantee, a mode's ensure, an output's refinement type).
-    sofar: str | None = None
-
-
-@dataclass
-class Mode:
-    name: str
-    requires: list[A.Expr]
-    ensures: list[tuple[str, A.Expr, A.Pos]]
-    pos: A.Pos
-
-
-@dataclass
-class Node:
-    """An elaborated node: every stream typed, every equation plain."""
-
-    name: str
-    kind: str
-    imported: bool
-    decl: A.NodeDecl
-    inputs: list[str] = field(default_factory=list)
-    outputs: list[str] = field(default_factory=list)
-    locals: list[str] = field(default_factory=list)
-    ghosts: list[str] = field(default_factory=list)
-    types: dict[str, T] = field(default_factory=dict)
-    refinements: dict[str, Refinement] = field(default_factory=dict)
-    var_pos: dict[str, A.Pos] = field(default_factory=dict)
-    const_inputs: set[str] = field(default_factory=set)
-    eqs: list[tuple[list[str], A.Expr]] = field(default_factory=list)
-    asserts: list[A.Expr] = field(default_factory=list)
-    props: list[Prop] = field(default_factory=list)
-    assumes: list[Prop] = field(default_factory=list)
-    guarantees: list[Prop] = field(default_factory=list)
-    modes: list[Mode] = field(default_factory=list)
-    pres: list[A.Unop] = field(default_factory=list)
-    calls: list[A.Call] = field(default_factory=list)
-    main: bool = False
-    has_contract: bool = False
-    warnings: list[str] = field(default_factory=list)
-    #: Streams defined circularly after the first step, whose equations are constraints.
-    cut: set[str] = field(default_factory=set)
-    #: The ghost stream "every assumption has held up to now", when the node has assumptions.
-    sofar: str | None = None
-    #: Whether the node (or a node it calls) has an unguarded ``pre``.
-    unguarded_pre: bool = False
-    #: Obligations of type ascriptions ``(e : T)`` with a refinement type.
-    ascriptions: list[Prop] = field(default_factory=list)
-
-    @property
-    def streams(self) -> list[str]:
-        return self.inputs + self.outputs + self.locals + self.ghosts
-
-    def var_class(self, name: str) -> str:
-        if name in self.inputs:
-            return "input"
-        if name in self.outputs:
-            return "output"
-        return "local"
-
-
-@dataclass
-class Checked:
-    nodes: dict[str, Node]
-    order: list[str]  # callees before callers
-    free_consts: dict[str, T]
-    const_refinements: dict[str, Refinement]
-    file: str
-    text: str
-    warnings: list[str]
-    #: Defined constants whose declared refinement type is an obligation.
-    const_obligations: list[Prop] = field(default_factory=list)
-
-    def top_nodes(self) -> list[str]:
-        called = {c.name for n in self.nodes.values() for c in n.calls}
-        return [n for n in self.order if n not in called and not self.nodes[n].imported]
-
-
-#: Arrays are expanded into one stream per element: a larger size is refused before anything
-#: is allocated (Kind 2 keeps arrays symbolic; kinduct does not).
-MAX_ARRAY_SIZE = 100_000
-
-
-_uids = itertools.count(1)
-
-
-def _uid(prefix: str, e: A.Expr) -> str:
-    return f"{prefix}{next(_uids)}@l{e.pos.line}c{e.pos.col}"
+__all__ = ["Checked", "Checker", "ConstRef", "Mode", "Node", "Prop", "Refines", "check_program",
+           "children", "const_value"]
 
 
 class Checker:
@@ -161,6 +51,8 @@ class Checker:
         self.const_obligations: list[Prop] = []
         self.const_names: set[str] = set()
         self.pending_names: set[str] = set()
+        #: Per elaborated node: its number of inputs, and those its outputs read at once.
+        self.instant: dict[str, tuple[int, set[int]]] = {}
         #: While declarations wait for those they name: an unknown name postpones, not fails.
         self.strict = False
 
@@ -191,6 +83,7 @@ class Checker:
         nodes: dict[str, Node] = {}
         for name in order:
             nodes[name] = self._node(self.decls[name], nodes)
+            self.instant[name] = self._instant_inputs(nodes[name])
         for c in self.prog.contracts:  # every contract is type-checked, imported or not
             self._node(c, nodes)
         return Checked(nodes, order, self.free_consts, self.const_refs, self.file, self.text,
@@ -250,6 +143,10 @@ class Checker:
             base, ref = self.resolve_type(base_te)
             scope = _Scope(self, None, {var: base})
             p = scope.expect(pred, BOOL)
+            if _has_temporal(p):
+                raise UnsupportedError("'pre' or '->' in the predicate of a refinement type",
+                                       SourceLocation(self.file, pred.pos.line, pred.pos.col),
+                                       _line(self.text, pred.pos.line))
             ref.preds.append((var, p))
             return base, ref
         if k == "enum":
@@ -365,10 +262,12 @@ class Checker:
                     node.refinements[p.name] = ref
                 locals_env[p.name] = t
         scope = _Scope(self, node, locals_env, done=done)
-        for name, te, value, _pos in d.consts:
+        for name, te, value, pos in d.consts:
             v = scope.check(value)
             if te is not None:
-                scope.unify(self.resolve_type(te)[0], v.ty, value.pos)
+                t, ref = self.resolve_type(te)
+                scope.unify(t, v.ty, value.pos)
+                self._obligation(node, v, ref, pos)
             scope.local_consts[name] = v
         # inline refinements (x: T | p) are checked in the node's scope; subtype ones already are
         for ref in node.refinements.values():
@@ -416,14 +315,14 @@ class Checker:
 
         def current(e: A.Expr) -> set[str]:
             seen: set[str] = set()
-            todo = list(_current_vars(e))
+            todo = list(_instant_vars(e, self.instant))
             while todo:
                 n = todo.pop()
                 if n in seen:
                     continue
                 seen.add(n)
                 if n in ghost_defs:
-                    todo.extend(_current_vars(ghost_defs[n]))
+                    todo.extend(_instant_vars(ghost_defs[n], self.instant))
             return seen
         checks = [(a.expr, "assumption") for a in node.assumes]
         checks += [(r, "mode requirement") for m in node.modes for r in m.requires]
@@ -469,18 +368,22 @@ class Checker:
                 name = item.name
                 if item.kind == "var" and item.type_expr is not None:
                     # a ghost variable with a declared type may refer to its own previous value
-                    gt = self.resolve_type(item.type_expr)[0]
-                    self._ghost(node, scope, prefix, name, gt, item.pos)
-                    node.eqs.append(([prefix + name], scope.expect(item.expr, gt)))
+                    gt, gref = self.resolve_type(item.type_expr)
+                    gname = self._ghost(node, scope, prefix, name, gt, item.pos)
+                    node.eqs.append(([gname], scope.expect(item.expr, gt)))
+                    self._obligation(node, _typed_var(gname, gt, item.pos), gref, item.pos,
+                                     contract=True)
                     continue
                 v = scope.check(item.expr)
                 if item.type_expr is not None:
-                    scope.unify(self.resolve_type(item.type_expr)[0], v.ty, item.expr.pos)
+                    t, ref = self.resolve_type(item.type_expr)
+                    scope.unify(t, v.ty, item.expr.pos)
+                    self._obligation(node, v, ref, item.pos, contract=True)
                 if item.kind == "const":
                     scope.local_consts[name] = v
                 else:
-                    self._ghost(node, scope, prefix, name, v.ty, item.pos)
-                    node.eqs.append(([prefix + name], v))
+                    gname = self._ghost(node, scope, prefix, name, v.ty, item.pos)
+                    node.eqs.append(([gname], v))
             elif item.kind == "assume":
                 e = scope.expect(item.expr, BOOL)
                 node.assumes.append(Prop(item.name or f"assume[l{item.pos.line}c{item.pos.col}]",
@@ -514,9 +417,10 @@ class Checker:
                                        f"{item.name}: expected {want}, got {arg.ty}", a.pos)
                     sub_consts[p.name] = arg
                 for p, o in zip(c.outputs, item.outs, strict=True):
-                    if o not in scope.env:
-                        raise self.err(f"unknown name '{o}'", item.pos)
-                    sub_consts[p.name] = _typed_var(o, scope.env[o], item.pos)
+                    stream = scope.check(A.Var(o, pos=item.pos))  # a parameter of an import too
+                    if not isinstance(stream, A.Var):
+                        raise self.err(f"'{o}' is not a stream", item.pos)
+                    sub_consts[p.name] = stream
                 sub = _Scope(self, node, {}, done=done)
                 sub.local_consts.update(sub_consts)
                 sub.in_contract = True
@@ -524,17 +428,44 @@ class Checker:
                 site = f"{prefix}{item.name}[l{item.pos.line}c{item.pos.col}]."
                 self._contract_items(c.contract, node, sub, site, done)
 
-    def _ghost(self, node: Node, scope: _Scope, prefix: str, name: str, t: T, pos: A.Pos) -> None:
-        """Declare the ghost stream ``prefix + name``, visible in ``scope`` as ``name``."""
+    def _obligation(self, node: Node, e: A.Expr, ref: Refinement, pos: A.Pos,
+                    contract: bool = False) -> None:
+        """``e`` must have the refinement type ``ref`` (a constant's or a ghost's declared type)."""
+        if not ref.empty:
+            node.obligations.append(Prop(f"{ref.kind_name}[L{pos.line}C{pos.col}]", e, pos,
+                                         "Guarantee", ref=ref, contract=contract))
+
+    def _instant_inputs(self, node: Node) -> tuple[int, set[int]]:
+        if node.imported or node.decl.kind == "contract":
+            return len(node.inputs), set(range(len(node.inputs)))
+        defs = {n: e for names, e in node.eqs for n in names}
+        seen: set[str] = set()
+        todo = list(node.outputs)
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            if n in defs:
+                todo.extend(_instant_vars(defs[n], self.instant))
+        return len(node.inputs), {i for i, n in enumerate(node.inputs) if n in seen}
+
+    def _ghost(self, node: Node, scope: _Scope, prefix: str, name: str, t: T, pos: A.Pos) -> str:
+        """Declare the ghost stream ``prefix + name`` (renamed apart from a node variable of
+        that name), visible in ``scope`` as ``name``; its stream name."""
         gname = prefix + name
-        if gname in node.types:
+        if gname in node.ghosts:
             raise self.err(f"'{name}' is declared twice", pos)
+        if gname in node.types:  # a ghost lives apart from the node's own variables
+            gname = f"%ghost.{gname}"
         node.ghosts.append(gname)
         node.types[gname] = t
         node.var_pos[gname] = pos
-        if prefix:
+        if gname != name:
             scope.local_consts[name] = _typed_var(gname, t, pos)
+            scope.env.pop(name, None)
         scope.env[gname] = t
+        return gname
 
     def _stmt(self, stmt, node: Node, scope: _Scope, defined: dict[str, A.Pos]) -> None:
         if isinstance(stmt, A.Equation):
@@ -703,102 +634,10 @@ class Checker:
             cycle = _find_cycle(later)
 
 
-def _find_cycle(deps: dict[str, set[str]]) -> list[str] | None:
-    """A cycle of the dependency graph, as a path that starts and ends at the same name."""
-    state: dict[str, int] = {}
-    stack: list[str] = []
-
-    def visit(n: str) -> list[str] | None:
-        state[n] = 1
-        stack.append(n)
-        for m in sorted(deps.get(n, ())):
-            if state.get(m) == 1:
-                return stack[stack.index(m):] + [m]
-            if m not in state:
-                found = visit(m)
-                if found is not None:
-                    return found
-        stack.pop()
-        state[n] = 2
-        return None
-
-    for n in deps:
-        if n not in state:
-            found = visit(n)
-            if found is not None:
-                return found
-    return None
-
-
-def _line(text: str, line: int) -> str | None:
-    lines = text.splitlines()
-    return lines[line - 1] if 1 <= line <= len(lines) else None
-
-
-class _Unresolved(Exception):
-    pass
-
-
-def _typed_var(name: str, t: T, pos: A.Pos) -> A.Var:
-    return A.Var(name, pos=pos, ty=t)
-
-
-def _compatible_flat(a: list[T], b: list[T]) -> bool:
-    return len(a) == len(b) and all(x == y for x, y in zip(a, b, strict=True))
-
-
-def _calls_in_decl(d: A.NodeDecl | None):
-    if d is None:
-        return
-    stack: list = list(d.body) + [i for i in d.contract]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, A.Call):
-            yield x
-        if isinstance(x, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.FrameBlock, A.ContractItem)):
-            for v in vars(x).values():
-                _push(stack, v)
-
-
-def _push(stack, v) -> None:
-    if isinstance(v, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.FrameBlock)):
-        stack.append(v)
-    elif isinstance(v, (list, tuple)):
-        for i in v:
-            _push(stack, i)
-    elif isinstance(v, dict):
-        for i in v.values():
-            _push(stack, i)
-
-
-def children(e: A.Expr) -> list[A.Expr]:
-    if isinstance(e, (A.Unop, A.Index, A.Field, A.Ascribe, Refines)):
-        kids = [e.arg]
-        if isinstance(e, A.Index):
-            kids.append(e.index)
-        return kids
-    if isinstance(e, A.Binop):
-        return [e.left, e.right]
-    if isinstance(e, A.Ite):
-        return [e.cond, e.then, e.orelse]
-    if isinstance(e, (A.Call,)):
-        return list(e.args)
-    if isinstance(e, (A.TupleE, A.ArrayLit)):
-        return list(e.items)
-    if isinstance(e, A.Caret):
-        return [e.elem]
-    if isinstance(e, A.Update):
-        return [e.arg, e.index, e.value]
-    if isinstance(e, A.RecordLit):
-        return [x for _, x in e.fields]
-    if isinstance(e, A.AnyE):
-        return []
-    return []
-
-
-def _current_vars(e: A.Expr, phase: int | None = None) -> set[str]:
-    """Streams read at the current step (not under ``pre``); with ``phase`` 0 only those read
-    at the first step (left of ``->``), with ``phase`` 1 only those read later."""
+def _instant_vars(e: A.Expr, instant: dict[str, tuple[int, set[int]]]) -> set[str]:
+    """Streams ``e`` reads at the current step, where a call reads only the arguments its
+    outputs depend on at the current step (``instant``: callee → its number of inputs and the
+    positions of those)."""
     out: set[str] = set()
     stack = [e]
     while stack:
@@ -807,351 +646,11 @@ def _current_vars(e: A.Expr, phase: int | None = None) -> set[str]:
             out.add(x.name)
         elif isinstance(x, A.Unop) and x.op == "pre":
             continue
-        elif phase is not None and isinstance(x, A.Binop) and x.op == "->":
-            stack.append(x.left if phase == 0 else x.right)
+        elif isinstance(x, A.Call) and x.name in instant and len(x.args) == instant[x.name][0]:
+            stack.extend(a for i, a in enumerate(x.args) if i in instant[x.name][1])
         else:
             stack.extend(children(x))
     return out
-
-
-def _has_temporal(e: A.Expr, calls: bool = False) -> bool:
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, A.Unop) and x.op == "pre":
-            return True
-        if isinstance(x, A.Binop) and x.op == "->":
-            return True
-        if calls and isinstance(x, A.Call):
-            return True
-        stack.extend(children(x))
-    return False
-
-
-def const_value(e: A.Expr):
-    """The value of a constant expression, or None when it depends on streams."""
-    if isinstance(e, A.Lit):
-        return e.value
-    if isinstance(e, A.Unop):
-        v = const_value(e.arg)
-        if v is None or e.op in ("pre", "last"):
-            return None
-        return {"not": lambda x: not x, "neg": lambda x: -x, "to_real": Fraction,
-                "to_int": lambda x: int(x // 1)}[e.op](v)
-    if isinstance(e, A.Binop) and e.op not in ("->",):
-        a, b = const_value(e.left), const_value(e.right)
-        if a is None or b is None:
-            return None
-        try:
-            from kinduct.frontends.lucent.simulate import binop_value
-            return binop_value(e.op, a, b, e.left.ty)
-        except ZeroDivisionError:
-            return None
-    if isinstance(e, A.Ite):
-        c = const_value(e.cond)
-        if c is None:
-            return None
-        return const_value(e.then if c else e.orelse)
-    return None
-
-
-class _Scope:
-    """Name resolution and typing of expressions inside one node (or at top level)."""
-
-    def __init__(self, checker: Checker, node: Node | None, env: dict[str, T], done=None,
-                 strict_consts: bool = False) -> None:
-        self.c = checker
-        self.node = node
-        self.env = env
-        self.done = done or {}
-        self.local_consts: dict[str, A.Expr] = {}
-        self.modes: dict[str, Mode] = {}
-        self.in_contract = False
-        self.guarded = False
-        self.last: dict[str, A.Expr] | None = None
-        self.warnings: list[str] = []
-        self.strict_consts = strict_consts
-
-    def err(self, msg, pos):
-        return self.c.err(msg, pos)
-
-    def unify(self, want: T, got: T, pos: A.Pos) -> None:
-        if want != got:
-            raise self.err(f"type mismatch: expected {want}, got {got}", pos)
-
-    def expect(self, e: A.Expr, t: T) -> A.Expr:
-        r = self.check(e)
-        self.unify(t, r.ty, e.pos)
-        return r
-
-    def make_pre(self, arg: A.Expr, pos: A.Pos) -> A.Unop:
-        u = A.Unop("pre", arg, pos=pos, ty=arg.ty)
-        u.uid = _uid("pre", u)
-        if self.node is not None:
-            self.node.pres.append(u)
-        return u
-
-    def check(self, e: A.Expr) -> A.Expr:
-        m = getattr(self, "_" + type(e).__name__)
-        return m(e)
-
-    def _Lit(self, e: A.Lit) -> A.Expr:
-        return A.Lit(e.value, e.kind, pos=e.pos, ty={"bool": BOOL, "int": INT, "real": REAL}[e.kind])
-
-    def _Var(self, e: A.Var) -> A.Expr:
-        n = e.name
-        if n in self.env:
-            if self.node is not None and n in self.node.ghosts and not self.in_contract:
-                raise self.err(f"ghost variable '{n}' is only visible in the contract", e.pos)
-            return A.Var(n, pos=e.pos, ty=self.env[n])
-        if n in self.local_consts:
-            return _copy_at(self.local_consts[n], e.pos)
-        if n in self.c.consts:
-            return _copy_at(self.c.consts[n], e.pos)
-        if n in self.c.free_consts:
-            return ConstRef(n, pos=e.pos, ty=self.c.free_consts[n])
-        if n in self.c.enum_values:
-            t, i = self.c.enum_values[n]
-            return A.Lit(i, "enum", pos=e.pos, ty=t)
-        if self.strict_consts:  # maybe a constant or an enumeration value declared later
-            raise _Unresolved(n)
-        raise self.err(f"unknown name '{n}'", e.pos)
-
-    def _ConstRef(self, e):
-        return e
-
-    def _ModeRef(self, e: A.ModeRef) -> A.Expr:
-        name = e.path[-1]
-        mode = self.modes.get(name)
-        if mode is None:
-            raise self.err(f"unknown mode '{'::'.join(e.path)}'", e.pos)
-        acc: A.Expr = A.Lit(True, "bool", pos=e.pos, ty=BOOL)
-        for r in mode.requires:
-            acc = A.Binop("and", acc, r, pos=e.pos, ty=BOOL)
-        return acc
-
-    def _Unop(self, e: A.Unop) -> A.Expr:
-        if e.op == "pre":
-            if self.node is not None and self.node.kind == "function":
-                raise self.err("'pre' is not allowed in a function", e.pos)
-            was = self.guarded
-            self.guarded = False
-            arg = self.check(e.arg)
-            self.guarded = was
-            if not was and self.in_contract:
-                raise self.err("unguarded 'pre' in a contract: its value at the first step is "
-                               "arbitrary (guard it with '->')", e.pos)
-            if not was:
-                self.warnings.append(f"{self.c.file}:{e.pos.line}:{e.pos.col}: warning: unguarded pre")
-                if self.node is not None:
-                    self.node.unguarded_pre = True
-            u = A.Unop("pre", arg, pos=e.pos, ty=arg.ty)
-            u.uid = _uid("pre", u)
-            u.guarded = was  # under the right operand of '->': never read at step 0
-            if self.node is not None:
-                self.node.pres.append(u)
-            return u
-        if e.op == "last":
-            if not isinstance(e.arg, A.Var) or self.last is None or e.arg.name not in self.last:
-                raise self.err("'last' applies to a variable of the enclosing frame block", e.pos)
-            return self.last[e.arg.name]
-        arg = self.check(e.arg)
-        if e.op == "not":
-            self.unify(BOOL, arg.ty, e.arg.pos)
-            return A.Unop("not", arg, pos=e.pos, ty=BOOL)
-        if e.op == "neg":
-            if not numeric(arg.ty):
-                raise self.err(f"type mismatch: expected int or real, got {arg.ty}", e.arg.pos)
-            return A.Unop("neg", arg, pos=e.pos, ty=arg.ty)
-        if e.op in ("to_int", "to_real"):
-            if not numeric(arg.ty):
-                raise self.err(f"type mismatch: expected int or real, got {arg.ty}", e.arg.pos)
-            u = A.Unop(e.op, arg, pos=e.pos, ty=INT if e.op == "to_int" else REAL)
-            u.uid = _uid("conv", u)
-            return u
-        raise self.err(f"unknown operator {e.op}", e.pos)
-
-    def _Binop(self, e: A.Binop) -> A.Expr:
-        op = e.op
-        if op == "->":
-            if self.node is not None and self.node.kind == "function":
-                raise self.err("'->' is not allowed in a function", e.pos)
-            a = self.check(e.left)
-            was = self.guarded
-            self.guarded = True
-            b = self.check(e.right)
-            self.guarded = was
-            if flat(a.ty) != flat(b.ty):
-                raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.right.pos)
-            return A.Binop("->", a, b, pos=e.pos, ty=a.ty)
-        a = self.check(e.left)
-        b = self.check(e.right)
-        if op in ("and", "or", "xor", "=>"):
-            self.unify(BOOL, a.ty, e.left.pos)
-            self.unify(BOOL, b.ty, e.right.pos)
-            return A.Binop(op, a, b, pos=e.pos, ty=BOOL)
-        if op in ("=", "<>"):
-            if flat(a.ty) != flat(b.ty):
-                raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.right.pos)
-            return A.Binop(op, a, b, pos=e.pos, ty=BOOL)
-        if not numeric(a.ty):
-            raise self.err(f"type mismatch: expected int or real, got {a.ty}", e.left.pos)
-        if a.ty != b.ty:
-            raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.right.pos)
-        if op in ("<", "<=", ">", ">="):
-            return A.Binop(op, a, b, pos=e.pos, ty=BOOL)
-        if op in ("div", "mod") and a.ty != INT:
-            raise self.err(f"type mismatch: '{op}' expects int, got {a.ty}", e.left.pos)
-        r = A.Binop(op, a, b, pos=e.pos, ty=a.ty)
-        if op in ("div", "mod", "/"):
-            r.uid = _uid("div", r)
-        return r
-
-    def _Ite(self, e: A.Ite) -> A.Expr:
-        c = self.expect(e.cond, BOOL)
-        a = self.check(e.then)
-        b = self.check(e.orelse)
-        if flat(a.ty) != flat(b.ty):
-            raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.orelse.pos)
-        return A.Ite(c, a, b, pos=e.pos, ty=a.ty)
-
-    def _Call(self, e: A.Call) -> A.Expr:
-        if self.node is None:
-            raise self.err("node calls are not allowed in constants", e.pos)
-        d = self.c.decls.get(e.name)
-        if d is None:
-            if e.name in self.c.contracts:
-                raise self.err(f"'{e.name}' is a contract, not a node", e.pos)
-            raise self.err(f"unknown node '{e.name}'", e.pos)
-        callee = self.done.get(e.name)
-        if callee is None:
-            raise self.err(f"unknown node '{e.name}'", e.pos)
-        if self.node.kind == "function" and callee.kind == "node":
-            raise self.err(f"function {self.node.name} cannot call node {e.name}", e.pos)
-        if self.in_contract and callee.unguarded_pre:
-            raise self.err(f"node {e.name} is called in a contract but has an unguarded 'pre'",
-                           e.pos)
-        if callee.unguarded_pre:
-            self.node.unguarded_pre = True
-        args = [self.check(a) for a in e.args]
-        got = [t for a in args for t in flat(a.ty)]
-        want = [callee.types[n] for n in callee.inputs]
-        if len(got) != len(want):
-            raise self.err(f"node {e.name} expects {len(want)} argument{'s' if len(want) != 1 else ''}, "
-                           f"got {len(got)}", e.pos)
-        for i, (w, g) in enumerate(zip(want, got, strict=True)):
-            if w != g:
-                raise self.err(f"type mismatch in argument {i + 1} of {e.name}: expected {w}, got {g}",
-                               e.pos)
-        outs = [callee.types[n] for n in callee.outputs]
-        r = A.Call(e.name, args, pos=e.pos, ty=tuple_of(outs) if outs else T("tuple"))
-        r.uid = _uid("call", r)
-        r.site = f"{e.name}[l{e.pos.line}c{e.pos.col}]"
-        self.node.calls.append(r)
-        return r
-
-    def _TupleE(self, e: A.TupleE) -> A.Expr:
-        items = [self.check(x) for x in e.items]
-        return A.TupleE(items, pos=e.pos, ty=T("tuple", items=tuple(i.ty for i in items)))
-
-    def _ArrayLit(self, e: A.ArrayLit) -> A.Expr:
-        items = [self.check(x) for x in e.items]
-        for x in items[1:]:
-            self.unify(items[0].ty, x.ty, x.pos)
-        return A.ArrayLit(items, pos=e.pos, ty=T("array", items=(items[0].ty,), size=len(items)))
-
-    def _Caret(self, e: A.Caret) -> A.Expr:
-        elem = self.check(e.elem)
-        n = self.c.const_int(e.size)
-        if n < 0 or n * leaf_count(elem.ty) > MAX_ARRAY_SIZE:
-            raise self.err(f"array size {n} is outside kinduct's limit of 0 to {MAX_ARRAY_SIZE} "
-                           "scalar elements", e.size.pos)
-        return A.ArrayLit([elem] * n, pos=e.pos, ty=T("array", items=(elem.ty,), size=n))
-
-    def _Index(self, e: A.Index) -> A.Expr:
-        arg = self.check(e.arg)
-        if arg.ty.kind == "tuple":
-            i = const_value(self.expect(e.index, INT))
-            if i is None:
-                raise UnsupportedError(
-                    "a tuple indexed by an expression that is not constant (a tuple's component "
-                    "is selected by a numeral)", SourceLocation(self.c.file, e.index.pos.line,
-                                                                e.index.pos.col),
-                    _line(self.c.text, e.index.pos.line))
-            if not 0 <= i < len(arg.ty.items):
-                raise self.err(f"tuple index {i} out of range", e.index.pos)
-            return A.Index(arg, A.Lit(i, "int", pos=e.index.pos, ty=INT), pos=e.pos, ty=arg.ty.items[i])
-        if arg.ty.kind != "array":
-            raise self.err(f"type mismatch: expected an array, got {arg.ty}", e.arg.pos)
-        idx = self.expect(e.index, INT)
-        if self.node is None:  # in a constant, an index out of bounds is a type error
-            i = const_value(idx)
-            if i is not None and not 0 <= i < arg.ty.size:
-                raise self.err(f"index {i} is out of the bounds of an array of size {arg.ty.size}",
-                               e.index.pos)
-        r = A.Index(arg, idx, pos=e.pos, ty=arg.ty.items[0])
-        r.uid = _uid("idx", r)  # an out-of-range read is an unconstrained value, named so
-        return r
-
-    def _Update(self, e: A.Update) -> A.Expr:
-        arg = self.check(e.arg)
-        if arg.ty.kind != "array":
-            raise self.err(f"type mismatch: expected an array, got {arg.ty}", e.arg.pos)
-        idx = self.expect(e.index, INT)
-        v = self.expect(e.value, arg.ty.items[0])
-        return A.Update(arg, idx, v, pos=e.pos, ty=arg.ty)
-
-    def _Field(self, e: A.Field) -> A.Expr:
-        arg = self.check(e.arg)
-        if arg.ty.kind != "record":
-            raise self.err(f"type mismatch: expected a record, got {arg.ty}", e.arg.pos)
-        fields = dict(arg.ty.items)
-        if e.name not in fields:
-            raise self.err(f"record type {arg.ty} has no field '{e.name}'", e.pos)
-        return A.Field(arg, e.name, pos=e.pos, ty=fields[e.name])
-
-    def _RecordLit(self, e: A.RecordLit) -> A.Expr:
-        t = self.c.types.get(e.type_name)
-        if t is None or t.kind != "record":
-            raise self.err(f"unknown record type '{e.type_name}'", e.pos)
-        fields = dict(t.items)
-        given = {}
-        for f, x in e.fields:
-            if f not in fields:
-                raise self.err(f"record type {t} has no field '{f}'", x.pos)
-            given[f] = self.expect(x, fields[f])
-        missing = [f for f in fields if f not in given]
-        if missing:
-            raise self.err(f"missing field '{missing[0]}' in record {t}", e.pos)
-        return A.RecordLit(e.type_name, [(f, given[f]) for f in fields], pos=e.pos, ty=t)
-
-    def _AnyE(self, e: A.AnyE) -> A.Expr:
-        t, ref = self.c.resolve_type(e.type_expr)
-        pred = None
-        if e.pred is not None:
-            sub = _Scope(self.c, self.node, {**self.env, e.var: t}, done=self.done)
-            sub.local_consts = self.local_consts
-            pred = sub.expect(e.pred, BOOL)
-        r = A.AnyE(e.var, t, pred, pos=e.pos, ty=t)
-        r.uid = _uid("any", r)
-        r.ref = ref
-        return r
-
-    def _Ascribe(self, e: A.Ascribe) -> A.Expr:
-        arg = self.check(e.arg)
-        t, ref = self.c.resolve_type(e.type_expr)
-        self.unify(t, arg.ty, e.arg.pos)
-        if not ref.empty and self.node is not None:
-            where = f"L{e.pos.line}C{e.pos.col}"
-            self.node.ascriptions.append(Prop(f"type_ascription_{where}[{where}].{ref.kind_name}[{where}]",
-                                              arg, e.pos, "Assumption", ref=ref))
-        return arg
-
-
-def _copy_at(e: A.Expr, pos: A.Pos) -> A.Expr:
-    """Constants are inlined by sharing their checked value: it holds no state (no ``pre``,
-    ``->`` or calls), so sharing is safe."""
-    return e
 
 
 def check_program(prog: A.Program) -> Checked:

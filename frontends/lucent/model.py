@@ -46,10 +46,7 @@ def main_nodes(checked: Checked, options: LoadOptions) -> list[str]:
     marked = [n for n in checked.order if checked.nodes[n].main]
     if marked:
         return marked
-    tops = checked.top_nodes()
-    if not tops:
-        raise InputError(f"{checked.file}: the model has no node to analyse")
-    return tops
+    return checked.top_nodes()  # none (only imported nodes, or none at all): nothing to check
 
 
 def build_system(checked: Checked, main: str, compositional: bool = False) -> TransitionSystem:

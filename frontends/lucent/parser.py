@@ -18,6 +18,7 @@ import lark
 from lark import Token, Transformer, v_args
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent.limits import LONG_NUMBER, MAX_DIGITS, MAX_NESTING, check_tree
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 from kinduct.kernel.frontend import read_source
 
@@ -69,12 +70,6 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
     return line, col
 
 
-#: Limits that keep hostile input from exhausting the interpreter: the digits of one numeral,
-#: and how deeply expressions and statements may nest (each level costs a few Python frames).
-MAX_DIGITS = 1000
-MAX_NESTING = 500
-_LONG_NUMBER = re.compile(r"(?<![\w.])[0-9][0-9A-Fa-fx.]{" + str(MAX_DIGITS) + ",}")
-
 _UNCLOSED = re.compile(r"\(\*(?!@contract)|/\*(?!@contract)")
 
 
@@ -85,7 +80,7 @@ def check_unsupported(text: str, file: str) -> None:
         line, col = _line_col(text, m.start())
         raise InputError.at("unterminated comment: expected '*)'" if m.group(0) == "(*" else
                             "unterminated comment: expected '*/'", file, text, line, col)
-    m = _LONG_NUMBER.search(clean)
+    m = LONG_NUMBER.search(clean)
     if m:
         line, col = _line_col(text, m.start())
         raise InputError.at(f"numeral of {len(m.group(0))} digits: kinduct's limit is "
@@ -160,7 +155,7 @@ def parse_text(text: str, file: str = "<input>") -> A.Program:
     except lark.UnexpectedEOF:
         line = text.count("\n") + 1
         raise InputError.at("unexpected end of file", file, text, line, 1) from None
-    _check_nesting(tree, text, file)
+    check_tree(tree, text, file)
     builder = _Builder(text, file)
     if sys.getrecursionlimit() < 8 * MAX_NESTING + 2000:
         sys.setrecursionlimit(8 * MAX_NESTING + 2000)
@@ -170,39 +165,6 @@ def parse_text(text: str, file: str = "<input>") -> A.Program:
     for decl in decls:
         _add(prog, decl, base, file, text)
     return prog
-
-
-#: Kind 2's keywords: none may name a variable, node, type or constant.
-KEYWORDS = frozenset("""
-    type int uint sint real bool subrange of subtype struct enum history map set const param
-    transparent opaque imported node function returns var let tel con noc assert check reachable
-    invariant provided from at within contract import true false not and xor forall exists or in
-    if then else elsif fi when cond otherwise end frame div mod any choose current condact
-    activate initial default every restart merge pre fby mode assume guarantee require ensure
-    weakly assumption_vars with include last
-""".split())
-
-
-def _check_nesting(tree: lark.Tree, text: str, file: str) -> None:
-    """Refuse a parse tree deeper than ``MAX_NESTING`` (walked without recursion), at the
-    first subtree that is too deep, and a keyword used as a name."""
-    stack: list[tuple[lark.Tree, int]] = [(tree, 0)]
-    keywords = []
-    while stack:
-        node, depth = stack.pop()
-        keywords += [t for t in node.children
-                     if isinstance(t, Token) and t.type == "NAME" and t.value in KEYWORDS]
-        if depth > MAX_NESTING:
-            meta = node.meta
-            line = getattr(meta, "line", 1) if not meta.empty else 1
-            col = getattr(meta, "column", 1) if not meta.empty else 1
-            raise InputError.at(f"expressions nest more than {MAX_NESTING} levels deep "
-                                "(kinduct's limit)", file, text, line, col)
-        stack.extend((c, depth + 1) for c in node.children if isinstance(c, lark.Tree))
-    if keywords:
-        tok = min(keywords, key=lambda t: (t.line, t.column))
-        raise InputError.at(f"'{tok.value}' is a keyword and cannot be used as a name",
-                            file, text, tok.line, tok.column)
 
 
 def _add(prog: A.Program, decl, base: Path, file: str, text: str) -> None:

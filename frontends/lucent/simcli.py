@@ -112,7 +112,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     path = existing_file(args.file)
     inputs_path = existing_file(args.input)
     checked = load_checked(path)
-    main = main_nodes(checked, LoadOptions(main=args.main))[0]
+    mains = main_nodes(checked, LoadOptions(main=args.main))
+    if not mains:
+        raise InputError(f"{checked.file}: the model has no node to simulate")
+    main = mains[0]
     node = checked.nodes[main]
     inputs = read_inputs(inputs_path, node)
     chosen: list[str] = []

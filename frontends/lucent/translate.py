@@ -324,11 +324,13 @@ class _Inst:
                             Prop(n, A.Var(n, pos=pos, ty=node.types[n]), pos, source, ref=ref,
                                  sofar=node.sofar if source == "Guarantee" else None),
                             self.prefix, source)
+        for p in node.obligations:
+            if abstract and not p.contract:
+                continue
+            tr.add_property(f"{self.prefix}{p.name}",
+                            self.mgr.And(self.refine_term(self.expr(p.expr), p.ref)), p, self.prefix)
         if abstract:
             return
-        for p in node.ascriptions:
-            tr.add_property(f"{self.prefix}{node.name}.{p.name}",
-                            self.mgr.And(self.refine_term(self.expr(p.expr), p.ref)), p, self.prefix)
         if self.top:
             for p in tr.checked.const_obligations:
                 tr.add_property(p.name, self.mgr.And(self.refine_term(self.expr(p.expr), p.ref)), p,

@@ -306,3 +306,23 @@ tel
                if o.get("objectType") == "property"}
     assert answers == {"b = a": "valid"}
     assert got.returncode == 0
+
+
+def test_local_and_ghost_constants_and_ghost_variables_are_checked_against_their_types(tmp_path):
+    got = check(tmp_path, """
+type Pos = subtype { x: int | x >= 1 };
+function imported F() returns (x: int);
+(*@contract
+  var l: Pos = 0;
+  guarantee x > l;
+*)
+node N() returns (z: int);
+  const c: subrange [0, *] of int = -1;
+let
+  z = F();
+  check "P1" z > 0;
+tel
+""")
+    assert got == {"F[l10c7].SubType[L4C7]": ("falsifiable", "Guarantee"),
+                   "SubRange[L8C9]": ("falsifiable", "Guarantee"),
+                   "P1": ("valid", "PropAnnot")}

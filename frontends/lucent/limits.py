@@ -1,0 +1,50 @@
+"""Limits that keep hostile Lucent input from exhausting the interpreter, and the names no
+model may use: checked on the source text and on the parse tree, before anything is built."""
+
+from __future__ import annotations
+
+import re
+
+import lark
+from lark import Token
+
+from kinduct.kernel.errors import InputError
+
+#: Limits that keep hostile input from exhausting the interpreter: the digits of one numeral,
+#: and how deeply expressions and statements may nest (each level costs a few Python frames).
+MAX_DIGITS = 1000
+MAX_NESTING = 500
+LONG_NUMBER = re.compile(r"(?<![\w.])[0-9][0-9A-Fa-fx.]{" + str(MAX_DIGITS) + ",}")
+
+
+#: Kind 2's keywords: none may name a variable, node, type or constant.
+KEYWORDS = frozenset("""
+    type int uint sint real bool subrange of subtype struct enum history map set const param
+    transparent opaque imported node function returns var let tel con noc assert check reachable
+    invariant provided from at within contract import true false not and xor forall exists or in
+    if then else elsif fi when cond otherwise end frame div mod any choose current condact
+    activate initial default every restart merge pre fby mode assume guarantee require ensure
+    weakly assumption_vars with include last
+""".split())
+
+
+def check_tree(tree: lark.Tree, text: str, file: str) -> None:
+    """Refuse a parse tree deeper than ``MAX_NESTING`` (walked without recursion), at the
+    first subtree that is too deep, and a keyword used as a name."""
+    stack: list[tuple[lark.Tree, int]] = [(tree, 0)]
+    keywords = []
+    while stack:
+        node, depth = stack.pop()
+        keywords += [t for t in node.children
+                     if isinstance(t, Token) and t.type == "NAME" and t.value in KEYWORDS]
+        if depth > MAX_NESTING:
+            meta = node.meta
+            line = getattr(meta, "line", 1) if not meta.empty else 1
+            col = getattr(meta, "column", 1) if not meta.empty else 1
+            raise InputError.at(f"expressions nest more than {MAX_NESTING} levels deep "
+                                "(kinduct's limit)", file, text, line, col)
+        stack.extend((c, depth + 1) for c in node.children if isinstance(c, lark.Tree))
+    if keywords:
+        tok = min(keywords, key=lambda t: (t.line, t.column))
+        raise InputError.at(f"'{tok.value}' is a keyword and cannot be used as a name",
+                            file, text, tok.line, tok.column)

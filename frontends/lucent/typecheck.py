@@ -1,0 +1,336 @@
+"""Name resolution and typing of Lucent expressions (``_Scope``), with the names the checker
+gives stateful and nondeterministic expressions (``uid``)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent.checked import ConstRef, Mode, Node, Prop
+from kinduct.frontends.lucent.types import BOOL, INT, REAL, T, flat, leaf_count, numeric, tuple_of
+from kinduct.frontends.lucent.walk import const_value
+from kinduct.kernel.errors import SourceLocation, UnsupportedError
+
+if TYPE_CHECKING:
+    from kinduct.frontends.lucent.checker import Checker
+
+#: Arrays are expanded into one stream per element: a larger size is refused before anything
+#: is allocated (Kind 2 keeps arrays symbolic; kinduct does not).
+MAX_ARRAY_SIZE = 100_000
+
+
+_uids = itertools.count(1)
+
+
+def _uid(prefix: str, e: A.Expr) -> str:
+    return f"{prefix}{next(_uids)}@l{e.pos.line}c{e.pos.col}"
+
+
+def _line(text: str, line: int) -> str | None:
+    lines = text.splitlines()
+    return lines[line - 1] if 1 <= line <= len(lines) else None
+
+
+class _Unresolved(Exception):
+    pass
+
+
+def _typed_var(name: str, t: T, pos: A.Pos) -> A.Var:
+    return A.Var(name, pos=pos, ty=t)
+
+
+def _compatible_flat(a: list[T], b: list[T]) -> bool:
+    return len(a) == len(b) and all(x == y for x, y in zip(a, b, strict=True))
+
+
+class _Scope:
+    """Name resolution and typing of expressions inside one node (or at top level)."""
+
+    def __init__(self, checker: Checker, node: Node | None, env: dict[str, T], done=None,
+                 strict_consts: bool = False) -> None:
+        self.c = checker
+        self.node = node
+        self.env = env
+        self.done = done or {}
+        self.local_consts: dict[str, A.Expr] = {}
+        self.modes: dict[str, Mode] = {}
+        self.in_contract = False
+        self.guarded = False
+        self.last: dict[str, A.Expr] | None = None
+        self.warnings: list[str] = []
+        self.strict_consts = strict_consts
+
+    def err(self, msg, pos):
+        return self.c.err(msg, pos)
+
+    def unify(self, want: T, got: T, pos: A.Pos) -> None:
+        if want != got:
+            raise self.err(f"type mismatch: expected {want}, got {got}", pos)
+
+    def expect(self, e: A.Expr, t: T) -> A.Expr:
+        r = self.check(e)
+        self.unify(t, r.ty, e.pos)
+        return r
+
+    def make_pre(self, arg: A.Expr, pos: A.Pos) -> A.Unop:
+        u = A.Unop("pre", arg, pos=pos, ty=arg.ty)
+        u.uid = _uid("pre", u)
+        if self.node is not None:
+            self.node.pres.append(u)
+        return u
+
+    def check(self, e: A.Expr) -> A.Expr:
+        m = getattr(self, "_" + type(e).__name__)
+        return m(e)
+
+    def _Lit(self, e: A.Lit) -> A.Expr:
+        return A.Lit(e.value, e.kind, pos=e.pos, ty={"bool": BOOL, "int": INT, "real": REAL}[e.kind])
+
+    def _Var(self, e: A.Var) -> A.Expr:
+        n = e.name
+        if n in self.env:
+            if self.node is not None and n in self.node.ghosts and not self.in_contract:
+                raise self.err(f"ghost variable '{n}' is only visible in the contract", e.pos)
+            return A.Var(n, pos=e.pos, ty=self.env[n])
+        if n in self.local_consts:
+            return _copy_at(self.local_consts[n], e.pos)
+        if n in self.c.consts:
+            return _copy_at(self.c.consts[n], e.pos)
+        if n in self.c.free_consts:
+            return ConstRef(n, pos=e.pos, ty=self.c.free_consts[n])
+        if n in self.c.enum_values:
+            t, i = self.c.enum_values[n]
+            return A.Lit(i, "enum", pos=e.pos, ty=t)
+        if self.strict_consts:  # maybe a constant or an enumeration value declared later
+            raise _Unresolved(n)
+        raise self.err(f"unknown name '{n}'", e.pos)
+
+    def _ConstRef(self, e):
+        return e
+
+    def _ModeRef(self, e: A.ModeRef) -> A.Expr:
+        name = e.path[-1]
+        mode = self.modes.get(name)
+        if mode is None:
+            raise self.err(f"unknown mode '{'::'.join(e.path)}'", e.pos)
+        acc: A.Expr = A.Lit(True, "bool", pos=e.pos, ty=BOOL)
+        for r in mode.requires:
+            acc = A.Binop("and", acc, r, pos=e.pos, ty=BOOL)
+        return acc
+
+    def _Unop(self, e: A.Unop) -> A.Expr:
+        if e.op == "pre":
+            if self.node is not None and self.node.kind == "function":
+                raise self.err("'pre' is not allowed in a function", e.pos)
+            was = self.guarded
+            self.guarded = False
+            arg = self.check(e.arg)
+            self.guarded = was
+            if not was and not self.in_contract:
+                self.warnings.append(f"{self.c.file}:{e.pos.line}:{e.pos.col}: warning: unguarded pre")
+                if self.node is not None:
+                    self.node.unguarded_pre = True
+            u = A.Unop("pre", arg, pos=e.pos, ty=arg.ty)
+            u.uid = _uid("pre", u)
+            u.guarded = was  # under the right operand of '->': never read at step 0
+            if self.node is not None:
+                self.node.pres.append(u)
+            return u
+        if e.op == "last":
+            if not isinstance(e.arg, A.Var) or self.last is None or e.arg.name not in self.last:
+                raise self.err("'last' applies to a variable of the enclosing frame block", e.pos)
+            return self.last[e.arg.name]
+        arg = self.check(e.arg)
+        if e.op == "not":
+            self.unify(BOOL, arg.ty, e.arg.pos)
+            return A.Unop("not", arg, pos=e.pos, ty=BOOL)
+        if e.op == "neg":
+            if not numeric(arg.ty):
+                raise self.err(f"type mismatch: expected int or real, got {arg.ty}", e.arg.pos)
+            return A.Unop("neg", arg, pos=e.pos, ty=arg.ty)
+        if e.op in ("to_int", "to_real"):
+            if not numeric(arg.ty):
+                raise self.err(f"type mismatch: expected int or real, got {arg.ty}", e.arg.pos)
+            u = A.Unop(e.op, arg, pos=e.pos, ty=INT if e.op == "to_int" else REAL)
+            u.uid = _uid("conv", u)
+            return u
+        raise self.err(f"unknown operator {e.op}", e.pos)
+
+    def _Binop(self, e: A.Binop) -> A.Expr:
+        op = e.op
+        if op == "->":
+            if self.node is not None and self.node.kind == "function":
+                raise self.err("'->' is not allowed in a function", e.pos)
+            a = self.check(e.left)
+            was = self.guarded
+            self.guarded = True
+            b = self.check(e.right)
+            self.guarded = was
+            if flat(a.ty) != flat(b.ty):
+                raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.right.pos)
+            return A.Binop("->", a, b, pos=e.pos, ty=a.ty)
+        a = self.check(e.left)
+        b = self.check(e.right)
+        if op in ("and", "or", "xor", "=>"):
+            self.unify(BOOL, a.ty, e.left.pos)
+            self.unify(BOOL, b.ty, e.right.pos)
+            return A.Binop(op, a, b, pos=e.pos, ty=BOOL)
+        if op in ("=", "<>"):
+            if flat(a.ty) != flat(b.ty):
+                raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.right.pos)
+            return A.Binop(op, a, b, pos=e.pos, ty=BOOL)
+        if not numeric(a.ty):
+            raise self.err(f"type mismatch: expected int or real, got {a.ty}", e.left.pos)
+        if a.ty != b.ty:
+            raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.right.pos)
+        if op in ("<", "<=", ">", ">="):
+            return A.Binop(op, a, b, pos=e.pos, ty=BOOL)
+        if op in ("div", "mod") and a.ty != INT:
+            raise self.err(f"type mismatch: '{op}' expects int, got {a.ty}", e.left.pos)
+        r = A.Binop(op, a, b, pos=e.pos, ty=a.ty)
+        if op in ("div", "mod", "/"):
+            r.uid = _uid("div", r)
+        return r
+
+    def _Ite(self, e: A.Ite) -> A.Expr:
+        c = self.expect(e.cond, BOOL)
+        a = self.check(e.then)
+        b = self.check(e.orelse)
+        if flat(a.ty) != flat(b.ty):
+            raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.orelse.pos)
+        return A.Ite(c, a, b, pos=e.pos, ty=a.ty)
+
+    def _Call(self, e: A.Call) -> A.Expr:
+        if self.node is None:
+            raise self.err("node calls are not allowed in constants", e.pos)
+        d = self.c.decls.get(e.name)
+        if d is None:
+            if e.name in self.c.contracts:
+                raise self.err(f"'{e.name}' is a contract, not a node", e.pos)
+            raise self.err(f"unknown node '{e.name}'", e.pos)
+        callee = self.done.get(e.name)
+        if callee is None:
+            raise self.err(f"unknown node '{e.name}'", e.pos)
+        if self.node.kind == "function" and callee.kind == "node":
+            raise self.err(f"function {self.node.name} cannot call node {e.name}", e.pos)
+        args = [self.check(a) for a in e.args]
+        got = [t for a in args for t in flat(a.ty)]
+        want = [callee.types[n] for n in callee.inputs]
+        if len(got) != len(want):
+            raise self.err(f"node {e.name} expects {len(want)} argument{'s' if len(want) != 1 else ''}, "
+                           f"got {len(got)}", e.pos)
+        for i, (w, g) in enumerate(zip(want, got, strict=True)):
+            if w != g:
+                raise self.err(f"type mismatch in argument {i + 1} of {e.name}: expected {w}, got {g}",
+                               e.pos)
+        outs = [callee.types[n] for n in callee.outputs]
+        r = A.Call(e.name, args, pos=e.pos, ty=tuple_of(outs) if outs else T("tuple"))
+        r.uid = _uid("call", r)
+        r.site = f"{e.name}[l{e.pos.line}c{e.pos.col}]"
+        self.node.calls.append(r)
+        return r
+
+    def _TupleE(self, e: A.TupleE) -> A.Expr:
+        items = [self.check(x) for x in e.items]
+        return A.TupleE(items, pos=e.pos, ty=T("tuple", items=tuple(i.ty for i in items)))
+
+    def _ArrayLit(self, e: A.ArrayLit) -> A.Expr:
+        items = [self.check(x) for x in e.items]
+        for x in items[1:]:
+            self.unify(items[0].ty, x.ty, x.pos)
+        return A.ArrayLit(items, pos=e.pos, ty=T("array", items=(items[0].ty,), size=len(items)))
+
+    def _Caret(self, e: A.Caret) -> A.Expr:
+        elem = self.check(e.elem)
+        n = self.c.const_int(e.size)
+        if n < 0 or n * leaf_count(elem.ty) > MAX_ARRAY_SIZE:
+            raise self.err(f"array size {n} is outside kinduct's limit of 0 to {MAX_ARRAY_SIZE} "
+                           "scalar elements", e.size.pos)
+        return A.ArrayLit([elem] * n, pos=e.pos, ty=T("array", items=(elem.ty,), size=n))
+
+    def _Index(self, e: A.Index) -> A.Expr:
+        arg = self.check(e.arg)
+        if arg.ty.kind == "tuple":
+            i = const_value(self.expect(e.index, INT))
+            if i is None:
+                raise UnsupportedError(
+                    "a tuple indexed by an expression that is not constant (a tuple's component "
+                    "is selected by a numeral)", SourceLocation(self.c.file, e.index.pos.line,
+                                                                e.index.pos.col),
+                    _line(self.c.text, e.index.pos.line))
+            if not 0 <= i < len(arg.ty.items):
+                raise self.err(f"tuple index {i} out of range", e.index.pos)
+            return A.Index(arg, A.Lit(i, "int", pos=e.index.pos, ty=INT), pos=e.pos, ty=arg.ty.items[i])
+        if arg.ty.kind != "array":
+            raise self.err(f"type mismatch: expected an array, got {arg.ty}", e.arg.pos)
+        idx = self.expect(e.index, INT)
+        if self.node is None:  # in a constant, an index out of bounds is a type error
+            i = const_value(idx)
+            if i is not None and not 0 <= i < arg.ty.size:
+                raise self.err(f"index {i} is out of the bounds of an array of size {arg.ty.size}",
+                               e.index.pos)
+        r = A.Index(arg, idx, pos=e.pos, ty=arg.ty.items[0])
+        r.uid = _uid("idx", r)  # an out-of-range read is an unconstrained value, named so
+        return r
+
+    def _Update(self, e: A.Update) -> A.Expr:
+        arg = self.check(e.arg)
+        if arg.ty.kind != "array":
+            raise self.err(f"type mismatch: expected an array, got {arg.ty}", e.arg.pos)
+        idx = self.expect(e.index, INT)
+        v = self.expect(e.value, arg.ty.items[0])
+        return A.Update(arg, idx, v, pos=e.pos, ty=arg.ty)
+
+    def _Field(self, e: A.Field) -> A.Expr:
+        arg = self.check(e.arg)
+        if arg.ty.kind != "record":
+            raise self.err(f"type mismatch: expected a record, got {arg.ty}", e.arg.pos)
+        fields = dict(arg.ty.items)
+        if e.name not in fields:
+            raise self.err(f"record type {arg.ty} has no field '{e.name}'", e.pos)
+        return A.Field(arg, e.name, pos=e.pos, ty=fields[e.name])
+
+    def _RecordLit(self, e: A.RecordLit) -> A.Expr:
+        t = self.c.types.get(e.type_name)
+        if t is None or t.kind != "record":
+            raise self.err(f"unknown record type '{e.type_name}'", e.pos)
+        fields = dict(t.items)
+        given = {}
+        for f, x in e.fields:
+            if f not in fields:
+                raise self.err(f"record type {t} has no field '{f}'", x.pos)
+            given[f] = self.expect(x, fields[f])
+        missing = [f for f in fields if f not in given]
+        if missing:
+            raise self.err(f"missing field '{missing[0]}' in record {t}", e.pos)
+        return A.RecordLit(e.type_name, [(f, given[f]) for f in fields], pos=e.pos, ty=t)
+
+    def _AnyE(self, e: A.AnyE) -> A.Expr:
+        t, ref = self.c.resolve_type(e.type_expr)
+        pred = None
+        if e.pred is not None:
+            sub = _Scope(self.c, self.node, {**self.env, e.var: t}, done=self.done)
+            sub.local_consts = self.local_consts
+            pred = sub.expect(e.pred, BOOL)
+        r = A.AnyE(e.var, t, pred, pos=e.pos, ty=t)
+        r.uid = _uid("any", r)
+        r.ref = ref
+        return r
+
+    def _Ascribe(self, e: A.Ascribe) -> A.Expr:
+        arg = self.check(e.arg)
+        t, ref = self.c.resolve_type(e.type_expr)
+        self.unify(t, arg.ty, e.arg.pos)
+        if not ref.empty and self.node is not None:
+            where = f"L{e.pos.line}C{e.pos.col}"
+            self.node.obligations.append(Prop(f"{self.node.name}.type_ascription_{where}[{where}]."
+                                              f"{ref.kind_name}[{where}]",
+                                              arg, e.pos, "Assumption", ref=ref))
+        return arg
+
+
+def _copy_at(e: A.Expr, pos: A.Pos) -> A.Expr:
+    """Constants are inlined by sharing their checked value: it holds no state (no ``pre``,
+    ``->`` or calls), so sharing is safe."""
+    return e

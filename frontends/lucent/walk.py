@@ -1,0 +1,145 @@
+"""Walks over checked Lucent expressions and declarations, without recursion where inputs may
+nest deeply: children, the streams read at the current step, temporal operators, node calls,
+constant values, and cycles of a dependency graph."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent.checked import Refines
+
+
+def _calls_in_decl(d: A.NodeDecl | None):
+    if d is None:
+        return
+    stack: list = list(d.body) + [i for i in d.contract]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Call):
+            yield x
+        if isinstance(x, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.FrameBlock, A.ContractItem)):
+            for v in vars(x).values():
+                _push(stack, v)
+
+
+def _push(stack, v) -> None:
+    if isinstance(v, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.FrameBlock)):
+        stack.append(v)
+    elif isinstance(v, (list, tuple)):
+        for i in v:
+            _push(stack, i)
+    elif isinstance(v, dict):
+        for i in v.values():
+            _push(stack, i)
+
+
+def children(e: A.Expr) -> list[A.Expr]:
+    if isinstance(e, (A.Unop, A.Index, A.Field, A.Ascribe, Refines)):
+        kids = [e.arg]
+        if isinstance(e, A.Index):
+            kids.append(e.index)
+        return kids
+    if isinstance(e, A.Binop):
+        return [e.left, e.right]
+    if isinstance(e, A.Ite):
+        return [e.cond, e.then, e.orelse]
+    if isinstance(e, (A.Call,)):
+        return list(e.args)
+    if isinstance(e, (A.TupleE, A.ArrayLit)):
+        return list(e.items)
+    if isinstance(e, A.Caret):
+        return [e.elem]
+    if isinstance(e, A.Update):
+        return [e.arg, e.index, e.value]
+    if isinstance(e, A.RecordLit):
+        return [x for _, x in e.fields]
+    if isinstance(e, A.AnyE):
+        return []
+    return []
+
+
+def _current_vars(e: A.Expr, phase: int | None = None) -> set[str]:
+    """Streams read at the current step (not under ``pre``); with ``phase`` 0 only those read
+    at the first step (left of ``->``), with ``phase`` 1 only those read later."""
+    out: set[str] = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Var):
+            out.add(x.name)
+        elif isinstance(x, A.Unop) and x.op == "pre":
+            continue
+        elif phase is not None and isinstance(x, A.Binop) and x.op == "->":
+            stack.append(x.left if phase == 0 else x.right)
+        else:
+            stack.extend(children(x))
+    return out
+
+
+def _has_temporal(e: A.Expr, calls: bool = False) -> bool:
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Unop) and x.op == "pre":
+            return True
+        if isinstance(x, A.Binop) and x.op == "->":
+            return True
+        if calls and isinstance(x, A.Call):
+            return True
+        stack.extend(children(x))
+    return False
+
+
+def const_value(e: A.Expr):
+    """The value of a constant expression, or None when it depends on streams."""
+    if isinstance(e, A.Lit):
+        return e.value
+    if isinstance(e, A.Unop):
+        v = const_value(e.arg)
+        if v is None or e.op in ("pre", "last"):
+            return None
+        return {"not": lambda x: not x, "neg": lambda x: -x, "to_real": Fraction,
+                "to_int": lambda x: int(x // 1)}[e.op](v)
+    if isinstance(e, A.Binop) and e.op not in ("->",):
+        a, b = const_value(e.left), const_value(e.right)
+        if a is None or b is None:
+            return None
+        try:
+            from kinduct.frontends.lucent.simulate import binop_value
+            return binop_value(e.op, a, b, e.left.ty)
+        except ZeroDivisionError:
+            return None
+    if isinstance(e, A.Ite):
+        c = const_value(e.cond)
+        if c is None:
+            return None
+        return const_value(e.then if c else e.orelse)
+    return None
+
+
+def _find_cycle(deps: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of the dependency graph, as a path that starts and ends at the same name."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(n: str) -> list[str] | None:
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(deps.get(n, ())):
+            if state.get(m) == 1:
+                return stack[stack.index(m):] + [m]
+            if m not in state:
+                found = visit(m)
+                if found is not None:
+                    return found
+        stack.pop()
+        state[n] = 2
+        return None
+
+    for n in deps:
+        if n not in state:
+            found = visit(n)
+            if found is not None:
+                return found
+    return None
