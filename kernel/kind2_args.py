@@ -31,6 +31,11 @@ ENGINE_NAMES = {
 #: Kind 2's single-dash spellings.
 SINGLE_DASH = {"-json": "--json"}
 
+#: Boolean options that Kind 2 spells ``--opt true`` and kinduct also takes as bare flags.
+BOOL_OPTIONS = {"--compositional", "--modular"}
+
+_BOOL_WORDS = {"true", "false", "on", "off", "yes", "no", "1", "0"}
+
 #: Options of the top-level parser that take no value (they may precede the command).
 GLOBAL_FLAGS = {"--debug", "-h", "--help", "--version"}
 
@@ -48,7 +53,7 @@ def parse_bool(text: str) -> bool:
 def kind2_argv(argv: Sequence[str], commands: set[str]) -> list[str]:
     """``argv`` with Kind 2's spellings replaced by kinduct's, and ``check`` inserted when the
     first word is not a command (``kinduct FILE`` = ``kinduct check FILE``)."""
-    out = [SINGLE_DASH.get(arg, arg) for arg in argv]
+    out = _bool_values([SINGLE_DASH.get(arg, arg) for arg in argv])
     first = next((i for i, arg in enumerate(out) if arg not in GLOBAL_FLAGS), None)
     if first is None:
         return out
@@ -61,3 +66,23 @@ def kind2_argv(argv: Sequence[str], commands: set[str]) -> list[str]:
     if not word.startswith("-") and ("." in word or "/" in word or os.path.exists(word)):
         return [*out[:first], "check", *out[first:]]
     return out  # argparse names the unknown command
+
+
+def _bool_values(argv: list[str]) -> list[str]:
+    """A Boolean option's value joined to it (``--modular=true``); a bare flag means true, so
+    ``--compositional FILE`` never reads the file name as the option's value."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in BOOL_OPTIONS:
+            following = argv[i + 1] if i + 1 < len(argv) else None
+            if following is not None and following.strip().lower() in _BOOL_WORDS:
+                out.append(f"{arg}={following}")
+                i += 2
+                continue
+            out.append(f"{arg}=true")
+        else:
+            out.append(arg)
+        i += 1
+    return out

@@ -143,4 +143,4 @@ def test_not_utf8_is_located(tmp_path, capsys):
     path.write_bytes(b"alphabet 'a'\nX := '\xe9'\n")
     assert main(["crasp", "eval", str(path), "a"]) == InputError.exit_code
     err = capsys.readouterr().err
-    assert err.startswith(f"kinduct: {path}:2:7: error: not a UTF-8 text file (byte 19")
+    assert err.startswith(f"kinduct: {path}:2:7: error: not UTF-8: byte 0xe9 at byte offset 19")

@@ -53,7 +53,7 @@ def test_not_utf8_is_located(capsys, tmp_path: Path):
     prog.write_bytes(b"s = tokens;\n# caf\xe9\n")
     code, _, err = kinduct(capsys, "rasp", "eval", prog, "s", "ab")
     assert code == InputError.exit_code
-    assert err.startswith(f"kinduct: {prog}:2:6: error: not a UTF-8 text file")
+    assert err.startswith(f"kinduct: {prog}:2:6: error: not UTF-8: byte 0xe9 at byte offset 17")
 
 
 def test_long_inputs_and_lengths_are_refused_clearly(capsys):

@@ -9,7 +9,7 @@ from pysmt.typing import INT
 
 from kinduct.kernel import registry
 from kinduct.kernel.backend import SolverUnknown
-from kinduct.kernel.engine import EngineContext
+from kinduct.kernel.engine import EngineContext, make_options
 from kinduct.kernel.system import Property, SystemBuilder
 from kinduct.kernel.verdict import Answer
 from kinduct.plugins.backends.pysmt_backend import nonlinear
@@ -124,6 +124,12 @@ class _Refusing:
         return lambda *args, **kwargs: None
 
 
+def _options(engine: str) -> object:
+    """Short settings: one invgen round, no invgen inside ic3."""
+    settings = {"invgen": {"rounds": 1, "budget": 1.0}, "ic3": {"invgen": False}}
+    return make_options(registry.engine(engine).Options, settings.get(engine, {}))
+
+
 @pytest.mark.parametrize("engine", ["bmc", "kind", "ic3", "invgen"])
 def test_engine_answers_unknown_with_the_reason(engine):
     env = Environment()
@@ -136,8 +142,7 @@ def test_engine_answers_unknown_with_the_reason(engine):
     b.add_property(Property("P", mgr.GE(x, mgr.Int(0))))
     system = b.build()
     ctx = EngineContext(solver_name="fake", make_solver=lambda: _Refusing(env), max_k=5,
-                        deadline=None, options={"invgen_rounds": 1, "invgen_budget": 1.0,
-                                                "ic3_invgen": False},
+                        deadline=None, options=_options(engine),
                         publish_invariants=lambda lemmas: None, poll_invariants=lambda: [])
     verdicts = list(registry.engine(engine).check(system, system.properties, ctx))
     assert verdicts, engine
