@@ -18,7 +18,9 @@ import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel import registry
-from kinduct.kernel.frontend import LoadOptions, check_input_file
+from kinduct.kernel.errors import UsageError
+from kinduct.kernel.frontend import LoadOptions
+from kinduct.kernel.loading import load_systems
 from kinduct.kernel.report import json_objects, lift
 from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.system import Property, TransitionSystem
@@ -147,16 +149,12 @@ def _owned(mgr, formula: FNode) -> bool:
 
 def _load_all(path: Path, main: str | None, frontend: str | None,
               options: Mapping[str, Any]) -> list[TransitionSystem]:
-    check_input_file(path)
-    known = {a.name for a in attrs.fields(LoadOptions)} - {"main", "extra"}
-    load_options = LoadOptions(main=main, **{k: v for k, v in options.items() if k in known},
-                               extra={k: v for k, v in options.items() if k not in known})
-    chosen = registry.frontend_for(path, frontend)
-    systems = chosen.load_analyses(path, load_options)
-    for system in systems:
-        system.metadata.setdefault("source_path", str(path))
-        system.metadata.setdefault("frontend", chosen.name)
-    return systems
+    known = {a.name for a in attrs.fields(LoadOptions)} - {"main"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise UsageError(f"no frontend option {', '.join(map(repr, unknown))} "
+                         f"(known: {', '.join(sorted(known))})")
+    return load_systems(path, frontend, LoadOptions(main=main, **options))
 
 
 def _decide(system: TransitionSystem, opts: RunOptions, start: float) -> list[Verdict]:

@@ -244,7 +244,7 @@ def language_query(query: Query, a: Acceptor, b: Acceptor | None = None,
     if excluded:
         formula = mgr.Or(formula, *excluded)
     builder.add_property(Property(query.value, formula, source="PropAnnot"))
-    builder.metadata.update(alphabet=tuple(alphabet), letter="letter", query=query.value)
+    builder.alphabet = tuple(alphabet)
 
     def replay(trace: Trace, prop: Property) -> str | None:
         word = word_of(trace, tuple(alphabet))

@@ -25,6 +25,7 @@ from kinduct.kernel.backend import ExternalChecker
 from kinduct.kernel.errors import InputError, KinductError, SourceWarning, UsageError
 from kinduct.kernel.frontend import LoadOptions, check_input_file
 from kinduct.kernel.kind2_args import ENGINE_NAMES, kind2_argv, parse_bool
+from kinduct.kernel.loading import load_systems
 from kinduct.kernel.report import human_report, json_objects, log_object, options_object
 from kinduct.kernel.runner import RunOptions, run, select_properties
 from kinduct.kernel.system import TransitionSystem
@@ -225,17 +226,6 @@ def run_options(args: argparse.Namespace, properties: Sequence[str] = ()) -> Run
 def engine_names(args: argparse.Namespace) -> tuple[str, ...]:
     """``--enable`` (Kind 2) when given, else ``--engine``."""
     return tuple(getattr(args, "enable", None) or args.engine)
-
-
-def load_systems(path: Path, frontend: str | None, options: LoadOptions) -> list[TransitionSystem]:
-    """Every analysis the frontend asks for; each system remembers the file it came from
-    (``metadata["source_path"]``) so external backends can pass the file through."""
-    chosen = registry.frontend_for(path, frontend)
-    systems = chosen.load_analyses(path, options)
-    for system in systems:
-        system.metadata.setdefault("source_path", str(path))
-        system.metadata.setdefault("frontend", chosen.name)
-    return systems
 
 
 def load_system(path: Path, frontend: str | None = None, main: str | None = None) -> TransitionSystem:

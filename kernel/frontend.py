@@ -7,7 +7,6 @@ import abc
 import os
 import stat
 from pathlib import Path
-from typing import Any
 
 import attrs
 
@@ -22,7 +21,6 @@ class LoadOptions:
     main: str | None = None
     compositional: bool = False
     modular: bool = False
-    extra: dict[str, Any] = attrs.field(factory=dict)
 
 
 class Frontend(abc.ABC):

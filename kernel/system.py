@@ -73,6 +73,27 @@ class Structure:
     first: FNode | None = None
 
 
+@attrs.frozen
+class Origin:
+    """Where a system comes from: the model file and the frontend that read it (the kernel sets
+    both when it loads a file), and the component the frontend analyses (``top``, set by the
+    frontend; None when it has no such notion).  External checkers that read the file
+    themselves use it."""
+
+    path: str | None = None
+    frontend: str | None = None
+    top: str | None = None
+
+
+@attrs.frozen(eq=False)
+class Interface:
+    """The streams a caller of the system sees, in declaration order: its inputs and outputs
+    (a component with one input and one Boolean output can serve as a word acceptor)."""
+
+    inputs: tuple[FNode, ...] = ()
+    outputs: tuple[FNode, ...] = ()
+
+
 LiftFn = Callable[["Any", "Property | None"], list[dict[str, Any]]]
 ReplayFn = Callable[["Any", "Property"], "str | None"]
 
@@ -95,6 +116,12 @@ class TransitionSystem:
       :mod:`kinduct.kernel.bounded`), or None.
     - ``structure`` holds what the frontend knows of the registers and the first-step flag
       (see :class:`Structure`); ``trans`` already implies all of it.
+    - ``origin``: the file, frontend and top component the system comes from (:class:`Origin`);
+      ``interface``: its inputs and outputs as a caller sees them, when the frontend has them;
+      ``alphabet``: for a system that reads a word one letter a step through its input
+      ``letter``, the letters in index order (``letter = i`` reads ``alphabet[i]``).
+    - ``metadata``: a frontend's own notes about the systems it built, read only by that
+      frontend's package.
     - ``lift`` (optional, from the frontend) turns a :class:`~kinduct.kernel.verdict.Trace`
       into Kind 2 node blocks named in source terms; ``replay`` re-runs a trace on the
       frontend's own interpreter and returns a mismatch message, or None when it agrees
@@ -118,6 +145,9 @@ class TransitionSystem:
     #: The same problem without abstraction (a compositional analysis refined with the callees'
     #: bodies): ``kinduct check`` decides on it again what the abstraction left unknown.
     refine: Callable[[], TransitionSystem] | None = None
+    origin: Origin = attrs.field(factory=Origin)
+    interface: Interface | None = None
+    alphabet: tuple[str, ...] | None = None
 
     def __attrs_post_init__(self) -> None:
         if len(self.state_vars) != len(self.next_vars):
@@ -163,6 +193,9 @@ class SystemBuilder:
         self._first: FNode | None = None
         self.metadata: dict[str, Any] = {}
         self.bounded: BoundedProblem | None = None
+        self.origin = Origin()
+        self.interface: Interface | None = None
+        self.alphabet: tuple[str, ...] | None = None
 
     def state(self, name: str, type_: PySMTType, next_name: str | None = None) -> tuple[FNode, FNode]:
         cur = self.mgr.Symbol(name, type_)
@@ -230,6 +263,9 @@ class SystemBuilder:
             structure=Structure(dict(self._updates), self._first),
             bounded=self.bounded,
             refine=refine,
+            origin=self.origin,
+            interface=self.interface,
+            alphabet=self.alphabet,
         )
 
 

@@ -38,7 +38,7 @@ from kinduct.kernel.cli import decide, existing_file
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.runner import RunOptions, run
-from kinduct.kernel.system import TransitionSystem
+from kinduct.kernel.system import Interface, TransitionSystem
 from kinduct.kernel.verdict import Answer, Trace, Verdict
 
 #: The letters of a Lucent node queried on its own: its input values 0 and 1.
@@ -66,8 +66,8 @@ def lucent_acceptor(path: Path, alphabet: Sequence[str], name: str) -> Acceptor:
     except Exception as exc:  # noqa: BLE001 - the registry reports unknown names its own way
         raise InputError(f"{path}: the Lucent frontend is not available ({exc})") from None
     system = frontend.load(path, LoadOptions())
-    inputs = list(system.metadata.get("inputs", ()))
-    outputs = list(system.metadata.get("outputs", ()))
+    interface = system.interface or Interface()
+    inputs, outputs = list(interface.inputs), list(interface.outputs)
     if len(inputs) != 1 or len(outputs) != 1:
         raise InputError(f"{path}: as an acceptor, a node needs exactly one int input (the letter) "
                          f"and one bool output (accept); it has {len(inputs)} input(s) and "
@@ -119,7 +119,7 @@ def query_system(query: str | Query, sides: Sequence[Acceptor]) -> TransitionSys
 def with_words(system: TransitionSystem, verdicts: Sequence[Verdict]) -> list[Verdict]:
     """Attach the answering word to falsifiable verdicts (already replayed by the runner)."""
     out = []
-    alphabet = system.metadata["alphabet"]
+    alphabet = system.alphabet
     for v in verdicts:
         if v.answer is Answer.FALSIFIABLE and v.trace is not None:
             v = v.evolve(extra={**v.extra, "word": word_of(v.trace, alphabet)})
@@ -175,7 +175,7 @@ def automaton_verdicts(query: str | Query, sides: Sequence[Acceptor], count: int
         return system, [Verdict(prop.name, Answer.VALID, engine="automaton", runtime=elapsed,
                                 message=f"no bad state among the {ans.product_states} states of "
                                         "the product automaton")]
-    alphabet = system.metadata["alphabet"]
+    alphabet = system.alphabet
     out = []
     for w in ans.words:
         steps = []

@@ -144,8 +144,8 @@ def _translate(program: A.Program, name: str, env: Environment | None = None
                                    mgr.LT(letter, mgr.Int(len(program.alphabet)))))
     tr = _Translator(program, builder, letter)
     tr.run()
-    builder.metadata.update(alphabet=program.alphabet, letter="letter", frontend="crasp",
-                            rule_kinds={r.name: r.kind.value for r in program.rules},
+    builder.alphabet = tuple(program.alphabet)
+    builder.metadata.update(rule_kinds={r.name: r.kind.value for r in program.rules},
                             deciding=program.deciding.name)
     return builder, letter, tr.rules
 

@@ -15,7 +15,7 @@ from kinduct.frontends.lucent.translate import PropInfo, Translator
 from kinduct.frontends.lucent.types import T, assemble
 from kinduct.kernel.errors import InputError, SourceLocation, warn
 from kinduct.kernel.frontend import LoadOptions
-from kinduct.kernel.system import Inconclusive, Property, TransitionSystem
+from kinduct.kernel.system import Inconclusive, Origin, Property, TransitionSystem
 from kinduct.kernel.verdict import Trace
 
 
@@ -52,7 +52,7 @@ def main_nodes(checked: Checked, options: LoadOptions) -> list[str]:
 def build_system(checked: Checked, main: str, compositional: bool = False) -> TransitionSystem:
     tr = Translator(checked, main, compositional)
     builder = tr.build()
-    builder.metadata["lucent_main"] = main
+    builder.origin = Origin(top=main)
     system_ref: dict[str, TransitionSystem] = {}
 
     def lift(trace: Trace, prop: Property | None) -> list[dict[str, Any]]:

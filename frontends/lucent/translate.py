@@ -26,7 +26,7 @@ from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop, Refines
 from kinduct.frontends.lucent.types import T, assemble, flat, scalar_paths
 from kinduct.kernel.errors import SourceLocation
-from kinduct.kernel.system import Property, PropertyKind, SystemBuilder
+from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuilder
 
 STerm = Any  # FNode, or a list (tuple/array) / dict (record) of STerms
 
@@ -155,10 +155,11 @@ class Translator:
                 env[n] = term
             else:
                 env[n] = self.input(n, node.types[n])
-        self.b.metadata["inputs"] = [x for n in node.inputs for x in _leaves(env[n])]
+        inputs = tuple(x for n in node.inputs for x in _leaves(env[n]))
         inst = _Inst(self, node, "", env, top=True)
         inst.translate()
-        self.b.metadata["outputs"] = [x for n in node.outputs for x in _leaves(inst.env[n])]
+        self.b.interface = Interface(inputs, tuple(x for n in node.outputs
+                                                   for x in _leaves(inst.env[n])))
         if self.assumptions:
             self.b.add_assumption(self.mgr.And(self.assumptions))
         return self.b

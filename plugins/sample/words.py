@@ -159,7 +159,7 @@ class SolverWords:
         """For one acceptor: the sampler and its ``accept_A`` variable."""
         system = language_query(Query.EMPTY, acceptor)
         accept = next(v for v in system.input_vars if v.symbol_name() == "accept_A")
-        return cls(system, system.metadata["alphabet"]), accept
+        return cls(system, system.alphabet), accept
 
     def _path(self, length: int):
         u, s = self.unroller, self.system

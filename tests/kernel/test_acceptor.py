@@ -64,14 +64,14 @@ def test_nonempty_language_gives_shortest_word():
     system = language_query(Query.EMPTY, count_acceptor("ab", "a", 0))
     verdict = decide(system)
     assert verdict.answer is Answer.FALSIFIABLE
-    assert word_of(verdict.trace, system.metadata["alphabet"]) == ["b"]
+    assert word_of(verdict.trace, system.alphabet) == ["b"]
 
 
 def test_not_universal_gives_shortest_word():
     system = language_query(Query.UNIVERSAL, count_acceptor("ab", "a", 0))
     verdict = decide(system)
     assert verdict.answer is Answer.FALSIFIABLE
-    assert word_of(verdict.trace, system.metadata["alphabet"]) == ["a"]
+    assert word_of(verdict.trace, system.alphabet) == ["a"]
 
 
 def even_acceptor(alphabet: Sequence[str], letter_counted: str, name: str = "B") -> Acceptor:
@@ -101,7 +101,7 @@ def test_inclusion_counterexample_and_alphabet_reordering():
     system = language_query(Query.INCLUDE, even_a, odd_a)
     verdict = decide(system)
     assert verdict.answer is Answer.FALSIFIABLE
-    assert word_of(verdict.trace, system.metadata["alphabet"]) == ["b"]
+    assert word_of(verdict.trace, system.alphabet) == ["b"]
 
 
 def test_letters_outside_an_alphabet_are_rejected_by_that_side():
@@ -111,6 +111,6 @@ def test_letters_outside_an_alphabet_are_rejected_by_that_side():
     system = language_query(Query.INCLUDE, a_side, b_side)
     verdict = decide(system)
     assert verdict.answer is Answer.FALSIFIABLE
-    assert word_of(verdict.trace, system.metadata["alphabet"]) == ["c"]
+    assert word_of(verdict.trace, system.alphabet) == ["c"]
     reverse = language_query(Query.INCLUDE, b_side, a_side)
     assert decide(reverse).answer is Answer.VALID

@@ -78,7 +78,7 @@ def _diverse(program: A.Program, spec: Acceptor, shortest: list[str], count: int
     system = language_query(Query.EQUIV, to_acceptor(program, "A"), spec)
     mgr = system.env.formula_manager
     target = mgr.Not(system.properties[0].formula)
-    sw = SolverWords(system, system.metadata["alphabet"])
+    sw = SolverWords(system, system.alphabet)
     out: list[tuple[str, ...]] = []
     lo = max(1, len(shortest))
     hi = max(lo + 1, max_length)

@@ -197,10 +197,9 @@ class Kind2Backend(ExternalChecker):
         return self._verdicts(system, properties, source, objects, code, err, killed)
 
     def _input_file(self, system: TransitionSystem, props: Sequence[Property], tmp: Path) -> _Source:
-        src = system.metadata.get("source_path")
-        if system.metadata.get("frontend") in NATIVE_FRONTENDS and src and Path(src).is_file():
-            main = system.metadata.get("lucent_main") or system.name
-            return _Source(Path(src), str(main))
+        src = system.origin.path
+        if system.origin.frontend in NATIVE_FRONTENDS and src and Path(src).is_file():
+            return _Source(Path(src), system.origin.top or system.name)
         program = print_lustre(system, props)
         path = tmp / f"{program.node}.lus"
         path.write_text(program.text)

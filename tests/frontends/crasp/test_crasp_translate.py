@@ -96,7 +96,7 @@ def test_bmc_finds_the_shortest_rejected_word(p):
     if verdict.answer is Answer.FALSIFIABLE:
         from kinduct.kernel.acceptor import word_of
 
-        word = word_of(verdict.trace, system.metadata["alphabet"])
+        word = word_of(verdict.trace, system.alphabet)
         assert expected is not None and len(word) == len(expected)
         assert not accepts(p, word)
     else:

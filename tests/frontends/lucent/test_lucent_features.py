@@ -101,8 +101,8 @@ tel
     rows = simulate(src, [{"go": False}, {"go": True}, {"go": True}])
     assert [r["l"] for r in rows] == [0, 1, 0]  # Red, Green, Red
     (system,) = load_systems(src, LoadOptions())
-    assert [v.symbol_name() for v in system.metadata["inputs"]] == ["go"]
-    assert [v.symbol_name() for v in system.metadata["outputs"]] == ["l"]
+    assert [v.symbol_name() for v in system.interface.inputs] == ["go"]
+    assert [v.symbol_name() for v in system.interface.outputs] == ["l"]
 
 
 def test_tuple_dialect_of_jkind(tmp_path):

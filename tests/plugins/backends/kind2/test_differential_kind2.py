@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from kinduct.kernel import registry
 from kinduct.kernel.errors import InputError, KinductError
 from kinduct.kernel.frontend import LoadOptions
+from kinduct.kernel.loading import load_systems
 from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.verdict import Answer
 from kinduct.plugins.backends.kind2 import Kind2Backend
@@ -69,14 +69,11 @@ def _param(model: Path):
 def test_no_contradiction(model: Path):
     if Kind2Backend().binary() is None:
         pytest.skip("no Kind 2 binary (run `make kind2`)")
-    frontend = registry.frontend_for(model)
     try:
-        systems = frontend.load_analyses(model, LoadOptions())
+        systems = load_systems(model, None, LoadOptions())  # as `kinduct check` does
     except KinductError as exc:
         pytest.skip(f"kinduct does not read it: {str(exc).splitlines()[0]}")
     for system in systems:
-        system.metadata.setdefault("source_path", str(model))  # as `kinduct check` does
-        system.metadata.setdefault("frontend", frontend.name)
         if not system.properties:
             continue
         ours = run(system, RunOptions(timeout=TIMEOUT))

@@ -15,6 +15,7 @@ import pytest
 from kinduct.kernel import registry
 from kinduct.kernel.errors import InputError, UsageError
 from kinduct.kernel.runner import RunOptions, run
+from kinduct.kernel.system import Origin
 from kinduct.kernel.verdict import Answer
 from kinduct.plugins.backends.kind2 import Kind2Backend, enable_flags
 from kinduct.plugins.backends.kind2 import backend as kind2_backend
@@ -182,7 +183,7 @@ def test_lucent_file_passes_through_and_partial_trace_is_completed(fake_kind2, m
     for key, value in env.items():
         monkeypatch.setenv(key, value)
     system = read_vmt(VMT / "counter_bug.vmt")
-    system.metadata.update(frontend="lucent", source_path=str(DATA / "counter.lus"))
+    system = system.evolve(origin=Origin(str(DATA / "counter.lus"), "lucent"))
     (verdict,) = run(system, RunOptions(engines=("kind",), solver="kind2", timeout=20))
     assert verdict.answer is Answer.FALSIFIABLE, verdict.message
     assert verdict.trace is not None
