@@ -1,5 +1,5 @@
 """Bounded-only problems: questions asked of all inputs up to a length, with no transition
-relation (RASP programs attend to the whole input, so they have no step function).
+relation (a program that attends to the whole input at once has no step function).
 
 A :class:`BoundedProblem` offers, for each length n, a formula whose models are the inputs of
 length n that violate a property.  The ``bmc`` engine decides it length by length; engines that

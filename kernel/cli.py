@@ -1,9 +1,9 @@
 """The ``kinduct`` command line.  Subcommands beyond ``check`` and ``plugins`` come from
 plugins through the ``kinduct_add_commands`` hook.
 
-Kind 2's spellings are accepted too (see :mod:`kinduct.kernel.kind2_args`), exit codes are Kind
-2's (see :mod:`kinduct.kernel.errors`), and under ``--json`` stdout is always one JSON array: an
-error becomes a Kind 2 ``log`` object instead of a line on stderr.
+Plugins may translate other tools' spellings of options first (``kinduct_rewrite_argv``); exit
+codes are those of :mod:`kinduct.kernel.errors`, and under ``--json`` stdout is always one JSON
+array: an error becomes a ``log`` object instead of a line on stderr.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from kinduct.kernel import registry
 from kinduct.kernel.backend import ExternalChecker
 from kinduct.kernel.errors import InputError, KinductError, SourceWarning, UsageError
 from kinduct.kernel.frontend import LoadOptions, check_input_file
-from kinduct.kernel.kind2_args import ENGINE_NAMES, kind2_argv, parse_bool
 from kinduct.kernel.loading import load_systems
 from kinduct.kernel.report import human_report, json_objects, log_object, options_object
 from kinduct.kernel.runner import RunOptions, run, select_properties
@@ -63,7 +62,7 @@ def run_start() -> float:
     process for the console script, the call of :func:`main` when called in-process."""
     return _RUN_START
 
-EXIT_CODES = """exit codes (Kind 2's):
+EXIT_CODES = """exit codes:
   0    every property holds (reachable ones reached)
   30   some property unknown (timeout, bound reached, or incomplete engines)
   40   some property falsified (or a reachable property proved unreachable)
@@ -72,12 +71,14 @@ EXIT_CODES = """exit codes (Kind 2's):
   4    the chosen solver is not available
   130  interrupted (Ctrl-C)"""
 
-#: One example per built-in command, shown at the end of its ``--help``.
-EXAMPLES = {
-    "kinduct": "kinduct check examples/lucent/counter.lus --timeout 10",
-    "kinduct check": "kinduct check examples/vmt/counter_bug.vmt --engine bmc,kind --timeout 10",
-    "kinduct plugins": "kinduct plugins",
-}
+def _examples() -> dict[str, str]:
+    """One example per built-in command, shown at the end of its ``--help`` (the model's
+    extension is the first registered frontend's)."""
+    extensions = [ext for f in registry.frontends().values() for ext in f.extensions]
+    model = "model" + (extensions[0] if extensions else "")
+    return {"kinduct": f"kinduct {model} --timeout 10",
+            "kinduct check": f"kinduct check {model} --engine bmc,kind --timeout 10",
+            "kinduct plugins": "kinduct plugins"}
 
 
 class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -106,7 +107,7 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
     def format_help(self) -> str:
-        example = EXAMPLES.get(self.prog)
+        example = _examples().get(self.prog)
         if example is None:
             commands = _commands(self)
             example = f"{self.prog} {commands[0]} --help" if commands else f"{self.prog} --help"
@@ -168,35 +169,18 @@ def timeout_seconds(text: str) -> float | None:
     return value
 
 
-class _EnableEngine(argparse.Action):
-    """Kind 2's ``--enable BMC`` (repeatable): each one adds an engine to ``--engine``."""
-
-    def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[override]
-        name = ENGINE_NAMES.get(str(values).upper())
-        if name is None:
-            raise UsageError(f"--enable: unknown Kind 2 engine '{values}' "
-                             f"(known: {', '.join(sorted(ENGINE_NAMES))})")
-        enabled = list(getattr(namespace, "enable", None) or [])
-        if name not in enabled:
-            enabled.append(name)
-        namespace.enable = enabled
-
-
 def add_engine_options(parser: argparse.ArgumentParser) -> None:
     """The options shared by every command that runs engines."""
     parser.add_argument("--engine", type=csv_list, default=("portfolio",),
                         help="engines to run in parallel, comma-separated")
-    parser.add_argument("--enable", action=_EnableEngine, metavar="ENGINE", default=None,
-                        help="Kind 2's spelling: add one engine (BMC, IND, IC3, INVGEN); repeatable; "
-                             "replaces --engine")
-    parser.add_argument("--solver", "--smt_solver", type=str.lower, default="z3",
-                        help="SMT backend (z3, cvc5, kind2)")
+    parser.add_argument("--solver", type=str.lower, default="z3",
+                        help="backend: " + ", ".join(registry.backends()))
     parser.add_argument("--timeout", type=timeout_seconds, default=None,
                         help="wall-clock limit in seconds for the whole run, parsing included; "
                              "0: no limit (default: no limit)")
     parser.add_argument("--bound", type=int, default=None,
                         help="largest k to explore (default: no bound)")
-    parser.add_argument("--json", action="store_true", help="Kind 2-compatible JSON output")
+    parser.add_argument("--json", action="store_true", help="JSON output (one array of objects)")
     parser.add_argument("--engine-opt", action="append", type=engine_setting, default=[],
                         metavar="ENGINE.SETTING=VALUE",
                         help="an engine's own setting, e.g. ic3.invgen=false or invgen.rounds=2 "
@@ -224,8 +208,8 @@ def run_options(args: argparse.Namespace, properties: Sequence[str] = ()) -> Run
 
 
 def engine_names(args: argparse.Namespace) -> tuple[str, ...]:
-    """``--enable`` (Kind 2) when given, else ``--engine``."""
-    return tuple(getattr(args, "enable", None) or args.engine)
+    """The engines ``--engine`` names."""
+    return tuple(args.engine)
 
 
 def load_system(path: Path, frontend: str | None = None, main: str | None = None) -> TransitionSystem:
@@ -386,16 +370,21 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="check the properties of a model",
                            description="Check the properties of a model; engines run in parallel "
                                        "and the first definitive answer wins.")
-    check.add_argument("file", help="the model (.lus, .vmt, .crasp, .rasp, ...)")
+    check.add_argument("file", help="the model: " + ", ".join(
+        ext for f in registry.frontends().values() for ext in f.extensions))
     add_engine_options(check)
     check.add_argument("--property", action="append", help="check only this property (repeatable)")
-    check.add_argument("--main", "--lus_main", metavar="NODE",
-                       help="top node (Lustre; default: --%%MAIN or the nodes nobody calls)")
-    check.add_argument("--frontend", help="frontend to read FILE with (default: by extension)")
+    check.add_argument("--main", metavar="NODE",
+                       help="the component to analyse (default: the frontend's choice, e.g. the "
+                            "components nobody calls)")
+    check.add_argument("--frontend", help="frontend to read FILE with: "
+                                          + ", ".join(registry.frontends()) + " (default: by extension)")
     check.add_argument("--compositional", type=parse_bool, nargs="?", const=True, default=False,
-                       metavar="BOOL", help="abstract called nodes by their contracts (Lucent)")
+                       metavar="BOOL", help="abstract called components by their contracts "
+                                            "(frontends with contracts)")
     check.add_argument("--modular", type=parse_bool, nargs="?", const=True, default=False,
-                       metavar="BOOL", help="analyse every node bottom-up (Lucent)")
+                       metavar="BOOL", help="analyse every component bottom-up (frontends with "
+                                            "components)")
     check.add_argument("--certify", action="store_true",
                        help="re-check certificates of valid verdicts with the other backend")
     check.set_defaults(handler=cmd_check)
@@ -465,11 +454,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     _RUN_START = PROCESS_START if as_script else time.monotonic()
     raw = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in raw
-    as_json = "--json" in raw or "-json" in raw
+    as_json = _wants_json(raw)
     warnings.showwarning = _show_warning
     try:
         parser = build_parser()
-        args = parser.parse_args(kind2_argv(raw, set(_commands(parser))))
+        args = parser.parse_args(command_line(raw, parser))
         if as_script and getattr(args, "whole_run_timeout", False) and _in_process_solver(args):
             _arm_watchdog(args.timeout, as_json)
         code = args.handler(args)
@@ -488,6 +477,81 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return _report_error(KinductError(f"internal error: {type(exc).__name__}: {exc} "
                                           "(run with --debug for details)"), as_json)
+
+
+def parse_bool(text: str) -> bool:
+    """A Boolean option's value: ``true``/``false`` (also ``on``/``off``, ``yes``/``no``,
+    ``1``/``0``)."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "on", "yes", "1"):
+        return True
+    if lowered in ("false", "off", "no", "0"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got '{text}'")
+
+
+#: Options of the top-level parser that take no value (they may precede the command).
+GLOBAL_FLAGS = {"--debug", "-h", "--help", "--version"}
+
+
+def command_line(argv: Sequence[str], parser: argparse.ArgumentParser) -> list[str]:
+    """``argv`` as the parser reads it: every plugin's spellings translated
+    (``kinduct_rewrite_argv``), a Boolean option's value joined to it (``--modular=true``; a
+    bare flag means true, so ``--modular FILE`` never reads the file as its value), and
+    ``check`` inserted when the first word is a file rather than a command (``kinduct FILE``)."""
+    out = _bool_values(_plugin_spellings(argv), _bool_options(parser))
+    commands = set(_commands(parser))
+    first = next((i for i, arg in enumerate(out) if arg not in GLOBAL_FLAGS), None)
+    if first is None or out[first] in commands:
+        return out
+    word = out[first]
+    if word.startswith("-") and not any(a in commands for a in out):
+        return [*out[:first], "check", *out[first:]]  # options before the file
+    if not word.startswith("-") and ("." in word or "/" in word or os.path.exists(word)):
+        return [*out[:first], "check", *out[first:]]
+    return out  # argparse names the unknown command
+
+
+def _plugin_spellings(argv: Sequence[str]) -> list[str]:
+    """``argv`` rewritten by every plugin's ``kinduct_rewrite_argv`` in turn."""
+    out = list(argv)
+    for impl in registry.plugin_manager().hook.kinduct_rewrite_argv.get_hookimpls():
+        out = impl.function(argv=out)
+    return out
+
+
+def _wants_json(argv: Sequence[str]) -> bool:
+    """Whether errors go out as JSON: ``--json`` in any plugin's spelling."""
+    try:
+        return "--json" in _plugin_spellings(argv)
+    except KinductError:
+        return "--json" in argv
+
+
+def _bool_options(parser: argparse.ArgumentParser) -> set[str]:
+    """The option strings, in any command, whose value is a Boolean (:func:`parse_bool`)."""
+    parsers = [parser, *(p for a in parser._actions if isinstance(a, argparse._SubParsersAction)
+                         for p in a.choices.values())]
+    return {o for p in parsers for a in p._actions if a.type is parse_bool for o in a.option_strings}
+
+
+def _bool_values(argv: list[str], options: set[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in options:
+            following = argv[i + 1] if i + 1 < len(argv) else None
+            try:
+                value = parse_bool(following) if following is not None else True
+                joined, i = f"{arg}={str(value).lower()}", i + 2 if following is not None else i + 1
+            except argparse.ArgumentTypeError:
+                joined, i = f"{arg}=true", i + 1
+            out.append(joined)
+        else:
+            out.append(arg)
+            i += 1
+    return out
 
 
 def _commands(parser: argparse.ArgumentParser) -> list[str]:

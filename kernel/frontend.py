@@ -34,7 +34,7 @@ class Frontend(abc.ABC):
 
     def load_analyses(self, path: Path, options: LoadOptions) -> list[TransitionSystem]:
         """The systems to analyse, in order.  One by default; a frontend with modular or
-        compositional analyses (Lucent) returns one system per analysis."""
+        compositional analyses returns one system per analysis."""
         return [self.load(path, options)]
 
     def claims(self, path: Path) -> bool:

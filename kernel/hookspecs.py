@@ -45,6 +45,13 @@ def kinduct_add_check_options(parser: argparse.ArgumentParser) -> None:
     namespace reaches external checkers through ``ExternalChecker.configure``."""
 
 
+@hookspec
+def kinduct_rewrite_argv(argv: list[str]) -> list[str]:
+    """Return the command line with this plugin's spellings of options (another tool's, say)
+    replaced by kinduct's; the kernel applies every plugin's rewriting in turn before parsing.
+    Raise :class:`~kinduct.kernel.errors.UsageError` for a spelling that has no translation."""
+
+
 @hookspec(firstresult=True)
 def kinduct_load_acceptor(path: Path, name: str) -> Acceptor | None:
     """Return ``path`` as a language acceptor named ``name`` when this plugin reads that kind

@@ -94,16 +94,16 @@ def property_object(system: TransitionSystem, prop: Property, verdict: Verdict) 
     return obj
 
 
-#: kinduct's engines by the names Kind 2 gives the engines doing the same job (``--enable``).
-KIND2_ENGINE = {"bmc": "bmc", "kind": "ind", "ic3": "ic3", "invgen": "invgen"}
+#: kinduct's engines by the names the JSON format gives the engines doing the same job.
+JSON_ENGINE_NAMES = {"bmc": "bmc", "kind": "ind", "ic3": "ic3", "invgen": "invgen"}
 
 
 def options_object(engines: Sequence[str], timeout: float | None, bound: int | None,
                    compositional: bool = False, modular: bool = False) -> dict[str, Any]:
-    """Kind 2's ``kind2Options`` object: the engines that ran and the limits of the run."""
+    """The JSON format's options object: the engines that ran and the limits of the run."""
     return {
         "objectType": "kind2Options",
-        "enabled": [KIND2_ENGINE.get(name, name) for name in engines],
+        "enabled": [JSON_ENGINE_NAMES.get(name, name) for name in engines],
         "timeout": float(timeout or 0.0),
         "bmcMax": int(bound or 0),
         "compositional": bool(compositional),
@@ -153,7 +153,7 @@ _STYLE = {
 
 
 def format_value(value: Any, type_name: str | None = None) -> str:
-    """A value in Lustre's syntax: ``true``/``false``, ``3``, ``1.5`` or ``1/3`` for reals
+    """A value as the JSON and the tables print it: ``true``/``false``, ``3``, ``1.5`` or ``1/3`` for reals
     (``2.0`` when the stream is real), ``[1, 2]`` for arrays, ``{a = 1; b = true}`` for records."""
     if isinstance(value, dict) and "num" in value and "den" in value and len(value) == 2:
         num, den = value["num"], value["den"]

@@ -54,15 +54,14 @@ class Property:
 
 @attrs.frozen(eq=False)
 class Structure:
-    """What the frontend knows about a system's shape, kept as data (as Pono keeps a
-    transition system's ``state_updates``) so that engines never pattern-match it out of
-    ``trans`` again.
+    """What the frontend knows about a system's shape, kept as data so that engines never
+    pattern-match it out of ``trans`` again.
 
     - ``updates`` maps a *register* (a current-step state variable) to its functional
       next-state term over current-step state and input variables: ``trans`` contains
       ``next(register) = term``.  A state variable absent from ``updates`` is constrained
       relationally (or within a step, by the assumptions: a *wire*).
-    - ``first`` is the first-step flag (Lustre's ``->``): a Boolean state variable that
+    - ``first`` is the first-step flag (what ``a -> b`` reads): a Boolean state variable that
       ``init`` makes true and ``trans`` makes false.
 
     :class:`SystemBuilder` keeps both true by construction (:meth:`SystemBuilder.update`,
@@ -111,7 +110,7 @@ class TransitionSystem:
     - ``state_vars[i]`` is the current-step copy of a state variable, ``next_vars[i]`` its
       next-step copy; ``init`` mentions current state and inputs; ``trans`` mentions current
       state, current inputs and next state.
-    - ``assumptions`` hold at every step (Lustre ``assert``, input validity).
+    - ``assumptions`` hold at every step (asserted facts, input validity).
     - ``bounded``: a bounded-only problem (no transition relation; see
       :mod:`kinduct.kernel.bounded`), or None.
     - ``structure`` holds what the frontend knows of the registers and the first-step flag

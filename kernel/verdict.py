@@ -54,7 +54,8 @@ class Verdict:
 
     ``k``: for valid, the induction depth; for falsifiable, the index of the violating step.
     ``invariant``: an inductive invariant (SMT-LIB text) certifying a valid verdict.
-    ``extra``: frontend additions to the JSON property object (e.g. C-RASP's ``word``).
+    ``extra``: frontend additions to the JSON property object (e.g. the word that a word
+    acceptor's counterexample reads).
     """
 
     property: str
