@@ -233,9 +233,10 @@ class _Inst:
     def translate(self) -> list[STerm]:
         tr, node, mgr = self.tr, self.node, self.mgr
         abstract = not self.top and (node.imported or node.name in tr.abstract_nodes())
+        defined = {n for names, _ in node.eqs for n in names}
         for n in node.outputs + node.locals + node.ghosts:
             self.env[n] = tr.state(self.prefix + n, node.types[n],
-                                   enum_range=abstract or not any(n in names for names, _ in node.eqs))
+                                   enum_range=abstract or n not in defined)
         sofar = self.env[node.sofar] if node.sofar else None
 
         def owed(f: FNode) -> FNode:
