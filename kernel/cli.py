@@ -97,17 +97,19 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as :class:`UsageError` (exit code 2), shows defaults,
-    and ends every command's help with the exit codes and an example."""
+    and ends every command's help with the exit codes and an example (``example=`` when a
+    plugin adds a command: ``subparsers.add_parser("eval", example="kinduct ...")``)."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, example: str | None = None, **kwargs) -> None:
         kwargs.setdefault("formatter_class", _HelpFormatter)
         super().__init__(*args, **kwargs)
+        self.example = example
 
     def error(self, message: str):  # type: ignore[override]
         raise UsageError(message)
 
     def format_help(self) -> str:
-        example = _examples().get(self.prog)
+        example = self.example or _examples().get(self.prog)
         if example is None:
             commands = _commands(self)
             example = f"{self.prog} {commands[0]} --help" if commands else f"{self.prog} --help"

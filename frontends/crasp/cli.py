@@ -86,12 +86,14 @@ def cmd_to_lustre(args: argparse.Namespace) -> int:
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
-    crasp = subparsers.add_parser("crasp", help="C-RASP programs: evaluate, verify, translate")
+    crasp = subparsers.add_parser("crasp", help="C-RASP programs: evaluate, verify, translate",
+                                  example="kinduct crasp eval examples/crasp/dyck1.crasp '[[][]]][]'")
     sub = crasp.add_subparsers(dest="crasp_command", metavar="COMMAND",
                                parser_class=type(crasp))
     sub.required = True
 
-    ev = sub.add_parser("eval", help="evaluate a program on a word (the paper's table)")
+    ev = sub.add_parser("eval", help="evaluate a program on a word (the paper's table)",
+                        example="kinduct crasp eval examples/crasp/dyck1.crasp '[[][]]][]'")
     ev.add_argument("program")
     ev.add_argument("word", help="one character per letter, or letters separated by spaces")
     ev.add_argument("--json", action="store_true")
@@ -121,7 +123,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                        help="letters a lone .lus node reads (their indices; default 01)")
         q.set_defaults(handler=cmd_query, query=name)
 
-    lus = sub.add_parser("to-lustre", help="print the paper's Lustre encoding (Kind 2 syntax)")
+    lus = sub.add_parser("to-lustre", help="print the paper's Lustre encoding (Kind 2 syntax)",
+                         example="kinduct crasp to-lustre examples/crasp/tomita2.crasp "
+                                 "examples/crasp/tomita1.crasp --query equiv")
     lus.add_argument("a", metavar="A")
     lus.add_argument("b", metavar="B", nargs="?")
     lus.add_argument("--query", choices=("empty", "universal", "include", "equiv"))

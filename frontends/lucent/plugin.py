@@ -30,7 +30,9 @@ def kinduct_register_frontends() -> list[Frontend]:
 
 @hookimpl
 def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
-    sim = subparsers.add_parser("simulate", help="run a Lucent node on given inputs and print every stream")
+    sim = subparsers.add_parser("simulate", help="run a Lucent node on given inputs and print every stream",
+                                example="kinduct simulate examples/lucent/combine.lus "
+                                        "--input examples/lucent/combine_inputs.csv")
     sim.add_argument("file")
     sim.add_argument("--input", required=True, help="inputs: CSV (one column per input) or JSON")
     sim.add_argument("--main", help="node to simulate")

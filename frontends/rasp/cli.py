@@ -209,11 +209,13 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     from kinduct.kernel.cli import add_engine_options
 
     rasp = subparsers.add_parser("rasp", help="RASP programs: evaluate, draw the compiled "
-                                              "transformer, check properties up to a length")
+                                              "transformer, check properties up to a length",
+                                 example="kinduct rasp eval examples/rasp/reverse.rasp reverse abc")
     sub = rasp.add_subparsers(dest="rasp_command", metavar="COMMAND", parser_class=type(rasp))
     sub.required = True
 
-    ev = sub.add_parser("eval", help="the value of an s-op at every position of an input")
+    ev = sub.add_parser("eval", help="the value of an s-op at every position of an input",
+                        example="kinduct rasp eval examples/rasp/reverse.rasp reverse abc")
     ev.add_argument("program", help="a .rasp file")
     ev.add_argument("sop", help="the s-op (or selector) to evaluate")
     ev.add_argument("input", help="a string, one token per character ('hi there'), or a token "
@@ -222,7 +224,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     ev.set_defaults(handler=cmd_eval)
 
     dr = sub.add_parser("draw", help="compile an s-op to layers and heads, print the flow and "
-                                     "draw the attention patterns")
+                                     "draw the attention patterns",
+                        example="kinduct rasp draw examples/rasp/reverse.rasp reverse abc "
+                                "--out reverse.svg")
     dr.add_argument("program")
     dr.add_argument("sop")
     dr.add_argument("input", nargs="?", help="an example input to show values and patterns on")
@@ -230,7 +234,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     dr.add_argument("--json", action="store_true", help='print {"layers": L, "heads_per_layer": [...]}')
     dr.set_defaults(handler=cmd_draw)
 
-    ck = sub.add_parser("check", help="prove or refute a property for all inputs up to a length")
+    ck = sub.add_parser("check", help="prove or refute a property for all inputs up to a length",
+                        example="kinduct rasp check examples/rasp/reverse.rasp --equiv reverse "
+                                "reverse --alphabet ab --max-length 4")
     ck.add_argument("program")
     what = ck.add_mutually_exclusive_group(required=True)
     what.add_argument("--equiv", nargs=2, metavar=("SOP1", "SOP2"),

@@ -136,6 +136,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "bench", help="compare engines and solvers on a suite of models",
+        example="kinduct bench ../shared/benchmarks/vmt/ctigar --engine kind,ic3 --solver z3,cvc5 "
+                "--timeout 30",
         description="Run every model of SUITE with every engine and solver (their cross "
                     "product), each task in its own process. SUITE is a folder (with an "
                     "optional manifest.csv of expected verdicts) or a text file of paths.")

@@ -255,7 +255,8 @@ def _search_options(p: argparse.ArgumentParser, timeout: float) -> None:
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    s = sub.add_parser("sample", help="write a balanced labelled sample of a Table 1 language (CSV)")
+    s = sub.add_parser("sample", help="write a balanced labelled sample of a Table 1 language (CSV)",
+                       example="kinduct crasp sample tomita2 --n 200 --out data.csv")
     s.add_argument("language", help="e.g. dyck1, majority, pt3, tomita4, nextargmax")
     s.add_argument("--n", type=int, default=1000)
     s.add_argument("--seed", type=int, default=0)
@@ -264,7 +265,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     s.set_defaults(handler=cmd_sample)
 
     learn = sub.add_parser("learn", help="learn a program from word,label CSV (simulated annealing), "
-                                         "or from a specification until proved equal (--spec)")
+                                         "or from a specification until proved equal (--spec)",
+                           example="kinduct crasp learn --spec examples/regex/tomita2.regex "
+                                   "--timeout 300")
     learn.add_argument("data", nargs="?", help="word,label CSV (omit with --spec)")
     learn.add_argument("--spec", help="learn until proved equivalent to SPEC (.regex, .crasp): "
                                       "samples, learns, checks, adds separating words, repeats")
@@ -279,13 +282,16 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                             "or 1 when --iterations is given)")
     learn.set_defaults(handler=cmd_learn)
 
-    mini = sub.add_parser("minimize", help="find a smaller program with the same language (CEGIS)")
+    mini = sub.add_parser("minimize", help="find a smaller program with the same language (CEGIS)",
+                          example="kinduct crasp minimize examples/crasp/tomita2.crasp --timeout 60")
     mini.add_argument("spec")
     _search_options(mini, 300.0)
     _loop_options(mini)
     mini.set_defaults(handler=cmd_minimize)
 
-    con = sub.add_parser("constrain", help="learn from data with L(program) included in L(SPEC)")
+    con = sub.add_parser("constrain", help="learn from data with L(program) included in L(SPEC)",
+                         example="kinduct crasp constrain data.csv examples/regex/tomita2.regex "
+                                 "--timeout 120")
     con.add_argument("data")
     con.add_argument("spec")
     con.add_argument("--language", help="a Table 1 language: its default shape")
