@@ -75,14 +75,31 @@ class InputError(KinductError):
         head = f"{self.location}: error: {self.message}" if self.location else f"error: {self.message}"
         if self.source_line is None:
             return head
+        line, column = _excerpt(self.source_line, self.location.column if self.location else None)
         caret = ""
-        if self.location and self.location.column:
-            prefix = self.source_line[: self.location.column - 1]
-            caret = "\n  " + "".join(c if c == "\t" else " " for c in prefix) + "^"
-        return f"{head}\n  {self.source_line}{caret}"
+        if column:
+            caret = "\n  " + "".join(c if c == "\t" else " " for c in line[: column - 1]) + "^"
+        return f"{head}\n  {line}{caret}"
 
     def __str__(self) -> str:
         return self.render()
+
+
+#: The widest source excerpt an error shows; a longer line is cut around the column.
+EXCERPT_WIDTH = 120
+
+
+def _excerpt(line: str, column: int | None) -> tuple[str, int | None]:
+    """``line`` cut to :data:`EXCERPT_WIDTH` characters around ``column`` (marked with ``...``
+    where cut), and the column within the excerpt."""
+    if len(line) <= EXCERPT_WIDTH:
+        return line, column
+    at = min(max((column or 1) - 1, 0), len(line))
+    start = max(0, min(at - EXCERPT_WIDTH // 2, len(line) - EXCERPT_WIDTH))
+    end = start + EXCERPT_WIDTH
+    head = "..." if start > 0 else ""
+    tail = "..." if end < len(line) else ""
+    return head + line[start:end] + tail, None if column is None else at - start + len(head) + 1
 
 
 class UsageError(InputError):
