@@ -414,7 +414,7 @@ class _Builder(Transformer):
         return self._assume_guarantee("guarantee", meta, items)
 
     def mode(self, meta, items):
-        item = A.ContractItem("mode", str(items[0]), _tpos(items[0]))
+        item = A.ContractItem("mode", str(items[0]), _pos(meta))  # at "mode", as Kind 2 names it
         for kind, name, expr, pos in items[1:]:
             (item.requires if kind == "REQUIRE" else item.ensures).append((name, expr, pos))
         return item
