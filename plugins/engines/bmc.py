@@ -8,7 +8,7 @@ from kinduct.kernel.bounded import BoundedProblem
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.engines.common import BaseCase, unknown_on_solver_failure
+from kinduct.plugins.engines.common import BaseCase, unknown_on_solver_failure, unknown_past_bound
 
 
 class BMC(Engine):
@@ -28,14 +28,10 @@ class BMC(Engine):
         pending = {p.name: p.obligation(system.env) for p in properties}
         k = 0
         while pending:
-            if ctx.max_k is not None and k > ctx.max_k:
-                for name in pending:
-                    yield Verdict(name, Answer.UNKNOWN, engine=self.name, k=ctx.max_k,
-                                  message=f"no counterexample up to bound {ctx.max_k}")
+            if beyond := unknown_past_bound(ctx, k, pending, self.name, "no counterexample"):
+                yield from beyond
                 return
-            for name, trace in list(base.violations(pending, k)):
-                del pending[name]
-                yield Verdict(name, Answer.FALSIFIABLE, engine=self.name, k=k, trace=trace)
+            yield from base.falsify(pending, k, self.name)
             k += 1
 
     def _lengths(self, problem: BoundedProblem, properties: Sequence[Property],

@@ -4,7 +4,7 @@ known-invariant intake."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from pysmt.fnode import FNode
 
@@ -40,6 +40,17 @@ def unknown_on_solver_failure(check: CheckMethod) -> CheckMethod:
                     yield Verdict(prop.name, Answer.UNKNOWN, engine=self.name, message=reason)
 
     return wrapper
+
+
+def unknown_past_bound(ctx: EngineContext, k: int, pending: Iterable[str], engine: str,
+                       unsettled: str) -> list[Verdict]:
+    """Once step ``k`` is past the bound ``ctx.max_k``, an ``unknown`` verdict for each pending
+    property saying what was not found up to the bound (``unsettled``, e.g. "no
+    counterexample"); within the bound, none."""
+    if ctx.max_k is None or k <= ctx.max_k:
+        return []
+    return [Verdict(name, Answer.UNKNOWN, engine=engine, k=ctx.max_k,
+                    message=f"{unsettled} up to bound {ctx.max_k}") for name in pending]
 
 
 def extract_trace(solver: Solver, unroller: Unroller, last: int, first: int = 0) -> Trace:
@@ -110,6 +121,7 @@ class BaseCase:
                 self.solver.add(self.unroller.at(assumption, self.depth))
 
     def violations(self, obligations: dict[str, FNode], k: int) -> Iterator[tuple[str, Trace]]:
+        """Each obligation some path of ``k`` steps violates at its last step, with its trace."""
         self._extend(k)
         mgr = self.system.env.formula_manager
         bad = {name: mgr.Not(self.unroller.at(f, k)) for name, f in obligations.items()}
@@ -118,3 +130,10 @@ class BaseCase:
         for name, violation in bad.items():
             if self.solver.check([violation]):
                 yield name, extract_trace(self.solver, self.unroller, k)
+
+    def falsify(self, pending: dict[str, FNode], k: int, engine: str) -> Iterator[Verdict]:
+        """A ``falsifiable`` verdict (found by ``engine``) for each of the ``pending``
+        obligations violated at step ``k``, which is removed from ``pending``."""
+        for name, trace in list(self.violations(pending, k)):
+            del pending[name]
+            yield Verdict(name, Answer.FALSIFIABLE, engine=engine, k=k, trace=trace)

@@ -21,6 +21,7 @@ from kinduct.plugins.engines.common import (
     InvariantIntake,
     state_vector,
     unknown_on_solver_failure,
+    unknown_past_bound,
 )
 
 
@@ -42,15 +43,11 @@ class KInduction(Engine):
         intake = InvariantIntake(system, ctx)
         k = 0
         while pending:
-            if ctx.max_k is not None and k > ctx.max_k:
-                for name in pending:
-                    yield Verdict(name, Answer.UNKNOWN, engine=self.name, k=ctx.max_k,
-                                  message=f"not k-inductive up to bound {ctx.max_k}")
+            if beyond := unknown_past_bound(ctx, k, pending, self.name, "not k-inductive"):
+                yield from beyond
                 return
             # Base case at step k.
-            for name, trace in list(base.violations(pending, k)):
-                del pending[name]
-                yield Verdict(name, Answer.FALSIFIABLE, engine=self.name, k=k, trace=trace)
+            yield from base.falsify(pending, k, self.name)
             if not pending:
                 return
             # Induction step: hypothesis at 0..k, violation at k+1.
