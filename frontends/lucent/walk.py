@@ -59,9 +59,16 @@ def children(e: A.Expr) -> list[A.Expr]:
     return []
 
 
-def _current_vars(e: A.Expr, phase: int | None = None) -> set[str]:
+#: Per elaborated node: its number of inputs, and the positions of those its outputs read at
+#: the current step.
+Instant = dict[str, tuple[int, set[int]]]
+
+
+def current_vars(e: A.Expr, phase: int | None = None, instant: Instant | None = None) -> set[str]:
     """Streams read at the current step (not under ``pre``); with ``phase`` 0 only those read
-    at the first step (left of ``->``), with ``phase`` 1 only those read later."""
+    at the first step (left of ``->``), with ``phase`` 1 only those read later; with
+    ``instant``, a call of a node it lists reads only the arguments that node's outputs read
+    at the current step."""
     out: set[str] = set()
     stack = [e]
     while stack:
@@ -72,6 +79,9 @@ def _current_vars(e: A.Expr, phase: int | None = None) -> set[str]:
             continue
         elif phase is not None and isinstance(x, A.Binop) and x.op == "->":
             stack.append(x.left if phase == 0 else x.right)
+        elif (instant is not None and isinstance(x, A.Call) and x.name in instant
+              and len(x.args) == instant[x.name][0]):
+            stack.extend(a for i, a in enumerate(x.args) if i in instant[x.name][1])
         else:
             stack.extend(children(x))
     return out
