@@ -8,7 +8,12 @@ from kinduct.kernel.bounded import BoundedProblem
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.engines.common import BaseCase, unknown_on_solver_failure, unknown_past_bound
+from kinduct.plugins.engines.common import (
+    BaseCase,
+    steps_within_bound,
+    unknown_at_bound,
+    unknown_on_solver_failure,
+)
 
 
 class BMC(Engine):
@@ -26,13 +31,9 @@ class BMC(Engine):
             return
         base = BaseCase(system, ctx.make_solver())
         pending = {p.name: p.obligation(system.env) for p in properties}
-        k = 0
-        while pending:
-            if beyond := unknown_past_bound(ctx, k, pending, self.name, "no counterexample"):
-                yield from beyond
-                return
+        for k in steps_within_bound(ctx, pending):
             yield from base.falsify(pending, k, self.name)
-            k += 1
+        yield from unknown_at_bound(ctx, pending, self.name, "no counterexample")
 
     def _lengths(self, problem: BoundedProblem, properties: Sequence[Property],
                  ctx: EngineContext) -> Iterator[Verdict]:

@@ -4,7 +4,7 @@ known-invariant intake."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 
 from pysmt.fnode import FNode
 
@@ -42,15 +42,22 @@ def unknown_on_solver_failure(check: CheckMethod) -> CheckMethod:
     return wrapper
 
 
-def unknown_past_bound(ctx: EngineContext, k: int, pending: Iterable[str], engine: str,
-                       unsettled: str) -> list[Verdict]:
-    """Once step ``k`` is past the bound ``ctx.max_k``, an ``unknown`` verdict for each pending
-    property saying what was not found up to the bound (``unsettled``, e.g. "no
-    counterexample"); within the bound, none."""
-    if ctx.max_k is None or k <= ctx.max_k:
-        return []
-    return [Verdict(name, Answer.UNKNOWN, engine=engine, k=ctx.max_k,
-                    message=f"{unsettled} up to bound {ctx.max_k}") for name in pending]
+def steps_within_bound(ctx: EngineContext, pending: Collection[str]) -> Iterator[int]:
+    """The steps 0, 1, ... while ``pending`` (which the caller empties as it decides) is not
+    empty, up to the bound ``ctx.max_k``."""
+    k = 0
+    while pending and (ctx.max_k is None or k <= ctx.max_k):
+        yield k
+        k += 1
+
+
+def unknown_at_bound(ctx: EngineContext, pending: Iterable[str], engine: str,
+                     unsettled: str) -> Iterator[Verdict]:
+    """An ``unknown`` verdict for each property still pending when the bound ``ctx.max_k`` is
+    reached, saying what was not found up to it (``unsettled``, e.g. "no counterexample")."""
+    for name in pending:
+        yield Verdict(name, Answer.UNKNOWN, engine=engine, k=ctx.max_k,
+                      message=f"{unsettled} up to bound {ctx.max_k}")
 
 
 def extract_trace(solver: Solver, unroller: Unroller, last: int, first: int = 0) -> Trace:

@@ -20,8 +20,9 @@ from kinduct.plugins.engines.common import (
     BaseCase,
     InvariantIntake,
     state_vector,
+    steps_within_bound,
+    unknown_at_bound,
     unknown_on_solver_failure,
-    unknown_past_bound,
 )
 
 
@@ -41,11 +42,7 @@ class KInduction(Engine):
         acts = {name: mgr.FreshSymbol(template=f"__hyp_{i}_%d")
                 for i, name in enumerate(pending)}
         intake = InvariantIntake(system, ctx)
-        k = 0
-        while pending:
-            if beyond := unknown_past_bound(ctx, k, pending, self.name, "not k-inductive"):
-                yield from beyond
-                return
+        for k in steps_within_bound(ctx, pending):
             # Base case at step k.
             yield from base.falsify(pending, k, self.name)
             if not pending:
@@ -65,7 +62,7 @@ class KInduction(Engine):
             for name in proved:
                 del pending[name]
                 yield Verdict(name, Answer.VALID, engine=self.name, k=k + 1)
-            k += 1
+        yield from unknown_at_bound(ctx, pending, self.name, "not k-inductive")
 
     def _step(self, step, ub: Unroller, system: TransitionSystem, pending: dict[str, FNode],
               acts: dict[str, FNode], k: int) -> list[str]:
