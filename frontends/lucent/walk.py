@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Refines
+from kinduct.frontends.lucent.values import binop_value
 
 
 def _calls_in_decl(d: A.NodeDecl | None):
@@ -116,7 +117,6 @@ def const_value(e: A.Expr):
         if a is None or b is None:
             return None
         try:
-            from kinduct.frontends.lucent.simulate import binop_value
             return binop_value(e.op, a, b, e.left.ty)
         except ZeroDivisionError:
             return None
