@@ -182,11 +182,8 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputErr
     parser = _lark()
     line, col = exc.line, exc.column
     if isinstance(exc, UnexpectedCharacters):
-        ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
-        if ch in "'\"":
-            msg = "unterminated or empty quoted letter (letters are written 'a', without spaces)"
-        else:
-            msg = f"unexpected character '{_shown(ch)}'"
+        msg = ("unterminated or empty quoted letter (letters are written 'a', without spaces)"
+               if exc.char in "'\"" else f"unexpected character '{_shown(exc.char)}'")
     elif isinstance(exc, UnexpectedToken):
         tok = exc.token
         if tok.type == "$END":

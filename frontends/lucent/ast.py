@@ -12,6 +12,9 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Pos:
+    """A place in the source: 1-based ``line`` and ``col`` (0: unknown), and the character
+    offsets ``start``..``end`` of the text it spans."""
+
     line: int = 0
     col: int = 0
     start: int = 0

@@ -4,13 +4,15 @@ The checker resolves names (constants are inlined, enumeration constants become 
 computes and checks types, gives every stateful or nondeterministic expression (``pre``,
 ``any``, ``div``/``mod``, node calls, ...) a unique id ``uid`` shared by the simulator and the
 SMT translation, desugars ``if``/``fi`` statement blocks and frame blocks into plain equations,
-and rejects circular definitions, node call cycles and assumptions on current outputs.
+and rejects circular definitions, node call cycles (found by :mod:`.dependencies`) and
+assumptions on current outputs.
 """
 
 from __future__ import annotations
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
+from kinduct.frontends.lucent.dependencies import call_order, cut_circular, instant_inputs, reads_now
 from kinduct.frontends.lucent.typecheck import (
     MAX_ARRAY_SIZE,
     _compatible_flat,
@@ -20,14 +22,7 @@ from kinduct.frontends.lucent.typecheck import (
     _Unresolved,
 )
 from kinduct.frontends.lucent.types import BOOL, INT, REAL, Refinement, T, flat, leaf_count, tuple_of
-from kinduct.frontends.lucent.walk import (
-    _calls_in_decl,
-    _current_vars,
-    _find_cycle,
-    _has_temporal,
-    children,
-    const_value,
-)
+from kinduct.frontends.lucent.walk import Instant, _has_temporal, children, const_value, current_vars
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 
 __all__ = ["Checked", "Checker", "ConstRef", "Mode", "Node", "Prop", "Refines", "check_program",
@@ -52,7 +47,7 @@ class Checker:
         self.const_names: set[str] = set()
         self.pending_names: set[str] = set()
         #: Per elaborated node: its number of inputs, and those its outputs read at once.
-        self.instant: dict[str, tuple[int, set[int]]] = {}
+        self.instant: Instant = {}
         #: While declarations wait for those they name: an unknown name postpones, not fails.
         self.strict = False
 
@@ -79,11 +74,11 @@ class Checker:
                 raise self.err(f"type '{td.name}' is declared twice", td.pos)
             type_names.add(td.name)
         self._declare_globals(type_names)
-        order = self._call_order()
+        order = call_order(self.decls, self.contracts, self.err)
         nodes: dict[str, Node] = {}
         for name in order:
             nodes[name] = self._node(self.decls[name], nodes)
-            self.instant[name] = self._instant_inputs(nodes[name])
+            self.instant[name] = instant_inputs(nodes[name], self.instant)
         for c in self.prog.contracts:  # every contract is type-checked, imported or not
             self._node(c, nodes)
         return Checked(nodes, order, self.free_consts, self.const_refs, self.file, self.text,
@@ -209,39 +204,6 @@ class Checker:
                                                    cd.pos, "Guarantee", ref=ref))
         self.consts[cd.name] = v
 
-    # ---- call graph ----
-    def _call_order(self) -> list[str]:
-        graph: dict[str, list[tuple[str, A.Pos]]] = {}
-        for name, d in self.decls.items():
-            graph[name] = [(c.name, c.pos) for c in _calls_in_decl(d)]
-            for item in d.contract:
-                if item.kind == "import" and item.name in self.contracts:
-                    contract = self.contracts[item.name]
-                    graph[name].extend((c.name, c.pos) for c in _calls_in_decl(contract))
-        order: list[str] = []
-        state: dict[str, int] = {}
-        stack: list[str] = []
-
-        def visit(n: str) -> None:
-            state[n] = 1
-            stack.append(n)
-            for m, pos in graph.get(n, []):
-                if m not in self.decls:
-                    continue  # reported as unknown node by the checker
-                if state.get(m) == 1:
-                    cyc = stack[stack.index(m):] + [m]
-                    raise self.err("node call cycle: " + " -> ".join(cyc), pos)
-                if m not in state:
-                    visit(m)
-            stack.pop()
-            state[n] = 2
-            order.append(n)
-
-        for n in self.decls:
-            if n not in state:
-                visit(n)
-        return order
-
     # ---- nodes ----
     def _node(self, d: A.NodeDecl, done: dict[str, Node]) -> Node:
         node = Node(d.name, d.kind, d.imported, d)
@@ -287,7 +249,7 @@ class Checker:
                     what = "output" if n in node.outputs else "local variable"
                     raise self.err(f"{what} '{n}' is not defined by an equation or a frame block",
                                    node.var_pos[n])
-        self._circularity(node)
+        self.warnings.extend(cut_circular(node, self.file, self.err))
         for w in scope.warnings:
             node.warnings.append(w)
             self.warnings.append(w)
@@ -314,16 +276,7 @@ class Checker:
         ghost_defs = {names[0]: e for names, e in node.eqs if len(names) == 1 and names[0] in node.ghosts}
 
         def current(e: A.Expr) -> set[str]:
-            seen: set[str] = set()
-            todo = list(_instant_vars(e, self.instant))
-            while todo:
-                n = todo.pop()
-                if n in seen:
-                    continue
-                seen.add(n)
-                if n in ghost_defs:
-                    todo.extend(_instant_vars(ghost_defs[n], self.instant))
-            return seen
+            return reads_now(current_vars(e, instant=self.instant), ghost_defs, self.instant)
         checks = [(a.expr, "assumption") for a in node.assumes]
         checks += [(r, "mode requirement") for m in node.modes for r in m.requires]
         for e, what in checks:
@@ -434,21 +387,6 @@ class Checker:
         if not ref.empty:
             node.obligations.append(Prop(f"{ref.kind_name}[L{pos.line}C{pos.col}]", e, pos,
                                          "Guarantee", ref=ref, contract=contract))
-
-    def _instant_inputs(self, node: Node) -> tuple[int, set[int]]:
-        if node.imported or node.decl.kind == "contract":
-            return len(node.inputs), set(range(len(node.inputs)))
-        defs = {n: e for names, e in node.eqs for n in names}
-        seen: set[str] = set()
-        todo = list(node.outputs)
-        while todo:
-            n = todo.pop()
-            if n in seen:
-                continue
-            seen.add(n)
-            if n in defs:
-                todo.extend(_instant_vars(defs[n], self.instant))
-        return len(node.inputs), {i for i, n in enumerate(node.inputs) if n in seen}
 
     def _ghost(self, node: Node, scope: _Scope, prefix: str, name: str, t: T, pos: A.Pos) -> str:
         """Declare the ghost stream ``prefix + name`` (renamed apart from a node variable of
@@ -600,57 +538,6 @@ class Checker:
                 raise self.err(f"'{n}' is defined twice", fr.pos)
             defined[n] = fr.pos
             node.eqs.append(([n], body.get(n, stutter[n])))
-
-    def _circularity(self, node: Node) -> None:
-        """Reject circular definitions, except those that exist only after the first step.
-
-        The primer rejects every circular definition, and so do we when the cycle exists at
-        step 0 (no initial value can be computed).  A cycle through the right operand of ``->``
-        alone (JKind's ``drivetrain`` model: ``g = e0 -> f(g)``) is read as JKind reads it: the
-        equation is a constraint that the stream's value must satisfy.  Such streams are
-        recorded in ``node.cut``; the simulator takes their values from the trace and checks the
-        equations, and a warning names the cycle."""
-        first: dict[str, set[str]] = {}
-        later: dict[str, set[str]] = {}
-        where: dict[str, A.Pos] = {}
-        for names, e in node.eqs:
-            cur0, cur1 = _current_vars(e, phase=0), _current_vars(e, phase=1)
-            for n in names:
-                first[n] = cur0
-                later[n] = cur1
-                where[n] = e.pos
-        cycle0 = _find_cycle(first)
-        if cycle0 is not None:
-            raise self.err("circular definition: " + " -> ".join(cycle0), where[cycle0[0]])
-        cycle = _find_cycle(later)
-        while cycle is not None:
-            node.cut.add(cycle[0])
-            pos = where[cycle[0]]
-            node.warnings.append(
-                f"{self.file}:{pos.line}:{pos.col}: warning: circular definition after the first step: "
-                + " -> ".join(cycle) + f"; '{cycle[0]}' is read as any value satisfying its equation")
-            self.warnings.append(node.warnings[-1])
-            later[cycle[0]] = set()
-            cycle = _find_cycle(later)
-
-
-def _instant_vars(e: A.Expr, instant: dict[str, tuple[int, set[int]]]) -> set[str]:
-    """Streams ``e`` reads at the current step, where a call reads only the arguments its
-    outputs depend on at the current step (``instant``: callee → its number of inputs and the
-    positions of those)."""
-    out: set[str] = set()
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, A.Var):
-            out.add(x.name)
-        elif isinstance(x, A.Unop) and x.op == "pre":
-            continue
-        elif isinstance(x, A.Call) and x.name in instant and len(x.args) == instant[x.name][0]:
-            stack.extend(a for i, a in enumerate(x.args) if i in instant[x.name][1])
-        else:
-            stack.extend(children(x))
-    return out
 
 
 def check_program(prog: A.Program) -> Checked:

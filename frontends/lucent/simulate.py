@@ -16,12 +16,9 @@ from typing import Any
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Refines
 from kinduct.frontends.lucent.types import T, scalar_paths
+from kinduct.frontends.lucent.values import SimulationError, binop_value
 
 Oracle = Callable[[str, T, int], Any]
-
-
-class SimulationError(Exception):
-    pass
 
 
 def default_value(t: T) -> Any:
@@ -40,49 +37,6 @@ def default_value(t: T) -> Any:
 
 def default_oracle(name: str, t: T, step: int) -> Any:
     return default_value(t)
-
-
-def euclid(a: int, b: int) -> tuple[int, int]:
-    """SMT-LIB integer division: a = b*q + r with 0 <= r < |b|."""
-    r = a % abs(b)
-    return (a - r) // b, r
-
-
-def binop_value(op: str, a: Any, b: Any, ty: T | None = None) -> Any:
-    if op == "and":
-        return a and b
-    if op == "or":
-        return a or b
-    if op == "xor":
-        return a != b
-    if op == "=>":
-        return (not a) or b
-    if op == "=":
-        return a == b
-    if op == "<>":
-        return a != b
-    if op == "<":
-        return a < b
-    if op == "<=":
-        return a <= b
-    if op == ">":
-        return a > b
-    if op == ">=":
-        return a >= b
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    if op in ("/", "div", "mod"):
-        if b == 0:
-            raise ZeroDivisionError
-        if isinstance(a, Fraction) or isinstance(b, Fraction) or (ty is not None and ty.kind == "real"):
-            return Fraction(a) / Fraction(b)
-        q, r = euclid(a, b)
-        return r if op == "mod" else q
-    raise SimulationError(f"unknown operator {op}")
 
 
 class Instance:

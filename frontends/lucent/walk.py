@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Refines
+from kinduct.frontends.lucent.values import binop_value
 
 
 def _calls_in_decl(d: A.NodeDecl | None):
@@ -59,9 +60,16 @@ def children(e: A.Expr) -> list[A.Expr]:
     return []
 
 
-def _current_vars(e: A.Expr, phase: int | None = None) -> set[str]:
+#: Per elaborated node: its number of inputs, and the positions of those its outputs read at
+#: the current step.
+Instant = dict[str, tuple[int, set[int]]]
+
+
+def current_vars(e: A.Expr, phase: int | None = None, instant: Instant | None = None) -> set[str]:
     """Streams read at the current step (not under ``pre``); with ``phase`` 0 only those read
-    at the first step (left of ``->``), with ``phase`` 1 only those read later."""
+    at the first step (left of ``->``), with ``phase`` 1 only those read later; with
+    ``instant``, a call of a node it lists reads only the arguments that node's outputs read
+    at the current step."""
     out: set[str] = set()
     stack = [e]
     while stack:
@@ -72,6 +80,9 @@ def _current_vars(e: A.Expr, phase: int | None = None) -> set[str]:
             continue
         elif phase is not None and isinstance(x, A.Binop) and x.op == "->":
             stack.append(x.left if phase == 0 else x.right)
+        elif (instant is not None and isinstance(x, A.Call) and x.name in instant
+              and len(x.args) == instant[x.name][0]):
+            stack.extend(a for i, a in enumerate(x.args) if i in instant[x.name][1])
         else:
             stack.extend(children(x))
     return out
@@ -106,7 +117,6 @@ def const_value(e: A.Expr):
         if a is None or b is None:
             return None
         try:
-            from kinduct.frontends.lucent.simulate import binop_value
             return binop_value(e.op, a, b, e.left.ty)
         except ZeroDivisionError:
             return None

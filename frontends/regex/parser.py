@@ -110,11 +110,8 @@ class _Build(Transformer):
 def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputError:
     line, col = exc.line, exc.column
     if isinstance(exc, UnexpectedCharacters):
-        ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
-        if ch in "'\"":
-            msg = "a quoted letter is one character between single quotes, e.g. '['"
-        else:
-            msg = f"unexpected character {ch!r}"
+        msg = ("a quoted letter is one character between single quotes, e.g. '['"
+               if exc.char in "'\"" else f"unexpected character {exc.char!r}")
     elif isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
         expected = sorted(_NAMES.get(n, n) for n in exc.expected)
         msg = f"unexpected {exc.token.value!r}, expected one of: {', '.join(expected)}"

@@ -23,6 +23,7 @@ import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import Solver
+from kinduct.kernel.engine import Engine
 from kinduct.kernel.system import TransitionSystem
 from kinduct.plugins.engines.common import conjuncts
 
@@ -297,3 +298,13 @@ def analyze(system: TransitionSystem, make_solver: Callable[[], Solver]) -> Syst
         found = _compute(system, make_solver)
         _ANALYSES[system] = found
     return found
+
+
+class AnalysingEngine(Engine):
+    """An engine that starts from the system's :class:`SystemAnalysis`: the runner computes it
+    in :meth:`prepare`, before forking the engine, so that engines share one analysis."""
+
+    prepares = True
+
+    def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
+        analyze(system, make_solver)

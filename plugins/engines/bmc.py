@@ -8,7 +8,12 @@ from kinduct.kernel.bounded import BoundedProblem
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.engines.common import BaseCase, unknown_on_solver_failure
+from kinduct.plugins.engines.common import (
+    BaseCase,
+    steps_within_bound,
+    unknown_at_bound,
+    unknown_on_solver_failure,
+)
 
 
 class BMC(Engine):
@@ -26,17 +31,9 @@ class BMC(Engine):
             return
         base = BaseCase(system, ctx.make_solver())
         pending = {p.name: p.obligation(system.env) for p in properties}
-        k = 0
-        while pending:
-            if ctx.max_k is not None and k > ctx.max_k:
-                for name in pending:
-                    yield Verdict(name, Answer.UNKNOWN, engine=self.name, k=ctx.max_k,
-                                  message=f"no counterexample up to bound {ctx.max_k}")
-                return
-            for name, trace in list(base.violations(pending, k)):
-                del pending[name]
-                yield Verdict(name, Answer.FALSIFIABLE, engine=self.name, k=k, trace=trace)
-            k += 1
+        for k in steps_within_bound(ctx, pending):
+            yield from base.falsify(pending, k, self.name)
+        yield from unknown_at_bound(ctx, pending, self.name, "no counterexample")
 
     def _lengths(self, problem: BoundedProblem, properties: Sequence[Property],
                  ctx: EngineContext) -> Iterator[Verdict]:

@@ -4,7 +4,7 @@ known-invariant intake."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 
 from pysmt.fnode import FNode
 
@@ -40,6 +40,24 @@ def unknown_on_solver_failure(check: CheckMethod) -> CheckMethod:
                     yield Verdict(prop.name, Answer.UNKNOWN, engine=self.name, message=reason)
 
     return wrapper
+
+
+def steps_within_bound(ctx: EngineContext, pending: Collection[str]) -> Iterator[int]:
+    """The steps 0, 1, ... while ``pending`` (which the caller empties as it decides) is not
+    empty, up to the bound ``ctx.max_k``."""
+    k = 0
+    while pending and (ctx.max_k is None or k <= ctx.max_k):
+        yield k
+        k += 1
+
+
+def unknown_at_bound(ctx: EngineContext, pending: Iterable[str], engine: str,
+                     unsettled: str) -> Iterator[Verdict]:
+    """An ``unknown`` verdict for each property still pending when the bound ``ctx.max_k`` is
+    reached, saying what was not found up to it (``unsettled``, e.g. "no counterexample")."""
+    for name in pending:
+        yield Verdict(name, Answer.UNKNOWN, engine=engine, k=ctx.max_k,
+                      message=f"{unsettled} up to bound {ctx.max_k}")
 
 
 def extract_trace(solver: Solver, unroller: Unroller, last: int, first: int = 0) -> Trace:
@@ -110,6 +128,7 @@ class BaseCase:
                 self.solver.add(self.unroller.at(assumption, self.depth))
 
     def violations(self, obligations: dict[str, FNode], k: int) -> Iterator[tuple[str, Trace]]:
+        """Each obligation some path of ``k`` steps violates at its last step, with its trace."""
         self._extend(k)
         mgr = self.system.env.formula_manager
         bad = {name: mgr.Not(self.unroller.at(f, k)) for name, f in obligations.items()}
@@ -118,3 +137,10 @@ class BaseCase:
         for name, violation in bad.items():
             if self.solver.check([violation]):
                 yield name, extract_trace(self.solver, self.unroller, k)
+
+    def falsify(self, pending: dict[str, FNode], k: int, engine: str) -> Iterator[Verdict]:
+        """A ``falsifiable`` verdict (found by ``engine``) for each of the ``pending``
+        obligations violated at step ``k``, which is removed from ``pending``."""
+        for name, trace in list(self.violations(pending, k)):
+            del pending[name]
+            yield Verdict(name, Answer.FALSIFIABLE, engine=engine, k=k, trace=trace)

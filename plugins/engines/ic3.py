@@ -34,15 +34,15 @@ from collections.abc import Callable, Iterator, Sequence
 import attrs
 from pysmt.fnode import FNode
 
-from kinduct.kernel.backend import Solver, constant
+from kinduct.kernel.backend import constant
 from kinduct.kernel.certify import check_invariant
-from kinduct.kernel.engine import Engine, EngineContext
+from kinduct.kernel.engine import EngineContext
 from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Trace, Verdict
-from kinduct.plugins.engines.analysis import Cone, analyze
+from kinduct.plugins.engines.analysis import AnalysingEngine, Cone, analyze
 from kinduct.plugins.engines.common import InvariantIntake, extract_trace, unknown_on_solver_failure
 from kinduct.plugins.engines.discovery import discover
 from kinduct.plugins.engines.vocab import Vocabulary
@@ -484,7 +484,7 @@ class IC3Base:
         return list(f.args()) if f.is_and() else [f]
 
 
-class IC3(Engine):
+class IC3(AnalysingEngine):
     name = "ic3"
     description = "IC3/PDR with cube generalisation over LIA/LRA atoms (certified invariants)"
 
@@ -497,11 +497,6 @@ class IC3(Engine):
         invgen: bool | None = None
         invgen_budget: float = 8.0
         invgen_after: int = 0
-
-    prepares = True
-
-    def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
-        analyze(system, make_solver)
 
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],

@@ -6,23 +6,22 @@ certificate.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 import attrs
 from pysmt.fnode import FNode
 
-from kinduct.kernel.backend import Solver
 from kinduct.kernel.certify import check_invariant
-from kinduct.kernel.engine import Engine, EngineContext
+from kinduct.kernel.engine import EngineContext
 from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.engines.analysis import analyze
+from kinduct.plugins.engines.analysis import AnalysingEngine
 from kinduct.plugins.engines.common import unknown_on_solver_failure
 from kinduct.plugins.engines.discovery import discover
 
 
-class InvGen(Engine):
+class InvGen(AnalysingEngine):
     name = "invgen"
     description = "invariant generation (templates + affine hull of simulations, Houdini)"
 
@@ -36,11 +35,6 @@ class InvGen(Engine):
         rounds: int = 4
         runs: int = 8
         depth: int = 20
-
-    prepares = True
-
-    def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
-        analyze(system, make_solver)
 
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],

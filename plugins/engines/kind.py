@@ -20,6 +20,8 @@ from kinduct.plugins.engines.common import (
     BaseCase,
     InvariantIntake,
     state_vector,
+    steps_within_bound,
+    unknown_at_bound,
     unknown_on_solver_failure,
 )
 
@@ -40,17 +42,9 @@ class KInduction(Engine):
         acts = {name: mgr.FreshSymbol(template=f"__hyp_{i}_%d")
                 for i, name in enumerate(pending)}
         intake = InvariantIntake(system, ctx)
-        k = 0
-        while pending:
-            if ctx.max_k is not None and k > ctx.max_k:
-                for name in pending:
-                    yield Verdict(name, Answer.UNKNOWN, engine=self.name, k=ctx.max_k,
-                                  message=f"not k-inductive up to bound {ctx.max_k}")
-                return
+        for k in steps_within_bound(ctx, pending):
             # Base case at step k.
-            for name, trace in list(base.violations(pending, k)):
-                del pending[name]
-                yield Verdict(name, Answer.FALSIFIABLE, engine=self.name, k=k, trace=trace)
+            yield from base.falsify(pending, k, self.name)
             if not pending:
                 return
             # Induction step: hypothesis at 0..k, violation at k+1.
@@ -68,7 +62,7 @@ class KInduction(Engine):
             for name in proved:
                 del pending[name]
                 yield Verdict(name, Answer.VALID, engine=self.name, k=k + 1)
-            k += 1
+        yield from unknown_at_bound(ctx, pending, self.name, "not k-inductive")
 
     def _step(self, step, ub: Unroller, system: TransitionSystem, pending: dict[str, FNode],
               acts: dict[str, FNode], k: int) -> list[str]:

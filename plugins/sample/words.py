@@ -29,6 +29,9 @@ Word = tuple[str, ...]
 
 @attrs.frozen
 class Request:
+    """What :func:`sample` is asked for: ``n`` words of lengths ``min_length..max_length``,
+    drawn with the random ``seed``."""
+
     n: int
     min_length: int = 1
     max_length: int = 20

@@ -44,6 +44,12 @@ from kinduct.frontends.crasp.synthesis.space import Shape, Space, prune, reachab
 
 @dataclass(frozen=True)
 class Options:
+    """The settings of :func:`anneal`, named as in the module's description: the schedule
+    (``t0``, ``alpha``, ``reheat_every``, ``reheat``), the energy's weights (``lam_*``), the
+    refinement (``refine_*``), the restarts (``stall``, ``restart_temp``, ``random_every``), the
+    move mix (``reuse``, ``copy``, ``duplicate``, ``const_side``, ``scout``, ``scout_k``) and the
+    budget (``iterations``, ``chains``, ``time_limit``); ``seed`` seeds the one random source."""
+
     iterations: int = 100_000
     seed: int = 0
     t0: float = 1.0

@@ -35,6 +35,11 @@ Log = Callable[[str], None]
 
 @attrs.frozen
 class SpecOptions:
+    """The settings of :func:`learn_spec`: the program ``shape`` searched, the ``seed`` of its
+    samples and chains, the ``time_limit`` (seconds) of the whole loop, the ``iterations`` of
+    one annealing chain, the ``verify_timeout`` (seconds) of one equivalence check, the sizes of
+    the initial sample (``examples``, words up to ``max_length``) and of the held-out one."""
+
     shape: Shape
     seed: int = 0
     time_limit: float = 300.0

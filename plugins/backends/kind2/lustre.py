@@ -21,7 +21,8 @@ than once is printed once as a local stream; the text stays linear in the size o
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Sequence
 from fractions import Fraction
 
 import attrs
@@ -105,22 +106,17 @@ class _Printer:
         self.shared: set[FNode] = set()
         self.has_pre: set[FNode] = set()  # subterms that read a ``pre``
 
-    def count_sharing(self, roots: Iterable[FNode]) -> None:
-        """Mark compound subterms reachable along more than one edge of the DAG."""
-        parents: dict[FNode, int] = {}
-        stack = list(roots)
-        for r in roots:
-            parents[r] = parents.get(r, 0) + 1
-        seen: set[FNode] = set()
-        while stack:
-            node = stack.pop()
-            if node in seen:
-                continue
-            seen.add(node)
+    def count_sharing(self, roots: Sequence[FNode]) -> None:
+        """Mark compound subterms reachable along more than one edge of the DAG (being a root
+        counts as one)."""
+        edges = Counter(roots)
+        order = list(edges)  # each distinct node once, breadth first: it grows as it is read
+        for node in order:
             for child in node.args():
-                parents[child] = parents.get(child, 0) + 1
-                stack.append(child)
-        self.shared = {n for n, c in parents.items() if c > 1 and n.args()}
+                if child not in edges:
+                    order.append(child)
+                edges[child] += 1
+        self.shared = {n for n, c in edges.items() if c > 1 and n.args()}
 
     def expr(self, root: FNode) -> str:
         # iterative post-order: VMT formulas are far deeper than Python's recursion limit
