@@ -45,7 +45,7 @@ PROPERTY = {
         "line": {"type": "integer"},
         "column": {"type": "integer"},
         "source": {"enum": ["Assumption", "Guarantee", "Generated", "OneModeActive", "Ensure",
-                            "PropAnnot"]},
+                            "PropAnnot", "NonVacuityCheck"]},
         "runtime": {"type": "object", "properties": {
             "unit": {"const": "sec"}, "timeout": {"type": "boolean"},
             "value": {"type": "number"}}, "required": ["unit", "timeout", "value"]},

@@ -339,15 +339,15 @@ class Checker:
                     node.eqs.append(([gname], v))
             elif item.kind == "assume":
                 e = scope.expect(item.expr, BOOL)
-                node.assumes.append(Prop(item.name or f"assume[l{item.pos.line}c{item.pos.col}]",
+                node.assumes.append(Prop(item.name or f"assume[L{item.pos.line}C{item.pos.col}]",
                                          e, item.pos, "Assumption"))
             elif item.kind == "guarantee":
                 e = scope.expect(item.expr, BOOL)
-                node.guarantees.append(Prop(item.name or f"guarantee[l{item.pos.line}c{item.pos.col}]",
+                node.guarantees.append(Prop(item.name or f"guarantee[L{item.pos.line}C{item.pos.col}]",
                                             e, item.pos, "Guarantee"))
             elif item.kind == "mode":
                 reqs = [scope.expect(x, BOOL) for _, x, _ in item.requires]
-                ens = [(n or f"{item.name}.ensure[l{p.line}c{p.col}]", scope.expect(x, BOOL), p)
+                ens = [(n or f"{item.name}.ensure[L{p.line}C{p.col}]", scope.expect(x, BOOL), p)
                        for n, x, p in item.ensures]
                 mode = Mode(item.name, reqs, ens, item.pos)
                 node.modes.append(mode)
@@ -378,7 +378,7 @@ class Checker:
                 sub.local_consts.update(sub_consts)
                 sub.in_contract = True
                 sub.modes = scope.modes
-                site = f"{prefix}{item.name}[l{item.pos.line}c{item.pos.col}]."
+                site = f"{prefix}{item.name}[L{item.pos.line}C{item.pos.col}]."
                 self._contract_items(c.contract, node, sub, site, done)
 
     def _obligation(self, node: Node, e: A.Expr, ref: Refinement, pos: A.Pos,

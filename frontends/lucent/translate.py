@@ -279,8 +279,8 @@ class _Inst:
                                     self.prefix, "Ensure")
             if node.modes and self.top:
                 any_mode = _disj([_conj(m.requires) for m in node.modes])
-                p = Prop("one_mode_active", any_mode, node.decl.pos, "OneModeActive")
-                tr.add_property(self.prefix + f"{node.name}.one_mode_active", self.expr(any_mode), p,
+                p = Prop("_one_mode_active", any_mode, node.decl.pos, "OneModeActive")
+                tr.add_property(self.prefix + "_one_mode_active", self.expr(any_mode), p,
                                 self.prefix, "OneModeActive")
         for a in node.assumes:
             if self.top:

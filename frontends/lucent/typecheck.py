@@ -227,7 +227,7 @@ class _Scope:
         outs = [callee.types[n] for n in callee.outputs]
         r = A.Call(e.name, args, pos=e.pos, ty=tuple_of(outs) if outs else T("tuple"))
         r.uid = _uid("call", r)
-        r.site = f"{e.name}[l{e.pos.line}c{e.pos.col}]"
+        r.site = f"{e.name}[L{e.pos.line}C{e.pos.col}]"
         self.node.calls.append(r)
         return r
 

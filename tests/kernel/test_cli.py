@@ -164,7 +164,7 @@ def test_engines_die_when_kinduct_is_killed():
 
 
 def test_human_output_shows_names_with_brackets_verbatim(tmp_path):
-    """Property names such as Lucent's ``z[l3c34]`` must not be eaten as rich markup."""
+    """Property names such as Lucent's ``z[L3C34]`` must not be eaten as rich markup."""
     model = tmp_path / "bracket.vmt"
     model.write_text((VMT / "counter_bug.vmt").read_text())
     proc = run_cli("check", model, "--engine", "bmc")
@@ -181,10 +181,10 @@ def test_human_output_shows_names_with_brackets_verbatim(tmp_path):
 
     system = registry.frontend("vmt").load(model, LoadOptions())
     renamed = system.with_properties([system.properties[0].__class__(
-        "z[l3c34]", system.properties[0].formula)])
+        "z[L3C34]", system.properties[0].formula)])
     human_report(console, renamed, list(renamed.properties),
-                 [Verdict("z[l3c34]", Answer.VALID, engine="kind", k=1)])
-    assert "z[l3c34]" in console.export_text()
+                 [Verdict("z[L3C34]", Answer.VALID, engine="kind", k=1)])
+    assert "z[L3C34]" in console.export_text()
 
 
 def test_exit_codes_follow_kind2():

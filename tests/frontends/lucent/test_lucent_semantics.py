@@ -74,7 +74,7 @@ let
   y = x -> pre y + 1;
 tel
 """)
-    assert got == {"guarantee[l3c3]": "valid"}
+    assert got == {"guarantee[L3C3]": "valid"}
 
 
 def test_node_and_function_calls_inside_a_contract(tmp_path):
@@ -89,7 +89,7 @@ let
   z = f(x) - 1;
 tel
 """)
-    assert got == {"guarantee[l5c3]": "valid"}
+    assert got == {"guarantee[L5C3]": "valid"}
 
 
 def test_defined_constant_is_checked_against_its_refinement_type(tmp_path):
@@ -147,8 +147,8 @@ let
   z = Inc(a);
 tel
 """)
-    assert got == {"Inc[l11c7].assume[l3c3]": ("falsifiable", "Assumption"),
-                   "Inc[l11c7].guarantee[l4c3]": ("valid", "Guarantee")}
+    assert got == {"Inc[L11C7].assume[L3C3]": ("falsifiable", "Assumption"),
+                   "Inc[L11C7].guarantee[L4C3]": ("valid", "Guarantee")}
 
 
 def test_stateful_callee_guarantee_needs_the_assumptions_so_far(tmp_path):
@@ -167,7 +167,7 @@ let
   z = Acc(a);
 tel
 """)
-    assert got["Acc[l11c7].guarantee[l4c3]"] == "valid"
+    assert got["Acc[L11C7].guarantee[L4C3]"] == "valid"
 
 
 def test_function_guarantee_depends_on_the_current_assumption_only(tmp_path):
@@ -185,7 +185,7 @@ let
   z = if x >= 0 then F1(x) else 1;
 tel
 """)
-    assert got == {"F1[l11c22].assume[l3c3]": "falsifiable", "P1": "valid"}
+    assert got == {"F1[L11C22].assume[L3C3]": "falsifiable", "P1": "valid"}
 
 
 def test_obligations_for_outputs_locals_ascriptions_and_call_arguments(tmp_path):
@@ -207,8 +207,8 @@ tel
     assert got == {
         "SubRange[L7C25]": ("falsifiable", "Guarantee"),
         "SubType[L8C5]": ("falsifiable", "Generated"),
-        "Sub[l11c7].SubRange[L3C10]": ("falsifiable", "Assumption"),
-        "Sub[l11c7].SubRange[L3C27]": ("valid", "Guarantee"),
+        "Sub[L11C7].SubRange[L3C10]": ("falsifiable", "Assumption"),
+        "Sub[L11C7].SubRange[L3C27]": ("valid", "Guarantee"),
         "N.type_ascription_L12C9[L12C9].SubRange[L12C9]": ("falsifiable", "Assumption"),
         "(x : Nat) >= 0": ("falsifiable", "PropAnnot"),
     }
@@ -323,6 +323,6 @@ let
   check "P1" z > 0;
 tel
 """)
-    assert got == {"F[l10c7].SubType[L4C7]": ("falsifiable", "Guarantee"),
+    assert got == {"F[L10C7].SubType[L4C7]": ("falsifiable", "Guarantee"),
                    "SubRange[L8C9]": ("falsifiable", "Guarantee"),
                    "P1": ("valid", "PropAnnot")}

@@ -98,7 +98,7 @@ let
 tel
 """)
     systems = load_systems(path, LoadOptions())
-    assert [p.name for s in systems for p in s.properties] == ["guarantee[l15c3]"]
+    assert [p.name for s in systems for p in s.properties] == ["guarantee[L15C3]"]
 
 
 def test_declarations_may_name_later_constants_in_types(tmp_path):

@@ -89,20 +89,21 @@ def test_lucent_file_as_written(kind2):
 def test_generated_properties(kind2):
     """Kind 2's own checks: subranges (``SubRange[L3C34]``), a called node's guarantee
     (``Abs[L11C7].nonneg``)."""
-    assert answers(check(LUCENT / "subrange_add.lus")) == {"z[l3c34]": "falsifiable"}
+    assert answers(check(LUCENT / "subrange_add.lus")) == {"z[L3C34]": "falsifiable"}
     assert answers(check(LUCENT / "compositional.lus")) == {
-        "Abs[l11c7].nonneg": "valid", "positive": "valid"}
+        "Abs[L11C7].nonneg": "valid", "positive": "valid"}
 
 
 def test_modes(kind2):
     """``_one_mode_active``, whose counterexample's output Kind 2 abstracts (``res = lhs *
     rhs`` is non-linear): the trace follows its inputs instead, with kinduct's output."""
     modes = check(LUCENT / "modes.lus")
-    assert answers(modes) == {"absorbing.ensure[l5c5]": "valid", "positive.ensure[l9c5]": "valid",
-                              "Times.one_mode_active": "falsifiable"}
-    lhs, rhs = stream(modes["Times.one_mode_active"], "lhs")[0], stream(
-        modes["Times.one_mode_active"], "rhs")[0]
-    res = stream(modes["Times.one_mode_active"], "res")[0]
+    assert answers(modes) == {"absorbing.ensure[L5C5]": "valid", "positive.ensure[L9C5]": "valid",
+                              "absorbing[L3C3]": "reachable", "positive[L7C3]": "reachable",
+                              "_one_mode_active": "falsifiable"}
+    lhs, rhs = stream(modes["_one_mode_active"], "lhs")[0], stream(
+        modes["_one_mode_active"], "rhs")[0]
+    res = stream(modes["_one_mode_active"], "res")[0]
     assert json.dumps(res) == json.dumps(_times(lhs, rhs))  # kinduct's own semantics
 
 
