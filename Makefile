@@ -28,8 +28,12 @@ test: $(STAMP)
 test-all: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m ''
 
+# vulture: dead code (names used only by frameworks are in vulture_allow.py; pytest fixtures and
+# marks by their names).
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/vulture kernel frontends plugins api tests benchmarks vulture_allow.py --min-confidence 60 \
+		--ignore-names 'pytestmark,installed_template'
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -8,7 +8,7 @@ import signal
 import sys
 
 
-def _interrupted_during_start_up(signum, frame) -> None:
+def _interrupted_during_start_up(_signum, _frame) -> None:
     sys.stderr.write("kinduct: interrupted\n")
     os._exit(130)
 

@@ -38,7 +38,7 @@ class _Hang(BaseException):  # not caught by the CLI's last line of defence
     pass
 
 
-def _alarm(signum, frame):
+def _alarm(_signum, _frame):
     raise _Hang
 
 

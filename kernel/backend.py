@@ -73,10 +73,6 @@ class Solver(abc.ABC):
             out[sym] = constant(mgr, sym, val)
         return out
 
-    def interpolant(self, a: FNode, b: FNode) -> FNode | None:
-        """A Craig interpolant of unsat ``a and b`` if the backend can compute one."""
-        return None
-
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release native resources."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -124,11 +123,6 @@ def log_object(level: str, source: str, value: str,
             obj["column"] = location.column
     obj["value"] = value
     return obj
-
-
-def json_report(system: TransitionSystem, props: Sequence[Property],
-                verdicts: Sequence[Verdict], extra_objects: Sequence[dict] = ()) -> str:
-    return json.dumps(json_objects(system, props, verdicts, extra_objects), indent=2)
 
 
 def json_objects(system: TransitionSystem, props: Sequence[Property],

@@ -7,7 +7,7 @@ environment, so two problems never share (and never pollute) a formula manager.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -267,14 +267,3 @@ class SystemBuilder:
             alphabet=self.alphabet,
         )
 
-
-def rename(formula: FNode, env: Environment, mapping: dict[FNode, FNode]) -> FNode:
-    """Substitute symbols in ``formula`` (a thin wrapper so callers need not know PySMT)."""
-    return env.substituter.substitute(formula, mapping)
-
-
-def symbols_of(formulas: Sequence[FNode], env: Environment) -> set[FNode]:
-    found: set[FNode] = set()
-    for f in formulas:
-        found |= env.fvo.get_free_variables(f)
-    return found

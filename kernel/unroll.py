@@ -44,7 +44,3 @@ class Unroller:
     def step_vars(self, k: int) -> list[FNode]:
         return [self.timed(v, k) for v in self.system.current_vars]
 
-    def untime(self, formula: FNode, k: int) -> FNode:
-        """Inverse of :meth:`at` for formulas over step-k copies only."""
-        back = {self.timed(v, k): v for v in self.system.current_vars}
-        return self.env.substituter.substitute(formula, back)

@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 SHARED = ROOT.parent / "shared"
@@ -35,8 +33,3 @@ def properties(objects: list[dict]) -> dict[str, dict]:
     return {o["name"]: o for o in objects if o.get("objectType") == "property"}
 
 
-@pytest.fixture
-def shared_benchmarks() -> Path:
-    if not BENCH.exists():
-        pytest.skip("../shared/benchmarks is not present")
-    return BENCH

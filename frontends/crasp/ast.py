@@ -17,7 +17,7 @@ Public API (used by the parser, the evaluators, the translation and by synthesis
 Nodes are frozen dataclasses: equal when their structure is equal (the source location a
 parser attaches is ignored by ``==`` and ``hash``), so synthesis can hash and deduplicate them.
 :class:`Ref` carries no type: a name's type is the type of the rule it names
-(:meth:`Program.kind_of`).  Build new programs with :meth:`Program.replace_rule` and
+(``program.rule(name).kind``).  Build new programs with :meth:`Program.replace_rule` and
 :func:`dataclasses.replace`.
 """
 
@@ -172,9 +172,6 @@ class Cond:
 Expr = (BoolConst | Letter | Ref | Not | And | Or | Compare | Period | IntConst | Count | Window
         | Add | Sub | Min | Max | Cond)
 
-#: Node classes whose value is Boolean / counting regardless of context (Ref excepted).
-BOOL_NODES = (BoolConst, Letter, Not, And, Or, Compare, Period)
-COUNT_NODES = (IntConst, Count, Window, Add, Sub, Min, Max, Cond)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,9 +208,6 @@ class Program:
             if r.name == name:
                 return i
         raise KeyError(name)
-
-    def kind_of(self, name: str) -> Kind:
-        return self.rule(name).kind
 
     def replace_rule(self, name: str, expr: Expr) -> Program:
         """A copy with rule ``name`` defined by ``expr`` (same kind, same place)."""

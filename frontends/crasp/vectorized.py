@@ -23,7 +23,6 @@ Public API (synthesis, issue 6, builds on it):
   modified, so the old candidate's arrays stay valid for a rejected move).
 - :func:`accepted` ``(program, batch, values=None) -> (B,) bool array``: the deciding rule at each
   word's last position (False for empty words).
-- :func:`at_last` ``(array, batch)`` picks each word's value at its last position.
 """
 
 from __future__ import annotations
@@ -189,11 +188,6 @@ def update_rules(program: A.Program, batch: Batch, values: Mapping[str, np.ndarr
     for name in program.dependents(changed):
         out[name] = _full(evaluate_expr(program.rule(name).expr, batch, out), batch)
     return out
-
-
-def at_last(values: np.ndarray, batch: Batch) -> np.ndarray:
-    """Each word's value at its last position (meaningless for empty words)."""
-    return batch.last(values)
 
 
 def accepted(program: A.Program, batch: Batch,

@@ -61,7 +61,6 @@ class Instance:
         self.calls = calls
         for c in calls:
             self.children[c.uid] = Instance(sim, sim.checked.nodes[c.name], f"{prefix}{c.site}.")
-        self.child_site = {c.uid: c.site for c in calls}
         self.pre_mem: dict[str, Any] = {}
         self.cur: dict[str, Any] = {}
         self.memo: dict[str, Any] = {}

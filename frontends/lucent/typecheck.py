@@ -129,8 +129,6 @@ class _Scope:
             self.guarded = was
             if not was and not self.in_contract:
                 self.warnings.append(f"{self.c.file}:{e.pos.line}:{e.pos.col}: warning: unguarded pre")
-                if self.node is not None:
-                    self.node.unguarded_pre = True
             u = A.Unop("pre", arg, pos=e.pos, ty=arg.ty)
             u.uid = _uid("pre", u)
             u.guarded = was  # under the right operand of '->': never read at step 0

@@ -16,7 +16,6 @@ from typing import Any
 
 from kinduct.frontends.rasp.ops import INFIX, key, show
 
-SOP_KINDS = {"tokens", "indices", "const", "map", "aggregate"}
 SELECTOR_KINDS = {"select", "sel_and", "sel_or", "sel_not"}
 
 _ids = itertools.count()

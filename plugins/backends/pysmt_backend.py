@@ -277,10 +277,6 @@ class CVC5Solver(_PySMTSolver):
                 raise SolverUnknown(f"cannot read a value of {sym}: {val}")
         return out
 
-    def interpolant(self, a: FNode, b: FNode) -> FNode | None:
-        """cvc5's native ``getInterpolant`` on a separate solver (needs its own options)."""
-        return None
-
 
 #: cvc5's logic of every theory it supports, non-linear arithmetic included.
 _ALL = Logic(name="ALL", description="every theory cvc5 supports", quantifier_free=False,

@@ -42,7 +42,7 @@ def _external(solvers: tuple[str, ...]) -> frozenset[str]:
     return frozenset(s for s in solvers if isinstance(backends.get(s), ExternalChecker))
 
 
-def _interrupt(signum, frame) -> None:
+def _interrupt(_signum, _frame) -> None:
     raise KeyboardInterrupt
 
 

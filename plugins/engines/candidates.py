@@ -109,10 +109,6 @@ class Candidates:
         #: Variables a fact defines (``v = e``): functions of the others, so they only add
         #: piecewise-linear noise to the affine hull of the sampled states.
         self.defined: set[FNode] = set()
-        #: Variables some fact mentions: combinational (piecewise) definitions, not latches.
-        self.in_facts: set[FNode] = set()
-        for f in facts:
-            self.in_facts |= self.env.fvo.get_free_variables(f)
         for f in facts:
             if f.is_equals() or f.is_iff():
                 lhs, rhs = f.args()

@@ -365,10 +365,8 @@ class IC3Base:
         while heap:
             _, _, _, ob = heapq.heappop(heap)
             self.stats["obligations"] += 1
-            if ob.level == 0:
+            if ob.level == 0 or self.intersects_init(ob.cube):
                 return self._chain(ob)
-            if self.intersects_init(ob.cube):
-                return self._chain(ob, at_init=True)
             ok, core = self.relative_induction(ob.cube, ob.level - 1)
             if ok:
                 small = self.repair_init(core or ob.cube, ob.cube)
@@ -384,7 +382,7 @@ class IC3Base:
         return None
 
     @staticmethod
-    def _chain(ob: Obligation, at_init: bool = False) -> list[Obligation]:
+    def _chain(ob: Obligation) -> list[Obligation]:
         chain = []
         node: Obligation | None = ob
         while node is not None:

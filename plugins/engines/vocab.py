@@ -172,5 +172,3 @@ def evaluate(env, formula: FNode, consts: dict[FNode, FNode]) -> bool | None:
     return value.constant_value() if value.is_bool_constant() else None
 
 
-def conjunction(mgr, lits: Sequence[FNode]) -> FNode:
-    return mgr.And(lits)

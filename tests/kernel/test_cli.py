@@ -157,7 +157,7 @@ def test_engines_die_when_kinduct_is_killed():
     assert children, "engines should run in child processes"
     proc.kill()
     proc.wait()
-    gone, alive = psutil.wait_procs(children, timeout=10)
+    _, alive = psutil.wait_procs(children, timeout=10)
     for p in alive:
         p.kill()
     assert not alive

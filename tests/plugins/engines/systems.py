@@ -55,7 +55,7 @@ def context(system: TransitionSystem, solver: str = "z3", max_k: int | None = No
 
     return EngineContext(solver_name=solver, make_solver=lambda: backend.solver(system.env),
                          max_k=max_k, deadline=time.monotonic() + timeout, options=options,
-                         publish_invariants=(outbox.extend if outbox is not None else lambda ls: None),
+                         publish_invariants=(outbox.extend if outbox is not None else lambda _lemmas: None),
                          poll_invariants=poll)
 
 
