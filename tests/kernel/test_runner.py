@@ -1,0 +1,134 @@
+"""The runner's contracts, with toy engines: the first definitive verdict wins, a trace that does
+not replay is an error, a refused certificate turns valid into error, a crashing or refusing
+engine leaves the property to the others (unknown with the reason; error when every engine
+fails), and the deadline holds."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+
+import pytest
+from pysmt.environment import Environment
+from pysmt.typing import INT
+
+from kinduct.kernel import registry
+from kinduct.kernel.engine import Engine, EngineContext
+from kinduct.kernel.errors import EngineRefusal
+from kinduct.kernel.runner import RunOptions, run
+from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
+from kinduct.kernel.verdict import Answer, Trace, Verdict
+
+
+def counter() -> TransitionSystem:
+    """x = 0, then x + 1: ``x >= 0`` holds."""
+    env = Environment()
+    mgr = env.formula_manager
+    b = SystemBuilder("counter", env=env)
+    x, nxt = b.state("x", INT)
+    b.add_init(mgr.Equals(x, mgr.Int(0)))
+    b.add_trans(mgr.Equals(nxt, mgr.Plus(x, mgr.Int(1))))
+    b.add_property(Property("P", mgr.GE(x, mgr.Int(0))))
+    return b.build()
+
+
+class Toy(Engine):
+    """An engine whose answers a test scripts: ``behaviour(props)`` yields verdicts."""
+
+    description = "a scripted engine (tests only)"
+
+    def __init__(self, name: str, behaviour: Callable[[Sequence[Property]], Iterator[Verdict]]):
+        self.name = name
+        self.behaviour = behaviour
+
+    def check(self, system: TransitionSystem, properties: Sequence[Property],
+              ctx: EngineContext) -> Iterator[Verdict]:
+        yield from self.behaviour(properties)
+
+
+@pytest.fixture
+def toys(monkeypatch):
+    """Registers toy engines for one test: ``toys(name, behaviour)``."""
+    def add(name: str, behaviour) -> str:
+        monkeypatch.setitem(registry.engines(), name, Toy(name, behaviour))
+        return name
+    return add
+
+
+def valid_at_once(props):
+    for p in props:
+        yield Verdict(p.name, Answer.VALID, k=1)
+
+
+def sleep_then_unknown(props):
+    time.sleep(3)
+    for p in props:
+        yield Verdict(p.name, Answer.UNKNOWN, k=2, message="slow toy gave up")
+
+
+def test_first_definitive_verdict_wins(toys):
+    names = (toys("toy-valid", valid_at_once), toys("toy-slow", sleep_then_unknown))
+    (verdict,) = run(counter(), RunOptions(engines=names, timeout=60))
+    assert verdict.answer is Answer.VALID and verdict.engine == "toy-valid"
+
+
+def test_trace_that_does_not_replay_is_an_error(toys):
+    def bogus(props):
+        for p in props:  # x = 5 at step 0 is not an initial state
+            yield Verdict(p.name, Answer.FALSIFIABLE, k=0, trace=Trace.of([{"x": 5}]))
+    (verdict,) = run(counter(), RunOptions(engines=(toys("toy-bogus", bogus),), timeout=60))
+    assert verdict.answer is Answer.ERROR
+    assert "does not replay" in verdict.message
+
+
+def test_refused_certificate_turns_valid_into_error(toys):
+    def wrong_invariant(props):
+        for p in props:  # x >= 1 is false initially: not a certificate of x >= 0
+            yield Verdict(p.name, Answer.VALID, k=1, invariant="(>= x 1)")
+    opts = RunOptions(engines=(toys("toy-cert", wrong_invariant),), timeout=60, certify=True)
+    (verdict,) = run(counter(), opts)
+    assert verdict.answer is Answer.ERROR
+    assert "certificate rejected" in verdict.message
+
+
+def test_a_good_certificate_is_accepted(toys):
+    def right_invariant(props):
+        for p in props:
+            yield Verdict(p.name, Answer.VALID, k=1, invariant="(>= x 0)")
+    opts = RunOptions(engines=(toys("toy-good", right_invariant),), timeout=60, certify=True)
+    (verdict,) = run(counter(), opts)
+    assert verdict.answer is Answer.VALID and verdict.extra["certified"] is True
+
+
+def crash(props):
+    raise RuntimeError("toy engine crashed on purpose")
+    yield  # pragma: no cover - a generator that never yields
+
+
+def refuse(props):
+    raise EngineRefusal("toy engine does not do this")
+    yield  # pragma: no cover
+
+
+@pytest.mark.parametrize("failing", [crash, refuse], ids=["crash", "refusal"])
+def test_a_failing_engine_leaves_the_property_to_the_others(toys, failing):
+    names = (toys("toy-failing", failing), toys("toy-slow", sleep_then_unknown))
+    (verdict,) = run(counter(), RunOptions(engines=names, timeout=60))
+    assert verdict.answer is Answer.UNKNOWN
+    assert verdict.message == "slow toy gave up"
+
+
+@pytest.mark.parametrize("failing", [crash, refuse], ids=["crash", "refusal"])
+def test_every_engine_failing_is_an_error_with_the_reason(toys, failing):
+    (verdict,) = run(counter(), RunOptions(engines=(toys("toy-failing", failing),), timeout=60))
+    assert verdict.answer is Answer.ERROR
+    assert "toy engine" in verdict.message
+
+
+def test_the_deadline_holds(toys):
+    def forever(props):
+        while True:
+            time.sleep(1)
+        yield  # pragma: no cover
+    (verdict,) = run(counter(), RunOptions(engines=(toys("toy-forever", forever),), timeout=2))
+    assert verdict.answer is Answer.UNKNOWN and verdict.timeout
