@@ -10,6 +10,8 @@ assumptions on current outputs.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
 from kinduct.frontends.lucent.dependencies import call_order, cut_circular, instant_inputs, reads_now
@@ -200,9 +202,22 @@ class Checker:
             t, ref = self.resolve_type(cd.type_expr)
             scope.unify(t, v.ty, cd.value.pos)
             if not ref.empty:
+                self._subrange_constant(cd, v, ref)
                 self.const_obligations.append(Prop(f"{ref.kind_name}[L{cd.pos.line}C{cd.pos.col}]", v,
                                                    cd.pos, "Guarantee", ref=ref))
         self.consts[cd.name] = v
+
+    def _subrange_constant(self, cd: A.ConstDecl, v: A.Expr, ref: Refinement) -> None:
+        """A constant of a subrange type whose value folds outside the range is refused, as
+        Kind 2 refuses it (a subtype's predicate is an obligation instead)."""
+        if ref.kind_name != "SubRange":
+            return
+        value = const_value(v)
+        if not isinstance(value, int | Fraction) or isinstance(value, bool):
+            return
+        if (ref.lo is not None and value < ref.lo) or (ref.hi is not None and value > ref.hi):
+            raise self.err(f"constant {cd.name} is assigned a value outside of its subrange type "
+                           f"[{ref.lo}, {ref.hi}]", cd.value.pos)
 
     # ---- nodes ----
     def _node(self, d: A.NodeDecl, done: dict[str, Node]) -> Node:

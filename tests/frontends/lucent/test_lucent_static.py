@@ -25,6 +25,8 @@ BAD = {
     "enumeration constant and constant": ("const A = 1;\ntype E = enum { A, B };\n", (2, 10),
                                           "'A' is declared twice"),
     "duplicate constant": ("const c = 1;\nconst c = 2;\n", (2, 7), "declared twice"),
+    "constant outside its subrange": ("const c: subrange [0, 5] of int = 7;\n", (1, 35),
+                                      "outside of its subrange type"),
     "duplicate type": ("type T = int;\ntype T = bool;\n", (2, 6), "declared twice"),
     "keyword as a name": ("node N(tel: int) returns (y: int);\nlet\n  y = tel;\ntel\n", (1, 8),
                           "'tel' is a keyword"),
