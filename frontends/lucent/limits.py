@@ -17,14 +17,15 @@ MAX_NESTING = 500
 LONG_NUMBER = re.compile(r"(?<![\w.])[0-9][0-9A-Fa-fx.]{" + str(MAX_DIGITS) + ",}")
 
 
-#: Kind 2's keywords: none may name a variable, node, type or constant.
+#: Kind 2's keywords: none may name a variable, node, type or constant.  The contract words
+#: (mode, assume, guarantee, require, ensure, weakly) are not among them: Kind 2's grammar takes
+#: them as identifiers outside contracts (FMCAD08's steam boiler has an output ``mode``).
 KEYWORDS = frozenset("""
     type int uint sint real bool subrange of subtype struct enum history map set const param
     transparent opaque imported node function returns var let tel con noc assert check reachable
     invariant provided from at within contract import true false not and xor forall exists or in
     if then else elsif fi when cond otherwise end frame div mod any choose current condact
-    activate initial default every restart merge pre fby mode assume guarantee require ensure
-    weakly assumption_vars with include last
+    activate initial default every restart merge pre fby assumption_vars with include last
 """.split())
 
 

@@ -123,3 +123,13 @@ def test_command_line_exit_codes(tmp_path):
     got = subprocess.run([*KINDUCT, "check", str(none)], capture_output=True, text=True)
     assert got.returncode == 0
     assert "no property" in got.stderr
+
+
+def test_contract_words_are_names_outside_contracts(tmp_path):
+    """Kind 2 takes mode, assume, guarantee, require, ensure and weakly as identifiers
+    (FMCAD08's steam boiler has an output ``mode``)."""
+    path = tmp_path / "m.lus"
+    path.write_text("node N(require: int) returns (mode: int; assume, weakly: bool);\nlet\n"
+                    "  mode = require;\n  assume = true;\n  weakly = assume;\n  check mode = require;\ntel\n")
+    (system,) = load_systems(path, LoadOptions())
+    assert [p.name for p in system.properties] == ["mode = require"]
