@@ -119,3 +119,7 @@ _.raw_read  # unused method (frontends/vmt/lexer.py:152)
 _.required  # unused attribute (kernel/cli.py:370)
 _.showwarning  # unused attribute (kernel/cli.py:460)
 solver_name  # unused variable (kernel/engine.py:80)
+cmd_sample  # called by name from frontends/crasp/synthesis/commands.py
+cmd_learn  # likewise
+cmd_minimize  # likewise
+cmd_constrain  # likewise

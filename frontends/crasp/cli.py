@@ -1,7 +1,7 @@
 """``kinduct crasp ...``: eval, the language queries, and the Lustre encoding.
 
 The synthesis engineer adds ``sample/learn/minimize/constrain`` through
-``kinduct.frontends.crasp.synthesis.cli.add_commands(subparsers)``, called at the end of
+``kinduct.frontends.crasp.synthesis.commands.add_commands(subparsers)``, called at the end of
 :func:`add_commands` when that module imports.
 """
 
@@ -10,12 +10,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+from typing import TYPE_CHECKING
 
-from kinduct.frontends.crasp import ast as A
-from kinduct.frontends.crasp.evaluate import accepts, evaluate, split_word
-from kinduct.frontends.crasp.parser import load
 from kinduct.kernel.cli import add_engine_options, existing_file, run_start
 from kinduct.kernel.errors import InputError, UsageError
+
+if TYPE_CHECKING:
+    from kinduct.frontends.crasp import ast as A
 
 
 def _cell(v) -> str:
@@ -26,6 +27,8 @@ def _cell(v) -> str:
 
 def eval_table(program: A.Program, word: list[str]) -> str:
     """The paper's execution table: a row per rule, a column per letter."""
+    from kinduct.frontends.crasp.evaluate import accepts, evaluate
+
     values = evaluate(program, word)
     rows = [["", *word], ["pos", *map(str, range(1, len(word) + 1))]]
     rows += [[r.name, *map(_cell, values[r.name])] for r in program.rules]
@@ -45,6 +48,9 @@ def _letters(text: str) -> tuple[str, ...]:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    from kinduct.frontends.crasp.evaluate import accepts, evaluate, split_word
+    from kinduct.frontends.crasp.parser import load
+
     program = load(existing_file(args.program))
     word = split_word(args.word, program.alphabet)
     if args.json:
@@ -74,6 +80,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 def cmd_to_lustre(args: argparse.Namespace) -> int:
     from kinduct.frontends.crasp.lustre import to_lustre
+    from kinduct.frontends.crasp.parser import load
 
     a = load(existing_file(args.a))
     b = load(existing_file(args.b)) if args.b else None
@@ -132,7 +139,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     lus.set_defaults(handler=cmd_to_lustre)
 
     try:
-        synthesis = importlib.import_module("kinduct.frontends.crasp.synthesis.cli")
+        synthesis = importlib.import_module("kinduct.frontends.crasp.synthesis.commands")
     except ImportError:
         synthesis = None
     if synthesis is not None and hasattr(synthesis, "add_commands"):

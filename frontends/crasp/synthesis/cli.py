@@ -17,14 +17,13 @@ import numpy as np
 from kinduct.frontends.crasp import ast as A
 from kinduct.frontends.crasp import vectorized as V
 from kinduct.frontends.crasp.parser import load, parse
+from kinduct.frontends.crasp.synthesis.commands import DEFAULT_ITERATIONS
 from kinduct.frontends.crasp.synthesis.data import read_csv, write_csv
 from kinduct.frontends.crasp.synthesis.languages import LANGUAGES, language
 from kinduct.frontends.crasp.synthesis.search import Options, Progress, anneal, program_size
 from kinduct.frontends.crasp.synthesis.space import Shape
-from kinduct.kernel.cli import existing_file, positive_float
+from kinduct.kernel.cli import existing_file
 from kinduct.kernel.errors import InputError
-
-DEFAULT_ITERATIONS = 100_000
 
 
 def score(program: A.Program, words, labels) -> tuple[float, int]:
@@ -241,66 +240,3 @@ def cmd_constrain(args: argparse.Namespace) -> int:
                         args.iterations or DEFAULT_ITERATIONS,
                         args.verify_timeout, _log(args), bar)
     return _report(res, args, "constrain")
-
-
-def _search_options(p: argparse.ArgumentParser, timeout: float) -> None:
-    p.add_argument("--shape", help="NB,NC,K: Boolean rules, counting rules, largest constant")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--iterations", type=int, default=None,
-                   help=f"annealing budget per chain (per round); default {DEFAULT_ITERATIONS:,}")
-    p.add_argument("--timeout", type=positive_float, default=timeout,
-                   help=f"wall-clock limit (default {timeout:g}s)")
-    p.add_argument("--out", help="write the program here instead of stdout")
-    p.add_argument("--json", action="store_true")
-
-
-def add_commands(sub: argparse._SubParsersAction) -> None:
-    s = sub.add_parser("sample", help="write a balanced labelled sample of a Table 1 language (CSV)",
-                       example="kinduct crasp sample tomita2 --n 200 --out data.csv")
-    s.add_argument("language", help="e.g. dyck1, majority, pt3, tomita4, nextargmax")
-    s.add_argument("--n", type=int, default=1000)
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--max-len", type=int, default=100)
-    s.add_argument("--out")
-    s.set_defaults(handler=cmd_sample)
-
-    learn = sub.add_parser("learn", help="learn a program from word,label CSV (simulated annealing), "
-                                         "or from a specification until proved equal (--spec)",
-                           example="kinduct crasp learn --spec examples/regex/tomita2.regex "
-                                   "--timeout 300")
-    learn.add_argument("data", nargs="?", help="word,label CSV (omit with --spec)")
-    learn.add_argument("--spec", help="learn until proved equivalent to SPEC (.regex, .crasp): "
-                                      "samples, learns, checks, adds separating words, repeats")
-    learn.add_argument("--verify-timeout", type=float, default=60.0,
-                       help="limit per equivalence check with --spec (default 60s)")
-    learn.add_argument("--verbose", "-v", action="store_true", help="log every round on stderr")
-    learn.add_argument("--alphabet", help="letters, e.g. ab or a,b (default: the letters in the data)")
-    learn.add_argument("--language", help="a Table 1 language: its alphabet and default shape")
-    _search_options(learn, 300.0)
-    learn.add_argument("--chains", type=int, default=None,
-                       help="annealing chains of --iterations each, 0 = until --timeout (default: 0, "
-                            "or 1 when --iterations is given)")
-    learn.set_defaults(handler=cmd_learn)
-
-    mini = sub.add_parser("minimize", help="find a smaller program with the same language (CEGIS)",
-                          example="kinduct crasp minimize examples/crasp/tomita2.crasp --timeout 60")
-    mini.add_argument("spec")
-    _search_options(mini, 300.0)
-    _loop_options(mini)
-    mini.set_defaults(handler=cmd_minimize)
-
-    con = sub.add_parser("constrain", help="learn from data with L(program) included in L(SPEC)",
-                         example="kinduct crasp constrain data.csv examples/regex/tomita2.regex "
-                                 "--timeout 120")
-    con.add_argument("data")
-    con.add_argument("spec")
-    con.add_argument("--language", help="a Table 1 language: its default shape")
-    _search_options(con, 300.0)
-    _loop_options(con)
-    con.set_defaults(handler=cmd_constrain)
-
-
-def _loop_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rounds", type=int, default=50, help="most refinement rounds")
-    p.add_argument("--verify-timeout", type=float, default=60.0, help="limit per model-checker call")
-    p.add_argument("--verbose", "-v", action="store_true", help="log every round on stderr")
