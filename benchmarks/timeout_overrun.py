@@ -18,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 KINDUCT = Path(sys.executable).parent / "kinduct"
 EX = ROOT / "examples"
+KIND2_TESTS = ROOT.parent / "shared" / "benchmarks" / "lustre" / "kind2-tests"
 
 RUNS = [
     ("check vmt, portfolio", ["check", EX / "vmt" / "undecided.vmt"]),
@@ -29,6 +30,17 @@ RUNS = [
     ("crasp equiv d3 d4", ["crasp", "equiv", EX / "crasp" / "d3.crasp", EX / "crasp" / "d4.crasp"]),
     ("crasp include pt3 pt2", ["crasp", "include", EX / "crasp" / "pt3.crasp",
                                EX / "crasp" / "pt2.crasp"]),
+    ("crasp equiv tomita7 (checker)", ["crasp", "equiv", EX / "crasp" / "tomita7.crasp",
+                                       EX / "regex" / "tomita7.regex", "--via", "checker"]),
+    ("crasp learn --spec tomita4", ["crasp", "learn", "--spec", EX / "regex" / "tomita4.regex",
+                                    "--seed", "2"]),
+    ("crasp minimize tomita7", ["crasp", "minimize", EX / "crasp" / "tomita7.crasp"]),
+    ("rasp check sort, length 12", ["rasp", "check", EX / "rasp" / "sort.rasp", "--equiv",
+                                    "sort_nobos", "sort_counts", "--alphabet", "abcd",
+                                    "--max-length", "12"]),
+    ("check lucent, portfolio", ["check", KIND2_TESTS / "falsifiable" / "test-issue-123.lus"]),
+    ("check lucent, --solver kind2", ["check", KIND2_TESTS / "falsifiable" / "test-issue-123.lus",
+                                      "--solver", "kind2"]),
 ]
 
 
