@@ -3,7 +3,9 @@ model may use: checked on the source text and on the parse tree, before anything
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import lark
 from lark import Token
@@ -12,6 +14,12 @@ from kinduct.kernel.errors import InputError
 
 #: Limits that keep hostile input from exhausting the interpreter: the digits of one numeral,
 #: and how deeply expressions and statements may nest (each level costs a few Python frames).
+#: The largest Lucent source read (MB; ``KINDUCT_LUCENT_MAX_MB`` overrides it).  Parsing,
+#: checking and translating take about 0.4 GB of memory per MB of source (a 2 MB model: 0.7 GB
+#: resident, measured with ``benchmarks/parse_speed.py``), so a larger model is refused before
+#: it is read rather than exhausting the machine.
+MAX_SOURCE_MB = 16
+
 MAX_DIGITS = 1000
 MAX_NESTING = 500
 LONG_NUMBER = re.compile(r"(?<![\w.])[0-9][0-9A-Fa-fx.]{" + str(MAX_DIGITS) + ",}")
@@ -49,3 +57,13 @@ def check_tree(tree: lark.Tree, text: str, file: str) -> None:
         tok = min(keywords, key=lambda t: (t.line, t.column))
         raise InputError.at(f"'{tok.value}' is a keyword and cannot be used as a name",
                             file, text, tok.line, tok.column)
+
+
+def check_source_size(path: Path) -> None:
+    """Refuse a source file over :data:`MAX_SOURCE_MB` before reading it."""
+    limit_mb = float(os.environ.get("KINDUCT_LUCENT_MAX_MB", MAX_SOURCE_MB))
+    size = path.stat().st_size
+    if size > limit_mb * 1024 * 1024:
+        raise InputError(f"{path}: {size / 2**20:.1f} MB is over the Lucent frontend's limit of "
+                         f"{limit_mb:g} MB (about 0.4 GB of memory per MB of source; set "
+                         "KINDUCT_LUCENT_MAX_MB to raise it)")

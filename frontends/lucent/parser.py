@@ -18,9 +18,10 @@ import lark
 from lark import Token, Transformer, v_args
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent import limits
 from kinduct.frontends.lucent.limits import LONG_NUMBER, MAX_DIGITS, MAX_NESTING, check_tree
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
-from kinduct.kernel.frontend import read_source
+from kinduct.kernel.frontend import check_input_file, read_source
 
 GRAMMAR = Path(__file__).with_name("lucent.lark")
 
@@ -190,7 +191,8 @@ def _add(prog: A.Program, decl, base: Path, file: str, text: str) -> None:
 
 
 def parse_file(path: str | Path) -> A.Program:
-    p = Path(path)
+    p = check_input_file(path)
+    limits.check_source_size(p)
     return parse_text(read_source(p), str(path))
 
 

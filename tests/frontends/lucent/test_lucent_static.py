@@ -133,3 +133,11 @@ def test_contract_words_are_names_outside_contracts(tmp_path):
                     "  mode = require;\n  assume = true;\n  weakly = assume;\n  check mode = require;\ntel\n")
     (system,) = load_systems(path, LoadOptions())
     assert [p.name for p in system.properties] == ["mode = require"]
+
+
+def test_a_source_over_the_size_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    path = tmp_path / "big.lus"
+    path.write_text("node N(x: int) returns (y: int);\nlet\n  y = x;\ntel\n" + "-- padding\n" * 200_000)
+    monkeypatch.setenv("KINDUCT_LUCENT_MAX_MB", "1")
+    with pytest.raises(InputError, match="over the Lucent frontend's limit of 1 MB"):
+        load_systems(path, LoadOptions())
