@@ -456,11 +456,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     _RUN_START = PROCESS_START if as_script else time.monotonic()
     raw = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in raw
-    as_json = _wants_json(raw)
+    as_json = "--json" in raw
     warnings.showwarning = _show_warning
     try:
         parser = build_parser()
-        args = parser.parse_args(command_line(raw, parser))
+        spelled = command_line(raw, parser)
+        as_json = "--json" in spelled  # errors go out as JSON in any plugin's spelling
+        args = parser.parse_args(spelled)
         if as_script and getattr(args, "whole_run_timeout", False) and _in_process_solver(args):
             _arm_watchdog(args.timeout, as_json)
         code = args.handler(args)
@@ -507,9 +509,9 @@ def command_line(argv: Sequence[str], parser: argparse.ArgumentParser) -> list[s
     if first is None or out[first] in commands:
         return out
     word = out[first]
-    if word.startswith("-") and not any(a in commands for a in out):
-        return [*out[:first], "check", *out[first:]]  # options before the file
-    if not word.startswith("-") and ("." in word or "/" in word or os.path.exists(word)):
+    options_first = word.startswith("-") and not any(a in commands for a in out)
+    a_file = not word.startswith("-") and ("." in word or "/" in word or os.path.exists(word))
+    if options_first or a_file:
         return [*out[:first], "check", *out[first:]]
     return out  # argparse names the unknown command
 
@@ -520,14 +522,6 @@ def _plugin_spellings(argv: Sequence[str]) -> list[str]:
     for impl in registry.plugin_manager().hook.kinduct_rewrite_argv.get_hookimpls():
         out = impl.function(argv=out)
     return out
-
-
-def _wants_json(argv: Sequence[str]) -> bool:
-    """Whether errors go out as JSON: ``--json`` in any plugin's spelling."""
-    try:
-        return "--json" in _plugin_spellings(argv)
-    except KinductError:
-        return "--json" in argv
 
 
 def _bool_options(parser: argparse.ArgumentParser) -> set[str]:
@@ -542,18 +536,23 @@ def _bool_values(argv: list[str], options: set[str]) -> list[str]:
     i = 0
     while i < len(argv):
         arg = argv[i]
-        if arg in options:
-            following = argv[i + 1] if i + 1 < len(argv) else None
-            try:
-                value = parse_bool(following) if following is not None else True
-                joined, i = f"{arg}={str(value).lower()}", i + 2 if following is not None else i + 1
-            except argparse.ArgumentTypeError:
-                joined, i = f"{arg}=true", i + 1
-            out.append(joined)
-        else:
+        i += 1
+        if arg not in options:
             out.append(arg)
+            continue
+        value = True  # a bare flag
+        if i < len(argv) and (word := _bool_word(argv[i])) is not None:
+            value = word
             i += 1
+        out.append(f"{arg}={str(value).lower()}")
     return out
+
+
+def _bool_word(text: str) -> bool | None:
+    try:
+        return parse_bool(text)
+    except argparse.ArgumentTypeError:
+        return None
 
 
 def _commands(parser: argparse.ArgumentParser) -> list[str]:
