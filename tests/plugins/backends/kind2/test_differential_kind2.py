@@ -47,22 +47,10 @@ def _models() -> list[Path]:
     return models
 
 
-#: Models where kinduct is known to be wrong -> the minimal model of the cause in
-#: tests/data/kind2/wrong (test_real_kind2.py::test_kinduct_wrong_verdicts).
-KNOWN_WRONG = {
-    "ref_ty_ghost.lus": "ghost_in_imported_contract.lus",
-    "ghost_in_core.lus": "ghost_in_imported_contract.lus",
-    "contract_var_sets.lus": "contract_import_same_names.lus",
-    "expand_nested_types.lus": "input_record_field_subtype.lus",
-    "expand_type_call_arg.lus": "input_record_field_subtype.lus",
-    "valid_node_calls_in_contract.lus": "imported_function_twice.lus",
-}
-
-
 def _param(model: Path):
-    reason = KNOWN_WRONG.get(model.name)
-    marks = [pytest.mark.xfail(strict=True, reason=f"kinduct wrong, see {reason}")] if reason else []
-    return pytest.param(model, marks=marks, id=f"{model.parent.name}/{model.name}")
+    """The models where kinduct was once wrong (minimal causes in tests/data/kind2/wrong) are
+    plain cases now: each must agree with Kind 2."""
+    return pytest.param(model, id=f"{model.parent.name}/{model.name}")
 
 
 @pytest.mark.parametrize("model", [_param(m) for m in _models()])
