@@ -266,12 +266,11 @@ class _Inst:
                                 "Guarantee")
             for m in node.modes:
                 req = mgr.And([self.expr(r) for r in m.requires])
-                # Kind 2's non-vacuity check: the mode can be active (while the assumptions
-                # have held); a mode that never can is reported unreachable.
+                # Kind 2's non-vacuity check: the mode can be active (Kind 2 does not wait for a
+                # callee's assumptions here); a mode that never can is reported unreachable.
                 reach = Prop(f"{m.name}[L{m.pos.line}C{m.pos.col}]", _conj(m.requires), m.pos,
                              "NonVacuityCheck", kind="reachable")
-                tr.add_property(self.prefix + reach.name,
-                                req if sofar is None else mgr.And(sofar, req), reach, self.prefix)
+                tr.add_property(self.prefix + reach.name, req, reach, self.prefix)
                 for name, e, pos in m.ensures:
                     p = Prop(name, A.Binop("=>", _conj(m.requires), e, ty=e.ty), pos, "Ensure",
                              sofar=node.sofar)
