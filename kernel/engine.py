@@ -117,7 +117,10 @@ class Engine(abc.ABC):
     def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
         """Work on ``system`` done once in the runner's process before this engine's process is
         forked, which inherits its results (engines that share an analysis of the system compute
-        it once per run this way).  It must not depend on the properties selected."""
+        it once per run this way).  It must not depend on the properties selected.  The runner
+        reads the other engines' verdicts before each query of a solver from ``make_solver``,
+        and ends the preparation there (with an exception this method must not catch) when
+        the run is over."""
         return None
 
     @abc.abstractmethod

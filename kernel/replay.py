@@ -6,26 +6,72 @@ at every step, trans holds between consecutive steps, and the property fails at 
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import constant
+from kinduct.kernel.evaluate import UNDECIDED, Computed, evaluate
 from kinduct.kernel.system import Property, TransitionSystem
-from kinduct.kernel.verdict import Trace
+from kinduct.kernel.verdict import Trace, Value
 
 
-def _step_constants(system: TransitionSystem, trace: Trace, k: int) -> dict[FNode, FNode]:
-    mgr = system.env.formula_manager
+def _typed(var: FNode, value: Value) -> Computed | None:
+    """``value`` as the Python value of ``var``'s sort (None: a sort evaluated by substitution)."""
+    sort = var.symbol_type()
+    try:
+        if sort.is_bool_type():
+            return bool(value)
+        if sort.is_int_type():
+            return int(value)
+        if sort.is_real_type():
+            return Fraction(value)
+    except (TypeError, ValueError):
+        pass
+    return None
+
+
+@attrs.frozen
+class _Assignment:
+    """Values by variable (as the trace gives them) and their evaluable forms."""
+
+    values: dict[FNode, Value]
+    computable: dict[FNode, Computed]
+
+    @classmethod
+    def of(cls, values: dict[FNode, Value]) -> _Assignment:
+        typed = ((var, _typed(var, value)) for var, value in values.items())
+        return cls(values, {var: v for var, v in typed if v is not None})
+
+    def union(self, other: _Assignment, names: dict[FNode, FNode]) -> _Assignment:
+        """This assignment and ``other``'s values under ``names`` (current to next)."""
+        values = dict(self.values)
+        computable = dict(self.computable)
+        for var, name in names.items():
+            if var in other.values:
+                values[name] = other.values[var]
+            if var in other.computable:
+                computable[name] = other.computable[var]
+        return _Assignment(values, computable)
+
+
+def _step(system: TransitionSystem, trace: Trace, k: int) -> _Assignment:
     values = trace.steps[k]
-    out: dict[FNode, FNode] = {}
-    for var in system.current_vars:
-        name = var.symbol_name()
-        if name in values:
-            out[var] = constant(mgr, var, values[name])
-    return out
+    return _Assignment.of({var: values[var.symbol_name()] for var in system.current_vars
+                           if var.symbol_name() in values})
 
 
-def _holds(system: TransitionSystem, formula: FNode, mapping: dict[FNode, FNode]) -> bool | None:
-    value = system.env.simplifier.simplify(system.env.substituter.substitute(formula, mapping))
+def _holds(system: TransitionSystem, formula: FNode, step: _Assignment) -> bool | None:
+    """Whether ``formula`` holds under ``step``; None when some variable it needs has no
+    value.  Computed directly where :mod:`kinduct.kernel.evaluate` can, else by substituting
+    constants and simplifying."""
+    value = evaluate(formula, step.computable)
+    if value is not UNDECIDED:
+        return bool(value)
+    mgr = system.env.formula_manager
+    consts = {var: constant(mgr, var, v) for var, v in step.values.items()}
+    value = system.env.simplifier.simplify(system.env.substituter.substitute(formula, consts))
     if value.is_bool_constant():
         return value.constant_value()
     return None  # some variable had no value: cannot decide
@@ -37,20 +83,16 @@ def replay_trace(system: TransitionSystem, trace: Trace, prop: Property,
     obligation; otherwise a message saying where it breaks."""
     if len(trace) == 0:
         return "empty trace"
-    steps = [_step_constants(system, trace, k) for k in range(len(trace))]
+    steps = [_step(system, trace, k) for k in range(len(trace))]
     if _holds(system, system.init, steps[0]) is not True:
         return "init does not hold at step 0"
-    for k, consts in enumerate(steps):
+    to_next = dict(zip(system.state_vars, system.next_vars, strict=True))
+    for k, step in enumerate(steps):
         for assumption in system.assumptions:
-            if _holds(system, assumption, consts) is not True:
+            if _holds(system, assumption, step) is not True:
                 return f"an assumption fails at step {k}"
         if k + 1 < len(steps):
-            both = dict(consts)
-            nxt = steps[k + 1]
-            for cur, nv in zip(system.state_vars, system.next_vars, strict=True):
-                if cur in nxt:
-                    both[nv] = nxt[cur]
-            if _holds(system, system.trans, both) is not True:
+            if _holds(system, system.trans, step.union(steps[k + 1], to_next)) is not True:
                 return f"trans does not hold between steps {k} and {k + 1}"
     if expect_violation_at_end:
         obligation = prop.obligation(system.env)

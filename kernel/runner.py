@@ -18,14 +18,15 @@ import traceback
 from collections.abc import Callable, Sequence
 
 import attrs
+from pysmt.fnode import FNode
 
 from kinduct.kernel import registry
-from kinduct.kernel.backend import ExternalChecker, ExternalRequest
+from kinduct.kernel.backend import ExternalChecker, ExternalRequest, Solver
 from kinduct.kernel.engine import Engine, EngineContext, make_options
 from kinduct.kernel.errors import EngineRefusal, UsageError
 from kinduct.kernel.replay import replay_trace
 from kinduct.kernel.system import Inconclusive, Property, PropertyKind, TransitionSystem
-from kinduct.kernel.verdict import Answer, Verdict
+from kinduct.kernel.verdict import Answer, Value, Verdict
 
 _CTX = mp.get_context("fork")
 
@@ -174,12 +175,44 @@ def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
         outbox.join_thread()
 
 
-def _prepare(engine: Engine, system: TransitionSystem, solver: str) -> None:
-    """:meth:`Engine.prepare` in this process; a failure here is left to the engine's own
-    process, which meets it again and reports it like any other crash or refusal."""
-    backend = registry.backend(solver)
-    with contextlib.suppress(Exception):
-        engine.prepare(system, lambda: backend.solver(system.env))
+class _Stop(BaseException):
+    """Raised inside a preparation when the run no longer needs it (deadline, all decided)."""
+
+
+class _Interleaved(Solver):
+    """A solver that lets the runner read its engines' messages before every query, so that
+    a long preparation in the runner's process never holds up verdicts or the deadline."""
+
+    def __init__(self, inner: Solver, between: Callable[[], None]) -> None:
+        super().__init__(inner.env)
+        self.name = inner.name
+        self._inner = inner
+        self._between = between
+
+    def add(self, formula: FNode) -> None:
+        self._inner.add(formula)
+
+    def push(self) -> None:
+        self._inner.push()
+
+    def pop(self) -> None:
+        self._inner.pop()
+
+    def check(self, assumptions: Sequence[FNode] = ()) -> bool:
+        self._between()
+        return self._inner.check(assumptions)
+
+    def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
+        return self._inner.values(symbols)
+
+    def unsat_core(self) -> list[FNode]:
+        return self._inner.unsat_core()
+
+    def reset(self) -> None:
+        self._inner.reset()
+
+    def close(self) -> None:
+        self._inner.close()
 
 
 def _kill_group(proc) -> None:
@@ -265,70 +298,130 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
     deadline = None if opts.timeout is None else start + opts.timeout
     if isinstance(checker, ExternalChecker):
         return _run_external(checker, system, props, opts, start, deadline)
-    options = engine_options(engines, opts.engine_settings)
-    # Engines learn who runs beside them (ic3 leaves invariant generation to invgen).
-    names = tuple(e.name for e in engines)
-    by_name = {p.name: p for p in props}
-    decided: dict[str, Verdict] = {}
-    notes: dict[str, str] = {}
+    return _Portfolio(system, props, engines, opts, start, deadline).run()
 
-    outbox = _CTX.Queue()
-    inboxes = {e.name: _CTX.Queue() for e in engines}
-    procs = {}
-    # Engines that prepare (an analysis of the system shared by their processes) start after
-    # the others, so the preparation never delays a quick counterexample.
-    for eng in sorted(engines, key=lambda e: e.prepares):
-        if eng.prepares:
-            _prepare(eng, system, opts.solver)
-        nice = eng.niceness if len(engines) > 1 else 0
-        companions = tuple(n for n in names if n != eng.name)
-        proc = _CTX.Process(target=_child, args=(eng, system, props, opts, deadline, outbox,
-                                                 inboxes[eng.name], nice, os.getpid(),
-                                                 options[eng.name], companions),
+
+class _Portfolio:
+    """One run of engine processes: the messages they send, the verdicts accepted so far."""
+
+    def __init__(self, system: TransitionSystem, props: Sequence[Property], engines: list[Engine],
+                 opts: RunOptions, start: float, deadline: float | None) -> None:
+        self.system, self.props, self.engines = system, props, engines
+        self.opts, self.start, self.deadline = opts, start, deadline
+        self.options = engine_options(engines, opts.engine_settings)
+        self.by_name = {p.name: p for p in props}
+        self.decided: dict[str, Verdict] = {}
+        self.best_unknown: dict[str, Verdict] = {}
+        self.notes: dict[str, str] = {}
+        self.outbox = _CTX.Queue()
+        self.inboxes = {e.name: _CTX.Queue() for e in engines}
+        self.procs: dict[str, mp.Process] = {}
+        self.running: set[str] = set()
+        self.tell = opts.progress or (lambda event: None)
+
+    def run(self) -> list[Verdict]:
+        # Engines that prepare (an analysis of the system shared by their processes) start after
+        # the others, so the preparation never delays a quick counterexample; while it runs in
+        # this process, the others' messages are read before each of its solver queries.
+        self.tell(ProgressEvent("start", engines=tuple(e.name for e in self.engines),
+                                properties=tuple(self.by_name)))
+        try:
+            for eng in self.engines:
+                if not eng.prepares:
+                    self._launch(eng)
+            preparing = [e for e in self.engines if e.prepares]
+            if preparing and self._prepare(preparing):
+                for eng in preparing:
+                    self._launch(eng)
+            while self.running and not self._finished():
+                self._read(0.2)
+        finally:
+            for proc in self.procs.values():
+                _kill_group(proc)
+            self.outbox.cancel_join_thread()
+            for box in self.inboxes.values():
+                box.cancel_join_thread()
+        timed_out = self.deadline is not None and time.monotonic() >= self.deadline - 0.05
+        return _results(self.props, self.decided, self.best_unknown, self.notes,
+                        len(self.engines), self.opts.solver, self.start, timed_out)
+
+    def _finished(self) -> bool:
+        return len(self.decided) >= len(self.props) or (
+            self.deadline is not None and time.monotonic() >= self.deadline)
+
+    def _prepare(self, engines: list[Engine]) -> bool:
+        """:meth:`Engine.prepare` in this process; False when the run ended meanwhile.  A
+        failure here is left to the engine's own process, which meets it again and reports it
+        like any other crash or refusal."""
+        backend = registry.backend(self.opts.solver)
+
+        def between() -> None:
+            self._read(0.0)
+            if self._finished():
+                raise _Stop
+
+        def make_solver() -> Solver:
+            return _Interleaved(backend.solver(self.system.env), between)
+
+        for eng in engines:
+            try:
+                eng.prepare(self.system, make_solver)
+            except _Stop:
+                return False
+            except Exception:  # noqa: S112 - met again, and reported, in the engine's process
+                continue
+        return not self._finished()
+
+    def _launch(self, eng: Engine) -> None:
+        names = tuple(e.name for e in self.engines)
+        nice = eng.niceness if len(self.engines) > 1 else 0
+        companions = tuple(n for n in names if n != eng.name)  # ic3 leaves invgen to invgen
+        proc = _CTX.Process(target=_child, args=(eng, self.system, self.props, self.opts,
+                                                 self.deadline, self.outbox,
+                                                 self.inboxes[eng.name], nice, os.getpid(),
+                                                 self.options[eng.name], companions),
                             daemon=True)
         proc.start()
-        procs[eng.name] = proc
-    running = set(procs)
-    best_unknown: dict[str, Verdict] = {}
-    tell = opts.progress or (lambda event: None)
-    tell(ProgressEvent("start", engines=tuple(procs), properties=tuple(by_name)))
-    try:
-        while running and len(decided) < len(props):
-            wait = 0.2 if deadline is None else min(0.2, max(0.0, deadline - time.monotonic()))
-            if deadline is not None and time.monotonic() >= deadline:
-                break
+        self.procs[eng.name] = proc
+        self.running.add(eng.name)
+
+    def _read(self, wait: float) -> None:
+        """Handle the engines' messages that arrive within ``wait`` seconds (bounded by the
+        deadline); none at all when ``wait`` is 0 and the queue is empty."""
+        if self.deadline is not None:
+            wait = min(wait, max(0.0, self.deadline - time.monotonic()))
+        while not self._finished():
             try:
-                kind, name, payload = outbox.get(timeout=wait)
+                kind, name, payload = self.outbox.get(timeout=wait) if wait else \
+                    self.outbox.get_nowait()
             except queue.Empty:
-                for eng_name in list(running):
-                    if not procs[eng_name].is_alive() and outbox.empty():
-                        running.discard(eng_name)
-                        notes.setdefault(eng_name, f"engine {eng_name} died "
-                                                   f"(exit code {procs[eng_name].exitcode})")
-                continue
-            if kind == "verdict":
-                verdict = _take(system, by_name, payload, opts, start, decided, best_unknown)
-                if verdict is not None:
-                    tell(ProgressEvent("verdict", name, verdict))
-            elif kind == "lemmas":
-                for other, box in inboxes.items():
-                    if other != name and other in running:
-                        box.put(payload)
-            elif kind in ("refused", "crash"):
-                notes[name] = f"engine {name} {'refused' if kind == 'refused' else 'crashed'}: " \
-                              f"{payload.strip().splitlines()[-1] if payload else ''}"
-                tell(ProgressEvent("failed", name, note=notes[name]))
-            elif kind == "done":
-                running.discard(name)
-                tell(ProgressEvent("done", name))
-    finally:
-        for proc in procs.values():
-            _kill_group(proc)
-        outbox.cancel_join_thread()
-        for box in inboxes.values():
-            box.cancel_join_thread()
-    timed_out = deadline is not None and time.monotonic() >= deadline - 0.05
-    return _results(props, decided, best_unknown, notes, len(engines), opts.solver, start, timed_out)
+                for eng_name in list(self.running):
+                    if not self.procs[eng_name].is_alive() and self.outbox.empty():
+                        self.running.discard(eng_name)
+                        self.notes.setdefault(eng_name, f"engine {eng_name} died (exit code "
+                                                        f"{self.procs[eng_name].exitcode})")
+                return
+            self._handle(kind, name, payload)
+            wait = 0.0
+
+    def _handle(self, kind: str, name: str, payload: object) -> None:
+        if kind == "verdict":
+            verdict = _take(self.system, self.by_name, payload, self.opts, self.start,
+                            self.decided, self.best_unknown)
+            if verdict is not None:
+                self.tell(ProgressEvent("verdict", name, verdict))
+        elif kind == "lemmas":
+            for other, box in self.inboxes.items():
+                if other != name and other in self.running:
+                    box.put(payload)
+        elif kind in ("refused", "crash"):
+            text = payload.strip().splitlines()[-1] if payload else ""
+            self.notes[name] = f"engine {name} {'refused' if kind == 'refused' else 'crashed'}: " \
+                               f"{text}"
+            self.tell(ProgressEvent("failed", name, note=self.notes[name]))
+        elif kind == "done":
+            self.running.discard(name)
+            self.tell(ProgressEvent("done", name))
 
 
 def _take(system: TransitionSystem, by_name: dict[str, Property], verdict: Verdict,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -56,7 +57,8 @@ def build_system(checked: Checked, main: str, compositional: bool = False) -> Tr
     system_ref: dict[str, TransitionSystem] = {}
 
     def lift(trace: Trace, prop: Property | None) -> list[dict[str, Any]]:
-        return [_block(checked, checked.nodes[main], "", trace)]
+        leaves = sorted(trace.steps[0]) if trace.steps else []
+        return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace), leaves)]
 
     abstract = tr.abstract_nodes()
 
@@ -269,21 +271,28 @@ def _json(v: Any, t: T) -> Any:
     return json_value(v)
 
 
-def _block(checked: Checked, node, prefix: str, trace: Trace) -> dict[str, Any]:
+def _has_prefix(sorted_names: list[str], prefix: str) -> bool:
+    i = bisect.bisect_left(sorted_names, prefix)
+    return i < len(sorted_names) and sorted_names[i].startswith(prefix)
+
+
+def _block(checked: Checked, node, prefix: str, trace: Trace, oracle,
+           leaf_names: list[str]) -> dict[str, Any]:
+    """The JSON block of ``node``'s instance at ``prefix`` (its streams the trace holds, and its
+    callees' blocks); ``leaf_names``: the trace's variable names, sorted."""
     streams = []
-    oracle = trace_oracle(trace)
     for n in node.inputs + node.outputs + node.locals:
-        t = node.types[n]
-        present = any(leaf.startswith(prefix + n) for leaf in trace.steps[0]) if trace.steps else False
-        if not present:
+        if not _has_prefix(leaf_names, prefix + n):
             continue
+        t = node.types[n]
         streams.append({
             "name": n, "type": _type_name(t, node, n), "class": node.var_class(n),
             "instantValues": [[k, _json(oracle(prefix + n, t, k), t)] for k in range(len(trace))],
         })
     block: dict[str, Any] = {"blockType": "function" if node.kind == "function" else "node",
                              "name": node.name, "streams": streams}
-    subs = [_block(checked, checked.nodes[c.name], f"{prefix}{c.site}.", trace) for c in node.calls]
+    subs = [_block(checked, checked.nodes[c.name], f"{prefix}{c.site}.", trace, oracle, leaf_names)
+            for c in node.calls]
     if subs:
         block["subnodes"] = subs
     return block

@@ -159,14 +159,71 @@ def latches(system: TransitionSystem, solver: Solver, first: FNode | None = None
     solver.add_all(env.substituter.substitute(a, shift) for a in system.assumptions)
     if first is not None:
         solver.add(mgr.Not(first))
-    found = [c for c, n in bools if solver.check([c]) and not solver.check([mgr.Not(c), n])]
+    nexts = dict(bools)
+    can_hold, _ = _witnessed(solver, list(nexts), lambda c: c, lambda c, model: model[c])
+    rises, settled = _witnessed(solver, can_hold, lambda c: mgr.And(mgr.Not(c), nexts[c]),
+                                lambda c, model: not model[c] and model[nexts[c]])
+    found = [c for c in can_hold if c not in set(rises)] if settled else []
     # A latch false in every initial state is just false: not a flag to split on.
     solver.reset()
     solver.add(system.init)
     solver.add_all(system.assumptions)
-    found = [c for c in found if solver.check([c])]
+    found, _ = _witnessed(solver, found, lambda c: c, lambda c, model: model[c])
     solver.reset()
     return found
+
+
+#: Models :func:`_witnessed` asks for before it gives up on the candidates still open.
+MAX_ROUNDS = 32
+
+
+def _witnessed(solver: Solver, candidates: list[FNode], goal: Callable[[FNode], FNode],
+               shown: Callable[[FNode, dict], bool]) -> tuple[list[FNode], bool]:
+    """The candidates ``c`` for which ``goal(c)`` is satisfiable beside ``solver``'s
+    assertions (in their order), and whether every other candidate was shown not to be.
+
+    One query per model, not per candidate: each model settles every candidate it ``shown`` to
+    satisfy its goal.  After :data:`MAX_ROUNDS` models the candidates still open are counted
+    as witnessed, and the answer says that they were not settled."""
+    mgr = solver.env.formula_manager
+    open_ = list(candidates)
+    yes: set[FNode] = set()
+    for _ in range(MAX_ROUNDS):
+        if not open_:
+            break
+        goals = [goal(c) for c in open_]
+        solver.push()
+        solver.add(mgr.Or(goals))
+        model = solver.values(_symbols_of(solver, goals)) if solver.check() else None
+        solver.pop()
+        if model is None:
+            return [c for c in candidates if c in yes], True
+        settled = {c for c in open_ if shown(c, model)}
+        if not settled:  # a model that shows none of its goals: ask one candidate at a time
+            settled = set(open_)
+            yes |= {c for c in open_ if _satisfiable(solver, goal(c))}
+        else:
+            yes |= settled
+        open_ = [c for c in open_ if c not in settled]
+    yes.update(open_)
+    return [c for c in candidates if c in yes], not open_
+
+
+def _satisfiable(solver: Solver, formula: FNode) -> bool:
+    solver.push()
+    solver.add(formula)
+    try:
+        return solver.check()
+    finally:
+        solver.pop()
+
+
+def _symbols_of(solver: Solver, formulas: list[FNode]) -> list[FNode]:
+    fv = solver.env.fvo.get_free_variables
+    out: set[FNode] = set()
+    for f in formulas:
+        out |= fv(f)
+    return sorted(out, key=lambda v: v.symbol_name())
 
 
 class Cone:

@@ -1,0 +1,128 @@
+"""Evaluating a PySMT formula under an assignment of Python values, without building terms.
+
+Replaying a counterexample asks, step by step, whether ``init``, ``trans``, the assumptions and
+the property hold under the trace's values.  Substituting constants into a large ``trans`` and
+simplifying it builds a new term per node and step; this module walks the formula's DAG once
+per question and computes Booleans, integers and exact rationals directly.
+
+It answers only what it can compute exactly: Booleans, linear and non-linear integer/real
+arithmetic with exact rationals, ``ite`` and equality.  Anything else (bit-vectors, arrays,
+uninterpreted functions, a division by zero, a variable without a value) makes
+:func:`evaluate` return :data:`UNDECIDED`, and callers fall back to substitution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Final
+
+import pysmt.operators as op
+from pysmt.fnode import FNode
+
+Number = int | Fraction
+Computed = bool | int | Fraction
+
+
+class _Undecided:
+    """The value of a term this module cannot compute exactly."""
+
+    def __repr__(self) -> str:
+        return "UNDECIDED"
+
+
+UNDECIDED: Final = _Undecided()
+
+
+def _div(a: Number, b: Number) -> Computed | _Undecided:
+    # SMT-LIB leaves x / 0 unspecified: no value to compute.
+    return UNDECIDED if b == 0 else Fraction(a) / Fraction(b)
+
+
+def _minus(a: Number, b: Number) -> Number:
+    return a - b
+
+
+def _times(args: Sequence[Number]) -> Number:
+    out: Number = 1
+    for a in args:
+        out *= a
+    return out
+
+
+def _equals(args: Sequence[Computed]) -> bool:
+    return args[0] == args[1]
+
+
+_STRICT: dict[int, Callable[[Sequence], Computed | _Undecided]] = {
+    op.NOT: lambda a: not a[0],
+    op.IMPLIES: lambda a: (not a[0]) or a[1],
+    op.IFF: _equals,
+    op.EQUALS: _equals,
+    op.LE: lambda a: a[0] <= a[1],
+    op.LT: lambda a: a[0] < a[1],
+    op.PLUS: sum,
+    op.MINUS: lambda a: _minus(a[0], a[1]),
+    op.TIMES: _times,
+    op.DIV: lambda a: _div(a[0], a[1]),
+    op.TOREAL: lambda a: Fraction(a[0]),
+}
+
+
+def _constant(node: FNode) -> Computed | _Undecided:
+    kind = node.node_type()
+    if kind == op.BOOL_CONSTANT:
+        return bool(node.constant_value())
+    if kind == op.INT_CONSTANT:
+        return int(node.constant_value())
+    if kind == op.REAL_CONSTANT:
+        value = node.constant_value()
+        return Fraction(int(value.numerator), int(value.denominator))
+    return UNDECIDED
+
+
+def _combine(node: FNode, args: list[Computed | _Undecided]) -> Computed | _Undecided:
+    kind = node.node_type()
+    if kind == op.AND:
+        if any(a is False for a in args):
+            return False
+        return UNDECIDED if any(a is UNDECIDED for a in args) else True
+    if kind == op.OR:
+        if any(a is True for a in args):
+            return True
+        return UNDECIDED if any(a is UNDECIDED for a in args) else False
+    if kind == op.ITE:
+        cond, then, other = args
+        if cond is UNDECIDED:
+            return then if then is not UNDECIDED and then == other else UNDECIDED
+        return then if cond else other
+    if any(a is UNDECIDED for a in args):
+        return UNDECIDED
+    strict = _STRICT.get(kind)
+    return UNDECIDED if strict is None else strict(args)
+
+
+def _leaf(node: FNode, values: Mapping[FNode, Computed]) -> Computed | _Undecided:
+    if node.is_symbol():
+        value = values.get(node, UNDECIDED)
+        return value if isinstance(value, (bool, int, Fraction)) else UNDECIDED
+    return _constant(node)
+
+
+def evaluate(formula: FNode, values: Mapping[FNode, Computed]) -> Computed | _Undecided:
+    """The value of ``formula`` when each symbol ``s`` has ``values[s]``; :data:`UNDECIDED`
+    when it cannot be computed exactly here (see the module's docstring)."""
+    done: dict[FNode, Computed | _Undecided] = {}
+    stack: list[tuple[FNode, bool]] = [(formula, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if children_done:
+            done[node] = _combine(node, [done[a] for a in node.args()])
+        elif node not in done:
+            args = node.args()
+            if args:
+                stack.append((node, True))
+                stack.extend((a, False) for a in args if a not in done)
+            else:
+                done[node] = _leaf(node, values)
+    return done[formula]
