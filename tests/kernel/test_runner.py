@@ -132,3 +132,41 @@ def test_the_deadline_holds(toys):
         yield from ()
     (verdict,) = run(counter(), RunOptions(engines=(toys("toy-forever", forever),), timeout=2))
     assert verdict.answer is Answer.UNKNOWN and verdict.timeout
+
+
+class SlowPreparation(Toy):
+    """A toy whose preparation asks its solver many slow questions (and counts them)."""
+
+    prepares = True
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name, valid_at_once)
+        self.queries = 0
+
+    def prepare(self, system, make_solver) -> None:
+        solver = make_solver()
+        for _ in range(100):
+            self.queries += 1
+            solver.check()
+            time.sleep(0.1)
+
+
+def test_a_preparation_never_holds_up_another_engines_verdict(toys, monkeypatch):
+    slow = SlowPreparation("toy-preparing")
+    monkeypatch.setitem(registry.engines(), slow.name, slow)
+    started = time.monotonic()
+    (verdict,) = run(counter(), RunOptions(engines=(toys("toy-valid", valid_at_once), slow.name),
+                                           timeout=60))
+    assert verdict.answer is Answer.VALID and verdict.engine == "toy-valid"
+    assert slow.queries < 100  # the run ended inside the preparation, at one of its queries
+    assert time.monotonic() - started < 8
+
+
+def test_a_preparation_ends_at_the_deadline(monkeypatch):
+    slow = SlowPreparation("toy-preparing")
+    monkeypatch.setitem(registry.engines(), slow.name, slow)
+    started = time.monotonic()
+    (verdict,) = run(counter(), RunOptions(engines=(slow.name,), timeout=1.0))
+    assert verdict.answer is Answer.UNKNOWN and verdict.timeout
+    assert slow.queries < 100
+    assert time.monotonic() - started < 5

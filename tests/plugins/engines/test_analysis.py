@@ -83,7 +83,9 @@ def test_one_analysis_per_run(tmp_path: Path, monkeypatch):
 
     monkeypatch.setattr(analysis, "_compute", counted)
     system = lustre_like()
-    verdicts = run(system, RunOptions(engines=("ic3", "invgen", "kind"), timeout=60))
+    # Only engines that need the analysis: one that decides while it is computed ends the run
+    # inside the preparation, which is then dropped unfinished.
+    verdicts = run(system, RunOptions(engines=("ic3", "invgen"), timeout=60))
     assert [v.answer for v in verdicts] == [Answer.VALID]
     assert log.read_text().splitlines() == ["computed"]
     analyze(system, lambda: registry.backend("z3").solver(system.env))  # memoised: no further computation
