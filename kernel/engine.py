@@ -70,7 +70,9 @@ class EngineContext:
 
     - ``make_solver()``: a fresh solver of the chosen backend bound to the system's environment.
     - ``max_k``: the bound to stop at (None: until killed).
-    - ``deadline``: ``time.monotonic()`` value at which the run is killed (informational).
+    - ``deadline``: ``time.monotonic()`` value at which the engine's work ends: its process is
+      killed then, and an engine run in the runner's own process (:attr:`Engine.quick_bound`)
+      must stop starting new steps (``expired()``).
     - ``options``: the engine's own settings, an instance of its :attr:`Engine.Options`.
     - ``companions``: the names of the engines running beside this one in the same run.
     - ``publish_invariants`` / ``poll_invariants``: lemmas proved by one engine, shared with the
@@ -89,6 +91,9 @@ class EngineContext:
 
     def time_left(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.monotonic()
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
 
 
 class Engine(abc.ABC):
@@ -113,6 +118,11 @@ class Engine(abc.ABC):
     #: True when :meth:`prepare` does work: the runner forks the other engines first, so
     #: that the preparation never delays them.
     prepares: bool = False
+    #: When set, a run of several engines on a small system first runs this engine in the
+    #: runner's own process, up to this bound and for at most ``runner.QUICK_SLICE`` seconds
+    #: (it must stop starting steps once ``ctx.expired()``): what it decides there needs no
+    #: process at all, and only the properties left open go to the engines' processes.
+    quick_bound: int | None = None
 
     def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
         """Work on ``system`` done once in the runner's process before this engine's process is

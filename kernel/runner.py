@@ -301,6 +301,28 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
     return _Portfolio(system, props, engines, opts, start, deadline).run()
 
 
+#: Seconds each engine with a :attr:`Engine.quick_bound` gets in the runner's process.
+QUICK_SLICE = 0.25
+#: Formula nodes (``init``, ``trans``, assumptions) of a system small enough for that phase.
+QUICK_MAX_NODES = 4000
+
+
+def _small(system: TransitionSystem) -> bool:
+    """Whether ``system``'s formulas have at most :data:`QUICK_MAX_NODES` distinct nodes
+    (counted until the limit is passed)."""
+    seen: set[FNode] = set()
+    stack = [system.init, system.trans, *system.assumptions]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if len(seen) > QUICK_MAX_NODES:
+            return False
+        stack.extend(node.args())
+    return True
+
+
 class _Portfolio:
     """One run of engine processes: the messages they send, the verdicts accepted so far."""
 
@@ -326,11 +348,12 @@ class _Portfolio:
         self.tell(ProgressEvent("start", engines=tuple(e.name for e in self.engines),
                                 properties=tuple(self.by_name)))
         try:
+            self._quick()
             for eng in self.engines:
-                if not eng.prepares:
+                if not eng.prepares and not self._finished():
                     self._launch(eng)
             preparing = [e for e in self.engines if e.prepares]
-            if preparing and self._prepare(preparing):
+            if preparing and not self._finished() and self._prepare(preparing):
                 for eng in preparing:
                     self._launch(eng)
             while self.running and not self._finished():
@@ -348,6 +371,41 @@ class _Portfolio:
     def _finished(self) -> bool:
         return len(self.decided) >= len(self.props) or (
             self.deadline is not None and time.monotonic() >= self.deadline)
+
+    def _quick(self) -> None:
+        """Engines with a :attr:`Engine.quick_bound`, in this process, on a small system in a
+        run of several engines: their definitive verdicts are taken as any other; an unknown,
+        an error or a crash here only leaves the property to the engines' processes."""
+        quick = [e for e in self.engines if e.quick_bound is not None]
+        if len(self.engines) < 2 or not quick or not _small(self.system):
+            return
+        backend = registry.backend(self.opts.solver)
+        for eng in quick:
+            if self._finished():
+                return
+            deadline = time.monotonic() + QUICK_SLICE
+            deadline = deadline if self.deadline is None else min(deadline, self.deadline)
+            bound = eng.quick_bound if self.opts.max_k is None else min(eng.quick_bound,
+                                                                         self.opts.max_k)
+            ctx = EngineContext(solver_name=self.opts.solver, deadline=deadline, max_k=bound,
+                                make_solver=lambda: backend.solver(self.system.env),
+                                options=self.options[eng.name],
+                                companions=self._companions(eng))
+            try:
+                for verdict in eng.check(self.system, self._open(), ctx):
+                    if verdict.answer.definitive:
+                        self._handle("verdict", eng.name,
+                                     verdict.evolve(engine=verdict.engine or eng.name,
+                                                    solver=self.opts.solver))
+            except Exception:  # noqa: S112 - the engines' processes take the property on
+                continue
+
+    def _companions(self, eng: Engine) -> tuple[str, ...]:
+        """The engines beside ``eng`` in this run (ic3 leaves invariant generation to invgen)."""
+        return tuple(e.name for e in self.engines if e.name != eng.name)
+
+    def _open(self) -> list[Property]:
+        return [p for p in self.props if p.name not in self.decided]
 
     def _prepare(self, engines: list[Engine]) -> bool:
         """:meth:`Engine.prepare` in this process; False when the run ended meanwhile.  A
@@ -373,13 +431,11 @@ class _Portfolio:
         return not self._finished()
 
     def _launch(self, eng: Engine) -> None:
-        names = tuple(e.name for e in self.engines)
         nice = eng.niceness if len(self.engines) > 1 else 0
-        companions = tuple(n for n in names if n != eng.name)  # ic3 leaves invgen to invgen
-        proc = _CTX.Process(target=_child, args=(eng, self.system, self.props, self.opts,
+        proc = _CTX.Process(target=_child, args=(eng, self.system, self._open(), self.opts,
                                                  self.deadline, self.outbox,
                                                  self.inboxes[eng.name], nice, os.getpid(),
-                                                 self.options[eng.name], companions),
+                                                 self.options[eng.name], self._companions(eng)),
                             daemon=True)
         proc.start()
         self.procs[eng.name] = proc

@@ -44,9 +44,9 @@ def unknown_on_solver_failure(check: CheckMethod) -> CheckMethod:
 
 def steps_within_bound(ctx: EngineContext, pending: Collection[str]) -> Iterator[int]:
     """The steps 0, 1, ... while ``pending`` (which the caller empties as it decides) is not
-    empty, up to the bound ``ctx.max_k``."""
+    empty, up to the bound ``ctx.max_k`` and until the deadline ``ctx.deadline``."""
     k = 0
-    while pending and (ctx.max_k is None or k <= ctx.max_k):
+    while pending and (ctx.max_k is None or k <= ctx.max_k) and not ctx.expired():
         yield k
         k += 1
 

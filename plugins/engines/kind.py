@@ -29,6 +29,7 @@ from kinduct.plugins.engines.common import (
 class KInduction(Engine):
     name = "kind"
     description = "k-induction (base case confirmed, lazy simple-path constraints)"
+    quick_bound = 5
 
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
