@@ -485,7 +485,6 @@ class IC3Base:
 class IC3(AnalysingEngine):
     name = "ic3"
     description = "IC3/PDR with cube generalisation over LIA/LRA atoms (certified invariants)"
-    quick_bound = 30  # frames
 
     @attrs.frozen
     class Options:
