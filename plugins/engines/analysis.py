@@ -138,6 +138,8 @@ def copy_invariants(system: TransitionSystem, solver: Solver, flag: FNode | None
 def latches(system: TransitionSystem, solver: Solver, first: FNode | None = None) -> list[FNode]:
     """Boolean state variables that may start true and never rise: no step (assumptions
     holding on both sides, not leaving the first step ``first``) goes from false to true.
+    On systems with more than :data:`FEW_CANDIDATES` Boolean state variables the search is
+    bounded (:data:`MAX_ROUNDS` models per question) and may find none.
 
     These are the "so far" flags of synchronous programs (Lustre's ``Sofar(env)``, nuXmv's
     ``historically``): properties read ``env => ...``, and what holds while the flag does is
@@ -160,19 +162,29 @@ def latches(system: TransitionSystem, solver: Solver, first: FNode | None = None
     if first is not None:
         solver.add(mgr.Not(first))
     nexts = dict(bools)
-    can_hold, _ = _witnessed(solver, list(nexts), lambda c: c, lambda c, model: model[c])
-    rises, settled = _witnessed(solver, can_hold, lambda c: mgr.And(mgr.Not(c), nexts[c]),
-                                lambda c, model: not model[c] and model[nexts[c]])
-    found = [c for c in can_hold if c not in set(rises)] if settled else []
+    if len(bools) <= FEW_CANDIDATES:  # two cheap queries each, on one incremental solver
+        found = [c for c, n in bools if solver.check([c]) and not solver.check([mgr.Not(c), n])]
+    else:
+        can_hold, _ = _witnessed(solver, list(nexts), lambda c: c, lambda c, model: model[c])
+        rises, settled = _witnessed(solver, can_hold, lambda c: mgr.And(mgr.Not(c), nexts[c]),
+                                    lambda c, model: not model[c] and model[nexts[c]])
+        found = [c for c in can_hold if c not in set(rises)] if settled else []
     # A latch false in every initial state is just false: not a flag to split on.
     solver.reset()
     solver.add(system.init)
     solver.add_all(system.assumptions)
-    found, _ = _witnessed(solver, found, lambda c: c, lambda c, model: model[c])
+    if len(found) <= FEW_CANDIDATES:
+        found = [c for c in found if solver.check([c])]
+    else:
+        found, _ = _witnessed(solver, found, lambda c: c, lambda c, model: model[c])
     solver.reset()
     return found
 
 
+#: Up to this many candidate flags, :func:`latches` asks two questions per flag; beyond, it
+#: asks one question per model (:func:`_witnessed`), which a large system needs (2,204 flags
+#: of test-issue-123.lus took minutes one by one).
+FEW_CANDIDATES = 128
 #: Models :func:`_witnessed` asks for before it gives up on the candidates still open.
 MAX_ROUNDS = 32
 
