@@ -1,10 +1,13 @@
 """The runner's contracts, with toy engines: the first definitive verdict wins, a trace that does
 not replay is an error, a refused certificate turns valid into error, a crashing or refusing
 engine leaves the property to the others (unknown with the reason; error when every engine
-fails), and the deadline holds."""
+fails), the deadline holds, a preparation in the runner's process holds up neither another
+engine's verdict nor the deadline, and a quick engine decides in the runner's process when it
+runs beside others."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 
@@ -170,3 +173,35 @@ def test_a_preparation_ends_at_the_deadline(monkeypatch):
     assert verdict.answer is Answer.UNKNOWN and verdict.timeout
     assert slow.queries < 100
     assert time.monotonic() - started < 5
+
+
+def test_a_quick_engine_decides_in_the_runners_process(toys, monkeypatch):
+    """On a small system, an engine with a quick bound runs first in the runner's process:
+    what it decides needs no engine process (its verdict is recorded in this process)."""
+    pids: list[int] = []
+
+    def valid_here(props):
+        pids.append(os.getpid())
+        yield from valid_at_once(props)
+
+    quick = Toy("toy-quick", valid_here)
+    quick.quick_bound = 3
+    monkeypatch.setitem(registry.engines(), quick.name, quick)
+    (verdict,) = run(counter(), RunOptions(engines=(quick.name, toys("toy-slow", sleep_then_unknown)),
+                                           timeout=60))
+    assert verdict.answer is Answer.VALID and verdict.engine == "toy-quick"
+    assert pids == [os.getpid()]
+
+
+def test_a_quick_engine_alone_runs_in_its_own_process(toys, monkeypatch):
+    pids: list[int] = []
+
+    def valid_here(props):
+        pids.append(os.getpid())
+        yield from valid_at_once(props)
+
+    quick = Toy("toy-quick", valid_here)
+    quick.quick_bound = 3
+    monkeypatch.setitem(registry.engines(), quick.name, quick)
+    (verdict,) = run(counter(), RunOptions(engines=(quick.name,), timeout=60))
+    assert verdict.answer is Answer.VALID and pids == []  # recorded in the child, not here
