@@ -303,8 +303,10 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
 
 #: Seconds each engine with a :attr:`Engine.quick_bound` gets in the runner's process.
 QUICK_SLICE = 0.25
-#: Formula nodes (``init``, ``trans``, assumptions) of a system small enough for that phase.
-QUICK_MAX_NODES = 4000
+#: Formula nodes (``init``, ``trans``, assumptions) of a system small enough for that phase:
+#: C-RASP queries have 29-113, FMCAD08's VMT models 100-1,500.  At 4,000 the phase slowed the
+#: later engines on DRAGON_4 (1,000 nodes; 12 s without it, 19-24 s with it, not explained).
+QUICK_MAX_NODES = 200
 
 
 def _small(system: TransitionSystem) -> bool:
