@@ -8,7 +8,7 @@ per question and computes Booleans, integers and exact rationals directly.
 It answers only what it can compute exactly: Booleans, linear and non-linear integer/real
 arithmetic with exact rationals, ``ite`` and equality.  Anything else (bit-vectors, arrays,
 uninterpreted functions, a division by zero, a variable without a value) makes
-:func:`evaluate` return :data:`UNDECIDED`, and callers fall back to substitution.
+:func:`evaluate` return :data:`UNDECIDED`; :func:`holds` then falls back to substitution.
 """
 
 from __future__ import annotations
@@ -18,7 +18,11 @@ from fractions import Fraction
 from typing import Final
 
 import pysmt.operators as op
+from pysmt.environment import Environment
 from pysmt.fnode import FNode
+
+from kinduct.kernel.backend import constant
+from kinduct.kernel.verdict import Value
 
 Number = int | Fraction
 Computed = bool | int | Fraction
@@ -126,3 +130,39 @@ def evaluate(formula: FNode, values: Mapping[FNode, Computed]) -> Computed | _Un
             else:
                 done[node] = _leaf(node, values)
     return done[formula]
+
+
+def _typed(var: FNode, value: Value) -> Computed | None:
+    """``value`` as the Python value of ``var``'s sort (None: a sort left to substitution)."""
+    sort = var.symbol_type()
+    try:
+        if sort.is_bool_type():
+            return bool(value)
+        if sort.is_int_type():
+            return int(value)
+        if sort.is_real_type():
+            return Fraction(value)
+    except (TypeError, ValueError):
+        pass
+    return None
+
+
+def computable(values: Mapping[FNode, Value]) -> dict[FNode, Computed]:
+    """The values :func:`evaluate` can use, by symbol (compute once, ask many times)."""
+    typed = ((var, _typed(var, value)) for var, value in values.items())
+    return {var: v for var, v in typed if v is not None}
+
+
+def holds(env: Environment, formula: FNode, values: Mapping[FNode, Value],
+          ready: Mapping[FNode, Computed] | None = None) -> bool | None:
+    """Whether ``formula`` holds when each symbol has its value in ``values`` (``ready``: the
+    same values already passed through :func:`computable`); None when a symbol it needs has no
+    value.  Computed directly where :func:`evaluate` can, else by substituting constants and
+    simplifying."""
+    value = evaluate(formula, computable(values) if ready is None else ready)
+    if value is not UNDECIDED:
+        return bool(value)
+    mgr = env.formula_manager
+    consts = {var: constant(mgr, var, v) for var, v in values.items()}
+    value = env.simplifier.simplify(env.substituter.substitute(formula, consts))
+    return value.constant_value() if value.is_bool_constant() else None

@@ -6,30 +6,12 @@ at every step, trans holds between consecutive steps, and the property fails at 
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import attrs
 from pysmt.fnode import FNode
 
-from kinduct.kernel.backend import constant
-from kinduct.kernel.evaluate import UNDECIDED, Computed, evaluate
+from kinduct.kernel.evaluate import Computed, computable, holds
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Trace, Value
-
-
-def _typed(var: FNode, value: Value) -> Computed | None:
-    """``value`` as the Python value of ``var``'s sort (None: a sort evaluated by substitution)."""
-    sort = var.symbol_type()
-    try:
-        if sort.is_bool_type():
-            return bool(value)
-        if sort.is_int_type():
-            return int(value)
-        if sort.is_real_type():
-            return Fraction(value)
-    except (TypeError, ValueError):
-        pass
-    return None
 
 
 @attrs.frozen
@@ -41,19 +23,18 @@ class _Assignment:
 
     @classmethod
     def of(cls, values: dict[FNode, Value]) -> _Assignment:
-        typed = ((var, _typed(var, value)) for var, value in values.items())
-        return cls(values, {var: v for var, v in typed if v is not None})
+        return cls(values, computable(values))
 
     def union(self, other: _Assignment, names: dict[FNode, FNode]) -> _Assignment:
         """This assignment and ``other``'s values under ``names`` (current to next)."""
         values = dict(self.values)
-        computable = dict(self.computable)
+        ready = dict(self.computable)
         for var, name in names.items():
             if var in other.values:
                 values[name] = other.values[var]
             if var in other.computable:
-                computable[name] = other.computable[var]
-        return _Assignment(values, computable)
+                ready[name] = other.computable[var]
+        return _Assignment(values, ready)
 
 
 def _step(system: TransitionSystem, trace: Trace, k: int) -> _Assignment:
@@ -63,18 +44,7 @@ def _step(system: TransitionSystem, trace: Trace, k: int) -> _Assignment:
 
 
 def _holds(system: TransitionSystem, formula: FNode, step: _Assignment) -> bool | None:
-    """Whether ``formula`` holds under ``step``; None when some variable it needs has no
-    value.  Computed directly where :mod:`kinduct.kernel.evaluate` can, else by substituting
-    constants and simplifying."""
-    value = evaluate(formula, step.computable)
-    if value is not UNDECIDED:
-        return bool(value)
-    mgr = system.env.formula_manager
-    consts = {var: constant(mgr, var, v) for var, v in step.values.items()}
-    value = system.env.simplifier.simplify(system.env.substituter.substitute(formula, consts))
-    if value.is_bool_constant():
-        return value.constant_value()
-    return None  # some variable had no value: cannot decide
+    return holds(system.env, formula, step.values, step.computable)
 
 
 def replay_trace(system: TransitionSystem, trace: Trace, prop: Property,

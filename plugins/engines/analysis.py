@@ -161,10 +161,10 @@ def latches(system: TransitionSystem, solver: Solver, first: FNode | None = None
     solver.add_all(env.substituter.substitute(a, shift) for a in system.assumptions)
     if first is not None:
         solver.add(mgr.Not(first))
-    nexts = dict(bools)
     if len(bools) <= FEW_CANDIDATES:  # two cheap queries each, on one incremental solver
         found = [c for c, n in bools if solver.check([c]) and not solver.check([mgr.Not(c), n])]
     else:
+        nexts = dict(bools)
         can_hold, _ = _witnessed(solver, list(nexts), lambda c: c, lambda c, model: model[c])
         rises, settled = _witnessed(solver, can_hold, lambda c: mgr.And(mgr.Not(c), nexts[c]),
                                     lambda c, model: not model[c] and model[nexts[c]])

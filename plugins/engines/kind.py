@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from pysmt.fnode import FNode
 
 from kinduct.kernel.engine import Engine, EngineContext
+from kinduct.kernel.evaluate import holds
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Verdict
@@ -110,11 +111,4 @@ class KInduction(Engine):
 
 
 def _holds_at(system: TransitionSystem, ub: Unroller, formula: FNode, k: int, consts) -> bool:
-    from kinduct.kernel.backend import constant
-
-    mgr = system.env.formula_manager
-    mapping = {sym: constant(mgr, sym, val) for sym, val in consts.items()}
-    value = system.env.simplifier.simplify(
-        system.env.substituter.substitute(ub.at(formula, k), mapping))
-    return value.is_true()
-
+    return holds(system.env, ub.at(formula, k), consts) is True

@@ -175,33 +175,32 @@ def test_a_preparation_ends_at_the_deadline(monkeypatch):
     assert time.monotonic() - started < 5
 
 
-def test_a_quick_engine_decides_in_the_runners_process(toys, monkeypatch):
+@pytest.fixture
+def quick_toy(monkeypatch):
+    """A registered toy with a quick bound that answers valid and records the process it
+    answered in (``quick_toy.pids``: only what ran in this process shows up there)."""
+    pids: list[int] = []
+
+    def valid_here(props):
+        pids.append(os.getpid())
+        yield from valid_at_once(props)
+
+    quick = Toy("toy-quick", valid_here)
+    quick.quick_bound = 3
+    quick.pids = pids
+    monkeypatch.setitem(registry.engines(), quick.name, quick)
+    return quick
+
+
+def test_a_quick_engine_decides_in_the_runners_process(toys, quick_toy):
     """On a small system, an engine with a quick bound runs first in the runner's process:
     what it decides needs no engine process (its verdict is recorded in this process)."""
-    pids: list[int] = []
-
-    def valid_here(props):
-        pids.append(os.getpid())
-        yield from valid_at_once(props)
-
-    quick = Toy("toy-quick", valid_here)
-    quick.quick_bound = 3
-    monkeypatch.setitem(registry.engines(), quick.name, quick)
-    (verdict,) = run(counter(), RunOptions(engines=(quick.name, toys("toy-slow", sleep_then_unknown)),
-                                           timeout=60))
+    engines = (quick_toy.name, toys("toy-slow", sleep_then_unknown))
+    (verdict,) = run(counter(), RunOptions(engines=engines, timeout=60))
     assert verdict.answer is Answer.VALID and verdict.engine == "toy-quick"
-    assert pids == [os.getpid()]
+    assert quick_toy.pids == [os.getpid()]
 
 
-def test_a_quick_engine_alone_runs_in_its_own_process(toys, monkeypatch):
-    pids: list[int] = []
-
-    def valid_here(props):
-        pids.append(os.getpid())
-        yield from valid_at_once(props)
-
-    quick = Toy("toy-quick", valid_here)
-    quick.quick_bound = 3
-    monkeypatch.setitem(registry.engines(), quick.name, quick)
-    (verdict,) = run(counter(), RunOptions(engines=(quick.name,), timeout=60))
-    assert verdict.answer is Answer.VALID and pids == []  # recorded in the child, not here
+def test_a_quick_engine_alone_runs_in_its_own_process(quick_toy):
+    (verdict,) = run(counter(), RunOptions(engines=(quick_toy.name,), timeout=60))
+    assert verdict.answer is Answer.VALID and quick_toy.pids == []  # recorded in the child
