@@ -225,3 +225,19 @@ def test_kinduct_agrees_where_it_was_wrong(model):
 
     system = load_system(model)
     assert {v.answer for v in run(system, RunOptions(timeout=60))} == {Answer.VALID}
+
+
+def test_kind2_fault_is_refuted_by_its_own_trace(kind2):
+    """Kind 2 v3.0.0 proves the imported contract's ``_one_mode_active`` and falsifies
+    ``guarantee ::A::m1`` with a trace where m1 is inactive; kinduct falsifies both, and the
+    differential test accepts that only because Kind 2's own trace refutes its proof."""
+    from kinduct.kernel.cli import load_system
+    from tests.plugins.backends.kind2.kind2_faults import refuted_by_own_trace
+
+    system = load_system(DATA / "kind2_fault" / "imported_mode_exhaustiveness.lus")
+    theirs = run(system, RunOptions(solver="kind2", timeout=60))
+    ours = {v.property: v.answer for v in run(system, RunOptions(timeout=60))}
+    (one_mode,) = [v for v in theirs if v.property.endswith("_one_mode_active")]
+    assert one_mode.answer is Answer.VALID
+    assert ours[one_mode.property] is Answer.FALSIFIABLE
+    assert refuted_by_own_trace(system, one_mode.property, theirs) is not None
