@@ -84,10 +84,8 @@ def build_system(checked: Checked, main: str, compositional: bool = False) -> Tr
 def load_systems(path: Path, options: LoadOptions) -> list[TransitionSystem]:
     checked = load_checked(path)
     if options.modular:
-        names = [n for n in checked.order if not checked.nodes[n].imported]
-        if options.main:
-            keep = _reachable_from(checked, options.main)
-            names = [n for n in names if n in keep]
+        keep = set().union(*(_reachable_from(checked, m) for m in main_nodes(checked, options)))
+        names = [n for n in checked.order if n in keep and not checked.nodes[n].imported]
     else:
         names = main_nodes(checked, options)
     return [build_system(checked, n, options.compositional) for n in names]
