@@ -191,6 +191,8 @@ class Param:
     pos: Pos
     const: bool = False
     pred: Expr | None = None
+    #: A local's declaration section (its ``var`` keyword), where Kind 2 places its obligations.
+    decl_pos: Pos | None = None
 
 
 @dataclass(eq=False)
@@ -235,6 +237,8 @@ class ConstDecl:
     type_expr: TypeExpr | None
     value: Expr | None
     pos: Pos
+    #: The ``const`` keyword of its declaration, where Kind 2 places its obligation.
+    decl_pos: Pos | None = None
 
 
 @dataclass(eq=False)

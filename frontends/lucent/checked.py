@@ -36,11 +36,15 @@ class Prop:
     #: A generated obligation: ``expr`` (a stream, a constant's value, an ascribed
     #: expression) must have this refinement type.
     ref: Refinement | None = None
-    #: An obligation of a contract (a ghost's type): checked also where the node is abstract.
+    #: An obligation of a contract (a ghost's type): owed at the call site also where the
+    #: node is imported (it has no body of its own to be checked in).
     contract: bool = False
     #: The stream that is true while the node's assumptions have held so far; the property
     #: is owed only then (a guarantee, a mode's ensure, an output's refinement type).
     sofar: str | None = None
+    #: What prefixes a generated obligation's name (an import site ``Spec[L3C3].``, an
+    #: ascription's ``N.type_ascription_L5C9[L5C9].``).
+    site: str = ""
 
 
 @dataclass
@@ -49,6 +53,10 @@ class Mode:
     requires: list[A.Expr]
     ensures: list[tuple[str, A.Expr, A.Pos]]
     pos: A.Pos
+    #: Where the mode comes from an imported contract: the import site that prefixes the
+    #: names of its properties (``Spec[L13C13].``) and the contract's name.
+    site: str = ""
+    contract: str = ""
 
 
 @dataclass
@@ -66,6 +74,8 @@ class Node:
     types: dict[str, T] = field(default_factory=dict)
     refinements: dict[str, Refinement] = field(default_factory=dict)
     var_pos: dict[str, A.Pos] = field(default_factory=dict)
+    #: A local's declaration section (``var`` keyword), where Kind 2 places its obligations.
+    decl_pos: dict[str, A.Pos] = field(default_factory=dict)
     const_inputs: set[str] = field(default_factory=set)
     eqs: list[tuple[list[str], A.Expr]] = field(default_factory=list)
     asserts: list[A.Expr] = field(default_factory=list)

@@ -27,6 +27,9 @@ from kinduct.frontends.lucent.types import BOOL, INT, REAL, Refinement, T, flat,
 from kinduct.frontends.lucent.walk import Instant, _has_temporal, children, const_value, current_vars
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 
+#: The value a symbolic subrange bound constrains, in the predicate it becomes.
+_BOUND_VAR = "%bound"
+
 __all__ = ["Checked", "Checker", "ConstRef", "Mode", "Node", "Prop", "Refines", "check_program",
            "children", "const_value"]
 
@@ -130,11 +133,13 @@ class Checker:
             ref = self.type_refs.get(n)
             return self.types[n], ref.copy() if ref else Refinement()
         if k == "subrange":
-            lo = None if te.args[0] is None else self.const_int(te.args[0])
-            hi = None if te.args[1] is None else self.const_int(te.args[1])
+            ref = Refinement()
+            lo = None if te.args[0] is None else self._bound(te.args[0], ">=", ref)
+            hi = None if te.args[1] is None else self._bound(te.args[1], "<=", ref)
             if lo is not None and hi is not None and lo > hi:
                 raise self.err(f"empty subrange [{lo}, {hi}]", te.pos)
-            return INT, Refinement(lo, hi)
+            ref.lo, ref.hi = lo, hi
+            return INT, ref
         if k == "subtype":
             var, base_te, pred = te.args
             base, ref = self.resolve_type(base_te)
@@ -178,6 +183,17 @@ class Checker:
             return T("array", items=(elem,), size=size), Refinement(parts=parts)
         raise self.err(f"unknown type form {k}", te.pos)
 
+    def _bound(self, e: A.Expr, op: str, ref: Refinement) -> int | None:
+        """A subrange bound: its value, or None where it names free constants (``[0, N]``
+        with ``const N: int;``), then added to ``ref`` as a predicate (Kind 2: a SubType)."""
+        checked = _Scope(self, None, {}, strict_consts=self.strict).expect(e, INT)
+        v = const_value(checked)
+        if v is not None:
+            return int(v)
+        bound = A.Var(_BOUND_VAR, pos=e.pos, ty=INT)
+        ref.preds.append((_BOUND_VAR, A.Binop(op, bound, checked, pos=e.pos, ty=BOOL)))
+        return None
+
     def const_int(self, e: A.Expr) -> int:
         checked = _Scope(self, None, {}, strict_consts=self.strict).expect(e, INT)
         v = const_value(checked)
@@ -203,8 +219,9 @@ class Checker:
             scope.unify(t, v.ty, cd.value.pos)
             if not ref.empty:
                 self._subrange_constant(cd, v, ref)
-                self.const_obligations.append(Prop(f"{ref.kind_name}[L{cd.pos.line}C{cd.pos.col}]", v,
-                                                   cd.pos, "Guarantee", ref=ref))
+                pos = cd.decl_pos or cd.pos
+                self.const_obligations.append(Prop(f"{ref.kind_name}[L{pos.line}C{pos.col}]", v,
+                                                   pos, "Guarantee", ref=ref))
         self.consts[cd.name] = v
 
     def _subrange_constant(self, cd: A.ConstDecl, v: A.Expr, ref: Refinement) -> None:
@@ -217,7 +234,8 @@ class Checker:
             return
         if (ref.lo is not None and value < ref.lo) or (ref.hi is not None and value > ref.hi):
             raise self.err(f"constant {cd.name} is assigned a value outside of its subrange type "
-                           f"[{ref.lo}, {ref.hi}]", cd.value.pos)
+                           f"[{'*' if ref.lo is None else ref.lo}, {'*' if ref.hi is None else ref.hi}]",
+                           cd.value.pos)
 
     # ---- nodes ----
     def _node(self, d: A.NodeDecl, done: dict[str, Node]) -> Node:
@@ -230,6 +248,8 @@ class Checker:
                 t, ref = self.resolve_type(p.type_expr)
                 node.types[p.name] = t
                 node.var_pos[p.name] = p.pos
+                if p.decl_pos is not None:
+                    node.decl_pos[p.name] = p.decl_pos
                 {"input": node.inputs, "output": node.outputs, "local": node.locals}[cls].append(p.name)
                 if p.const:
                     node.const_inputs.add(p.name)
@@ -244,7 +264,7 @@ class Checker:
             if te is not None:
                 t, ref = self.resolve_type(te)
                 scope.unify(t, v.ty, value.pos)
-                self._obligation(node, v, ref, pos)
+                self._obligation(node, v, ref, pos, source="Generated")
             scope.local_consts[name] = v
         # inline refinements (x: T | p) are checked in the node's scope; subtype ones already are
         for ref in node.refinements.values():
@@ -328,9 +348,12 @@ class Checker:
         for g in node.guarantees:
             g.sofar = name
 
-    def _contract_items(self, items, node: Node, scope: _Scope, prefix: str, done) -> None:
-        """Elaborate contract items into ``node``; ``prefix`` names the ghost streams of an
-        imported contract apart from the node's own (``Spec[l3c3].g``)."""
+    def _contract_items(self, items, node: Node, scope: _Scope, prefix: str, done,
+                        contract: str = "") -> None:
+        """Elaborate contract items into ``node``; ``prefix`` is the import site of the
+        contract ``contract`` (empty for the node's own): it names the ghost streams apart from
+        the node's own (``Spec[L3C3].g``) and, as in Kind 2, the guarantees, modes and
+        obligations (not the assumptions, nor an imported node's obligations)."""
         for item in items:
             if item.kind in ("var", "const"):
                 name = item.name
@@ -340,13 +363,13 @@ class Checker:
                     gname = self._ghost(node, scope, prefix, name, gt, item.pos)
                     node.eqs.append(([gname], scope.expect(item.expr, gt)))
                     self._obligation(node, _typed_var(gname, gt, item.pos), gref, item.pos,
-                                     contract=True)
+                                     contract=True, site=prefix)
                     continue
                 v = scope.check(item.expr)
                 if item.type_expr is not None:
                     t, ref = self.resolve_type(item.type_expr)
                     scope.unify(t, v.ty, item.expr.pos)
-                    self._obligation(node, v, ref, item.pos, contract=True)
+                    self._obligation(node, v, ref, item.pos, contract=True, site=prefix)
                 if item.kind == "const":
                     scope.local_consts[name] = v
                 else:
@@ -358,13 +381,13 @@ class Checker:
                                          e, item.pos, "Assumption"))
             elif item.kind == "guarantee":
                 e = scope.expect(item.expr, BOOL)
-                node.guarantees.append(Prop(item.name or f"guarantee[L{item.pos.line}C{item.pos.col}]",
-                                            e, item.pos, "Guarantee"))
+                name = item.name or f"guarantee[L{item.pos.line}C{item.pos.col}]"
+                node.guarantees.append(Prop(prefix + name, e, item.pos, "Guarantee"))
             elif item.kind == "mode":
                 reqs = [scope.expect(x, BOOL) for _, x, _ in item.requires]
-                ens = [(n or f"{item.name}.ensure[L{p.line}C{p.col}]", scope.expect(x, BOOL), p)
-                       for n, x, p in item.ensures]
-                mode = Mode(item.name, reqs, ens, item.pos)
+                ens = [(prefix + (n or f"{item.name}.ensure[L{p.line}C{p.col}]"),
+                        scope.expect(x, BOOL), p) for n, x, p in item.ensures]
+                mode = Mode(item.name, reqs, ens, item.pos, prefix, contract)
                 node.modes.append(mode)
                 scope.modes[item.name] = mode
             elif item.kind == "import":
@@ -394,14 +417,16 @@ class Checker:
                 sub.in_contract = True
                 sub.modes = scope.modes
                 site = f"{prefix}{item.name}[L{item.pos.line}C{item.pos.col}]."
-                self._contract_items(c.contract, node, sub, site, done)
+                self._contract_items(c.contract, node, sub, site, done, c.name)
 
     def _obligation(self, node: Node, e: A.Expr, ref: Refinement, pos: A.Pos,
-                    contract: bool = False) -> None:
-        """``e`` must have the refinement type ``ref`` (a constant's or a ghost's declared type)."""
+                    contract: bool = False, site: str = "", source: str = "Guarantee") -> None:
+        """``e`` must have the refinement type ``ref`` (a constant's or a ghost's declared
+        type); ``site``: the import site naming it, except in an imported node (Kind 2's)."""
         if not ref.empty:
-            node.obligations.append(Prop(f"{ref.kind_name}[L{pos.line}C{pos.col}]", e, pos,
-                                         "Guarantee", ref=ref, contract=contract))
+            prefix = "" if node.imported else site
+            node.obligations.append(Prop(f"{prefix}{ref.kind_name}[L{pos.line}C{pos.col}]", e, pos,
+                                         source, ref=ref, contract=contract, site=prefix))
 
     def _ghost(self, node: Node, scope: _Scope, prefix: str, name: str, t: T, pos: A.Pos) -> str:
         """Declare the ghost stream ``prefix + name`` (renamed apart from a node variable of

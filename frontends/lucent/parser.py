@@ -254,7 +254,10 @@ class _Builder(Transformer):
         return [A.TypeDecl(n, texpr, p) for n, p in names]
 
     def const_decl(self, meta, items):
-        return [d for item in items for d in item]
+        decls = [d for item in items for d in item]
+        for d in decls:
+            d.decl_pos = _pos(meta)
+        return decls
 
     def const_item(self, meta, items):
         names = items[0]
@@ -374,7 +377,10 @@ class _Builder(Transformer):
         return [A.Param(n, texpr, p, const, pred) for n, p in names]
 
     def var_section(self, meta, items):
-        return ("vars", [p for group in items for p in group])
+        params = [p for group in items for p in group]
+        for p in params:
+            p.decl_pos = _pos(meta)
+        return ("vars", params)
 
     def var_item(self, meta, items):
         names, texpr = items[0], items[1]
@@ -382,7 +388,7 @@ class _Builder(Transformer):
         return [A.Param(n, texpr, p, False, pred) for n, p in names]
 
     def const_section(self, meta, items):
-        return ("consts", items)
+        return ("consts", [(*item[:3], _pos(meta)) for item in items])
 
     def local_const(self, meta, items):
         name = items[0]
@@ -430,7 +436,7 @@ class _Builder(Transformer):
         args = next((i for i in items[1:] if isinstance(i, list) and (not i or isinstance(i[0], A.Expr))),
                     [])
         outs = next((i for i in items[1:] if isinstance(i, list) and i and isinstance(i[0], tuple)), [])
-        return A.ContractItem("import", str(name), _tpos(name), args=args, outs=[n for n, _ in outs])
+        return A.ContractItem("import", str(name), _pos(meta), args=args, outs=[n for n, _ in outs])
 
     # ---- statements ----
     def equation(self, meta, items):

@@ -14,6 +14,7 @@ Properties of called nodes are checked in the caller's context and named by call
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -23,6 +24,7 @@ from pysmt.typing import INT as SINT
 from pysmt.typing import REAL as SREAL
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent import obligations
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop, Refines
 from kinduct.frontends.lucent.types import T, assemble, flat, scalar_paths
 from kinduct.kernel.errors import SourceLocation
@@ -268,7 +270,7 @@ class _Inst:
                 req = mgr.And([self.expr(r) for r in m.requires])
                 # Kind 2's non-vacuity check: the mode can be active (Kind 2 does not wait for a
                 # callee's assumptions here); a mode that never can is reported unreachable.
-                reach = Prop(f"{m.name}[L{m.pos.line}C{m.pos.col}]", _conj(m.requires), m.pos,
+                reach = Prop(f"{m.site}{m.name}[L{m.pos.line}C{m.pos.col}]", _conj(m.requires), m.pos,
                              "NonVacuityCheck", kind="reachable")
                 tr.add_property(self.prefix + reach.name, req, reach, self.prefix)
                 for name, e, pos in m.ensures:
@@ -278,9 +280,12 @@ class _Inst:
                                     self.prefix, "Ensure")
             if node.modes and self.top:
                 any_mode = _disj([_conj(m.requires) for m in node.modes])
-                p = Prop("_one_mode_active", any_mode, node.decl.pos, "OneModeActive")
-                tr.add_property(self.prefix + "_one_mode_active", self.expr(any_mode), p,
-                                self.prefix, "OneModeActive")
+                origins = {m.contract for m in node.modes}
+                name = f"{origins.pop()}._one_mode_active" if len(origins) == 1 and \
+                    node.modes[0].contract else "_one_mode_active"
+                p = Prop(name, any_mode, node.decl.pos, "OneModeActive")
+                tr.add_property(self.prefix + name, self.expr(any_mode), p, self.prefix,
+                                "OneModeActive")
         for a in node.assumes:
             if self.top:
                 tr.assume(self.expr(a.expr))
@@ -304,43 +309,41 @@ class _Inst:
     def refinements(self, abstract: bool, owed) -> None:
         """Refinement types: assumptions on the main node's inputs, obligations on a callee's
         inputs (checked at the call site, Kind 2's source ``Assumption``), on outputs
-        (``Guarantee``, owed while the assumptions hold) and on locals (``Generated``); an
-        abstracted callee's outputs are assumed to have their types."""
-        tr, node = self.tr, self.node
+        (``Guarantee``, owed while the assumptions hold) and on locals (``Generated``, placed
+        at their ``var`` section); an abstracted callee's outputs are assumed to have their
+        types. Obligations are named by :func:`obligations.named`."""
+        tr, node, mgr = self.tr, self.node, self.mgr
+        entries: list[tuple[STerm, Prop]] = []
         for n, ref in node.refinements.items():
-            fs = self.refinement(n, ref)
-            if not fs:
-                continue
-            f = self.mgr.And(fs)
+            pos, sofar = node.var_pos[n], None
             if n in node.inputs:
                 if self.top:
-                    tr.assume(f)
+                    tr.assume(mgr.And(self.refinement(n, ref)))
                     continue
-                source, f = "Assumption", f
+                source = "Assumption"
             elif n in node.outputs:
                 if abstract:
-                    tr.assume(owed(f))
+                    tr.assume(owed(mgr.And(self.refinement(n, ref))))
                     continue
-                source, f = "Guarantee", owed(f)
+                source, sofar = "Guarantee", node.sofar
             elif abstract:
                 continue
             else:
-                source = "Generated"
-            pos = node.var_pos[n]
-            tr.add_property(f"{self.prefix}{ref.kind_name}[L{pos.line}C{pos.col}]", f,
-                            Prop(n, A.Var(n, pos=pos, ty=node.types[n]), pos, source, ref=ref,
-                                 sofar=node.sofar if source == "Guarantee" else None),
-                            self.prefix, source)
+                source, pos = "Generated", node.decl_pos.get(n, pos)
+            entries.append((self.env[n], Prop(n, A.Var(n, pos=pos, ty=node.types[n]), pos, source,
+                                              ref=ref, sofar=sofar)))
         for p in node.obligations:
-            if abstract and not p.contract:
+            # an abstracted callee with a body owes its contract's obligations in its own
+            # analysis; an imported one, which has none, owes them here (Kind 2: Generated)
+            if abstract and not (p.contract and node.imported):
                 continue
-            tr.add_property(f"{self.prefix}{p.name}",
-                            self.mgr.And(self.refine_term(self.expr(p.expr), p.ref)), p, self.prefix)
-        if abstract:
-            return
-        if self.top:
+            entries.append((self.expr(p.expr), replace(p, source="Generated") if abstract else p))
+        for term, p in obligations.named(entries):
+            f = mgr.And(self.refine_term(term, p.ref))
+            tr.add_property(f"{self.prefix}{p.name}", owed(f) if p.sofar else f, p, self.prefix)
+        if self.top and not abstract:
             for p in tr.checked.const_obligations:
-                tr.add_property(p.name, self.mgr.And(self.refine_term(self.expr(p.expr), p.ref)), p,
+                tr.add_property(p.name, mgr.And(self.refine_term(self.expr(p.expr), p.ref)), p,
                                 self.prefix)
 
     def refinement(self, n: str, ref) -> list[FNode]:

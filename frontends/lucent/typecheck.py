@@ -322,9 +322,9 @@ class _Scope:
         self.unify(t, arg.ty, e.arg.pos)
         if not ref.empty and self.node is not None:
             where = f"L{e.pos.line}C{e.pos.col}"
-            self.node.obligations.append(Prop(f"{self.node.name}.type_ascription_{where}[{where}]."
-                                              f"{ref.kind_name}[{where}]",
-                                              arg, e.pos, "Assumption", ref=ref))
+            site = f"{self.node.name}.type_ascription_{where}[{where}]."
+            self.node.obligations.append(Prop(f"{site}{ref.kind_name}[{where}]", arg, e.pos,
+                                              "Assumption", ref=ref, site=site))
         return arg
 
 

@@ -76,8 +76,21 @@ class Refinement:
 
     @property
     def kind_name(self) -> str:
-        """Kind 2's name for the obligation: ``SubRange`` for bounds alone, else ``SubType``."""
-        return "SubRange" if not self.preds and not self.parts else "SubType"
+        """Kind 2's name for the obligation: ``SubRange`` for bounds alone (components
+        included), else ``SubType``."""
+        if self.preds or any(p.kind_name == "SubType" for p in self.parts.values()):
+            return "SubType"
+        return "SubRange"
+
+    def pieces(self) -> list[Refinement]:
+        """One refinement per constrained component (its own bounds and predicates, reached
+        through ``parts``), in declaration order: Kind 2 makes one obligation of each."""
+        out = []
+        if self.lo is not None or self.hi is not None or self.preds:
+            out.append(Refinement(self.lo, self.hi, list(self.preds)))
+        for key, sub in self.parts.items():
+            out.extend(Refinement(parts={key: piece}) for piece in sub.pieces())
+        return out
 
     def copy(self) -> Refinement:
         return Refinement(self.lo, self.hi, list(self.preds),

@@ -30,6 +30,9 @@ _ANSWERS = {
 }
 
 
+_TRAILING_COMMA = re.compile(r",(\s*[\]}])")
+
+
 def parse_objects(text: str) -> list[dict[str, Any]]:
     """Every complete top-level object of Kind 2's output, even from a truncated array."""
     stripped = text.strip()
@@ -38,7 +41,10 @@ def parse_objects(text: str) -> list[dict[str, Any]]:
     try:
         root = json.loads(stripped, strict=False)
     except json.JSONDecodeError:
-        root = None
+        try:  # Kind 2 v3.0.0 can print a trailing comma (a counterexample's empty node block)
+            root = json.loads(_TRAILING_COMMA.sub(r"\1", stripped), strict=False)
+        except json.JSONDecodeError:
+            root = None
     if isinstance(root, list):
         return [o for o in root if isinstance(o, dict)]
     if isinstance(root, dict):

@@ -74,7 +74,7 @@ let
   y = x -> pre y + 1;
 tel
 """)
-    assert got == {"guarantee[L3C3]": "valid"}
+    assert got == {"Spec[L7C3].guarantee[L3C3]": "valid"}  # named by the import site, as Kind 2
 
 
 def test_node_and_function_calls_inside_a_contract(tmp_path):
@@ -102,7 +102,7 @@ let
   check out < 0;
 tel
 """)
-    assert got == {"SubType[L2C7]": ("falsifiable", "Guarantee"), "out < 0": ("valid", "PropAnnot")}
+    assert got == {"SubType[L2C1]": ("falsifiable", "Guarantee"), "out < 0": ("valid", "PropAnnot")}
 
 
 def test_imported_function_is_a_function_at_one_step_and_across_steps(tmp_path):
@@ -206,7 +206,7 @@ tel
 """)
     assert got == {
         "SubRange[L7C25]": ("falsifiable", "Guarantee"),
-        "SubType[L8C5]": ("falsifiable", "Generated"),
+        "SubType[L8C1]": ("falsifiable", "Generated"),  # at `var`, as Kind 2
         "Sub[L11C7].SubRange[L3C10]": ("falsifiable", "Assumption"),
         "Sub[L11C7].SubRange[L3C27]": ("valid", "Guarantee"),
         "N.type_ascription_L12C9[L12C9].SubRange[L12C9]": ("falsifiable", "Assumption"),
@@ -323,6 +323,8 @@ let
   check "P1" z > 0;
 tel
 """)
-    assert got == {"F[L10C7].SubType[L4C7]": ("falsifiable", "Guarantee"),
-                   "SubRange[L8C9]": ("falsifiable", "Guarantee"),
+    # Kind 2's names and sources: the imported function's ghost obligation is Generated, the
+    # local constant's is placed at its `const` keyword
+    assert got == {"F[L10C7].SubType[L4C7]": ("falsifiable", "Generated"),
+                   "SubRange[L8C3]": ("falsifiable", "Generated"),
                    "P1": ("valid", "PropAnnot")}

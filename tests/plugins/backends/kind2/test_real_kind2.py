@@ -198,6 +198,14 @@ def test_raw_newline_in_a_string():
     assert parse_objects(text.rsplit(",", 1)[0] + "]")[0]["value"] == "two\nlines"
 
 
+def test_trailing_comma_loses_no_object():
+    """Kind 2 v3.0.0 prints ``},\n]`` after a counterexample's empty node block: the objects
+    after it are still read."""
+    text = ('[{"objectType": "property", "name": "a", "counterExample": [{"subnodes": [{},]}]},'
+            '\n{"objectType": "property", "name": "b"}]')
+    assert [o["name"] for o in parse_objects(text)] == ["a", "b"]
+
+
 def test_built_kind2_is_found_without_path(kind2, tmp_path):
     """``make kind2`` output is found with nothing on PATH (here via the project folder)."""
     if Path(kind2).parent.parent.name != ".kind2":
@@ -241,3 +249,25 @@ def test_kind2_fault_is_refuted_by_its_own_trace(kind2):
     assert one_mode.answer is Answer.VALID
     assert ours[one_mode.property] is Answer.FALSIFIABLE
     assert refuted_by_own_trace(system, one_mode.property, theirs) is not None
+
+
+NAMES = sorted((DATA / "names").glob("*.lus"))
+
+
+@pytest.mark.parametrize("model", NAMES, ids=lambda p: p.stem)
+def test_generated_properties_have_kind2s_names(kind2, model):
+    """Every property kinduct reports on these models (obligations of refinement types per
+    component and per declaration section, import sites, imported callees' ghosts, symbolic
+    subrange bounds) is one Kind 2 reports, under the same name, with the same answer (Kind 2
+    also reports inferred subrange checks of its own, not compared)."""
+    import subprocess
+
+    options = ["--compositional", "true"] if "abstracted" in model.stem else []
+    proc = subprocess.run([kind2, "-json", *options, str(model)], capture_output=True, text=True,
+                          timeout=120)
+    theirs = {o["name"]: o["answer"]["value"] for o in parse_objects(proc.stdout)
+              if o.get("objectType") == "property"}
+    ours = answers(properties(json.loads(run_cli(
+        "check", model, "--json", "--timeout", "60",
+        *(["--compositional"] if options else [])).stdout)))
+    assert ours and ours.items() <= theirs.items(), (ours, theirs)
