@@ -81,13 +81,14 @@ def load(path: str | os.PathLike[str], *, main: str | None = None, frontend: str
 
 
 def check(path_or_system: str | os.PathLike[str] | TransitionSystem, *,
-          engine: str | Sequence[str] = "portfolio", solver: str = "z3",
+          engine: str | Sequence[str] = "portfolio", solver: str | None = None,
           timeout: float | None = None, main: str | None = None, bound: int | None = None,
           properties: Iterable[str] = (), frontend: str | None = None,
           **frontend_options: Any) -> Report:
     """Decide the properties of a model file or of a :class:`TransitionSystem`.
 
     ``engine``: a name, a comma-separated list or a sequence of names (``"bmc,kind"``);
+    ``solver``: a backend's name (None: the preferred available SMT backend);
     ``timeout``: seconds for the whole call, loading included (None: no limit);
     ``frontend_options``: what the frontend understands (Lucent: ``compositional``, ``modular``).
     Raises :class:`~kinduct.kernel.errors.InputError` (or its subclasses) on bad input."""
@@ -104,7 +105,8 @@ def check(path_or_system: str | os.PathLike[str] | TransitionSystem, *,
         props = [p for p in system.properties if not wanted or p.name in wanted]
         if not props:
             continue
-        opts = RunOptions(engines=engines, solver=solver, timeout=timeout, max_k=bound,
+        opts = RunOptions(engines=engines, solver=solver or registry.default_solver(),
+                          timeout=timeout, max_k=bound,
                           properties=tuple(p.name for p in props))
         verdicts = _decide(system, opts, start)
         analyses.append((system.with_properties(props), tuple(verdicts)))

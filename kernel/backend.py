@@ -65,6 +65,11 @@ class Solver(abc.ABC):
     def reset(self) -> None:
         """Forget every assertion (a fresh native solver)."""
 
+    def limit_time(self, seconds: float | None) -> None:  # noqa: B027 - optional hook
+        """Bound every later :meth:`check` to ``seconds`` of the solver's time (None: no
+        bound); a check that reaches it raises :class:`SolverUnknown`.  A backend without
+        such a limit ignores it (the runner's deadline still ends the engine's process)."""
+
     def constants(self, symbols: Sequence[FNode]) -> dict[FNode, FNode]:
         """The model as PySMT constants, ready for substitution."""
         mgr = self.env.formula_manager
@@ -97,6 +102,9 @@ class Backend(abc.ABC):
     name: str
     description: str = ""
     smt: bool = True  # False for an ExternalChecker, which takes whole problems
+    #: Among SMT backends, lower is chosen first: the default solver, and the other solver
+    #: that ``--certify`` re-checks certificates with.
+    preference: int = 100
 
     @abc.abstractmethod
     def available(self) -> bool: ...

@@ -19,9 +19,6 @@ from kinduct.kernel.backend import Solver, SolverUnknown
 from kinduct.kernel.lemmas import parse_lemmas
 from kinduct.kernel.system import Property, TransitionSystem
 
-#: The backend used to re-check a certificate found with a given one.
-OTHER_BACKEND = {"z3": "cvc5", "cvc5": "z3"}
-
 
 def check_invariant(system: TransitionSystem, prop: Property, inv: FNode, solver: Solver) -> str | None:
     """None when ``inv`` certifies ``prop``; otherwise which of the three conditions fails."""

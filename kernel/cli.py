@@ -175,8 +175,9 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
     """The options shared by every command that runs engines."""
     parser.add_argument("--engine", type=csv_list, default=("portfolio",),
                         help="engines to run in parallel, comma-separated")
-    parser.add_argument("--solver", type=str.lower, default="z3",
-                        help="backend: " + ", ".join(registry.backends()))
+    parser.add_argument("--solver", type=str.lower, default=None,
+                        help="backend: " + ", ".join(registry.backends()) +
+                             " (default: the preferred available SMT backend)")
     parser.add_argument("--timeout", type=timeout_seconds, default=None,
                         help="wall-clock limit in seconds for the whole run, parsing included; "
                              "0: no limit (default: no limit)")
@@ -463,6 +464,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         spelled = command_line(raw, parser)
         as_json = "--json" in spelled  # errors go out as JSON in any plugin's spelling
         args = parser.parse_args(spelled)
+        if getattr(args, "solver", "") is None:
+            args.solver = registry.default_solver()
         if as_script and getattr(args, "whole_run_timeout", False) and _in_process_solver(args):
             _arm_watchdog(args.timeout, as_json)
         code = args.handler(args)

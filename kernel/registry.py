@@ -76,6 +76,26 @@ def backend(name: str) -> Backend:
     return chosen
 
 
+def _smt_backends(excluding: str = "") -> list[Backend]:
+    """The available SMT backends, preferred first."""
+    found = [b for b in backends().values() if b.smt and b.name != excluding and b.available()]
+    return sorted(found, key=lambda b: (b.preference, b.name))
+
+
+def default_solver() -> str:
+    """The preferred available SMT backend (``--solver``'s default)."""
+    found = _smt_backends()
+    if not found:
+        raise SolverUnavailable("no SMT backend is available (install z3-solver or cvc5)")
+    return found[0].name
+
+
+def other_solver(name: str) -> str:
+    """The preferred available SMT backend other than ``name`` (``name`` if there is none)."""
+    found = _smt_backends(excluding=name)
+    return found[0].name if found else name
+
+
 def frontend(name: str) -> Frontend:
     return _choose("frontend", name, frontends())  # type: ignore[return-value]
 

@@ -21,7 +21,7 @@ import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel import registry
-from kinduct.kernel.backend import ExternalChecker, ExternalRequest, Solver
+from kinduct.kernel.backend import ExternalChecker, ExternalRequest, Solver, SolverUnknown
 from kinduct.kernel.engine import Engine, EngineContext, make_options
 from kinduct.kernel.errors import EngineRefusal, UsageError
 from kinduct.kernel.replay import replay_trace
@@ -50,7 +50,7 @@ class RunOptions:
     """``progress``: called in this process with each :class:`ProgressEvent` (None: quiet)."""
 
     engines: tuple[str, ...] = ("portfolio",)
-    solver: str = "z3"
+    solver: str = attrs.field(factory=lambda: registry.default_solver())
     timeout: float | None = None
     max_k: int | None = None
     properties: tuple[str, ...] = ()
@@ -180,14 +180,16 @@ class _Stop(BaseException):
 
 
 class _Interleaved(Solver):
-    """A solver that lets the runner read its engines' messages before every query, so that
-    a long preparation in the runner's process never holds up verdicts or the deadline."""
+    """A solver that lets the runner read its engines' messages before every query and
+    bounds each query by the run's deadline, so that a long preparation in the runner's
+    process never holds up verdicts or the deadline."""
 
-    def __init__(self, inner: Solver, between: Callable[[], None]) -> None:
+    def __init__(self, inner: Solver, between: Callable[[], None], deadline: float | None) -> None:
         super().__init__(inner.env)
         self.name = inner.name
         self._inner = inner
         self._between = between
+        self._deadline = deadline
 
     def add(self, formula: FNode) -> None:
         self._inner.add(formula)
@@ -200,7 +202,13 @@ class _Interleaved(Solver):
 
     def check(self, assumptions: Sequence[FNode] = ()) -> bool:
         self._between()
-        return self._inner.check(assumptions)
+        if self._deadline is not None:
+            self._inner.limit_time(max(0.01, self._deadline - time.monotonic()))
+        try:
+            return self._inner.check(assumptions)
+        except SolverUnknown:
+            self._between()  # stopped by the deadline: the preparation ends with the run
+            raise
 
     def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
         return self._inner.values(symbols)
@@ -237,17 +245,11 @@ def _map_reachability(prop: Property, verdict: Verdict) -> Verdict:
 def _certify(system: TransitionSystem, prop: Property, verdict: Verdict, solver: str) -> Verdict:
     """``--certify``: re-check a valid verdict's certificate with the other SMT backend; a
     certificate it rejects turns the verdict into an error."""
-    from kinduct.kernel.certify import OTHER_BACKEND, certify
+    from kinduct.kernel.certify import certify
 
     if verdict.invariant is None:
         return verdict
-    other = OTHER_BACKEND.get(solver, solver)
-    try:
-        available = registry.backend(other).available()
-    except Exception:
-        available = False
-    if not available:
-        other = solver
+    other = registry.other_solver(solver)
     problem = certify(system, prop, verdict.invariant, other)
     extra = {**verdict.extra, "certified": problem is None, "certifiedBy": other}
     if problem is None:
@@ -421,7 +423,7 @@ class _Portfolio:
                 raise _Stop
 
         def make_solver() -> Solver:
-            return _Interleaved(backend.solver(self.system.env), between)
+            return _Interleaved(backend.solver(self.system.env), between, self.deadline)
 
         for eng in engines:
             try:

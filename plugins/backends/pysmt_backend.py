@@ -54,6 +54,7 @@ class _PySMTSolver(Solver):
         self._proxies: dict[FNode, FNode] = {}
         self._last_assumptions: list[FNode] = []
         self._fresh = 0
+        self._time_limit: float | None = None
         self._new_native()
 
     def _new_native(self) -> None:
@@ -96,6 +97,18 @@ class _PySMTSolver(Solver):
     def reset(self) -> None:
         self._pysmt.exit()
         self._new_native()
+        if self._time_limit is not None:
+            self._set_time_limit(self._time_limit)
+
+    def limit_time(self, seconds: float | None) -> None:
+        if seconds is None and self._time_limit is None:
+            return
+        self._time_limit = seconds
+        self._set_time_limit(seconds)
+
+    def _set_time_limit(self, seconds: float | None) -> None:
+        """The native solver's per-check limit (0 for none)."""
+        raise NotImplementedError
 
     def _literal(self, formula: FNode) -> FNode:
         """A Boolean literal standing for ``formula`` (a proxy implies it when needed)."""
@@ -144,6 +157,9 @@ class Z3Solver(_PySMTSolver):
     @property
     def native(self) -> Any:
         return self._pysmt.z3
+
+    def _set_time_limit(self, seconds: float | None) -> None:
+        self._pysmt.z3.set("timeout", 0 if seconds is None else max(1, int(seconds * 1000)))
 
     def _check_native(self, natives: list[Any]) -> bool:
         import z3
@@ -241,6 +257,10 @@ class CVC5Solver(_PySMTSolver):
     def native(self) -> Any:
         return self._pysmt.cvc5
 
+    def _set_time_limit(self, seconds: float | None) -> None:
+        ms = 0 if seconds is None else max(1, int(seconds * 1000))
+        self._pysmt.cvc5.setOption("tlimit-per", str(ms))
+
     def _check_native(self, natives: list[Any]) -> bool:
         s = self._pysmt.cvc5
         res = s.checkSatAssuming(*natives) if natives else s.checkSat()
@@ -326,6 +346,7 @@ class _PySMTBackend(Backend):
 class Z3Backend(_PySMTBackend):
     name = "z3"
     description = "Z3 through PySMT"
+    preference = 0
     module = "z3"
     solver_class = Z3Solver
 
@@ -333,6 +354,7 @@ class Z3Backend(_PySMTBackend):
 class CVC5Backend(_PySMTBackend):
     name = "cvc5"
     description = "cvc5 through PySMT"
+    preference = 1
     module = "cvc5"
     solver_class = CVC5Solver
 

@@ -79,3 +79,34 @@ def test_push_pop_and_reset(setup):
     assert solver.check() is False
     solver.reset()
     assert solver.check([mgr.LT(x, mgr.Int(0))]) is True
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+def test_a_time_limit_ends_a_hard_query_and_survives_a_reset(name):
+    """``limit_time``: a query that needs more (x³ + y³ = z³ over positive integers, which no
+    solver here settles) ends as ``SolverUnknown`` near the limit, also after ``reset``; None
+    lifts it."""
+    import time
+
+    from pysmt.logics import QF_NIA
+
+    from kinduct.kernel.backend import SolverUnknown
+
+    env = Environment()
+    mgr = env.formula_manager
+    x, y, z = (mgr.Symbol(n, INT) for n in "xyz")
+    positive = [mgr.GT(v, mgr.Int(0)) for v in (x, y, z)]
+    fermat = mgr.Equals(mgr.Plus(mgr.Times(x, x, x), mgr.Times(y, y, y)), mgr.Times(z, z, z))
+    solver = registry.backend(name).solver(env, QF_NIA)
+    solver.limit_time(0.5)
+    for _ in range(2):
+        solver.add(mgr.And(*positive, fermat))
+        start = time.monotonic()
+        with pytest.raises(SolverUnknown):
+            solver.check()
+        assert time.monotonic() - start < 10
+        solver.reset()
+    solver.limit_time(None)
+    solver.add(positive[0])
+    assert solver.check()
+    solver.close()
