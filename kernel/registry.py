@@ -86,7 +86,7 @@ def default_solver() -> str:
     """The preferred available SMT backend (``--solver``'s default)."""
     found = _smt_backends()
     if not found:
-        raise SolverUnavailable("no SMT backend is available (install z3-solver or cvc5)")
+        raise SolverUnavailable("no SMT backend is available (`kinduct plugins` lists them)")
     return found[0].name
 
 
