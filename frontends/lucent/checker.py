@@ -353,7 +353,9 @@ class Checker:
         """Elaborate contract items into ``node``; ``prefix`` is the import site of the
         contract ``contract`` (empty for the node's own): it names the ghost streams apart from
         the node's own (``Spec[L3C3].g``) and, as in Kind 2, the guarantees, modes and
-        obligations (not the assumptions, nor an imported node's obligations)."""
+        obligations (not the assumptions, nor an imported node's obligations).  A contract is
+        imported at most once per contract (Kind 2: "already declared")."""
+        imported: set[str] = set()
         for item in items:
             if item.kind in ("var", "const"):
                 name = item.name
@@ -394,6 +396,9 @@ class Checker:
                 c = self.contracts.get(item.name)
                 if c is None:
                     raise self.err(f"unknown contract '{item.name}'", item.pos)
+                if item.name in imported:
+                    raise self.err(f"contract '{item.name}' is already imported here", item.pos)
+                imported.add(item.name)
                 if len(item.args) != len(c.inputs) or len(item.outs) != len(c.outputs):
                     raise self.err(f"contract {item.name} expects {len(c.inputs)} inputs and "
                                    f"{len(c.outputs)} outputs", item.pos)

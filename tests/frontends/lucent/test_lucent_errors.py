@@ -47,6 +47,7 @@ CASES = [
     ("28_missing_returns.lus", "1:16", "expected 'returns' before '('"),
     ("29_unknown_field.lus", "5:7", "record type P has no field 'c'"),
     ("30_unterminated_comment.lus", "1:1", "unterminated comment: expected '*)'"),
+    ("31_contract_imported_twice.lus", "8:3", "contract 'Spec' is already imported here"),
 ]
 
 
