@@ -13,6 +13,7 @@ import contextlib
 import json
 import math
 import os
+import signal
 import sys
 import threading
 import time
@@ -418,9 +419,34 @@ def _arm_watchdog(timeout: float | None, as_json: bool) -> None:
 
     now = time.monotonic()
     delay = max(GRACE, PROCESS_START + timeout + GRACE - now)
+    _fork_sentinel(delay + GRACE)
     timer = threading.Timer(delay, expire)
     timer.daemon = True
     timer.start()
+
+
+def _fork_sentinel(delay: float) -> None:
+    """A native solver call that holds the interpreter (cvc5's does) keeps the watchdog's
+    thread from running: a forked sentinel, which dies with this process, kills it ``delay``
+    seconds from now if it is still there (exit status: killed, not Kind 2's 30)."""
+    parent = os.getpid()
+    try:
+        pid = os.fork()
+    except OSError:
+        return
+    if pid:
+        return
+    try:
+        from kinduct.kernel.runner import die_with_parent
+
+        die_with_parent(parent)
+        time.sleep(delay)
+        if os.getppid() == parent:
+            os.write(2, f"kinduct: timeout: still busy {delay:.1f} s after the watchdog was "
+                        "due (a solver call did not return); killed\n".encode())
+            os.kill(parent, signal.SIGKILL)
+    finally:
+        os._exit(0)
 
 
 def _version() -> str:

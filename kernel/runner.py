@@ -98,7 +98,7 @@ def _limit_memory() -> None:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def _die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int) -> None:
     """Engines lead their own process groups (so timeouts can kill whole trees); ask Linux to
     kill this one if the kinduct process that started it dies, however it dies."""
     with contextlib.suppress(Exception):
@@ -129,7 +129,7 @@ def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
            opts: RunOptions, deadline: float | None, outbox, inbox, nice: int = 0,
            parent: int = 0, options: object = None, companions: tuple[str, ...] = ()) -> None:
     os.setsid()
-    _die_with_parent(parent)
+    die_with_parent(parent)
     if nice:
         with contextlib.suppress(OSError):
             os.nice(nice)
@@ -179,12 +179,14 @@ class _Stop(BaseException):
     """Raised inside a preparation when the run no longer needs it (deadline, all decided)."""
 
 
-class _Interleaved(Solver):
-    """A solver that lets the runner read its engines' messages before every query and
-    bounds each query by the run's deadline, so that a long preparation in the runner's
-    process never holds up verdicts or the deadline."""
+class _Bounded(Solver):
+    """A solver for work in the runner's own process (the quick phase, the preparation):
+    every query is bounded by ``deadline`` (a native solver call may hold the interpreter, so
+    no timer can interrupt it), and ``between`` runs before each query (the preparation reads
+    its engines' messages there, so it never holds up their verdicts)."""
 
-    def __init__(self, inner: Solver, between: Callable[[], None], deadline: float | None) -> None:
+    def __init__(self, inner: Solver, deadline: float | None,
+                 between: Callable[[], None] = lambda: None) -> None:
         super().__init__(inner.env)
         self.name = inner.name
         self._inner = inner
@@ -207,7 +209,7 @@ class _Interleaved(Solver):
         try:
             return self._inner.check(assumptions)
         except SolverUnknown:
-            self._between()  # stopped by the deadline: the preparation ends with the run
+            self._between()  # stopped by the deadline: a preparation ends with the run
             raise
 
     def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
@@ -392,7 +394,8 @@ class _Portfolio:
             bound = eng.quick_bound if self.opts.max_k is None else min(eng.quick_bound,
                                                                          self.opts.max_k)
             ctx = EngineContext(solver_name=self.opts.solver, deadline=deadline, max_k=bound,
-                                make_solver=lambda: backend.solver(self.system.env),
+                                make_solver=lambda d=deadline: _Bounded(
+                                    backend.solver(self.system.env), d),
                                 options=self.options[eng.name],
                                 companions=self._companions(eng))
             try:
@@ -423,7 +426,7 @@ class _Portfolio:
                 raise _Stop
 
         def make_solver() -> Solver:
-            return _Interleaved(backend.solver(self.system.env), between, self.deadline)
+            return _Bounded(backend.solver(self.system.env), self.deadline, between)
 
         for eng in engines:
             try:

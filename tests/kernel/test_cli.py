@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 
 import psutil
@@ -193,3 +194,38 @@ def test_exit_codes_follow_kind2():
 
     assert (UsageError.exit_code, InputError.exit_code, SolverUnavailable.exit_code) == (2, 3, 4)
     assert run_cli("check", VMT / "counter.vmt", "--no-such-flag").returncode == UsageError.exit_code
+
+
+def test_sentinel_kills_a_run_stuck_in_native_code():
+    """The watchdog's thread cannot run while a native call holds the interpreter (here a
+    regular expression's catastrophic backtracking, as cvc5's check does): the forked sentinel
+    ends the process instead of letting it hang, and dies with it."""
+    script = ("import re, sys; from kinduct.kernel import cli; cli._fork_sentinel(0.5); "
+              "re.match(r'(a+)+$', 'a' * 64 + 'b')")
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert time.monotonic() - start < 10
+    assert proc.returncode == -signal.SIGKILL
+    assert "a solver call did not return" in proc.stderr
+
+
+def test_timeout_holds_with_cvc5_on_nonlinear_division(tmp_path):
+    """Regression: the quick phase's in-process cvc5 query on ``q * y = x`` with ``q = x div y``
+    never returned, and cvc5 holds the interpreter, so the run hung past ``--timeout``."""
+    model = tmp_path / "div.lus"
+    model.write_text("""
+node N(x, y: int; a, b: real) returns (q: int; r: real);
+let
+  q = if y <> 0 then x div y else 0;
+  r = if b <> 0.0 then a / b else 0.0;
+  check "qy" y > 0 and x >= 0 => q * y <= x;
+  check "mod" y > 0 => x mod y >= 0;
+  check "rb" b > 0.0 and a > 0.0 => r > 0.0;
+  check "bad" y > 0 => q * y = x;
+tel
+""")
+    start = time.monotonic()
+    proc = run_cli("check", model, "--solver", "cvc5", "--timeout", "5", "--json")
+    assert time.monotonic() - start < 15  # a hang, not a speed check
+    assert proc.returncode in (30, 40), proc.stderr
