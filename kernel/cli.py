@@ -55,6 +55,10 @@ PROCESS_START = _process_start()
 #: limit starting Python).
 GRACE = 1.5
 
+#: How long after the watchdog the sentinel kills a run stuck in native code (seconds): the
+#: whole limit is then ``--timeout`` + 1.9 s.
+SENTINEL_MARGIN = 0.4
+
 _RUN_START = PROCESS_START
 
 
@@ -419,7 +423,7 @@ def _arm_watchdog(timeout: float | None, as_json: bool) -> None:
 
     now = time.monotonic()
     delay = max(GRACE, PROCESS_START + timeout + GRACE - now)
-    _fork_sentinel(delay + GRACE)
+    _fork_sentinel(delay + SENTINEL_MARGIN)
     timer = threading.Timer(delay, expire)
     timer.daemon = True
     timer.start()
