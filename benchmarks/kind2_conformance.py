@@ -46,7 +46,19 @@ from pathlib import Path
 import attrs
 
 ROOT = Path(__file__).resolve().parent.parent
-SUITE = ROOT.parent / "shared" / "benchmarks" / "lustre" / "kind2-tests"
+
+
+def _suite() -> Path:
+    """``../shared/benchmarks/lustre/kind2-tests`` beside the checkout, or beside the folder
+    holding it (a git worktree such as ``/work/wt/NAME``); ``KINDUCT_KIND2_TESTS`` overrides."""
+    if os.environ.get("KINDUCT_KIND2_TESTS"):
+        return Path(os.environ["KINDUCT_KIND2_TESTS"])
+    rel = Path("shared") / "benchmarks" / "lustre" / "kind2-tests"
+    candidates = [ROOT.parent / rel, ROOT.parent.parent / rel]
+    return next((c for c in candidates if c.is_dir()), candidates[0])
+
+
+SUITE = _suite()
 KINDUCT = Path(sys.executable).parent / "kinduct"
 FOLDERS = ("success", "falsifiable", "error", "typecheck-pass", "typecheck-fail", "syntax-errors")
 REFUSING = {"error", "typecheck-fail", "syntax-errors"}
