@@ -54,7 +54,7 @@ class Unop(Expr):
 
 @dataclass(eq=False)
 class Binop(Expr):
-    op: str  # or xor and => = <> < <= > >= + - * / div mod ->
+    op: str  # or xor and => = <> < <= > >= + - * / div mod -> | lazy: and then, or else, ==>
     left: Expr
     right: Expr
 
@@ -64,6 +64,8 @@ class Ite(Expr):
     cond: Expr
     then: Expr
     orelse: Expr
+    #: ``when c then a else b``: only the selected branch is evaluated (:mod:`.lazy`).
+    lazy: bool = False
 
 
 @dataclass(eq=False)
@@ -172,6 +174,17 @@ class IfBlock:
     branches: list[tuple[Expr, list]]
     orelse: list | None
     pos: Pos
+
+
+@dataclass(eq=False)
+class LazyBlock:
+    """``when c then … else … end`` (one branch, ``orelse`` the else part) or ``cond | c1: …
+    | c2: … otherwise: … end``: only the selected branch is evaluated (:mod:`.lazy`)."""
+
+    branches: list[tuple[Expr, list]]
+    orelse: list | None
+    pos: Pos
+    kind: str = "when"  # when | cond
 
 
 @dataclass(eq=False)

@@ -5,6 +5,7 @@ the checker adds (free constants, refinement-type tests)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.types import Refinement, T
@@ -45,6 +46,9 @@ class Prop:
     #: What prefixes a generated obligation's name (an import site ``Spec[L3C3].``, an
     #: ascription's ``N.type_ascription_L5C9[L5C9].``).
     site: str = ""
+    #: The clock of the lazy branch it was made in (:class:`.lazy.Clock`; an ascription there):
+    #: owed only where the branch is selected.
+    clock: Any = None
 
 
 @dataclass
@@ -95,6 +99,8 @@ class Node:
     #: Generated obligations on expressions: type ascriptions ``(e : T)``, local and ghost
     #: constants and ghost variables declared with a refinement type.
     obligations: list[Prop] = field(default_factory=list)
+    #: The clocks of its lazy branches (:class:`.lazy.Clock`), each after its parent.
+    clocks: list = field(default_factory=list)
 
     @property
     def streams(self) -> list[str]:

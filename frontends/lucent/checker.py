@@ -13,6 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent import lazy
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
 from kinduct.frontends.lucent.dependencies import call_order, cut_circular, instant_inputs, reads_now
 from kinduct.frontends.lucent.typecheck import (
@@ -489,6 +490,12 @@ class Checker:
             self._if_block(stmt, node, scope, defined, frame=None)
         elif isinstance(stmt, A.FrameBlock):
             self._frame(stmt, node, scope, defined)
+        elif isinstance(stmt, A.LazyBlock):
+            for n, e in lazy.block_exprs(self, stmt, node, scope, None).items():
+                if n in defined:
+                    raise self.err(f"'{n}' is defined twice", stmt.pos)
+                defined[n] = stmt.pos
+                node.eqs.append(([n], e))
         else:
             raise self.err("unsupported statement", getattr(stmt, "pos", A.NOPOS))
 
@@ -566,6 +573,8 @@ class Checker:
         for s in fr.body:
             if isinstance(s, A.IfBlock):
                 got = self._if_exprs(s, node, scope, stutter)
+            elif isinstance(s, A.LazyBlock):
+                got = lazy.block_exprs(self, s, node, scope, stutter)
             elif isinstance(s, A.Equation):
                 got = self._collect_if([s], node, scope, stutter)
             else:

@@ -196,6 +196,8 @@ def _incongruent(sim: Simulator) -> str | None:
         if node.kind != "function" or not inst.abstract:
             continue
         for k, values in enumerate(inst.history):
+            if not values:  # a step where the call's lazy branch is not selected
+                continue
             args = repr([values[n] for n in node.inputs])
             outs = repr([values[n] for n in node.outputs])
             other = seen.setdefault((node.name, args), (outs, k, inst.prefix))
@@ -211,6 +213,8 @@ def _prop_watch(info: PropInfo):
     bounds = prop.bounds
 
     def watch(inst: Instance) -> Any:
+        if prop.clock is not None and not inst.active(prop.clock):
+            return True  # owed only where its lazy branch is selected
         if prop.ref is not None:
             v = refinement_holds(inst, inst.eval(prop.expr), prop.ref)
         else:

@@ -2,13 +2,13 @@
 
 Parse errors become :class:`InputError` at ``file:line:col`` naming what was expected;
 constructs of the language that kinduct does not implement yet are reported as
-``unsupported: <feature>`` before parsing, so the user is told why rather than where the
-grammar gave up.
+``unsupported: <feature>`` (by :mod:`.prescan` before parsing, and for the clock operator
+``when``, which only the parser tells from a lazy ``when``), so the user is told why rather
+than where the grammar gave up.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from fractions import Fraction
 from functools import lru_cache
@@ -19,7 +19,8 @@ from lark import Token, Transformer, v_args
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import limits
-from kinduct.frontends.lucent.limits import LONG_NUMBER, MAX_DIGITS, MAX_NESTING, check_tree
+from kinduct.frontends.lucent.limits import MAX_NESTING, check_tree
+from kinduct.frontends.lucent.prescan import check_unsupported
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 from kinduct.kernel.frontend import check_input_file, read_source
 
@@ -32,70 +33,6 @@ def _parser() -> lark.Lark:
     # hash): compiling them costs most of a CLI invocation's start-up otherwise.
     return lark.Lark(GRAMMAR.read_text(), parser="lalr", propagate_positions=True,
                      maybe_placeholders=False, cache=True)
-
-
-# Features of the primer's "Later" list, found by keyword in comment-free text.
-_UNSUPPORTED = [
-    (re.compile(r"\bwhen\b"), "lazy 'when' blocks and operators"),
-    (re.compile(r"\bcond\b"), "lazy 'cond' blocks"),
-    (re.compile(r"\band\s+then\b"), "lazy operator 'and then'"),
-    (re.compile(r"\bor\s+else\b"), "lazy operator 'or else'"),
-    (re.compile(r"==>"), "lazy operator '==>'"),
-    (re.compile(r"\bdatatype\b"), "algebraic datatypes"),
-    (re.compile(r"\bmatch\b"), "'match' expressions"),
-    (re.compile(r"\bforall\b"), "quantifiers ('forall')"),
-    (re.compile(r"\bexists\b"), "quantifiers ('exists')"),
-    (re.compile(r"\bchoose\b"), "'choose'"),
-    (re.compile(r"\bset\s*<"), "sets"),
-    (re.compile(r"\bmap\s*(<|\[)"), "maps"),
-    (re.compile(r"\b(u?int(8|16|32|64)|sint|uint)\b"), "machine integers"),
-    (re.compile(r"@\s*<"), "polymorphism (type instantiation)"),
-    (re.compile(r"\b(node|function|type|contract)\s+(imported\s+)?[A-Za-z_]\w*\s*<"),
-     "polymorphism (type parameters)"),
-    (re.compile(r"\b(merge|activate|condact|current|restart|every)\b"), "clocks and node activation"),
-    (re.compile(r"\brealizable\b", re.I), "realizability checking"),
-]
-
-_COMMENT = re.compile(r"--(?!%PROPERTY\b|%MAIN\b)[^\n]*|\(\*(?!@contract)(?:.|\n)*?\*\)"
-                      r"|/\*(?!@contract)(?:.|\n)*?\*/", re.I)
-
-
-def _blank_comments(text: str) -> str:
-    """Comments replaced by spaces (newlines kept), so offsets still match the source."""
-    return _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-
-
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, col
-
-
-_UNCLOSED = re.compile(r"\(\*(?!@contract)|/\*(?!@contract)")
-
-
-def check_unsupported(text: str, file: str) -> None:
-    clean = _blank_comments(text)
-    m = _UNCLOSED.search(clean)
-    if m:
-        line, col = _line_col(text, m.start())
-        raise InputError.at("unterminated comment: expected '*)'" if m.group(0) == "(*" else
-                            "unterminated comment: expected '*/'", file, text, line, col)
-    m = LONG_NUMBER.search(clean)
-    if m:
-        line, col = _line_col(text, m.start())
-        raise InputError.at(f"numeral of {len(m.group(0))} digits: kinduct's limit is "
-                            f"{MAX_DIGITS} digits", file, text, line, col)
-    hits = []
-    for pattern, feature in _UNSUPPORTED:
-        m = pattern.search(clean)
-        if m:
-            hits.append((m.start(), feature))
-    if hits:
-        offset, feature = min(hits)
-        line, col = _line_col(text, offset)
-        err = InputError.at("", file, text, line, col)
-        raise UnsupportedError(feature, SourceLocation(file, line, col), err.source_line)
 
 
 _TOKEN_NAMES = {
@@ -140,6 +77,11 @@ def parse_text(text: str, file: str = "<input>") -> A.Program:
     try:
         tree = _parser().parse(text)
     except lark.UnexpectedToken as exc:
+        if exc.token.type == "WHEN":  # after an expression or a type: the clock operator
+            loc = SourceLocation(file, exc.line, exc.column)
+            raise UnsupportedError("clocks and node activation (the sampling operator 'when')", loc,
+                                   InputError.at("", file, text, exc.line, exc.column).source_line
+                                   ) from None
         expected = set(exc.accepts or exc.expected)
         if "TEL" in expected and "SEMICOLON" not in expected:
             what = "an equation, 'check', 'assert' or 'tel'"
@@ -225,7 +167,7 @@ def _decimal(s: str) -> Fraction:
 
 _BINOPS = {"or": "or", "xor": "xor", "and": "and", "=>": "=>", "=": "=", "<>": "<>", "<": "<",
            "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-", "*": "*", "/": "/", "div": "div",
-           "mod": "mod"}
+           "mod": "mod", "==>": "==>"}
 
 
 @v_args(meta=True)
@@ -508,6 +450,19 @@ class _Builder(Transformer):
         body = [i for i in items[1:] if not (isinstance(i, tuple) and i[0] == "init")]
         return A.FrameBlock(names, [(n, e, p) for _, n, e, p in inits], body, _pos(meta))
 
+    def when_stmt(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
+        blocks = [i for i in items if isinstance(i, list)]
+        return A.LazyBlock([(items[1], blocks[0])], blocks[1] if len(blocks) > 1 else None,
+                           _pos(meta), "when")
+
+    def cond_stmt(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
+        cases = [i for i in items if isinstance(i, tuple)]
+        blocks = [i for i in items if isinstance(i, list)]
+        return A.LazyBlock(cases, blocks[0] if blocks else None, _pos(meta), "cond")
+
+    def cond_case(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
+        return (items[0], items[1])
+
     def frame_init(self, meta, items):
         return ("init", str(items[0]), items[1], _tpos(items[0]))
 
@@ -518,6 +473,14 @@ class _Builder(Transformer):
     def ite(self, meta, items):
         items = [i for i in items if not isinstance(i, Token)]
         return A.Ite(items[0], items[1], items[2], pos=_pos(meta))
+
+    def lazy_ite(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
+        items = [i for i in items if not isinstance(i, Token)]
+        return A.Ite(items[0], items[1], items[2], lazy=True, pos=_pos(meta))
+
+    def lazy_binop(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
+        op = {"and": "and then", "or": "or else"}[str(items[1])]
+        return A.Binop(op, items[0], items[3], pos=_pos(meta))
 
     def any_expr(self, meta, items):
         return A.AnyE(str(items[0]), items[1], items[2], pos=_pos(meta))

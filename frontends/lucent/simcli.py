@@ -98,7 +98,9 @@ def _block(inst: Instance) -> dict[str, Any]:
     for n in node.inputs + node.outputs + node.locals:
         t = node.types[n]
         streams.append({"name": n, "type": _type_name(t, node, n), "class": node.var_class(n),
-                        "instantValues": [[k, _json(h[n], t)] for k, h in enumerate(inst.history)]})
+                        # a node called in a lazy branch has no values where it does not step
+                        "instantValues": [[k, _json(h[n], t)] for k, h in enumerate(inst.history)
+                                          if n in h]})
     block: dict[str, Any] = {"blockType": "node", "name": node.name, "streams": streams}
     subs = [_block(inst.children[c.uid]) for c in node.calls]
     if subs:

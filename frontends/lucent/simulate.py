@@ -4,7 +4,9 @@ It shares nothing with the SMT translation but the checked AST and the names of 
 nondeterministic choices (unguarded ``pre`` at step 0, ``any``, free constants, imported node
 outputs, division by zero), which an *oracle* supplies: when replaying a counterexample the
 oracle reads them from the trace, otherwise it picks a default value.  Every node instance is
-stepped at every step, whether or not its value is used, as the synchronous semantics says.
+stepped at every step, whether or not its value is used, as the synchronous semantics says;
+except on a lazy branch's clock (:mod:`.lazy`): a node called there steps only where the branch
+is selected, and a ``pre`` there remembers the value of the branch's last selection.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Refines
+from kinduct.frontends.lucent.lazy import Clock, clock_of
 from kinduct.frontends.lucent.types import T, scalar_paths
 from kinduct.frontends.lucent.values import SimulationError, binop_value
 
@@ -42,7 +45,9 @@ def default_oracle(name: str, t: T, step: int) -> Any:
 class Instance:
     """One node instance: its streams at the current step and its memory of the last step."""
 
-    def __init__(self, sim: Simulator, node: Node, prefix: str) -> None:
+    def __init__(self, sim: Simulator, node: Node, prefix: str, clocked: bool = False) -> None:
+        """``clocked``: called (or inside a node called) in a lazy branch: it steps only where
+        the branch is selected."""
         self.sim = sim
         self.node = node
         self.prefix = prefix
@@ -60,7 +65,14 @@ class Instance:
             c for c in node.calls if c.uid in _call_uids(_contract_exprs(node))]
         self.calls = calls
         for c in calls:
-            self.children[c.uid] = Instance(sim, sim.checked.nodes[c.name], f"{prefix}{c.site}.")
+            self.children[c.uid] = Instance(sim, sim.checked.nodes[c.name], f"{prefix}{c.site}.",
+                                            clocked or clock_of(c) is not None)
+        self.clocked = clocked
+        #: How many steps it made; the names of its clocks that ticked at an earlier step, and
+        #: whether each ticks at the current one.
+        self.ticks = 0
+        self.seen: set[str] = set()
+        self.ticking: dict[str, bool] = {}
         self.pre_mem: dict[str, Any] = {}
         self.cur: dict[str, Any] = {}
         self.memo: dict[str, Any] = {}
@@ -76,6 +88,7 @@ class Instance:
         self.step_no = k
         self.cur = dict(zip(self.node.inputs, inputs, strict=True))
         self.memo = {}
+        self.ticking = {}
         node = self.node
         if self.abstract:  # only the interface and the contract's ghosts exist
             outs = [self.sim.oracle(self.prefix + n, node.types[n], k) for n in node.outputs]
@@ -83,30 +96,66 @@ class Instance:
             for n in node.ghosts:
                 self.value(n)
             for c in self.calls:
-                self.eval(c)
+                if self.active(clock_of(c)):
+                    self.eval(c)
+                else:
+                    self.children[c.uid].skip(k)
             self.watched = {key: fn(self) for key, fn in self.watches}
-            new_mem = {}
+            new_mem = dict(self.pre_mem)
             for p in node.pres:
                 try:
-                    new_mem[p.uid] = self.eval(p.arg)
+                    if self.active(clock_of(p)):
+                        new_mem[p.uid] = self.eval(p.arg)
                 except (KeyError, SimulationError):
                     continue  # a 'pre' of the body, which the abstraction does not have
-            self.pre_mem = new_mem
-            self.history.append(dict(self.cur))
-            return [self.cur[n] for n in node.outputs]
-        if k > 0:  # a circular definition is a constraint: its value comes from the oracle
+            return self._end(new_mem)
+        if self.ticks > 0:  # a circular definition is a constraint: its value comes from the oracle
             for n in node.cut:
                 self.cur[n] = self.sim.oracle(self.prefix + n, node.types[n], k)
         for n in node.streams:
             self.value(n)
         for c in node.calls:
-            self.eval(c)
-        self.unsatisfied = [n for n in sorted(node.cut) if k > 0 and not self._satisfied(n)]
+            if self.active(clock_of(c)):
+                self.eval(c)
+            else:
+                self.children[c.uid].skip(k)
+        self.unsatisfied = [n for n in sorted(node.cut) if self.ticks > 0 and not self._satisfied(n)]
         self.watched = {key: fn(self) for key, fn in self.watches}
-        new_mem = {p.uid: self.eval(p.arg) for p in node.pres}
+        new_mem = dict(self.pre_mem)
+        new_mem.update({p.uid: self.eval(p.arg) for p in node.pres if self.active(clock_of(p))})
+        return self._end(new_mem)
+
+    def _end(self, new_mem: dict[str, Any]) -> list[Any]:
+        """Close the current step: the memories of ``pre`` become ``new_mem``."""
         self.pre_mem = new_mem
+        self.seen.update(c.name for c in self.node.clocks if self.active(c))
+        self.ticks += 1
         self.history.append(dict(self.cur))
-        return [self.cur[n] for n in node.outputs]
+        return [self.cur[n] for n in self.node.outputs]
+
+    def skip(self, k: int) -> None:
+        """Step ``k`` where the instance (called in a lazy branch) does not step: it has no
+        values there, and keeps its memories."""
+        self.step_no = k
+        self.cur, self.watched = {}, {}
+        self.history.append({})
+        for child in self.children.values():
+            child.skip(k)
+
+    def active(self, clock: Clock | None) -> bool:
+        """Whether the lazy branch of ``clock`` is selected at the current step (None: the
+        instance steps)."""
+        if clock is None:
+            return True
+        got = self.ticking.get(clock.name)
+        if got is None:
+            got = self.active(clock.parent) and bool(self.eval(clock.cond)) is clock.positive
+            self.ticking[clock.name] = got
+        return got
+
+    def first(self, clock: Clock | None) -> bool:
+        """Whether this is the first step where ``clock`` ticks (None: the instance steps)."""
+        return self.ticks == 0 if clock is None else clock.name not in self.seen
 
     def _satisfied(self, name: str) -> bool:
         names, e = self.defs[name]
@@ -145,6 +194,10 @@ class Instance:
             return refinement_holds(self, self.eval(e.arg), e.ref)
         if isinstance(e, A.Unop):
             if e.op == "pre":
+                if self.clocked or clock_of(e) is not None:  # the last tick's value
+                    if e.uid in self.pre_mem:
+                        return self.pre_mem[e.uid]
+                    return self.sim.oracle(self.prefix + e.uid, e.ty, 0)
                 if self.step_no == 0:
                     if getattr(e, "guarded", False) and isinstance(e.arg, A.Var) and \
                             e.ty.kind not in ("record", "array", "tuple"):
@@ -163,7 +216,7 @@ class Instance:
                 return int(a // 1)
         if isinstance(e, A.Binop):
             if e.op == "->":
-                return self.eval(e.left) if self.step_no == 0 else self.eval(e.right)
+                return self.eval(e.left) if self.first(clock_of(e)) else self.eval(e.right)
             a = self.eval(e.left)
             b = self.eval(e.right)
             try:

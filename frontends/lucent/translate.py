@@ -26,6 +26,9 @@ from pysmt.typing import REAL as SREAL
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import obligations
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop, Refines
+from kinduct.frontends.lucent.clocks import ClockTerms
+from kinduct.frontends.lucent.division import division
+from kinduct.frontends.lucent.lazy import Clock, clock_of
 from kinduct.frontends.lucent.types import T, assemble, flat, scalar_paths
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuilder
@@ -62,6 +65,10 @@ class Translator:
         self.consts: dict[str, STerm] = {}
         self.prop_info: dict[str, PropInfo] = {}
         self.instances: dict[str, Node] = {}  # prefix -> node
+        self.insts: dict[str, _Inst] = {}  # prefix -> its translation
+        #: Where the constraints being made are owed (the clock of the node instance being
+        #: translated, of a lazy branch's ``any``); None: at every step.
+        self.guard: FNode | None = None
         self.next_of: dict[FNode, FNode] = {}
         self.assumptions: list[FNode] = []
         self.divisions: dict[tuple[FNode, int], tuple[FNode, FNode]] = {}
@@ -74,7 +81,11 @@ class Translator:
     def assume(self, formula: FNode) -> None:
         """Invariant constraints are collected and given to the kernel as one conjunction:
         engines and the kernel's replay substitute each assumption separately, and a model
-        with hundreds of equations would otherwise pay for hundreds of substitutions a step."""
+        with hundreds of equations would otherwise pay for hundreds of substitutions a step.
+        Under a ``guard`` (a node instance on a lazy branch's clock), the constraint holds
+        where the guard does."""
+        if self.guard is not None:
+            formula = self.mgr.Implies(self.guard, formula)
         self.assumptions.append(formula)
 
     def congruence(self, fn: str, args: list[FNode], outs: list[FNode]) -> None:
@@ -132,6 +143,7 @@ class Translator:
 
     def const(self, name: str, t: T) -> STerm:
         if name not in self.consts:
+            guard, self.guard = self.guard, None  # a constant's type holds at every step
             term = self.state("%const." + name, t, enum_range=True)
             for leaf in _leaves(term):
                 self.b.update(leaf, leaf)
@@ -143,6 +155,7 @@ class Translator:
                 inst.env[name] = term
                 for f in inst.refinement(name, ref):
                     self.assume(f)
+            self.guard = guard
         return self.consts[name]
 
     # ---- building ----
@@ -176,6 +189,11 @@ class Translator:
         kind = kind or prop.kind
         if kind == "reachable" and prop.bounds:
             formula = self.mgr.And(formula, self._bounds(prop.bounds))
+        inst = self.insts.get(prefix)
+        guard = inst.clocks.active_of(clock_of(prop)) if inst is not None else None
+        if guard is not None:  # owed (or to be reached) only where its lazy branch is selected
+            formula = self.mgr.And(guard, formula) if kind == "reachable" else \
+                self.mgr.Implies(guard, formula)
         loc = SourceLocation(self.file, prop.pos.line or None, prop.pos.col or None)
         pkind = PropertyKind.REACHABLE if kind == "reachable" else PropertyKind.INVARIANT
         self.b.add_property(Property(name, formula, pkind, loc, source or prop.source, self.main))
@@ -221,7 +239,9 @@ class _Inst:
     """The translation of one node instance."""
 
     def __init__(self, tr: Translator, node: Node, prefix: str, env: dict[str, STerm], top: bool = False,
-                 register: bool = True) -> None:
+                 register: bool = True, site: tuple[_Inst, Clock | None] | None = None) -> None:
+        """``site``: the caller's instance and the clock of the call (a call in a lazy branch
+        steps only where the branch is selected)."""
         self.tr = tr
         self.mgr = tr.mgr
         self.node = node
@@ -229,8 +249,10 @@ class _Inst:
         self.env = dict(env)
         self.top = top
         self.memo: dict[str, STerm] = {}
+        self.clocks = ClockTerms(self, site)
         if register:
             tr.instances[prefix] = node
+            tr.insts[prefix] = self
 
     def translate(self) -> list[STerm]:
         tr, node, mgr = self.tr, self.node, self.mgr
@@ -391,9 +413,13 @@ class _Inst:
         engines then see one state variable per remembered stream, not one per occurrence.  An
         unguarded occurrence is arbitrary at step 0, independently of the others (Kind 2's
         semantics), so it reads its own input there (named by the occurrence, as the simulator's
-        oracle expects)."""
+        oracle expects).  On a clock (a lazy branch, a node called in one) each occurrence has
+        its memory, which keeps the argument's value of the last tick (arbitrary before)."""
         mgr, tr = self.mgr, self.tr
+        active = self.clocks.active_of(clock_of(e))
         arg = self.expr(e.arg)
+        if active is not None:
+            return self.clocks.memory(e.uid, e.ty, arg, active)
         if isinstance(e.arg, A.Var) and isinstance(arg, FNode):
             memory = tr.memories.get(arg)
             if memory is None:
@@ -455,7 +481,7 @@ class _Inst:
         if isinstance(e, A.Binop):
             op = e.op
             if op == "->":
-                return self.ite(self.tr.first, self.expr(e.left), self.expr(e.right))
+                return self.ite(self.clocks.first_of(clock_of(e)), self.expr(e.left), self.expr(e.right))
             a = self.expr(e.left)
             b = self.expr(e.right)
             if op == "and":
@@ -479,7 +505,7 @@ class _Inst:
             if op == "*":
                 return mgr.Times(a, b)
             if op in ("/", "div", "mod"):
-                return self.division(e, a, b)
+                return division(self, e, a, b)
         if isinstance(e, A.Ite):
             return self.ite(self.expr(e.cond), self.expr(e.then), self.expr(e.orelse))
         if isinstance(e, A.Call):
@@ -511,6 +537,7 @@ class _Inst:
             return {f: self.expr(x) for f, x in e.fields}
         if isinstance(e, A.AnyE):
             var = self.fresh(e.uid, e.ty)
+            guard, self.tr.guard = self.tr.guard, self.clocks.active_of(clock_of(e))
             ref = getattr(e, "ref", None)
             if ref is not None and not ref.empty:  # 'any T' picks a value of T
                 self.tr.assume(self.mgr.And(self.refine_term(var, ref)))
@@ -522,43 +549,9 @@ class _Inst:
                     del self.env[e.var]
                 else:
                     self.env[e.var] = saved
+            self.tr.guard = guard
             return var
         raise TypeError(f"cannot translate {type(e).__name__}")
-
-    def division(self, e: A.Binop, a: FNode, b: FNode) -> FNode:
-        mgr = self.mgr
-        simp = self.tr.b.env.simplifier.simplify(b)
-        if e.ty.kind == "real":
-            if simp.is_constant() and simp.constant_value() != 0:
-                return mgr.Times(a, mgr.Real(1 / Fraction(simp.constant_value())))
-            d = self.fresh(e.uid, e.ty)
-            self.tr.assume(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Real(0))),
-                                                 mgr.Equals(mgr.Times(d, b), a)))
-            return d
-        if simp.is_constant() and simp.constant_value() != 0:
-            c = simp.constant_value()
-            if c in (1, -1):
-                return (mgr.Int(0) if e.op == "mod" else
-                        a if c == 1 else mgr.Minus(mgr.Int(0), a))
-            # division by a constant is a function of the dividend: equal dividends share
-            # one quotient/remainder pair (generated models repeat "x div 60" many times)
-            key = (a, c)
-            if key not in self.tr.divisions:
-                q = self.fresh(e.uid + ".q", e.ty)
-                r = self.fresh(e.uid + ".r", e.ty)
-                self.tr.assume(mgr.And(
-                    mgr.Equals(a, mgr.Plus(mgr.Times(mgr.Int(c), q), r)),
-                    mgr.GE(r, mgr.Int(0)), mgr.LT(r, mgr.Int(abs(c)))))
-                self.tr.divisions[key] = (q, r)
-            q, r = self.tr.divisions[key]
-            return r if e.op == "mod" else q
-        q = self.fresh(e.uid + ".q", e.ty)
-        r = self.fresh(e.uid + ".r", e.ty)
-        if not simp.is_constant():
-            absb = mgr.Ite(mgr.GE(b, mgr.Int(0)), b, mgr.Minus(mgr.Int(0), b))
-            self.tr.assume(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Int(0))), mgr.And(
-                mgr.Equals(a, mgr.Plus(mgr.Times(b, q), r)), mgr.GE(r, mgr.Int(0)), mgr.LT(r, absb))))
-        return r if e.op == "mod" else q
 
     def call(self, e: A.Call) -> STerm:
         tr = self.tr
@@ -570,8 +563,10 @@ class _Inst:
             var = tr.state(prefix + n, callee.types[n])
             tr.assume(self.equal(var, a))
             env[n] = var
-        inst = _Inst(tr, callee, prefix, env)
+        inst = _Inst(tr, callee, prefix, env, site=(self, clock_of(e)))
+        guard, tr.guard = tr.guard, inst.clocks.active
         outs = inst.translate()
+        tr.guard = guard
         if callee.kind == "function" and (callee.imported or callee.name in tr.abstract_nodes()):
             tr.congruence(callee.name, [x for n in callee.inputs for x in _leaves(env[n])],
                           [x for o in outs for x in _leaves(o)])

@@ -7,6 +7,7 @@ import itertools
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent import lazy
 from kinduct.frontends.lucent.checked import ConstRef, Mode, Node, Prop
 from kinduct.frontends.lucent.types import BOOL, INT, REAL, T, flat, leaf_count, numeric, tuple_of
 from kinduct.frontends.lucent.walk import const_value
@@ -58,6 +59,8 @@ class _Scope:
         self.in_contract = False
         self.guarded = False
         self.last: dict[str, A.Expr] | None = None
+        #: The clock of the lazy branch being checked (None: every step of the node).
+        self.clock: lazy.Clock | None = None
         self.warnings: list[str] = []
         self.strict_consts = strict_consts
 
@@ -83,6 +86,12 @@ class _Scope:
     def check(self, e: A.Expr) -> A.Expr:
         m = getattr(self, "_" + type(e).__name__)
         return m(e)
+
+    def clocked(self, e: A.Expr) -> A.Expr:
+        """``e`` (a ``pre``, ``->``, call or ``any``) marked with the lazy branch's clock."""
+        if self.clock is not None:
+            e.clock = self.clock
+        return e
 
     def _Lit(self, e: A.Lit) -> A.Expr:
         return A.Lit(e.value, e.kind, pos=e.pos, ty={"bool": BOOL, "int": INT, "real": REAL}[e.kind])
@@ -132,6 +141,7 @@ class _Scope:
             u = A.Unop("pre", arg, pos=e.pos, ty=arg.ty)
             u.uid = _uid("pre", u)
             u.guarded = was  # under the right operand of '->': never read at step 0
+            self.clocked(u)
             if self.node is not None:
                 self.node.pres.append(u)
             return u
@@ -167,7 +177,9 @@ class _Scope:
             self.guarded = was
             if flat(a.ty) != flat(b.ty):
                 raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.right.pos)
-            return A.Binop("->", a, b, pos=e.pos, ty=a.ty)
+            return self.clocked(A.Binop("->", a, b, pos=e.pos, ty=a.ty))
+        if op in lazy.LAZY_OPS:
+            return lazy.check_binop(self, e)
         a = self.check(e.left)
         b = self.check(e.right)
         if op in ("and", "or", "xor", "=>"):
@@ -192,6 +204,8 @@ class _Scope:
         return r
 
     def _Ite(self, e: A.Ite) -> A.Expr:
+        if e.lazy:
+            return lazy.check_ite(self, e)
         c = self.expect(e.cond, BOOL)
         a = self.check(e.then)
         b = self.check(e.orelse)
@@ -226,6 +240,7 @@ class _Scope:
         r = A.Call(e.name, args, pos=e.pos, ty=tuple_of(outs) if outs else T("tuple"))
         r.uid = _uid("call", r)
         r.site = f"{e.name}[L{e.pos.line}C{e.pos.col}]"
+        self.clocked(r)
         self.node.calls.append(r)
         return r
 
@@ -310,11 +325,12 @@ class _Scope:
         if e.pred is not None:
             sub = _Scope(self.c, self.node, {**self.env, e.var: t}, done=self.done)
             sub.local_consts = self.local_consts
+            sub.clock = self.clock
             pred = sub.expect(e.pred, BOOL)
         r = A.AnyE(e.var, t, pred, pos=e.pos, ty=t)
         r.uid = _uid("any", r)
         r.ref = ref
-        return r
+        return self.clocked(r)
 
     def _Ascribe(self, e: A.Ascribe) -> A.Expr:
         arg = self.check(e.arg)
@@ -324,7 +340,7 @@ class _Scope:
             where = f"L{e.pos.line}C{e.pos.col}"
             site = f"{self.node.name}.type_ascription_{where}[{where}]."
             self.node.obligations.append(Prop(f"{site}{ref.kind_name}[{where}]", arg, e.pos,
-                                              "Assumption", ref=ref, site=site))
+                                              "Assumption", ref=ref, site=site, clock=self.clock))
         return arg
 
 

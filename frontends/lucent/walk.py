@@ -19,13 +19,14 @@ def _calls_in_decl(d: A.NodeDecl | None):
         x = stack.pop()
         if isinstance(x, A.Call):
             yield x
-        if isinstance(x, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.FrameBlock, A.ContractItem)):
+        if isinstance(x, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.LazyBlock, A.FrameBlock,
+                          A.ContractItem)):
             for v in vars(x).values():
                 _push(stack, v)
 
 
 def _push(stack, v) -> None:
-    if isinstance(v, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.FrameBlock)):
+    if isinstance(v, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.LazyBlock, A.FrameBlock)):
         stack.append(v)
     elif isinstance(v, (list, tuple)):
         for i in v:
@@ -78,7 +79,8 @@ def current_vars(e: A.Expr, phase: int | None = None, instant: Instant | None = 
             out.add(x.name)
         elif isinstance(x, A.Unop) and x.op == "pre":
             continue
-        elif phase is not None and isinstance(x, A.Binop) and x.op == "->":
+        elif phase is not None and isinstance(x, A.Binop) and x.op == "->" and \
+                getattr(x, "clock", None) is None:  # a lazy branch's '->' may be at any step
             stack.append(x.left if phase == 0 else x.right)
         elif (instant is not None and isinstance(x, A.Call) and x.name in instant
               and len(x.args) == instant[x.name][0]):

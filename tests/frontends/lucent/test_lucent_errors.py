@@ -39,7 +39,8 @@ CASES = [
     ("21_multi_output_arity.lus", "10:15", "type mismatch: the left side has type "
      "[int, int, int], the right side [int, int]"),
     ("22_pre_in_function.lus", "3:7", "'->' is not allowed in a function"),
-    ("23_unsupported_when.lus", "3:7", "unsupported: lazy 'when' blocks and operators"),
+    ("23_unsupported_when.lus", "3:9", "unsupported: clocks and node activation (the sampling "
+     "operator 'when')"),
     ("24_unsupported_forall.lus", "4:9", "unsupported: quantifiers ('forall')"),
     ("25_unsupported_machine_int.lus", "1:11", "unsupported: machine integers"),
     ("26_if_block_incomplete.lus", "3:3", "'z' is not defined in every branch of this if block"),
@@ -48,6 +49,8 @@ CASES = [
     ("29_unknown_field.lus", "5:7", "record type P has no field 'c'"),
     ("30_unterminated_comment.lus", "1:1", "unterminated comment: expected '*)'"),
     ("31_contract_imported_twice.lus", "8:3", "contract 'Spec' is already imported here"),
+    ("32_when_block_incomplete.lus", "3:3", "'z' is not defined in every branch of this when "
+     "block (an omitted else or otherwise branch included)"),
 ]
 
 

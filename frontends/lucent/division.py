@@ -1,0 +1,58 @@
+"""The translation of Lucent's division operators (``/``, ``div``, ``mod``) into linear
+arithmetic where it can: by a non-zero constant, a multiplication or one shared
+quotient/remainder pair per dividend; by a stream, fresh quotient and remainder variables
+constrained where the divisor is not zero (the result of a division by zero is unconstrained,
+as in Kind 2, and no obligation is made)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from pysmt.fnode import FNode
+
+from kinduct.frontends.lucent import ast as A
+
+if TYPE_CHECKING:
+    from kinduct.frontends.lucent.translate import _Inst
+
+
+def division(inst: _Inst, e: A.Binop, a: FNode, b: FNode) -> FNode:
+    """``a op b`` for the division ``e`` (``/`` on reals, ``div`` or ``mod`` on integers: SMT-LIB's
+    Euclidean division) translated in the node instance ``inst``."""
+    mgr, tr = inst.mgr, inst.tr
+    simp = tr.b.env.simplifier.simplify(b)
+    if e.ty.kind == "real":
+        if simp.is_constant() and simp.constant_value() != 0:
+            return mgr.Times(a, mgr.Real(1 / Fraction(simp.constant_value())))
+        d = inst.fresh(e.uid, e.ty)
+        tr.assume(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Real(0))), mgr.Equals(mgr.Times(d, b), a)))
+        return d
+    if simp.is_constant() and simp.constant_value() != 0:
+        c = simp.constant_value()
+        if c in (1, -1):
+            return (mgr.Int(0) if e.op == "mod" else
+                    a if c == 1 else mgr.Minus(mgr.Int(0), a))
+        # division by a constant is a function of the dividend: equal dividends share
+        # one quotient/remainder pair (generated models repeat "x div 60" many times), whose
+        # definition always holds (it is shared with the steps where a lazy branch is not
+        # selected, and it is satisfiable)
+        key = (a, c)
+        if key not in tr.divisions:
+            q = inst.fresh(e.uid + ".q", e.ty)
+            r = inst.fresh(e.uid + ".r", e.ty)
+            guard, tr.guard = tr.guard, None
+            tr.assume(mgr.And(
+                mgr.Equals(a, mgr.Plus(mgr.Times(mgr.Int(c), q), r)),
+                mgr.GE(r, mgr.Int(0)), mgr.LT(r, mgr.Int(abs(c)))))
+            tr.guard = guard
+            tr.divisions[key] = (q, r)
+        q, r = tr.divisions[key]
+        return r if e.op == "mod" else q
+    q = inst.fresh(e.uid + ".q", e.ty)
+    r = inst.fresh(e.uid + ".r", e.ty)
+    if not simp.is_constant():
+        absb = mgr.Ite(mgr.GE(b, mgr.Int(0)), b, mgr.Minus(mgr.Int(0), b))
+        tr.assume(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Int(0))), mgr.And(
+            mgr.Equals(a, mgr.Plus(mgr.Times(b, q), r)), mgr.GE(r, mgr.Int(0)), mgr.LT(r, absb))))
+    return r if e.op == "mod" else q
