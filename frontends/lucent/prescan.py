@@ -29,6 +29,7 @@ UNSUPPORTED = [
      "polymorphism (type parameters)"),
     (re.compile(r"\b(merge|activate|condact|current|restart|every)\b"), "clocks and node activation"),
     (re.compile(r"\brealizable\b", re.I), "realizability checking"),
+    (re.compile(r"\b(function|node)\s+rec\b"), "recursive nodes and functions ('rec')"),
 ]
 
 #: A comment (not Kind 2's ``--%PROPERTY``/``--%MAIN`` annotations, nor a ``(*@contract``

@@ -127,8 +127,13 @@ class Instance:
 
     def _end(self, new_mem: dict[str, Any]) -> list[Any]:
         """Close the current step: the memories of ``pre`` become ``new_mem``."""
+        for c in self.node.clocks:  # before the memories change: a condition may read them
+            try:
+                if self.active(c):
+                    self.seen.add(c.name)
+            except (KeyError, SimulationError):
+                continue  # a branch of the body, which an abstracted node does not have
         self.pre_mem = new_mem
-        self.seen.update(c.name for c in self.node.clocks if self.active(c))
         self.ticks += 1
         self.history.append(dict(self.cur))
         return [self.cur[n] for n in self.node.outputs]

@@ -209,7 +209,8 @@ def lazy_programs(draw):
         if choice == 3:
             return f"Acc({int_expr(depth - 1)})"
         if choice == 4:
-            return f"({int_expr(depth - 1)} -> pre {int_expr(depth - 1)})"
+            pre = draw(st.sampled_from(["pre ", ""]))
+            return f"({int_expr(depth - 1)} -> {pre}{int_expr(depth - 1)})"
         return draw(st.sampled_from(atoms))
 
     def bool_expr(depth: int) -> str:
