@@ -62,6 +62,20 @@ def test_a_selected_branch_owes_its_call_assumption():
                    "y_pos": "falsifiable"}
 
 
+def test_an_abstract_guarantee_is_assumed_only_where_selected():
+    assert answers(LAZY / "guarded_guarantee.lus") == {"even": "valid", "odd": "valid",
+                                                       "false": "falsifiable"}
+
+
+def test_lazy_operators_in_contracts_and_nested_blocks():
+    got = answers(LAZY / "contract_lazy.lus")
+    calls = {k: v for k, v in got.items() if k.startswith("Half[")}
+    assert len(calls) == 6 and set(calls.values()) == {"valid"}
+    assert {k: v for k, v in got.items() if k not in calls} == {
+        "q_bound": "valid", "r_small": "falsifiable", "r_zero": "falsifiable",
+        "guarantee[L14C3]": "valid", "guarantee[L15C3]": "valid"}
+
+
 def test_cli_exit_codes():
     assert run_cli("check", LAZY / "eager_ops.lus", "--timeout", "60").returncode == 40
     proc = run_cli("check", LAZY / "frame_last.lus", "--timeout", "60", "--property",
@@ -257,7 +271,8 @@ def test_simulator_agrees_with_translation(src, steps):
 
 # ---- Kind 2 agrees where v3.0.0 reads the model ----
 
-KIND2_READS = ["guarded_ops.lus", "eager_ops.lus", "call_context.lus", "call_context_broken.lus"]
+KIND2_READS = ["guarded_ops.lus", "eager_ops.lus", "call_context.lus", "call_context_broken.lus",
+               "guarded_guarantee.lus", "contract_lazy.lus"]
 
 
 @pytest.mark.parametrize("name", KIND2_READS)
