@@ -62,6 +62,12 @@ def test_a_selected_branch_owes_its_call_assumption():
                    "y_pos": "falsifiable"}
 
 
+def test_a_callee_input_type_is_owed_only_where_selected():
+    assert answers(LAZY / "guarded_input_type.lus") == {
+        "SubRange[L11C1]": "valid", "Dec[L13C23].SubRange[L5C14]": "valid",
+        "Dec[L14C21].SubRange[L5C14]": "falsifiable", "nonneg": "valid", "z_nonneg": "valid"}
+
+
 def test_an_abstract_guarantee_is_assumed_only_where_selected():
     assert answers(LAZY / "guarded_guarantee.lus") == {"even": "valid", "odd": "valid",
                                                        "false": "falsifiable"}
@@ -196,6 +202,10 @@ tel
     assert [r["y"] for r in rows] == [2, 3] and [r["z"] for r in rows] == [2, 3]
 
 
+def test_else_extends_over_arrow_verdicts():
+    assert answers(LAZY / "else_arrow.lus") == {"p": "valid", "q": "valid"}
+
+
 def test_lazy_operator_precedence():
     prog = parse_text("node N(a, b, c: bool) returns (y: bool);\nlet\n"
                       "  y = a and then b or else c ==> a;\ntel\n")
@@ -272,7 +282,8 @@ def test_simulator_agrees_with_translation(src, steps):
 # ---- Kind 2 agrees where v3.0.0 reads the model ----
 
 KIND2_READS = ["guarded_ops.lus", "eager_ops.lus", "call_context.lus", "call_context_broken.lus",
-               "guarded_guarantee.lus", "contract_lazy.lus"]
+               "guarded_guarantee.lus", "contract_lazy.lus", "else_arrow.lus",
+               "guarded_input_type.lus"]
 
 
 @pytest.mark.parametrize("name", KIND2_READS)
