@@ -316,17 +316,22 @@ class _Inst:
         return [self.env[n] for n in node.outputs]
 
     def define(self, names: list[str], e: A.Expr) -> None:
-        """The equation ``names = e`` as an invariant constraint."""
+        """The equation ``names = e`` as an invariant constraint.  It holds at every step, also
+        where a node instance on a lazy branch's clock does not step: a definition always has
+        a solution (what ``e`` reads is guarded where it needs to be), and the instance's
+        streams stay functions of its memories there, which makes its invariants simple.  A
+        circular one (``Node.cut``), a constraint, holds only where the instance steps."""
         rhs = self.expr(e)
         lhs = [self.env[n] for n in names]
-        if len(names) == 1:
-            self.tr.assume(self.equal(lhs[0], rhs))
-            return
+        guard = self.tr.guard
+        if not any(n in self.node.cut for n in names):
+            self.tr.guard = None
         parts = _flatten_typed(rhs, e.ty) if e.ty.kind == "tuple" else [rhs]
-        if len(parts) != len(lhs):
-            parts = rhs
+        if len(names) == 1 or len(parts) != len(lhs):
+            parts = [rhs] if len(names) == 1 else rhs
         for x, y in zip(lhs, parts, strict=True):
             self.tr.assume(self.equal(x, y))
+        self.tr.guard = guard
 
     def refinements(self, abstract: bool, owed) -> None:
         """Refinement types: assumptions on the main node's inputs, obligations on a callee's
