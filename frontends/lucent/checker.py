@@ -491,11 +491,7 @@ class Checker:
         elif isinstance(stmt, A.FrameBlock):
             self._frame(stmt, node, scope, defined)
         elif isinstance(stmt, A.LazyBlock):
-            for n, e in lazy.block_exprs(self, stmt, node, scope, None).items():
-                if n in defined:
-                    raise self.err(f"'{n}' is defined twice", stmt.pos)
-                defined[n] = stmt.pos
-                node.eqs.append(([n], e))
+            lazy.define_block(self, stmt, node, scope, defined)
         else:
             raise self.err("unsupported statement", getattr(stmt, "pos", A.NOPOS))
 

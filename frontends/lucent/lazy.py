@@ -194,3 +194,14 @@ def block_exprs(checker: Checker, blk: A.LazyBlock, node: Node, scope: _Scope,
     selected branch's definition; ``frame``: the enclosing frame block's ``last`` of each of its
     variables (what a branch that omits one means), None outside a frame block."""
     return _Blocks(checker, node, scope, frame).block(blk)
+
+
+def define_block(checker: Checker, blk: A.LazyBlock, node: Node, scope: _Scope,
+                 defined: dict[str, A.Pos]) -> None:
+    """Add to ``node`` the equations of the lazy block ``blk``, a statement of its body (not of
+    a frame block); ``defined``: where each variable defined so far is defined."""
+    for n, e in block_exprs(checker, blk, node, scope, None).items():
+        if n in defined:
+            raise checker.err(f"'{n}' is defined twice", blk.pos)
+        defined[n] = blk.pos
+        node.eqs.append(([n], e))
