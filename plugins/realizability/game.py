@@ -44,6 +44,8 @@ from kinduct.kernel.verdict import Value
 MAX_ITERATIONS = 64
 #: A viable region larger than this (z3 AST nodes) is given up on: unknown.
 MAX_REGION_SIZE = 200_000
+#: At most this long (milliseconds) for simplifying one region, and for checking the result.
+SIMPLIFY_MS = 5_000
 
 
 class GiveUp(Exception):
@@ -165,37 +167,51 @@ class _Game:
 
     # ---- quantifier elimination ----
     def exists(self, variables: Sequence[z3.ExprRef], body: z3.BoolRef) -> z3.BoolRef:
-        """``exists variables. body`` without the quantifier (z3's ``qe``), simplified."""
+        """``exists variables. body`` without the quantifier, simplified (z3's ``qe`` tactic;
+        not ``qe2``, which treats the free constants of a quantifier-free goal as existential
+        and so answers ``true`` for a formula the ``simplify`` before it solved)."""
         if not variables:
             return self.simplify(body)
-        goal = z3.Goal(ctx=self.ctx)
-        goal.add(z3.Exists(list(variables), body))
-        tactic = z3.Then(z3.Tactic("simplify", ctx=self.ctx), z3.Tactic("qe", ctx=self.ctx),
-                         z3.Tactic("simplify", ctx=self.ctx), ctx=self.ctx)
-        ms = self.remaining_ms()
-        if ms:
-            tactic = z3.TryFor(tactic, ms, ctx=self.ctx)
-        try:
-            result = tactic(goal).as_expr()
-        except z3.Z3Exception as exc:
-            raise GiveUp(f"quantifier elimination failed: {exc}") from None
-        if _has_quantifier(result):
-            raise GiveUp("quantifier elimination left a quantifier (a theory z3's qe does not "
-                         "eliminate, e.g. nonlinear arithmetic)")
-        if _size(result) > MAX_REGION_SIZE:
-            raise GiveUp(f"the viable region grew over {MAX_REGION_SIZE} terms")
-        return self.simplify(result)
+        failure = ""
+        for name in ("qe",):  # one tactic today; the loop reports the last failure
+            goal = z3.Goal(ctx=self.ctx)
+            goal.add(z3.Exists(list(variables), body))
+            tactic = z3.Then(z3.Tactic("simplify", ctx=self.ctx), z3.Tactic(name, ctx=self.ctx),
+                             z3.Tactic("simplify", ctx=self.ctx), ctx=self.ctx)
+            ms = self.remaining_ms()
+            if ms:
+                tactic = z3.TryFor(tactic, ms, ctx=self.ctx)
+            try:
+                result = tactic(goal).as_expr()
+            except z3.Z3Exception as exc:
+                self.remaining_ms()  # the deadline, not the tactic, when it has passed
+                failure = f"quantifier elimination failed: {exc}"
+                continue
+            if _has_quantifier(result):
+                failure = ("quantifier elimination left a quantifier (a theory z3 does not "
+                           "eliminate, e.g. nonlinear arithmetic)")
+                continue
+            if _size(result) > MAX_REGION_SIZE:
+                raise GiveUp(f"the viable region grew over {MAX_REGION_SIZE} terms")
+            return self.simplify(result)
+        raise GiveUp(failure)
 
     def simplify(self, f: z3.BoolRef) -> z3.BoolRef:
-        tactic = z3.Then(z3.Tactic("simplify", ctx=self.ctx), z3.Tactic("ctx-simplify", ctx=self.ctx),
-                         ctx=self.ctx)
+        """An equivalent, usually smaller formula (``ctx-solver-simplify``); the result is
+        checked to be equivalent, and ``f`` itself is kept when that cannot be shown."""
+        plain = z3.simplify(f)
+        tactic: z3.Tactic = z3.Then(z3.Tactic("simplify", ctx=self.ctx),
+                                    z3.Tactic("ctx-solver-simplify", ctx=self.ctx), ctx=self.ctx)
         ms = self.remaining_ms()
-        if ms:
-            tactic = z3.TryFor(tactic, ms, ctx=self.ctx)
+        tactic = z3.TryFor(tactic, min(ms, SIMPLIFY_MS) if ms else SIMPLIFY_MS, ctx=self.ctx)
         try:
-            return tactic(f).as_expr()
+            smaller = tactic(plain).as_expr()
         except z3.Z3Exception:
-            return f
+            return plain
+        s = z3.Solver(ctx=self.ctx)
+        s.set("timeout", SIMPLIFY_MS)
+        s.add(smaller != plain)
+        return smaller if s.check() == z3.unsat else plain
 
     def next_of(self, f: z3.BoolRef) -> z3.BoolRef:
         """``f`` over the registers' next values."""
@@ -298,18 +314,40 @@ def check(system: ContractSystem, deadline: float | None = None, max_iterations:
                 bad = z3.Not(R)
             else:
                 bad = game.exists(game.U, z3.And(game.P, z3.Not(R)))
-            if game.sat(z3.And(game.init, bad)):
-                deadlock = None
-                if want_trace and not satisfiability:
-                    deadlock = _deadlock(game, R0, n + 1)
+            # Viol_n grows with n (F_n shrinks), so F_{n+1} = F_n and not Viol_n = not Viol_n
+            narrower = game.simplify(z3.Not(bad))
+            if satisfiability:
+                # one initial state must stay viable (the registers' first values are chosen too)
+                if not game.sat(z3.And(game.init, narrower)):
+                    return Outcome(no, time.monotonic() - start, n + 1)
+            elif game.sat(z3.And(game.init, bad)):
+                # some initial state (every first value is the environment's) is not viable
+                deadlock = _deadlock(game, R0, n + 1) if want_trace else None
                 return Outcome(no, time.monotonic() - start, n + 1, deadlock=deadlock)
             if not game.sat(z3.And(F, bad)):
+                refuted = None if satisfiability else _refute(game, F)
+                if refuted:
+                    return Outcome("unknown", time.monotonic() - start, n + 1, reason=refuted)
                 return Outcome(yes, time.monotonic() - start, n + 1)
-            F = game.simplify(z3.And(F, z3.Not(bad)))
+            F = narrower
         return Outcome("unknown", time.monotonic() - start, bound,
                        reason=f"no fixpoint of the viable states after {bound} iterations")
     except GiveUp as exc:
         return Outcome("unknown", time.monotonic() - start, reason=str(exc))
+
+
+def _refute(game: _Game, F: z3.BoolRef) -> str | None:
+    """Check the fixpoint by z3's quantified solving, independently of the eliminations: every
+    viable state, for every input under the assumptions, has an output that keeps the guarantees
+    and leads to a viable state.  A refutation (never seen) makes the answer unknown; a check
+    that does not finish leaves it as computed."""
+    s = game.solver()
+    s.add(F, game.P)
+    body = z3.And(game.Q, game.next_of(F))
+    s.add(z3.ForAll(game.W, z3.Not(body)) if game.W else z3.Not(body))
+    if s.check() == z3.sat:
+        return "the viable states found by quantifier elimination are not closed (internal error)"
+    return None
 
 
 # ---- deadlocking trace ----
@@ -357,7 +395,7 @@ def _copy(v: z3.ExprRef, k: int, ctx: z3.Context) -> z3.ExprRef:
 
 
 def _finish(game: _Game, model: z3.ModelRef, steps: list[list[z3.ExprRef]],
-            reg_values: list[list[z3.ExprRef]], last: int) -> Deadlock:
+            reg_values: list[list[z3.ExprRef]], last: int) -> Deadlock | None:
     """Values of the run, the conflicting set at its last step, and outputs there that keep
     every guarantee but one of the conflict."""
     ctx = game.ctx
@@ -369,25 +407,20 @@ def _finish(game: _Game, model: z3.ModelRef, steps: list[list[z3.ExprRef]],
     # the conflicting set: the last state and the uncontrollable values fixed
     fixed = [v == values[last][v] for v in game.registers + game.U]
     s = game.solver()
-    s.add(fixed + [game.P])
-    rest = [d for d in game.defs if not z3.is_true(z3.simplify(z3.Implies(game.P, d)))]
-    s.add(rest)
-    selectors = {}
-    for key, e in game.keys.items():
-        if e.category == "assumption":
-            continue
-        sel = z3.Bool(f"%sel.{key}", ctx)
-        selectors[key] = sel
+    s.add(*fixed, game.P, *game.defs)
+    selectors = {key: z3.Bool(f"%sel.{key}", ctx) for key, e in game.keys.items()
+                 if e.category != "assumption"}
     guards = _guarded(game, selectors)
     s.add(guards)
     core = list(selectors)
-    if s.check(*[selectors[k] for k in core]) == z3.unsat:
-        names = {str(x) for x in s.unsat_core()}
-        core = [k for k in core if str(selectors[k]) in names]
-        for k in list(core):  # deletion-based minimisation
-            trial = [selectors[x] for x in core if x != k]
-            if s.check(*trial) == z3.unsat:
-                core.remove(k)
+    if s.check(*[selectors[k] for k in core]) != z3.unsat:
+        return None  # the last step is no deadlock after all: no trace rather than a wrong one
+    names = {str(x) for x in s.unsat_core()}
+    core = [k for k in core if str(selectors[k]) in names]
+    for k in list(core):  # deletion-based minimisation
+        trial = [selectors[x] for x in core if x != k]
+        if s.check(*trial) == z3.unsat:
+            core.remove(k)
     # outputs at the last step: every guarantee of the conflict but its last, then greedily more
     keep = core[:-1]
     for k in selectors:
