@@ -100,7 +100,6 @@ class _Game:
         self.ctx = z3.Context()
         self.conv = Z3Converter(system.env, self.ctx)
         c = self.conv.convert
-        mgr = system.env.formula_manager
         self.registers = [c(r) for r in system.registers]
         self.updates = [c(system.updates[r]) for r in system.registers]
         self.init = c(system.init)
@@ -117,8 +116,6 @@ class _Game:
             guarantees += [z3.Implies(req, self.elements[f"m{m_i}e{i}"])
                            for i in range(len(m.ensures))]
         self.defs = defs
-        self.assumption_terms = assumptions
-        self.guarantee_terms = guarantees
         inputs = [c(v) for v in system.inputs]
         outputs = [c(v) for v in system.outputs]
         aux_z3 = [c(v) for v in aux]
@@ -139,7 +136,6 @@ class _Game:
             rest = [d for d in defs if not _vars(d) <= u_set]
             self.P = z3.And(assumptions + premise + [True], self.ctx)
             self.Q = z3.And(guarantees + rest + [True], self.ctx)
-        del mgr
 
     # ---- limits ----
     def remaining_ms(self) -> int:

@@ -3,9 +3,9 @@
 
 Accepted: ``-json``; ``--enable BMC`` (repeatable; see :data:`ENGINE_NAMES`; the enabled
 engines replace ``--engine``); ``--enable CONTRACTCK`` (``--realizability``, with
-``--check_environment`` and ``--check_contract_is_sat``); ``--lus_main N``; ``--smt_solver Z3``.  ``--modular true``,
-``--timeout 0`` and ``kinduct FILE`` are kinduct's own spellings too (see
-:mod:`kinduct.kernel.cli`).
+``--check_environment`` and ``--check_contract_is_sat``); ``--lus_main N``;
+``--smt_solver Z3``.  ``--modular true``, ``--timeout 0`` and ``kinduct FILE`` are kinduct's
+own spellings too (see :mod:`kinduct.kernel.cli`).
 """
 
 from __future__ import annotations
@@ -88,7 +88,8 @@ def kinduct_rewrite_argv(argv: list[str]) -> list[str]:
 @hookimpl
 def kinduct_add_check_options(parser: argparse.ArgumentParser) -> None:
     text = ("-json (--json), --enable ENGINE (repeatable: " + ", ".join(sorted(ENGINE_NAMES))
-            + "; replaces --engine), --enable CONTRACTCK (--realizability), --lus_main NODE (--main), --smt_solver NAME (--solver), "
+            + "; replaces --engine), --enable CONTRACTCK (--realizability), --lus_main NODE "
+              "(--main), --smt_solver NAME (--solver), "
               "--modular true|false, --compositional true|false, --timeout 0 (no limit)")
     parser.add_argument_group("Kind 2's spellings (also accepted)",
                               textwrap.fill(text, width=78, initial_indent="  ",
