@@ -9,7 +9,8 @@ the node's outputs are chosen by the environment (with their base types), its in
 to satisfy the assumptions (and the inputs' refinement types), which become guarantees.
 
 A contract that calls an imported node (or a node with asserts) is not decided: Kind 2 answers
-unknown there too.
+unknown there too.  The first value of an unguarded ``pre`` is the environment's (as Kind 2's
+oracles, which are constants and never controllable).
 """
 
 from __future__ import annotations
@@ -110,6 +111,9 @@ def build(checked: Checked, name: str, context: str) -> ContractSystem:
         updates[first] = mgr.FALSE()
     registers = tuple(v for v in system.state_vars if v in updates)
     inputs = tuple(x for n in chosen if n not in node.const_inputs for x in _leaves(env[n]))
+    # the first value of an unguarded ``pre`` (and an out-of-range array read) is arbitrary:
+    # the environment's choice (Kind 2: an oracle, a constant outside the controllable ones)
+    inputs += tuple(x for x in system.input_vars if x not in inputs)
     outputs = tuple(x for n in controlled for x in _leaves(env[n]))
     has = bool(guarantees) if environment else node.has_contract or bool(refined)
     return ContractSystem(

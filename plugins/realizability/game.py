@@ -61,6 +61,8 @@ class Deadlock:
     steps: tuple[dict[str, Value], ...]
     values: dict[str, tuple[bool, ...]]
     conflict: tuple[ContractElement, ...]
+    #: The registers' first values (constants, and what the first step does not read).
+    initial: dict[str, Value] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -436,7 +438,8 @@ def _finish(game: _Game, model: z3.ModelRef, steps: list[list[z3.ExprRef]],
             subst = list(values[k].items())
             row.append(z3.is_true(z3.simplify(z3.substitute(f, *subst))))
         element_values[key] = tuple(row)
-    return Deadlock(steps_out, element_values, tuple(game.keys[k] for k in core))
+    initial = {r.decl().name(): _value(v) for r, v in zip(game.registers, reg_values[0], strict=True)}
+    return Deadlock(steps_out, element_values, tuple(game.keys[k] for k in core), initial)
 
 
 def _guarded(game: _Game, selectors: dict[str, z3.BoolRef]) -> list[z3.BoolRef]:

@@ -15,6 +15,7 @@ from kinduct.frontends.lucent.model import load_checked
 from kinduct.frontends.lucent.realizability import build
 from kinduct.kernel.cli import main
 from kinduct.kernel.contracts import ContractSystem
+from kinduct.plugins.realizability import game
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "realizability"
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "lucent"
@@ -54,6 +55,17 @@ EXPECTED: dict[str, dict[tuple[str, str], str]] = {
     "counter_ok": {("Sat", "contract"): R, ("Sat", "environment"): R},
     "imported_contract": {("User", "contract"): U, ("User", "environment"): R},
     "unguarded_pre": {("Delay", "contract"): R, ("Delay", "environment"): R},
+    "unguarded_pre_assumed": {("Up", "contract"): U, ("Up", "environment"): R},
+    "free_const": {("C1", "contract"): U, ("C1", "environment"): R},
+    "free_const_ok": {("C2", "contract"): R, ("C2", "environment"): R},
+    "const_input": {("C3", "contract"): U, ("C3", "environment"): R},
+    "records_arrays": {("Sw", "contract"): R, ("Sw", "environment"): R},
+    "body_calls": {("Outer", "environment"): R, ("Outer", "contract"): U,
+                   ("Inner", "environment"): R, ("Inner", "contract"): R},
+    "reals_half": {("Half", "contract"): U, ("Half", "environment"): R},
+    "env_pre_guarded": {("Em", "contract"): R, ("Em", "environment"): U},
+    "sofar_ghost": {("Lim", "contract"): R, ("Lim", "environment"): R,
+                    ("Sofar", "environment"): R, ("Sofar", "contract"): R},
 }
 
 #: Kind 2's satisfiability of the unrealizable ones.
@@ -64,7 +76,9 @@ SATISFIABLE = {
     ("modes_conflict", "Md3"): True, ("function_gap", "Fn"): False, ("body_ignored", "B"): False,
     ("subranges_conflict", "T3"): True, ("ghost_counter", "G"): True, ("reals", "Avg"): True,
     ("bools", "Toggle"): True, ("enums", "Next"): True, ("imported_contract", "User"): True,
-    ("modes_guarantee", "Md4"): True,
+    ("modes_guarantee", "Md4"): True, ("unguarded_pre_assumed", "Up"): True,
+    ("free_const", "C1"): True, ("const_input", "C3"): True, ("body_calls", "Outer"): False,
+    ("reals_half", "Half"): True, ("env_pre_guarded", "Em"): True,
 }
 
 
@@ -115,18 +129,25 @@ def test_answers_as_kind2(model: str, capsys) -> None:
 
 def replay(path: Path, top: str, context: str, blocks: list[dict]) -> None:
     """The trace keeps the assumptions at every step and the guarantees before the last; at
-    the last step, with its inputs, no output satisfies the guarantees."""
+    the last step, with its inputs, no output satisfies the guarantees.  The JSON trace shows
+    the component's streams; the constants and the first values of unguarded ``pre`` (the
+    environment's too) are read from the check's own deadlock."""
     checked = load_checked(path)
     system = build(checked, top, context)
     node = checked.nodes[top]
     (block,) = blocks
-    streams = {s["name"]: s for s in block["streams"]}
+    shown = {s["name"]: dict(s["instantValues"]) for s in block["streams"]}
+    deadlock = game.check(system).deadlock
+    assert deadlock is not None
     steps = max(len(s["instantValues"]) for s in block["streams"])
+    assert len(deadlock.steps) == steps
     last = steps - 1
     mgr = system.env.formula_manager
     sub = system.env.substituter.substitute
     # every step's copy of the system's variables
     regs = {r: mgr.Symbol(f"{r.symbol_name()}@replay0", r.symbol_type()) for r in system.registers}
+    fixed = [mgr.EqualsOrIff(regs[r], constant(mgr, r, deadlock.initial[r.symbol_name()], None))
+             for r in system.registers if r.symbol_name().startswith("%const.")]
     frames = []
     run = [sub(system.init, regs)]
     for k in range(steps):
@@ -139,12 +160,16 @@ def replay(path: Path, top: str, context: str, blocks: list[dict]) -> None:
         if k < last:
             run += [sub(g, rename) for g in guarantees(system)]
         regs = {r: sub(system.updates[r], rename) for r in system.registers}
-    fixed = []
-    for k, rename in enumerate(frames):
         for v in system.inputs + (system.outputs if k < last else ()):
             name = v.symbol_name()
-            value = dict(streams[name]["instantValues"])[k]
-            fixed.append(mgr.EqualsOrIff(rename[v], constant(mgr, v, value, node.types[name])))
+            t = node.types.get(name)
+            if name in shown:
+                value = shown[name][k]
+                assert constant(mgr, v, value, t) == constant(mgr, v, deadlock.steps[k][name], None) \
+                    or t is not None and t.kind == "enum"
+            else:  # an oracle: the environment's choice, not a stream
+                value = deadlock.steps[k][name]
+            fixed.append(mgr.EqualsOrIff(rename[v], constant(mgr, v, value, t)))
     with system.env.factory.Solver(name="z3") as s:
         s.add_assertion(mgr.And(run + fixed))
         assert s.solve(), "the deadlocking trace is not a run of the contract"
@@ -162,7 +187,7 @@ def guarantees(system: ContractSystem) -> list:
 
 
 def constant(mgr, v, value, t):
-    if t.kind == "enum":
+    if t is not None and t.kind == "enum" and isinstance(value, str):
         return mgr.Int(list(t.items).index(value))
     if v.symbol_type().is_bool_type():
         return mgr.Bool(value)
