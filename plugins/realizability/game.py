@@ -186,6 +186,7 @@ class _Game:
                 failure = f"quantifier elimination failed: {exc}"
                 continue
             if _has_quantifier(result):
+                self.remaining_ms()  # a tactic stopped by its time limit leaves the goal as it was
                 failure = ("quantifier elimination left a quantifier (a theory z3 does not "
                            "eliminate, e.g. nonlinear arithmetic)")
                 continue
