@@ -1,12 +1,13 @@
 """Lucent components as contract systems (:mod:`kinduct.kernel.contracts`), for the
 realizability check (Kind 2's ``--enable CONTRACTCK``).
 
-As Kind 2 v3.0.0 does, every node and function of the file is checked, the last declared first
-(``--main``: that one only): its *contract* (imported ones first) and its *environment* (first
-for nodes with a body).  The contract of a node with a body is checked as if the node were
-imported: the body is not read, its locals are outputs too.  The environment swaps the roles:
-the node's outputs are chosen by the environment (with their base types), its inputs are chosen
-to satisfy the assumptions (and the inputs' refinement types), which become guarantees.
+As Kind 2 v3.0.0 does, every node and function of the file is checked (``--main``: that one
+only), in Kind 2's order (:func:`kind2_order`): its *contract* (imported ones first) and its
+*environment* (first for nodes with a body).  The contract of a node with a body is checked
+as if the node were imported: the body is not read, its locals are outputs too.  The
+environment swaps the roles: the node's outputs are chosen by the environment (with their base
+types), its inputs are chosen to satisfy the assumptions (and the inputs' refinement types),
+which become guarantees.
 
 A contract that calls an imported node (or a node with asserts) is not decided: Kind 2 answers
 unknown there too.  The first value of an unguarded ``pre`` is the environment's (as Kind 2's
@@ -39,12 +40,50 @@ def contract_systems(path: Path, options: LoadOptions) -> list[ContractSystem]:
         if options.main not in checked.nodes:
             raise InputError(f"{checked.file}: no node named '{options.main}'")
         return [build(checked, options.main, "environment"), build(checked, options.main, "contract")]
-    out = []
-    for name in sorted(checked.nodes, key=lambda n: -checked.nodes[n].decl.pos.start):
-        contexts = ("contract", "environment") if checked.nodes[name].imported else \
-            ("environment", "contract")
-        out.extend(build(checked, name, context) for context in contexts)
-    return out
+    return [build(checked, name, context) for name, context in kind2_order(checked)]
+
+
+def kind2_order(checked: Checked) -> list[tuple[str, str]]:
+    """The analyses in Kind 2's order: the declarations sorted callees first (in declaration
+    order otherwise), each giving its analyses (an imported node its environment then its
+    contract, a node with a body its contract then its environment); an imported node called
+    by another imported node's contract is a subsystem of that analysis and comes right after
+    it; the whole list is then reversed (Kind 2 lists the top systems first)."""
+    nodes = checked.nodes
+    declared = sorted(nodes, key=lambda n: nodes[n].decl.pos.start)
+    order: list[str] = []
+    seen: set[str] = set()
+
+    def visit(n: str) -> None:
+        if n in seen:
+            return
+        seen.add(n)
+        for call in nodes[n].calls:
+            if call.name in nodes:
+                visit(call.name)
+        order.append(n)
+    for n in declared:
+        visit(n)
+    subsystems = {(n, "contract"): [(c.name, "contract") for c in nodes[n].calls
+                                    if c.name in nodes and nodes[c.name].imported]
+                  for n in order if nodes[n].imported}
+    called = {a for subs in subsystems.values() for a in subs}
+    listed = [a for n in order for a in ([(n, "environment"), (n, "contract")] if nodes[n].imported
+                                         else [(n, "contract"), (n, "environment")])
+              if a not in called]
+    post: list[tuple[str, str]] = []
+    done: set[tuple[str, str]] = set()
+
+    def add(a: tuple[str, str]) -> None:
+        if a in done:
+            return
+        done.add(a)
+        for sub in subsystems.get(a, []):
+            add(sub)
+        post.append(a)
+    for a in listed:
+        add(a)
+    return post[::-1]
 
 
 def build(checked: Checked, name: str, context: str) -> ContractSystem:
@@ -67,6 +106,11 @@ def build(checked: Checked, name: str, context: str) -> ContractSystem:
             env[n] = tr.input(n, node.types[n])
     for n in controlled:
         env[n] = tr.state(n, node.types[n], enum_range=True)
+        if n in node.const_inputs:  # chosen at the first step, then kept
+            memory = tr.state(f"%const_choice.{n}", node.types[n])
+            for leaf, kept in zip(_leaves(env[n]), _leaves(memory), strict=True):
+                tr.b.update(kept, leaf)
+                tr.assume(mgr.Implies(mgr.Not(tr.first), mgr.EqualsOrIff(leaf, kept)))
     inst = _Inst(tr, node, "", env, top=True)
     for n in node.ghosts:
         inst.env[n] = tr.state(n, node.types[n], enum_range=True)
@@ -121,7 +165,16 @@ def build(checked: Checked, name: str, context: str) -> ContractSystem:
         updates=updates, inputs=inputs, outputs=outputs, definitions=tuple(tr.assumptions),
         assumptions=tuple(assumptions), guarantees=tuple(guarantees), modes=tuple(modes),
         has_contract=has,
-        unsupported=_unsupported(tr), lift=_lifter(checked, node, environment))
+        unsupported=_unsupported(tr) or (_CONST_ENVIRONMENT if environment and has and any(
+            n in node.const_inputs for n in node.inputs) else None),
+        lift=_lifter(checked, node, environment))
+
+
+#: Kind 2 v3.0.0 finds ``assume n > pre y`` realizable for a ``const`` input ``n`` and an
+#: unconstrained output ``y``, though ``n`` is chosen once and ``y`` can outgrow it; kinduct's
+#: reading (chosen at the first step, then kept) would answer unrealizable, so it answers neither.
+_CONST_ENVIRONMENT = ("an environment that chooses const inputs is not decided (Kind 2 reads "
+                      "them differently from their semantics)")
 
 
 def _unsupported(tr: Translator) -> str | None:
