@@ -165,8 +165,8 @@ def build(checked: Checked, name: str, context: str) -> ContractSystem:
         updates=updates, inputs=inputs, outputs=outputs, definitions=tuple(tr.assumptions),
         assumptions=tuple(assumptions), guarantees=tuple(guarantees), modes=tuple(modes),
         has_contract=has,
-        unsupported=_unsupported(tr) or (_CONST_ENVIRONMENT if environment and has and any(
-            n in node.const_inputs for n in node.inputs) else None),
+        unsupported=_unsupported(tr) or _nondeterministic(node) or (
+            _CONST_ENVIRONMENT if environment and has and node.const_inputs else None),
         lift=_lifter(checked, node, environment))
 
 
@@ -175,6 +175,23 @@ def build(checked: Checked, name: str, context: str) -> ContractSystem:
 #: reading (chosen at the first step, then kept) would answer unrealizable, so it answers neither.
 _CONST_ENVIRONMENT = ("an environment that chooses const inputs is not decided (Kind 2 reads "
                       "them differently from their semantics)")
+
+
+def _nondeterministic(node: Node) -> str | None:
+    """``any``/``choose`` in a contract: whether the component or its environment picks the
+    value is not settled (Kind 2 makes each an imported node, and answers unknown)."""
+    from kinduct.frontends.lucent import ast as A
+    from kinduct.frontends.lucent.walk import children
+
+    stack: list[A.Expr] = [e for names, e in node.eqs if all(n in node.ghosts for n in names)]
+    stack += [p.expr for p in node.assumes + node.guarantees]
+    stack += [e for m in node.modes for e in m.requires + [x for _, x, _ in m.ensures]]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, A.AnyE):
+            return "'any' and 'choose' in a contract are not supported (as in Kind 2)"
+        stack.extend(children(e))
+    return None
 
 
 def _unsupported(tr: Translator) -> str | None:

@@ -283,3 +283,15 @@ def test_environment_with_const_inputs_is_unknown(capsys) -> None:
     assert results[("CE", "contract")] == (R, "")
     assert results[("CE", "environment")][0] == N and "const" in results[("CE", "environment")][1]
     assert code == 30
+
+
+def test_any_in_contract_is_unknown(tmp_path: Path, capsys) -> None:
+    """Who picks an ``any`` of a contract is not settled; Kind 2 answers unknown too."""
+    model = tmp_path / "any.lus"
+    model.write_text("node imported A(x: int) returns (y: int);\ncon\n"
+                     "  var z: int = any { v: int | v > x };\n  guarantee y = z;\nnoc\n")
+    code, objects = realizability(model, capsys=capsys)
+    results = {(top, ctx): (c["result"], c.get("reason", "")) for top, ctx, c, _ in analyses(objects)}
+    assert results[("A", "contract")][0] == N and "'any'" in results[("A", "contract")][1]
+    assert results[("A", "environment")] == (R, "")
+    assert code == 30
