@@ -322,7 +322,12 @@ def check(system: ContractSystem, deadline: float | None = None, max_iterations:
             elif game.sat(z3.And(game.init, bad)):
                 # some initial state (every first value is the environment's) is not viable
                 deadlock = _deadlock(game, R0, n + 1) if want_trace else None
-                return Outcome(no, time.monotonic() - start, n + 1, deadlock=deadlock)
+                if deadlock is _NONE_WITHIN_BOUND:
+                    # there must be one within n + 1 steps: the eliminations disagree with search
+                    return Outcome("unknown", time.monotonic() - start, n + 1,
+                                   reason="no deadlocking trace confirms the unrealizability")
+                return Outcome(no, time.monotonic() - start, n + 1,
+                               deadlock=deadlock if isinstance(deadlock, Deadlock) else None)
             if not game.sat(z3.And(F, bad)):
                 refuted = None if satisfiability else _refute(game, F)
                 if refuted:
@@ -351,10 +356,15 @@ def _refute(game: _Game, F: z3.BoolRef) -> str | None:
 
 # ---- deadlocking trace ----
 
-def _deadlock(game: _Game, R0: z3.BoolRef, longest: int) -> Deadlock | None:
+#: :func:`_deadlock` searched every length and found no deadlock (not a solver's unknown).
+_NONE_WITHIN_BOUND = object()
+
+
+def _deadlock(game: _Game, R0: z3.BoolRef, longest: int) -> Deadlock | object | None:
     """The shortest run (at most ``longest`` steps before the last) that keeps assumptions and
     guarantees and ends where an input satisfying the assumptions leaves no output satisfying
-    the guarantees; with the conflicting set at its last step."""
+    the guarantees; with the conflicting set at its last step.  None when a solver gives up,
+    :data:`_NONE_WITHIN_BOUND` when there is none."""
     ctx = game.ctx
     s = game.solver()
     regs = [_copy(v, 0, ctx) for v in game.registers]
@@ -380,7 +390,7 @@ def _deadlock(game: _Game, R0: z3.BoolRef, longest: int) -> Deadlock | None:
         for v, u in zip(nxt, game.updates, strict=True):
             s.add(v == at(u))
         regs = nxt
-    return None
+    return _NONE_WITHIN_BOUND
 
 
 def regs_per_step(game: _Game, model: z3.ModelRef, last: int) -> list[list[z3.ExprRef]]:
@@ -394,7 +404,7 @@ def _copy(v: z3.ExprRef, k: int, ctx: z3.Context) -> z3.ExprRef:
 
 
 def _finish(game: _Game, model: z3.ModelRef, steps: list[list[z3.ExprRef]],
-            reg_values: list[list[z3.ExprRef]], last: int) -> Deadlock | None:
+            reg_values: list[list[z3.ExprRef]], last: int) -> Deadlock | object | None:
     """Values of the run, the conflicting set at its last step, and outputs there that keep
     every guarantee but one of the conflict."""
     ctx = game.ctx
@@ -412,8 +422,11 @@ def _finish(game: _Game, model: z3.ModelRef, steps: list[list[z3.ExprRef]],
     guards = _guarded(game, selectors)
     s.add(guards)
     core = list(selectors)
-    if s.check(*[selectors[k] for k in core]) != z3.unsat:
-        return None  # the last step is no deadlock after all: no trace rather than a wrong one
+    answer = s.check(*[selectors[k] for k in core])
+    if answer == z3.sat:
+        return _NONE_WITHIN_BOUND  # the last step is no deadlock after all: never a wrong trace
+    if answer != z3.unsat:
+        return None
     names = {str(x) for x in s.unsat_core()}
     core = [k for k in core if str(selectors[k]) in names]
     for k in list(core):  # deletion-based minimisation
