@@ -1,5 +1,5 @@
 """``kinduct check --realizability`` (Kind 2's ``--enable CONTRACTCK``) on small contracts whose
-answers Kind 2 v3.0.0 gave (``test_real_kind2.py`` asks it again where it is installed): the
+answers Kind 2 v3.0.0 gave (``test_realizability_kind2.py`` asks it again where it is installed): the
 results, Kind 2's JSON objects, the exit codes, and deadlocking traces that really deadlock
 (checked by a solver query of their own on the contract system)."""
 
