@@ -46,6 +46,8 @@ MAX_ITERATIONS = 64
 MAX_REGION_SIZE = 200_000
 #: At most this long (milliseconds) for simplifying one region, and for checking the result.
 SIMPLIFY_MS = 5_000
+#: At most this long (milliseconds) for confirming a fixpoint by quantified solving.
+REFUTE_MS = 10_000
 
 
 class GiveUp(Exception):
@@ -346,6 +348,8 @@ def _refute(game: _Game, F: z3.BoolRef) -> str | None:
     and leads to a viable state.  A refutation (never seen) makes the answer unknown; a check
     that does not finish leaves it as computed."""
     s = game.solver()
+    ms = game.remaining_ms()
+    s.set("timeout", min(ms, REFUTE_MS) if ms else REFUTE_MS)
     s.add(F, game.P)
     body = z3.And(game.Q, game.next_of(F))
     s.add(z3.ForAll(game.W, z3.Not(body)) if game.W else z3.Not(body))
