@@ -16,6 +16,7 @@ from kinduct.frontends.lucent.realizability import build
 from kinduct.kernel.cli import main
 from kinduct.kernel.contracts import ContractSystem
 from kinduct.plugins.realizability import game
+from tests.kind2_schema import validate
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "realizability"
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "lucent"
@@ -83,8 +84,11 @@ SATISFIABLE = {
 
 
 def realizability(path: Path, *extra: str, capsys) -> tuple[int, list[dict]]:
+    """Kind 2's objects for the model (checked against the JSON schema) and the exit code."""
     code = main(["check", "--realizability", str(path), "--json", "--timeout", "60", *extra])
-    return code, json.loads(capsys.readouterr().out)
+    objects = json.loads(capsys.readouterr().out)
+    validate(objects)
+    return code, objects
 
 
 def analyses(objects: list[dict]) -> list[tuple[str, str, dict, dict | None]]:
