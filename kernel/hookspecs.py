@@ -11,8 +11,9 @@ import pluggy
 if TYPE_CHECKING:
     from kinduct.kernel.acceptor import Acceptor
     from kinduct.kernel.backend import Backend
+    from kinduct.kernel.contracts import ContractSystem
     from kinduct.kernel.engine import Engine
-    from kinduct.kernel.frontend import Frontend
+    from kinduct.kernel.frontend import Frontend, LoadOptions
 
 hookspec = pluggy.HookspecMarker("kinduct")
 hookimpl = pluggy.HookimplMarker("kinduct")
@@ -56,3 +57,10 @@ def kinduct_rewrite_argv(argv: list[str]) -> list[str]:
 def kinduct_load_acceptor(path: Path, name: str) -> Acceptor | None:
     """Return ``path`` as a language acceptor named ``name`` when this plugin reads that kind
     of file (by its extension), else None; the first answer wins."""
+
+
+@hookspec(firstresult=True)
+def kinduct_contract_systems(path: Path, options: LoadOptions) -> list[ContractSystem] | None:
+    """Return the realizability questions of the model at ``path`` (its components' contracts
+    and environments, in the order they are checked) when this plugin reads that kind of
+    file, else None; the first answer wins."""

@@ -16,7 +16,7 @@ STREAM = {
         "type": {"enum": ["bool", "int", "subrange", "real", "enum", "array", "abstr",
                           "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                           "uint64"]},
-        "class": {"enum": ["input", "output", "local"]},
+        "class": {"enum": ["input", "output", "local", "ghost"]},
         "instantValues": {"type": "array", "items": {
             "type": "array", "minItems": 2, "maxItems": 2,
             "prefixItems": [{"type": "integer", "minimum": 0}, VALUE]}},
@@ -61,6 +61,44 @@ PROPERTY = {
     "required": ["objectType", "name", "line", "column", "source", "answer", "runtime"],
 }
 
+ELEMENT_VALUES = {"type": "array", "items": {
+    "type": "object", "properties": {"name": {"type": "string"}, "type": {"const": "bool"},
+                                     "instantValues": {"type": "array"}},
+    "required": ["name", "type", "instantValues"]}}
+
+#: Realizability checks (``--enable CONTRACTCK``): a deadlocking trace's first block carries the
+#: values of the assumptions, guarantees and modes.
+REALIZABILITY = {
+    "type": "object",
+    "properties": {
+        "objectType": {"const": "realizabilityCheck"},
+        "runtime": PROPERTY["properties"]["runtime"],
+        "result": {"enum": ["realizable", "unrealizable", "unknown"]},
+        "deadlockingTrace": {"type": "array", "items": {
+            "type": "object",
+            "properties": {"blockType": {"enum": ["node", "function"]}, "name": {"type": "string"},
+                           "assumptionsTrace": ELEMENT_VALUES, "guaranteesTrace": ELEMENT_VALUES,
+                           "modesTrace": ELEMENT_VALUES,
+                           "streams": {"type": "array", "items": STREAM}},
+            "required": ["blockType", "name", "streams"]}},
+        "conflictingSet": {"type": "object", "properties": {
+            "objectType": {"const": "modelElementSet"}, "class": {"const": "conflicting constraints"},
+            "size": {"type": "integer", "minimum": 0},
+            "nodes": {"type": "array", "items": {"type": "object", "properties": {
+                "name": {"type": "string"},
+                "elements": {"type": "array", "items": {"type": "object", "properties": {
+                    "category": {"enum": ["assumption", "guarantee", "require", "ensure"]},
+                    "name": {"type": "string"}, "line": {"type": "integer"},
+                    "column": {"type": "integer"}, "file": {"type": "string"}},
+                    "required": ["category", "name"]}}},
+                "required": ["name", "elements"]}}},
+            "required": ["objectType", "class", "size", "nodes"]},
+        "reason": {"type": "string"},
+    },
+    "required": ["objectType", "runtime", "result"],
+    "additionalProperties": False,
+}
+
 OUTPUT = {
     "$defs": {"trace": TRACE},
     "type": "array",
@@ -68,6 +106,14 @@ OUTPUT = {
         PROPERTY,
         {"type": "object", "properties": {"objectType": {"const": "analysisStart"}},
          "required": ["objectType", "top", "concrete", "abstract", "assumptions"]},
+        {"type": "object", "properties": {"objectType": {"const": "analysisStart"},
+                                          "context": {"enum": ["contract", "environment"]}},
+         "required": ["objectType", "top", "context"], "not": {"required": ["concrete"]}},
+        REALIZABILITY,
+        {"type": "object", "properties": {
+            "objectType": {"const": "satisfiabilityCheck"}, "runtime": PROPERTY["properties"]["runtime"],
+            "result": {"enum": ["satisfiable", "unsatisfiable", "unknown"]}, "reason": {"type": "string"}},
+         "required": ["objectType", "runtime", "result"]},
         {"type": "object", "properties": {"objectType": {"const": "analysisStop"}},
          "required": ["objectType"]},
         {"type": "object", "properties": {

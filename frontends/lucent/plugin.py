@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from kinduct.kernel.contracts import ContractSystem
 from kinduct.kernel.frontend import Frontend, LoadOptions
 from kinduct.kernel.hookspecs import hookimpl
 from kinduct.kernel.system import TransitionSystem
@@ -26,6 +27,14 @@ class LucentFrontend(Frontend):
 @hookimpl
 def kinduct_register_frontends() -> list[Frontend]:
     return [LucentFrontend()]
+
+
+@hookimpl
+def kinduct_contract_systems(path: Path, options: LoadOptions) -> list[ContractSystem] | None:
+    if not LucentFrontend().claims(path):
+        return None
+    from kinduct.frontends.lucent.realizability import contract_systems
+    return contract_systems(path, options)
 
 
 @hookimpl

@@ -1,0 +1,1 @@
+"""Realizability of contracts (``kinduct check --realizability``, Kind 2's ``CONTRACTCK``)."""
