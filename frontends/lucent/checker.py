@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import lazy
+from kinduct.frontends.lucent import lazy, walk
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
 from kinduct.frontends.lucent.dependencies import call_order, cut_circular, instant_inputs, reads_now
 from kinduct.frontends.lucent.typecheck import (
@@ -146,10 +146,13 @@ class Checker:
             base, ref = self.resolve_type(base_te)
             scope = _Scope(self, None, {var: base})
             p = scope.expect(pred, BOOL)
-            if _has_temporal(p):
-                raise UnsupportedError("'pre' or '->' in the predicate of a refinement type",
-                                       SourceLocation(self.file, pred.pos.line, pred.pos.col),
-                                       _line(self.text, pred.pos.line))
+            bad = [e for e in walk.uid_nodes_reading(p, var) if walk.shares_state(e)][:1]
+            if _has_temporal(p) or bad:
+                what = "a call or a division by a variable that reads the bound variable" if bad \
+                    else "'pre' or '->'"
+                at = bad[0].pos if bad else pred.pos
+                raise UnsupportedError(f"{what} in the predicate of a refinement type",
+                                       SourceLocation(self.file, at.line, at.col), _line(self.text, at.line))
             ref.preds.append((var, p))
             return base, ref
         if k == "enum":

@@ -39,8 +39,14 @@ def division(inst: _Inst, e: A.Binop, a: FNode, b: FNode) -> FNode:
         # selected, and it is satisfiable)
         key = (a, c)
         if key not in tr.divisions:
-            q = inst.fresh(e.uid + ".q", e.ty)
-            r = inst.fresh(e.uid + ".r", e.ty)
+            # one occurrence may divide several dividends (a refinement type's predicate,
+            # applied to each value of the type): each pair gets names of its own
+            name, n = e.uid, 0
+            while inst.prefix + name + ".q" in mgr.symbols:
+                n += 1
+                name = f"{e.uid}#{n}"
+            q = inst.fresh(name + ".q", e.ty)
+            r = inst.fresh(name + ".r", e.ty)
             guard, tr.guard = tr.guard, None
             tr.assume(mgr.And(
                 mgr.Equals(a, mgr.Plus(mgr.Times(mgr.Int(c), q), r)),

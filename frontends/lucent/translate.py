@@ -24,7 +24,7 @@ from pysmt.typing import INT as SINT
 from pysmt.typing import REAL as SREAL
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import obligations
+from kinduct.frontends.lucent import obligations, refine
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop, Refines
 from kinduct.frontends.lucent.clocks import ClockTerms
 from kinduct.frontends.lucent.division import division
@@ -378,25 +378,7 @@ class _Inst:
         return self.refine_term(self.env[n], ref)
 
     def refine_term(self, term: STerm, ref) -> list[FNode]:
-        mgr = self.mgr
-        out = []
-        for key, sub in ref.parts.items():
-            items = term if key == "*" else [term[key]]
-            for item in items:
-                out.extend(self.refine_term(item, sub))
-        if ref.lo is not None:
-            out.append(mgr.GE(term, mgr.Int(ref.lo)))
-        if ref.hi is not None:
-            out.append(mgr.LE(term, mgr.Int(ref.hi)))
-        for var, pred in ref.preds:
-            saved = self.env.get(var)
-            self.env[var] = term
-            out.append(self.expr(pred))
-            if saved is None:
-                del self.env[var]
-            else:
-                self.env[var] = saved
-        return out
+        return refine.constraints(self, term, ref)
 
     # ---- expressions ----
     def equal(self, a: STerm, b: STerm) -> FNode:

@@ -155,3 +155,29 @@ def _find_cycle(deps: dict[str, set[str]]) -> list[str] | None:
             if found is not None:
                 return found
     return None
+
+
+def uid_nodes_reading(pred: A.Expr, var: str) -> list[A.Expr]:
+    """The subexpressions of ``pred`` that have a ``uid`` (calls, divisions, ...) and read
+    ``var``: a refinement type's predicate is applied to several values (the streams of a
+    named type, an array's elements), and each application needs its own of these."""
+    found: list[A.Expr] = []
+
+    def reads(e: A.Expr) -> bool:
+        hit = isinstance(e, A.Var) and e.name == var
+        for c in children(e):
+            hit = reads(c) or hit
+        if hit and getattr(e, "uid", None) is not None:
+            found.append(e)
+        return hit
+
+    reads(pred)
+    return found
+
+
+def shares_state(e: A.Expr) -> bool:
+    """Whether ``e`` (one of :func:`uid_nodes_reading`) would need its own streams in each
+    application: a call, or a division by something other than a constant."""
+    if isinstance(e, A.Call):
+        return True
+    return isinstance(e, A.Binop) and e.op in ("/", "div", "mod") and const_value(e.right) is None

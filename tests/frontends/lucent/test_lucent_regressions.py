@@ -72,3 +72,35 @@ def test_one_obligation_per_constrained_component_and_declaration():
     assert got == {"SubRange[L2C33]_1": "falsifiable", "SubRange[L2C33]_2": "valid",
                    "SubRange[L3C3]_1": "valid", "SubRange[L3C3]_2": "falsifiable",
                    "SubRange[L5C3]_1": "valid", "SubRange[L5C3]_2": "falsifiable"}
+
+
+def test_a_named_predicate_with_mod_is_applied_to_each_value_on_its_own():
+    """Wrong verdicts once: a named type's predicate is one expression, and its ``x mod 2``
+    was translated once (by its uid) and handed to every later value of the type, so a false
+    obligation was proved and an impossible counterexample printed."""
+    folder = KIND2_NAMES
+    assert answers(folder / "shared_predicate_mod_two_outputs.lus") == {
+        "SubType[L2C27]": "valid", "SubType[L2C33]": "falsifiable"}
+    assert answers(folder / "shared_predicate_mod_any_named.lus") == {
+        "SubType[L2C27]": "valid", "z": "valid"}
+    assert answers(folder / "shared_predicate_array_elem_mod.lus") == {"SubType[L2C25]": "falsifiable"}
+    assert answers(folder / "shared_predicate_mod_second_input_free.lus") == {"b": "valid"}
+
+
+def test_a_division_by_the_bound_variable_of_a_predicate_is_refused(tmp_path):
+    """Each application of such a predicate would need quotient streams of its own: refused,
+    located, rather than sharing one quotient between all values of the type."""
+    from kinduct.kernel.errors import UnsupportedError
+
+    src = write(tmp_path, """
+
+type E = subtype { x: int | 100 div x > 0 };
+node N(a: E) returns (b: E);
+let b = a; tel
+""")
+    try:
+        load_systems(src, LoadOptions())
+    except UnsupportedError as exc:
+        assert "reads the bound variable" in str(exc) and ":3:29:" in str(exc)
+    else:
+        raise AssertionError("expected an unsupported-feature error")
