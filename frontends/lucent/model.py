@@ -176,7 +176,7 @@ def replay_on_simulator(checked: Checked, main: str, infos: dict[str, PropInfo],
                 return bad
     except Exception as exc:  # the simulator is the reference: any failure is a mismatch
         return f"simulator failed: {type(exc).__name__}: {exc}"
-    clash = _incongruent(sim)
+    clash = _incongruent(sim) or sim.by_zero_clash
     if clash is not None:
         return Inconclusive(clash)
     value = inst.watched.get("prop")

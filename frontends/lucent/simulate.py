@@ -228,9 +228,10 @@ class Instance:
                 return binop_value(e.op, a, b, e.ty)
             except ZeroDivisionError:
                 k = self.step_no
-                if e.op == "/" and e.ty.kind == "real":
-                    return self.sim.oracle(self.prefix + e.uid, e.ty, k)
-                return self.sim.oracle(self.prefix + e.uid + (".r" if e.op == "mod" else ".q"), e.ty, k)
+                name = self.prefix + e.uid
+                if not (e.op == "/" and e.ty.kind == "real"):
+                    name += ".r" if e.op == "mod" else ".q"
+                return self.sim.divided_by_zero(e.op, a, self.sim.oracle(name, e.ty, k), k)
         if isinstance(e, A.Ite):
             c = self.eval(e.cond)
             return self.eval(e.then) if c else self.eval(e.orelse)
@@ -348,8 +349,22 @@ class Simulator:
         self.main = checked.nodes[main]
         self.oracle = oracle or default_oracle
         self.consts: dict[str, Any] = {}
+        #: The results of divisions by zero read so far, per (operator, dividend): Lucent's
+        #: operators are functions (the SMT-LIB result of ``x div 0`` depends on ``x`` only).
+        self.by_zero: dict[tuple[str, str], tuple[Any, int]] = {}
+        #: Where the oracle gave one dividend two results (then no Lucent execution does this).
+        self.by_zero_clash: str | None = None
         self.root = Instance(self, self.main, "")
         self.steps = 0
+
+    def divided_by_zero(self, op: str, dividend: Any, result: Any, step: int) -> Any:
+        """Record ``dividend op 0 = result`` (at ``step``); ``result``."""
+        seen = self.by_zero.setdefault((op, repr(dividend)), (result, step))
+        if seen[0] != result and self.by_zero_clash is None:
+            self.by_zero_clash = (f"the counterexample divides {dividend} by zero ('{op}') with "
+                                  f"two results, {seen[0]} (step {seen[1]}) and {result} (step "
+                                  f"{step}); division is a function")
+        return result
 
     def const_value(self, name: str, t: T) -> Any:
         if name not in self.consts:

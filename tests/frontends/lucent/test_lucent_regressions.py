@@ -6,7 +6,7 @@ from __future__ import annotations
 from kinduct.frontends.lucent.model import load_systems
 from kinduct.kernel.frontend import LoadOptions
 from tests.conftest import ROOT
-from tests.frontends.lucent.helpers import answers
+from tests.frontends.lucent.helpers import answers, verdicts
 
 
 def write(tmp_path, text, name="m.lus"):
@@ -104,3 +104,26 @@ let b = a; tel
         assert "reads the bound variable" in str(exc) and ":3:29:" in str(exc)
     else:
         raise AssertionError("expected an unsupported-feature error")
+
+
+def test_unary_minus_binds_like_binary_minus():
+    """Wrong verdicts once: kinduct read ``-x mod 3`` as ``(-x) mod 3``; Kind 2's grammar gives
+    unary minus the precedence of binary +/-, so it is ``-(x mod 3)`` (and ``-7 div 3 = -2``)."""
+    got = answers(KIND2_NAMES / "unary_minus_precedence.lus")
+    assert set(got.values()) == {"valid"} and "negmod" in got and "negdiv" in got
+
+
+def test_a_counterexample_dividing_one_value_by_zero_twice_differently_is_inconclusive(tmp_path):
+    """``i div j = i div j`` holds (division is a function, Kind 2 proves it); kinduct's
+    encoding gives each occurrence its own result for a zero divisor, and a counterexample
+    that needs two results for one dividend is unknown with the reason, never printed."""
+    src = write(tmp_path, """
+node N(i, j: int) returns (z: int);
+let
+  z = i div j;
+  check "self" i div j = i div j;
+tel
+""")
+    (verdict,) = verdicts(src, timeout=20).values()
+    assert verdict.answer.value == "unknown"
+    assert "division is a function" in (verdict.message or "")
