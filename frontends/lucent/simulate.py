@@ -127,12 +127,15 @@ class Instance:
 
     def _end(self, new_mem: dict[str, Any]) -> list[Any]:
         """Close the current step: the memories of ``pre`` become ``new_mem``."""
+        ticked = []
         for c in self.node.clocks:  # before the memories change: a condition may read them
             try:
                 if self.active(c):
-                    self.seen.add(c.name)
+                    ticked.append(c.name)
             except (KeyError, SimulationError):
                 continue  # a branch of the body, which an abstracted node does not have
+        # only now: a condition read above may hold a '->' of another clock, still first here
+        self.seen.update(ticked)
         self.pre_mem = new_mem
         self.ticks += 1
         self.history.append(dict(self.cur))

@@ -127,3 +127,24 @@ tel
     (verdict,) = verdicts(src, timeout=20).values()
     assert verdict.answer.value == "unknown"
     assert "division is a function" in (verdict.message or "")
+
+
+def test_a_branch_whose_condition_holds_a_clocked_arrow_starts_at_its_first_selection(tmp_path):
+    """Found by the random simulator-vs-translation test: the simulator marked the clocks
+    that ticked one by one, so the else branch's condition, read last, saw the ``->`` of the
+    ``and then`` operand's clock as already past its first tick and selected the branch at
+    step 0."""
+    from tests.frontends.lucent.helpers import simulate
+
+    src = write(tmp_path, """
+node Main(a: int; c: bool) returns (u: int);
+let
+  when true and then (true -> pre c) then
+    u = a;
+  else
+    u = a -> (a + a);
+  end
+tel
+""")
+    steps = [{"a": 0, "c": False}, {"a": 1, "c": False}, {"a": 5, "c": False}]
+    assert [s["u"] for s in simulate(src, steps)] == [0, 1, 10]
