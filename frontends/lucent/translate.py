@@ -24,7 +24,7 @@ from pysmt.typing import INT as SINT
 from pysmt.typing import REAL as SREAL
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import obligations, refine
+from kinduct.frontends.lucent import choice, obligations, refine
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop, Refines
 from kinduct.frontends.lucent.clocks import ClockTerms
 from kinduct.frontends.lucent.division import division
@@ -526,16 +526,19 @@ class _Inst:
             var = self.fresh(e.uid, e.ty)
             guard, self.tr.guard = self.tr.guard, self.clocks.active_of(clock_of(e))
             ref = getattr(e, "ref", None)
-            if ref is not None and not ref.empty:  # 'any T' picks a value of T
-                self.tr.assume(self.mgr.And(self.refine_term(var, ref)))
+            parts = [] if ref is None or ref.empty else self.refine_term(var, ref)  # of T
             if e.pred is not None:
                 saved = self.env.get(e.var)
                 self.env[e.var] = var
-                self.tr.assume(self.expr(e.pred))
+                parts.append(self.expr(e.pred))
                 if saved is None:
                     del self.env[e.var]
                 else:
                     self.env[e.var] = saved
+            if parts:  # chosen where a value can be (Kind 2: arbitrary where none can)
+                want = self.mgr.And(parts)
+                can = choice.possible(self.tr.b.env, _leaves(var), want)
+                self.tr.assume(want if can is None else self.mgr.Implies(can, want))
             self.tr.guard = guard
             return var
         raise TypeError(f"cannot translate {type(e).__name__}")

@@ -148,3 +148,10 @@ tel
 """)
     steps = [{"a": 0, "c": False}, {"a": 1, "c": False}, {"a": 5, "c": False}]
     assert [s["u"] for s in simulate(src, steps)] == [0, 1, 10]
+
+
+def test_any_with_no_possible_value_does_not_rule_the_step_out():
+    """Wrong verdict once: ``z = any { v: int | v < x and v >= x }`` was assumed, which left no
+    execution with x = 3, so ``x <> 3`` was proved; Kind 2 lets ``any`` pick an arbitrary value
+    where none satisfies the predicate and falsifies it."""
+    assert answers(KIND2_NAMES / "any_without_a_value.lus") == {"p": "falsifiable"}
