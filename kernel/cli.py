@@ -13,15 +13,13 @@ import contextlib
 import json
 import math
 import os
-import signal
 import sys
-import threading
 import time
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from kinduct.kernel import registry
+from kinduct.kernel import registry, watchdog
 from kinduct.kernel.backend import ExternalChecker
 from kinduct.kernel.errors import InputError, KinductError, SourceWarning, UsageError
 from kinduct.kernel.frontend import LoadOptions, check_input_file
@@ -49,15 +47,6 @@ def _process_start() -> float:
 
 #: When this process started working: ``--timeout`` counts from here, start-up included.
 PROCESS_START = _process_start()
-
-#: How long after ``--timeout`` the watchdog ends a run that is still busy (seconds); never
-#: sooner than this after the command itself started (a loaded machine can spend the whole
-#: limit starting Python).
-GRACE = 1.5
-
-#: How long after the watchdog the sentinel kills a run stuck in native code (seconds): the
-#: whole limit is then ``--timeout`` + 1.9 s.
-SENTINEL_MARGIN = 0.4
 
 _RUN_START = PROCESS_START
 
@@ -405,54 +394,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _arm_watchdog(timeout: float | None, as_json: bool) -> None:
-    """The last line of defence for ``--timeout``: a run still busy ``GRACE`` seconds after
-    its limit (a long solver call, a frontend loop) ends at once, with unknown's exit code."""
-    if timeout is None:
-        return
-
-    def expire() -> None:
-        message = f"timeout: no answer within {timeout:g} s"
-        if as_json:
-            sys.stdout.write(json.dumps([log_object("error", "kinduct", message)], indent=2) + "\n")
-        sys.stderr.write(f"kinduct: {message}\n")
-        with _quiet():
-            sys.stdout.flush()
-            sys.stderr.flush()
-        os._exit(30)  # engines die with this process (PR_SET_PDEATHSIG)
-
-    now = time.monotonic()
-    delay = max(GRACE, PROCESS_START + timeout + GRACE - now)
-    _fork_sentinel(delay + SENTINEL_MARGIN)
-    timer = threading.Timer(delay, expire)
-    timer.daemon = True
-    timer.start()
-
-
-def _fork_sentinel(delay: float) -> None:
-    """A native solver call that holds the interpreter (cvc5's does) keeps the watchdog's
-    thread from running: a forked sentinel, which dies with this process, kills it ``delay``
-    seconds from now if it is still there (exit status: killed, not Kind 2's 30)."""
-    parent = os.getpid()
-    try:
-        pid = os.fork()
-    except OSError:
-        return
-    if pid:
-        return
-    try:
-        from kinduct.kernel.runner import die_with_parent
-
-        die_with_parent(parent)
-        time.sleep(delay)
-        if os.getppid() == parent:
-            os.write(2, f"kinduct: timeout: still busy {delay:.1f} s after the watchdog was "
-                        "due (a solver call did not return); killed\n".encode())
-            os.kill(parent, signal.SIGKILL)
-    finally:
-        os._exit(0)
-
-
 def _version() -> str:
     import importlib.metadata
 
@@ -468,14 +409,6 @@ def _in_process_solver(args: argparse.Namespace) -> bool:
     try:
         return registry.backends()[args.solver].smt
     except (KeyError, AttributeError):
-        return True
-
-
-class _quiet:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc) -> bool:
         return True
 
 
@@ -497,7 +430,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "solver", "") is None:
             args.solver = registry.default_solver()
         if as_script and getattr(args, "whole_run_timeout", False) and _in_process_solver(args):
-            _arm_watchdog(args.timeout, as_json)
+            watchdog.arm(PROCESS_START, args.timeout, as_json)
         code = args.handler(args)
         sys.stdout.flush()
         return code

@@ -27,10 +27,7 @@ def possible(env: Environment, chosen: Sequence[FNode], constraint: FNode) -> FN
         ctx = z3.Context()
         convert = Z3Converter(env, ctx)
         query = z3.Exists([convert.convert(v) for v in chosen], convert.convert(constraint))
-        result = z3.Tactic("qe", ctx)(query).as_expr()
-        if z3.is_quantifier(result) or z3.Z3_get_ast_kind(ctx.ref(), result.as_ast()) \
-                == z3.Z3_QUANTIFIER_AST:
-            return None
-        return convert.back(result)
+        back = convert.back(z3.Tactic("qe", ctx)(query).as_expr())
+        return back if env.qfo.is_qf(back) else None
     except Exception:  # noqa: BLE001 - a theory or term z3's elimination or PySMT cannot take
         return None

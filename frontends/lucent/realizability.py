@@ -97,13 +97,7 @@ def build(checked: Checked, name: str, context: str) -> ContractSystem:
     controlled = node.inputs if environment else node.outputs + node.locals
     chosen = node.outputs if environment else node.inputs
     for n in chosen:
-        if n in node.const_inputs:
-            term = tr.state(n, node.types[n], enum_range=True)
-            for leaf in _leaves(term):
-                tr.b.update(leaf, leaf)
-            env[n] = term
-        else:
-            env[n] = tr.input(n, node.types[n])
+        env[n] = tr.interface_input(n, node.types[n], n in node.const_inputs)
     for n in controlled:
         env[n] = tr.state(n, node.types[n], enum_range=True)
         if n in node.const_inputs:  # chosen at the first step, then kept

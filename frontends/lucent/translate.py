@@ -141,6 +141,15 @@ class Translator:
             return sym
         return assemble(name, t, leaf)
 
+    def interface_input(self, name: str, t: T, constant: bool) -> STerm:
+        """An input of the analysed node: a ``const`` one is a state that never changes."""
+        if not constant:
+            return self.input(name, t)
+        term = self.state(name, t, enum_range=True)
+        for leaf in _leaves(term):
+            self.b.update(leaf, leaf)
+        return term
+
     def const(self, name: str, t: T) -> STerm:
         if name not in self.consts:
             guard, self.guard = self.guard, None  # a constant's type holds at every step
@@ -163,13 +172,7 @@ class Translator:
         node = self.checked.nodes[self.main]
         env: dict[str, STerm] = {}
         for n in node.inputs:
-            if n in node.const_inputs:
-                term = self.state(n, node.types[n], enum_range=True)
-                for leaf in _leaves(term):
-                    self.b.update(leaf, leaf)
-                env[n] = term
-            else:
-                env[n] = self.input(n, node.types[n])
+            env[n] = self.interface_input(n, node.types[n], n in node.const_inputs)
         inputs = tuple(x for n in node.inputs for x in _leaves(env[n]))
         inst = _Inst(self, node, "", env, top=True)
         inst.translate()

@@ -29,7 +29,7 @@ with everything controllable: is there one infinite run keeping assumptions and 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
 import attrs
@@ -268,28 +268,24 @@ def _defined(d: z3.BoolRef) -> z3.ExprRef | None:
     return None
 
 
-def _has_quantifier(f: z3.ExprRef) -> bool:
+def _subterms(f: z3.ExprRef) -> Iterator[z3.ExprRef]:
+    """Every distinct subterm of ``f`` (``f`` included), each once."""
     todo, seen = [f], set()
     while todo:
         e = todo.pop()
         if e.get_id() in seen:
             continue
         seen.add(e.get_id())
-        if z3.is_quantifier(e):
-            return True
+        yield e
         todo.extend(e.children())
-    return False
+
+
+def _has_quantifier(f: z3.ExprRef) -> bool:
+    return any(z3.is_quantifier(e) for e in _subterms(f))
 
 
 def _size(f: z3.ExprRef) -> int:
-    todo, seen = [f], set()
-    while todo:
-        e = todo.pop()
-        if e.get_id() in seen:
-            continue
-        seen.add(e.get_id())
-        todo.extend(e.children())
-    return len(seen)
+    return sum(1 for _ in _subterms(f))
 
 
 def check(system: ContractSystem, deadline: float | None = None, max_iterations: int | None = None,

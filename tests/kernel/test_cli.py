@@ -200,7 +200,7 @@ def test_sentinel_kills_a_run_stuck_in_native_code():
     """The watchdog's thread cannot run while a native call holds the interpreter (here a
     regular expression's catastrophic backtracking, as cvc5's check does): the forked sentinel
     ends the process instead of letting it hang, and dies with it."""
-    script = ("import re, sys; from kinduct.kernel import cli; cli._fork_sentinel(0.5); "
+    script = ("import re, sys; from kinduct.kernel import watchdog; watchdog.fork_sentinel(0.5); "
               "re.match(r'(a+)+$', 'a' * 64 + 'b')")
     start = time.monotonic()
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
