@@ -27,7 +27,7 @@ from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import choice, obligations, refine
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop, Refines
 from kinduct.frontends.lucent.clocks import ClockTerms
-from kinduct.frontends.lucent.division import division
+from kinduct.frontends.lucent.division import congruence, division
 from kinduct.frontends.lucent.lazy import Clock, clock_of
 from kinduct.frontends.lucent.types import T, assemble, flat, scalar_paths
 from kinduct.kernel.errors import SourceLocation
@@ -72,6 +72,8 @@ class Translator:
         self.next_of: dict[FNode, FNode] = {}
         self.assumptions: list[FNode] = []
         self.divisions: dict[tuple[FNode, int], tuple[FNode, FNode]] = {}
+        #: Divisions by streams: (operator, dividend, divisor, result), see ``division``.
+        self.by_zero: list[tuple[str, FNode, FNode, FNode]] = []
         #: The memory ``pre x`` reads, per stream ``x`` (see ``_Inst.pre``).
         self.memories: dict[FNode, FNode] = {}
         #: Calls of abstracted functions: (arguments, results, their memories) per function.
@@ -176,6 +178,7 @@ class Translator:
         inputs = tuple(x for n in node.inputs for x in _leaves(env[n]))
         inst = _Inst(self, node, "", env, top=True)
         inst.translate()
+        self.assumptions.extend(congruence(self.mgr, self.by_zero))
         self.b.interface = Interface(inputs, tuple(x for n in node.outputs
                                                    for x in _leaves(inst.env[n])))
         if self.assumptions:
