@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 SHARED = ROOT.parent / "shared"
@@ -33,3 +35,15 @@ def properties(objects: list[dict]) -> dict[str, dict]:
     return {o["name"]: o for o in objects if o.get("objectType") == "property"}
 
 
+@pytest.fixture(scope="module")
+def kind2() -> str:
+    """The real Kind 2 binary; a skip without one, a failure where CI requires it
+    (``KINDUCT_REQUIRE_KIND2``, set by ``.ci/run`` after ``make kind2``)."""
+    from kinduct.plugins.backends.kind2 import Kind2Backend
+
+    binary = Kind2Backend().binary()
+    if binary is None:
+        if os.environ.get("KINDUCT_REQUIRE_KIND2"):
+            pytest.fail("KINDUCT_REQUIRE_KIND2 is set but there is no Kind 2 (run `make kind2`)")
+        pytest.skip("no Kind 2 binary (run `make kind2`)")
+    return binary

@@ -222,17 +222,7 @@ class _Game:
 
 
 def _vars(f: z3.ExprRef) -> set[z3.ExprRef]:
-    out: set[z3.ExprRef] = set()
-    todo, seen = [f], set()
-    while todo:
-        e = todo.pop()
-        if e.get_id() in seen:
-            continue
-        seen.add(e.get_id())
-        if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            out.add(e)
-        todo.extend(e.children())
-    return out
+    return {e for e in _subterms(f) if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED}
 
 
 def _cone(assumptions: list[z3.BoolRef], defs: list[z3.BoolRef], registers: set, outputs: set) -> set:

@@ -10,30 +10,18 @@ failure.  A few models run by default, the rest are ``slow``.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from kinduct.kernel.cli import main
-from kinduct.plugins.backends.kind2 import Kind2Backend
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "realizability"
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "lucent"
 QUICK = {"imported_bounds", "memory_conflict", "env_deadlock", "modes_conflict", "body_ignored",
          "unrealizable"}
 MODELS = sorted(DATA.glob("*.lus")) + [EXAMPLES / "realizable.lus", EXAMPLES / "unrealizable.lus"]
-
-
-@pytest.fixture(scope="module")
-def kind2() -> str:
-    binary = Kind2Backend().binary()
-    if binary is None:
-        if os.environ.get("KINDUCT_REQUIRE_KIND2"):
-            pytest.fail("KINDUCT_REQUIRE_KIND2 is set but there is no Kind 2 (run `make kind2`)")
-        pytest.skip("no Kind 2 binary (run `make kind2`)")
-    return binary
 
 
 def results(objects: list[dict]) -> list[tuple[str, str, str, str | None]]:

@@ -9,7 +9,6 @@ keeps the default ones fast; the rest are ``slow``.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,6 @@ from kinduct.kernel import registry
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.verdict import Answer
-from kinduct.plugins.backends.kind2 import Kind2Backend
 from kinduct.plugins.backends.kind2.output import parse_objects
 from tests.conftest import BENCH, EXAMPLES, properties, run_cli
 from tests.kind2_schema import validate
@@ -28,16 +26,6 @@ VMT = EXAMPLES / "vmt"
 FMCAD08 = BENCH / "lustre" / "fmcad08"
 KIND2_TESTS = BENCH / "lustre" / "kind2-tests"
 DATA = Path(__file__).resolve().parents[3] / "data" / "kind2"
-
-
-@pytest.fixture(scope="module")
-def kind2() -> str:
-    binary = Kind2Backend().binary()
-    if binary is None:
-        if os.environ.get("KINDUCT_REQUIRE_KIND2"):
-            pytest.fail("KINDUCT_REQUIRE_KIND2 is set but there is no Kind 2 (run `make kind2`)")
-        pytest.skip("no Kind 2 binary (run `make kind2`)")
-    return binary
 
 
 def check(*args: object, code: int | None = None) -> dict[str, dict]:
