@@ -50,7 +50,7 @@ class RunOptions:
     """``progress``: called in this process with each :class:`ProgressEvent` (None: quiet)."""
 
     engines: tuple[str, ...] = ("portfolio",)
-    solver: str = attrs.field(factory=lambda: registry.default_solver())
+    solver: str = attrs.field(factory=registry.default_solver)
     timeout: float | None = None
     max_k: int | None = None
     properties: tuple[str, ...] = ()

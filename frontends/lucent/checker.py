@@ -190,17 +190,20 @@ class Checker:
     def _bound(self, e: A.Expr, op: str, ref: Refinement) -> int | None:
         """A subrange bound: its value, or None where it names free constants (``[0, N]``
         with ``const N: int;``), then added to ``ref`` as a predicate (Kind 2: a SubType)."""
-        checked = _Scope(self, None, {}, strict_consts=self.strict).expect(e, INT)
-        v = const_value(checked)
+        checked, v = self._constant_int(e)
         if v is not None:
             return int(v)
         bound = A.Var(_BOUND_VAR, pos=e.pos, ty=INT)
         ref.preds.append((_BOUND_VAR, A.Binop(op, bound, checked, pos=e.pos, ty=BOOL)))
         return None
 
-    def const_int(self, e: A.Expr) -> int:
+    def _constant_int(self, e: A.Expr) -> tuple[A.Expr, object]:
+        """``e`` checked as an integer over constants, and its value where it folds."""
         checked = _Scope(self, None, {}, strict_consts=self.strict).expect(e, INT)
-        v = const_value(checked)
+        return checked, const_value(checked)
+
+    def const_int(self, e: A.Expr) -> int:
+        _, v = self._constant_int(e)
         if v is None:
             raise self.err("expected a constant integer expression", e.pos)
         return int(v)

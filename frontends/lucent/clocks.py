@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pysmt.fnode import FNode
 
 from kinduct.frontends.lucent.lazy import Clock
-from kinduct.frontends.lucent.types import BOOL
+from kinduct.frontends.lucent.types import BOOL, leaves
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.translate import _Inst
@@ -65,14 +65,6 @@ class ClockTerms:
         the first tick is arbitrary)."""
         inst = self.inst
         var = inst.fresh(name, t)
-        for v, a in zip(_leaves(var), _leaves(arg), strict=True):
+        for v, a in zip(leaves(var), leaves(arg), strict=True):
             inst.tr.b.update(v, inst.mgr.Ite(active, a, v))
         return var
-
-
-def _leaves(term: Any) -> list[FNode]:
-    if isinstance(term, dict):
-        return [x for v in term.values() for x in _leaves(v)]
-    if isinstance(term, list):
-        return [x for v in term for x in _leaves(v)]
-    return [term]

@@ -26,7 +26,8 @@ from pysmt.fnode import FNode
 from kinduct.frontends.lucent import obligations
 from kinduct.frontends.lucent.checked import Checked, Node, Prop
 from kinduct.frontends.lucent.model import _json, _type_name, load_checked, trace_oracle
-from kinduct.frontends.lucent.translate import Translator, _Inst, _leaves
+from kinduct.frontends.lucent.translate import Translator, _Inst
+from kinduct.frontends.lucent.types import leaves
 from kinduct.kernel.contracts import ContractElement, ContractMode, ContractSystem
 from kinduct.kernel.errors import InputError, SourceLocation
 from kinduct.kernel.frontend import LoadOptions
@@ -102,7 +103,7 @@ def build(checked: Checked, name: str, context: str) -> ContractSystem:
         env[n] = tr.state(n, node.types[n], enum_range=True)
         if n in node.const_inputs:  # chosen at the first step, then kept
             memory = tr.state(f"%const_choice.{n}", node.types[n])
-            for leaf, kept in zip(_leaves(env[n]), _leaves(memory), strict=True):
+            for leaf, kept in zip(leaves(env[n]), leaves(memory), strict=True):
                 tr.b.update(kept, leaf)
                 tr.assume(mgr.Implies(mgr.Not(tr.first), mgr.EqualsOrIff(leaf, kept)))
     inst = _Inst(tr, node, "", env, top=True)
@@ -148,11 +149,11 @@ def build(checked: Checked, name: str, context: str) -> ContractSystem:
     if first is not None:
         updates[first] = mgr.FALSE()
     registers = tuple(v for v in system.state_vars if v in updates)
-    inputs = tuple(x for n in chosen if n not in node.const_inputs for x in _leaves(env[n]))
+    inputs = tuple(x for n in chosen if n not in node.const_inputs for x in leaves(env[n]))
     # the first value of an unguarded ``pre`` (and an out-of-range array read) is arbitrary:
     # the environment's choice (Kind 2: an oracle, a constant outside the controllable ones)
     inputs += tuple(x for x in system.input_vars if x not in inputs)
-    outputs = tuple(x for n in controlled for x in _leaves(env[n]))
+    outputs = tuple(x for n in controlled for x in leaves(env[n]))
     has = bool(guarantees) if environment else node.has_contract or bool(refined)
     return ContractSystem(
         env=tr.b.env, top=name, context=context, registers=registers, init=system.init,

@@ -29,7 +29,7 @@ from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop, Refi
 from kinduct.frontends.lucent.clocks import ClockTerms
 from kinduct.frontends.lucent.division import congruence, division
 from kinduct.frontends.lucent.lazy import Clock, clock_of
-from kinduct.frontends.lucent.types import T, assemble, flat, scalar_paths
+from kinduct.frontends.lucent.types import T, assemble, flat, leaves, scalar_paths
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuilder
 
@@ -148,7 +148,7 @@ class Translator:
         if not constant:
             return self.input(name, t)
         term = self.state(name, t, enum_range=True)
-        for leaf in _leaves(term):
+        for leaf in leaves(term):
             self.b.update(leaf, leaf)
         return term
 
@@ -156,7 +156,7 @@ class Translator:
         if name not in self.consts:
             guard, self.guard = self.guard, None  # a constant's type holds at every step
             term = self.state("%const." + name, t, enum_range=True)
-            for leaf in _leaves(term):
+            for leaf in leaves(term):
                 self.b.update(leaf, leaf)
             self.consts[name] = term
             ref = self.checked.const_refinements.get(name)
@@ -175,12 +175,12 @@ class Translator:
         env: dict[str, STerm] = {}
         for n in node.inputs:
             env[n] = self.interface_input(n, node.types[n], n in node.const_inputs)
-        inputs = tuple(x for n in node.inputs for x in _leaves(env[n]))
+        inputs = tuple(x for n in node.inputs for x in leaves(env[n]))
         inst = _Inst(self, node, "", env, top=True)
         inst.translate()
         self.assumptions.extend(congruence(self.mgr, self.by_zero))
         self.b.interface = Interface(inputs, tuple(x for n in node.outputs
-                                                   for x in _leaves(inst.env[n])))
+                                                   for x in leaves(inst.env[n])))
         if self.assumptions:
             self.b.add_assumption(self.mgr.And(self.assumptions))
         return self.b
@@ -225,14 +225,6 @@ class Translator:
 def _types_of(terms: list[FNode]) -> list[T]:
     kinds = {SBOOL: T("bool"), SINT: T("int"), SREAL: T("real")}
     return [kinds[x.get_type()] for x in terms]
-
-
-def _leaves(term: STerm) -> list[FNode]:
-    if isinstance(term, dict):
-        return [x for v in term.values() for x in _leaves(v)]
-    if isinstance(term, list):
-        return [x for v in term for x in _leaves(v)]
-    return [term]
 
 
 def _flatten_typed(term: STerm, t: T) -> list[STerm]:
@@ -423,7 +415,7 @@ class _Inst:
                 return memory
             return mgr.Ite(tr.first, tr.input(self.prefix + e.uid, e.ty), memory)
         var = self.fresh(e.uid, e.ty)
-        for v, a in zip(_leaves(var), _leaves(arg), strict=True):
+        for v, a in zip(leaves(var), leaves(arg), strict=True):
             tr.b.update(v, a)
         return var
 
@@ -543,7 +535,7 @@ class _Inst:
                     self.env[e.var] = saved
             if parts:  # chosen where a value can be (Kind 2: arbitrary where none can)
                 want = self.mgr.And(parts)
-                can = choice.possible(self.tr.b.env, _leaves(var), want)
+                can = choice.possible(self.tr.b.env, leaves(var), want)
                 self.tr.assume(want if can is None else self.mgr.Implies(can, want))
             self.tr.guard = guard
             return var
@@ -564,8 +556,8 @@ class _Inst:
         outs = inst.translate()
         tr.guard = guard
         if callee.kind == "function" and (callee.imported or callee.name in tr.abstract_nodes()):
-            tr.congruence(callee.name, [x for n in callee.inputs for x in _leaves(env[n])],
-                          [x for o in outs for x in _leaves(o)])
+            tr.congruence(callee.name, [x for n in callee.inputs for x in leaves(env[n])],
+                          [x for o in outs for x in leaves(o)])
         return outs[0] if len(outs) == 1 else list(outs)
 
 

@@ -119,3 +119,13 @@ def assemble(name: str, t: T, read: Callable[[str, T], Any]) -> Any:
     if t.kind == "tuple":
         return [assemble(f"{name}.%{i}", it, read) for i, it in enumerate(t.items)]
     return read(name, t)
+
+
+def leaves(term: Any) -> list[Any]:
+    """The scalar leaves of a structured term (records as dicts, arrays and tuples as lists),
+    in :func:`assemble`'s order: the inverse of building it."""
+    if isinstance(term, dict):
+        return [x for v in term.values() for x in leaves(v)]
+    if isinstance(term, list):
+        return [x for v in term for x in leaves(v)]
+    return [term]
