@@ -147,6 +147,19 @@ class Equation:
 
 
 @dataclass(eq=False)
+class ArrayDef:
+    """``A[i] = e`` (``A[i][j] = e`` …): ``A`` defined element by element, the index variables
+    ranging over its dimensions (:mod:`..lucent.arraydef`)."""
+
+    name: str
+    indices: list[str]
+    rhs: Expr
+    pos: Pos
+    #: False when other variables share the left side (not supported).
+    alone: bool = True
+
+
+@dataclass(eq=False)
 class Assert:
     expr: Expr
     pos: Pos

@@ -382,13 +382,18 @@ class _Builder(Transformer):
 
     # ---- statements ----
     def equation(self, meta, items):
-        return A.Equation(items[0], items[1], _pos(meta))
+        lhs, rhs = items
+        indexed = [item for item in lhs if item[2]]
+        if not indexed:
+            return A.Equation([(name, pos) for name, pos, _ in lhs], rhs, _pos(meta))
+        name, pos, indices = indexed[0]
+        return A.ArrayDef(name, indices, rhs, pos, alone=len(lhs) == 1)
 
     def lhs(self, meta, items):
         return items
 
     def lhs_item(self, meta, items):
-        return (str(items[0]), _tpos(items[0]))
+        return (str(items[0]), _tpos(items[0]), [str(i) for i in items[1:]])
 
     def assert_stmt(self, meta, items):
         return A.Assert(items[0], _pos(meta))
@@ -464,7 +469,11 @@ class _Builder(Transformer):
         return (items[0], items[1])
 
     def frame_init(self, meta, items):
-        return ("init", str(items[0]), items[1], _tpos(items[0]))
+        name, *indices, rhs = items
+        pos = _tpos(name)
+        if indices:  # an initial value given element by element
+            rhs = A.ArrayDef(str(name), [str(i) for i in indices], rhs, pos)
+        return ("init", str(name), rhs, pos)
 
     # ---- expressions ----
     def arrow(self, meta, items):

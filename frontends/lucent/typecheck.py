@@ -3,6 +3,7 @@ gives stateful and nondeterministic expressions (``uid``)."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 from typing import TYPE_CHECKING
 
@@ -66,6 +67,15 @@ class _Scope:
 
     def err(self, msg, pos):
         return self.c.err(msg, pos)
+
+    def with_constants(self, values: dict[str, A.Expr]) -> _Scope:
+        """This scope with ``values`` bound to the names (checked constants, hiding streams
+        of the same names): an array definition's index variables, a quantifier's variables
+        once expanded."""
+        sub = copy.copy(self)
+        sub.env = {n: t for n, t in self.env.items() if n not in values}
+        sub.local_consts = {**self.local_consts, **values}
+        return sub
 
     def unify(self, want: T, got: T, pos: A.Pos) -> None:
         if want != got:
@@ -146,9 +156,23 @@ class _Scope:
                 self.node.pres.append(u)
             return u
         if e.op == "last":
-            if not isinstance(e.arg, A.Var) or self.last is None or e.arg.name not in self.last:
+            indices: list[A.Index] = []
+            target = e.arg
+            while isinstance(target, A.Index):  # 'last A[i]' is '(last A)[i]'
+                indices.append(target)
+                target = target.arg
+            if not isinstance(target, A.Var) or self.last is None or target.name not in self.last:
                 raise self.err("'last' applies to a variable of the enclosing frame block", e.pos)
-            return self.last[e.arg.name]
+            if not indices:
+                return self.last[target.name]
+            read = self.last[target.name]
+            for index in reversed(indices):
+                if read.ty.kind != "array":
+                    raise self.err(f"type mismatch: expected an array, got {read.ty}", index.pos)
+                read = A.Index(read, self.expect(index.index, INT), pos=index.pos,
+                               ty=read.ty.items[0])
+                read.uid = _uid("idx", read)
+            return read
         arg = self.check(e.arg)
         if e.op == "not":
             self.unify(BOOL, arg.ty, e.arg.pos)
