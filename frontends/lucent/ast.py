@@ -123,6 +123,15 @@ class AnyE(Expr):
 
 
 @dataclass(eq=False)
+class Quant(Expr):
+    """``forall (x: T; …) body`` or ``exists (…) body`` (:mod:`..lucent.quantifiers`)."""
+
+    kind: str  # forall | exists
+    params: list[Param]
+    body: Expr
+
+
+@dataclass(eq=False)
 class Ascribe(Expr):
     arg: Expr
     type_expr: Any

@@ -468,6 +468,10 @@ class _Builder(Transformer):
     def cond_case(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
         return (items[0], items[1])
 
+    def quantifier(self, meta, items):
+        kind, (_, params), body = items
+        return A.Quant(str(kind), params, body, pos=_pos(meta))
+
     def frame_init(self, meta, items):
         name, *indices, rhs = items
         pos = _tpos(name)
@@ -493,6 +497,9 @@ class _Builder(Transformer):
 
     def any_expr(self, meta, items):
         return A.AnyE(str(items[0]), items[1], items[2], pos=_pos(meta))
+
+    def any_of_type(self, meta, items):  # any@<T>: any value of T
+        return A.AnyE("%any", items[1], None, pos=_pos(meta))
 
     def binop(self, meta, items):
         return A.Binop(_BINOPS[str(items[1])], items[0], items[2], pos=_pos(meta))

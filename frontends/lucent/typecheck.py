@@ -8,7 +8,7 @@ import itertools
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import lazy
+from kinduct.frontends.lucent import lazy, quantifiers
 from kinduct.frontends.lucent.checked import ConstRef, Mode, Node, Prop
 from kinduct.frontends.lucent.types import BOOL, INT, REAL, T, flat, leaf_count, numeric, tuple_of
 from kinduct.frontends.lucent.walk import const_value
@@ -355,6 +355,9 @@ class _Scope:
         r.uid = _uid("any", r)
         r.ref = ref
         return self.clocked(r)
+
+    def _Quant(self, e: A.Quant) -> A.Expr:
+        return quantifiers.expand(self, e)
 
     def _Ascribe(self, e: A.Ascribe) -> A.Expr:
         arg = self.check(e.arg)

@@ -58,6 +58,8 @@ def children(e: A.Expr) -> list[A.Expr]:
         return [x for _, x in e.fields]
     if isinstance(e, A.AnyE):
         return []
+    if isinstance(e, A.Quant):  # source form only: the checker expands quantifiers
+        return [e.body]
     return []
 
 
