@@ -17,7 +17,7 @@ def _calls_in_decl(d: A.NodeDecl | None):
     stack: list = list(d.body) + [i for i in d.contract]
     while stack:
         x = stack.pop()
-        if isinstance(x, A.Call):
+        if isinstance(x, (A.Call, A.Activate)):  # an activation calls its node too
             yield x
         if isinstance(x, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.LazyBlock, A.FrameBlock,
                           A.ContractItem)):
@@ -56,8 +56,12 @@ def children(e: A.Expr) -> list[A.Expr]:
         return [e.arg, e.index, e.value]
     if isinstance(e, A.RecordLit):
         return [x for _, x in e.fields]
-    if isinstance(e, A.AnyE):
-        return []
+    if isinstance(e, (A.When, A.Current)):  # the clock operators, before they are checked
+        return [e.arg]
+    if isinstance(e, A.Merge):
+        return [x for _, x in e.cases]
+    if isinstance(e, A.Activate):
+        return [*e.args, *(x for x in (e.every, e.restart) if x is not None), *(e.defaults or [])]
     return []
 
 
@@ -98,7 +102,9 @@ def _has_temporal(e: A.Expr, calls: bool = False) -> bool:
             return True
         if isinstance(x, A.Binop) and x.op == "->":
             return True
-        if calls and isinstance(x, A.Call):
+        if isinstance(x, A.Current) or (isinstance(x, A.Activate) and x.form != "restart"):
+            return True  # they keep state across steps
+        if calls and isinstance(x, (A.Call, A.Activate)):
             return True
         stack.extend(children(x))
     return False
