@@ -137,6 +137,58 @@ class Ascribe(Expr):
     type_expr: Any
 
 
+@dataclass(eq=False)
+class SampleClock:
+    """The clock of ``e when ck``: ``c`` (``positive``), ``not c``, or ``C(c)`` (``case`` C of
+    the enumeration stream ``c``)."""
+
+    name: str
+    positive: bool = True
+    case: str | None = None
+    pos: Pos = NOPOS
+
+
+@dataclass(eq=False)
+class When(Expr):
+    """``arg when clock``: ``arg`` sampled on a clock (:mod:`.sampling`)."""
+
+    arg: Expr
+    clock: SampleClock
+
+
+@dataclass(eq=False)
+class Merge(Expr):
+    """``merge(c; a; b)`` or ``merge c (A -> a) (B -> b)``: the case whose tag (``true``,
+    ``false`` or a value of ``c``'s enumeration) ``c`` holds."""
+
+    clock: str
+    clock_pos: Pos
+    cases: list[tuple[str, Expr]]
+
+
+@dataclass(eq=False)
+class Current(Expr):
+    """``current e``: the value of the clocked ``e`` at its clock's last tick."""
+
+    arg: Expr
+
+
+@dataclass(eq=False)
+class Activate(Expr):
+    """A call of ``name`` that steps only where ``every`` holds (None: at every step) and
+    starts over where ``restart`` holds: ``(activate N every c [initial default (d…)]
+    [restart every r])(args)``, ``condact(c, N(args), d…)``, ``(restart N every r)(args)``
+    (:mod:`.activation`).  ``defaults``: the outputs before the first tick (None: none given,
+    then the call is clocked)."""
+
+    name: str
+    args: list[Expr]
+    every: Expr | None
+    restart: Expr | None
+    defaults: list[Expr] | None
+    form: str  # activate | condact | restart
+
+
 # ---- type expressions (resolved later by the checker) ----
 
 @dataclass(eq=False)

@@ -63,13 +63,20 @@ def clock_of(e: object) -> Clock | None:
     return getattr(e, "clock", None)
 
 
+def make_clock(scope: _Scope, cond: A.Expr, positive: bool) -> Clock:
+    """A new clock of the node being checked: the steps of ``scope``'s clock where the checked
+    Boolean ``cond`` is ``positive`` (a lazy branch's, an activation's: :mod:`.activation`)."""
+    clock = Clock(cond, positive, scope.clock, f"clock{next(_ids)}@l{cond.pos.line}c{cond.pos.col}")
+    if scope.node is not None:
+        scope.node.clocks.append(clock)
+    return clock
+
+
 @contextmanager
 def branch(scope: _Scope, cond: A.Expr, positive: bool) -> Iterator[Clock]:
     """Check what the ``with`` body checks on the branch of ``cond`` that is selected when
     ``cond`` is ``positive``: its ``pre`` are guarded only by its own ``->``."""
-    clock = Clock(cond, positive, scope.clock, f"clock{next(_ids)}@l{cond.pos.line}c{cond.pos.col}")
-    if scope.node is not None:
-        scope.node.clocks.append(clock)
+    clock = make_clock(scope, cond, positive)
     saved = scope.clock, scope.guarded
     scope.clock, scope.guarded = clock, False
     try:

@@ -2,9 +2,10 @@
 
 Parse errors become :class:`InputError` at ``file:line:col`` naming what was expected;
 constructs of the language that kinduct does not implement yet are reported as
-``unsupported: <feature>`` (by :mod:`.prescan` before parsing, and for the clock operator
-``when``, which only the parser tells from a lazy ``when``), so the user is told why rather
-than where the grammar gave up.
+``unsupported: <feature>`` (by :mod:`.prescan` before parsing, and for a declaration on a clock,
+``x: T when c``, which only the parser tells from a sampling or a lazy ``when``), so the user is
+told why rather than where the grammar gave up.  The clock operators are built by
+:class:`~.clocksyntax.ClockSyntax`.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from functools import lru_cache
 from pathlib import Path
 
 import lark
-from lark import Token, Transformer, v_args
+from lark import Token, v_args
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import limits
+from kinduct.frontends.lucent.clocksyntax import ClockSyntax
 from kinduct.frontends.lucent.limits import MAX_NESTING, check_tree
 from kinduct.frontends.lucent.prescan import check_unsupported
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
@@ -77,9 +79,10 @@ def parse_text(text: str, file: str = "<input>") -> A.Program:
     try:
         tree = _parser().parse(text)
     except lark.UnexpectedToken as exc:
-        if exc.token.type == "WHEN":  # after an expression or a type: the clock operator
+        if exc.token.type == "WHEN":  # after a type, or sampling a sampled expression
             loc = SourceLocation(file, exc.line, exc.column)
-            raise UnsupportedError("clocks and node activation (the sampling operator 'when')", loc,
+            raise UnsupportedError("declarations on a clock ('x: T when c') and sampling a "
+                                   "sampled expression", loc,
                                    InputError.at("", file, text, exc.line, exc.column).source_line
                                    ) from None
         expected = set(exc.accepts or exc.expected)
@@ -171,7 +174,7 @@ _BINOPS = {"or": "or", "xor": "xor", "and": "and", "=>": "=>", "=": "=", "<>": "
 
 
 @v_args(meta=True)
-class _Builder(Transformer):
+class _Builder(ClockSyntax):
     """lark tree → AST.  Property names are the raw source text of their expression, as Kind 2
     names unnamed properties."""
 
@@ -423,9 +426,10 @@ class _Builder(Transformer):
     def reach_bound(self, meta, items):
         return (str(items[0]).lower(), items[1])
 
-    def property_stmt(self, meta, items):
-        e = items[1]
-        return A.Check(None, e, e.pos, kind="invariant", text=self._src(e))
+    def property_stmt(self, meta, items):  # --%PROPERTY ["name"] e;
+        e = items[-1]
+        name = str(items[1])[1:-1] if len(items) > 2 else None
+        return A.Check(name, e, e.pos, kind="invariant", text=self._src(e))
 
     def main_stmt(self, meta, items):
         return A.MainAnnot(_pos(meta))

@@ -25,7 +25,6 @@ UNSUPPORTED = [
     (re.compile(r"(?<!\bany)(?<!\bany\s)@\s*<"), "polymorphism (type instantiation)"),
     (re.compile(r"\b(node|function|type|contract)\s+(imported\s+)?[A-Za-z_]\w*\s*<"),
      "polymorphism (type parameters)"),
-    (re.compile(r"\b(merge|activate|condact|current|restart|every)\b"), "clocks and node activation"),
     (re.compile(r"\brealizable\b", re.I), "realizability checking"),
     (re.compile(r"\b(function|node)\s+rec\b"), "recursive nodes and functions ('rec')"),
 ]

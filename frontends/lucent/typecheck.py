@@ -7,8 +7,8 @@ import copy
 import itertools
 from typing import TYPE_CHECKING
 
+from kinduct.frontends.lucent import activation, lazy, quantifiers, sampling
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import lazy, quantifiers
 from kinduct.frontends.lucent.checked import ConstRef, Mode, Node, Prop
 from kinduct.frontends.lucent.types import BOOL, INT, REAL, T, flat, leaf_count, numeric, tuple_of
 from kinduct.frontends.lucent.walk import const_value
@@ -369,6 +369,19 @@ class _Scope:
             self.node.obligations.append(Prop(f"{site}{ref.kind_name}[{where}]", arg, e.pos,
                                               "Assumption", ref=ref, site=site, clock=self.clock))
         return arg
+
+    # clocks: sampling and node activation
+    def _When(self, e: A.When) -> A.Expr:
+        return sampling.misplaced(self, e)
+
+    def _Merge(self, e: A.Merge) -> A.Expr:
+        return sampling.check_merge(self, e)
+
+    def _Current(self, e: A.Current) -> A.Expr:
+        return sampling.check_current(self, e)
+
+    def _Activate(self, e: A.Activate) -> A.Expr:
+        return activation.check_activate(self, e)
 
 
 def _copy_at(e: A.Expr, pos: A.Pos) -> A.Expr:

@@ -17,7 +17,7 @@ def _calls_in_decl(d: A.NodeDecl | None):
     stack: list = list(d.body) + [i for i in d.contract]
     while stack:
         x = stack.pop()
-        if isinstance(x, A.Call):
+        if isinstance(x, (A.Call, A.Activate)):  # an activation calls its node too
             yield x
         if isinstance(x, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.LazyBlock, A.FrameBlock,
                           A.ContractItem)):
@@ -60,6 +60,12 @@ def children(e: A.Expr) -> list[A.Expr]:
         return []
     if isinstance(e, A.Quant):  # source form only: the checker expands quantifiers
         return [e.body]
+    if isinstance(e, (A.When, A.Current)):  # the clock operators, before they are checked
+        return [e.arg]
+    if isinstance(e, A.Merge):
+        return [x for _, x in e.cases]
+    if isinstance(e, A.Activate):
+        return [*e.args, *(x for x in (e.every, e.restart) if x is not None), *(e.defaults or [])]
     return []
 
 
@@ -100,7 +106,9 @@ def _has_temporal(e: A.Expr, calls: bool = False) -> bool:
             return True
         if isinstance(x, A.Binop) and x.op == "->":
             return True
-        if calls and isinstance(x, A.Call):
+        if isinstance(x, A.Current) or (isinstance(x, A.Activate) and x.form != "restart"):
+            return True  # they keep state across steps
+        if calls and isinstance(x, (A.Call, A.Activate)):
             return True
         stack.extend(children(x))
     return False

@@ -39,8 +39,8 @@ CASES = [
     ("21_multi_output_arity.lus", "10:15", "type mismatch: the left side has type "
      "[int, int, int], the right side [int, int]"),
     ("22_pre_in_function.lus", "3:7", "'->' is not allowed in a function"),
-    ("23_unsupported_when.lus", "3:9", "unsupported: clocks and node activation (the sampling "
-     "operator 'when')"),
+    ("23_misplaced_when.lus", "3:7", "'e when c' is only allowed as a case of merge or as the "
+     "argument of current: a sampled stream has no value where its clock does not tick"),
     ("24_unsupported_unbounded_forall.lus", "4:17", "unsupported: a quantifier over int other "
      "than a finite range (kinduct expands quantifiers over bool, enumerations and bounded "
      "integers)"),
@@ -78,7 +78,7 @@ def test_error_message(name, where, message, capsys):
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("name", ["01_missing_semicolon.lus", "11_circular.lus", "23_unsupported_when.lus"])
+@pytest.mark.parametrize("name", ["01_missing_semicolon.lus", "11_circular.lus", "23_misplaced_when.lus"])
 def test_real_cli_exit_code(name):
     proc = run_cli("check", BAD / name)
     assert proc.returncode == 3

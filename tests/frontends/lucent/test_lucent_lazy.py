@@ -182,8 +182,8 @@ def test_refused(src, message):
         check_program(parse_text(src, "<bad>"))
 
 
-def test_clock_when_is_unsupported():
-    with pytest.raises(UnsupportedError, match="clocks and node activation"):
+def test_clocked_declarations_are_unsupported():
+    with pytest.raises(UnsupportedError, match="declarations on a clock"):
         parse_text("node N(c: bool; x: int) returns (y: int when c);\nlet\n  y = x when c;\ntel\n")
 
 
