@@ -7,7 +7,7 @@ import copy
 import itertools
 from typing import TYPE_CHECKING
 
-from kinduct.frontends.lucent import activation, lazy, quantifiers, sampling
+from kinduct.frontends.lucent import activation, lazy, machine, quantifiers, sampling
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import ConstRef, Mode, Node, Prop
 from kinduct.frontends.lucent.types import BOOL, INT, REAL, T, flat, leaf_count, numeric, tuple_of
@@ -174,6 +174,12 @@ class _Scope:
                 read.uid = _uid("idx", read)
             return read
         arg = self.check(e.arg)
+        if e.op == "bvnot" or machine.conversion_target(e.op) is not None or \
+                (e.op == "neg" and arg.ty.kind == "machine"):
+            u = machine.check_unop(self, e, arg)
+            if e.op != "neg" and e.op != "bvnot":
+                u.uid = _uid("conv", u)  # from a stream of int: a fresh bit-vector
+            return u
         if e.op == "not":
             self.unify(BOOL, arg.ty, e.arg.pos)
             return A.Unop("not", arg, pos=e.pos, ty=BOOL)
@@ -182,7 +188,7 @@ class _Scope:
                 raise self.err(f"type mismatch: expected int or real, got {arg.ty}", e.arg.pos)
             return A.Unop("neg", arg, pos=e.pos, ty=arg.ty)
         if e.op in ("to_int", "to_real"):
-            if not numeric(arg.ty):
+            if not numeric(arg.ty) and not (e.op == "to_int" and arg.ty.kind == "machine"):
                 raise self.err(f"type mismatch: expected int or real, got {arg.ty}", e.arg.pos)
             u = A.Unop(e.op, arg, pos=e.pos, ty=INT if e.op == "to_int" else REAL)
             u.uid = _uid("conv", u)
@@ -214,6 +220,8 @@ class _Scope:
             if flat(a.ty) != flat(b.ty):
                 raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.right.pos)
             return A.Binop(op, a, b, pos=e.pos, ty=BOOL)
+        if machine.involved(op, a, b):
+            return machine.check_binop(self, e, a, b)
         if not numeric(a.ty):
             raise self.err(f"type mismatch: expected int or real, got {a.ty}", e.left.pos)
         if a.ty != b.ty:
