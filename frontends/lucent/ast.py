@@ -123,6 +123,41 @@ class AnyE(Expr):
 
 
 @dataclass(eq=False)
+class Construct(Expr):
+    """A value of an algebraic datatype built by its constructor number ``index`` (checked
+    form of ``C(args)`` and of a nullary ``C``)."""
+
+    ctor: str
+    index: int
+    args: list[Expr]
+
+
+@dataclass(eq=False)
+class Tester(Expr):
+    """``C?(arg)``: ``arg`` was built by the constructor ``C``."""
+
+    ctor: str
+    arg: Expr
+
+
+@dataclass(eq=False)
+class Pattern:
+    """A ``match`` pattern: a constructor with sub-patterns, a variable, or ``_``."""
+
+    name: str
+    args: list[Pattern] | None
+    pos: Pos = NOPOS
+
+
+@dataclass(eq=False)
+class Match(Expr):
+    """``match arg with | p1 : e1 | … end`` (source form: the checker makes lazy branches)."""
+
+    arg: Expr
+    cases: list[tuple[Pattern, Expr]]
+
+
+@dataclass(eq=False)
 class Quant(Expr):
     """``forall (x: T; …) body`` or ``exists (…) body`` (:mod:`..lucent.quantifiers`)."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kinduct.frontends.lucent import arraydef, lazy, walk
+from kinduct.frontends.lucent import arraydef, datatypes, lazy, walk
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
 from kinduct.frontends.lucent.dependencies import call_order, cut_circular, instant_inputs, reads_now
@@ -43,6 +43,8 @@ class Checker:
         self.types: dict[str, T] = {}
         self.type_refs: dict[str, Refinement] = {}
         self.enum_values: dict[str, tuple[T, int]] = {}
+        #: Constructors of algebraic datatypes: their type and index.
+        self.ctors: dict[str, tuple[T, int]] = {}
         self.consts: dict[str, A.Expr] = {}  # checked values of defined constants
         self.free_consts: dict[str, T] = {}
         self.const_refs: dict[str, Refinement] = {}
@@ -165,6 +167,8 @@ class Checker:
                     raise self.err(f"'{v}' is declared twice", te.pos)
                 self.enum_values[v] = (t, i)
             return t, Refinement()
+        if k == "adt":
+            return datatypes.declare(self, te, name), Refinement()
         if k == "struct":
             resolved = [(f, self.resolve_type(ft)) for f, ft in te.args]
             fields = tuple((f, t) for f, (t, _) in resolved)

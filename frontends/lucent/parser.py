@@ -193,6 +193,16 @@ class _Builder(ClockSyntax):
     def include_decl(self, meta, items):
         return ("include", items[0][1:-1], _pos(meta))
 
+    def datatype_decl(self, meta, items):
+        name, *ctors = items
+        return [A.TypeDecl(str(name), A.TypeExpr("adt", tuple(ctors), _pos(meta)), _tpos(name))]
+
+    def constructor(self, meta, items):
+        return (str(items[0]), tuple(items[1:]), _tpos(items[0]))
+
+    def ctor_field(self, meta, items):
+        return (str(items[0]), items[1])
+
     def type_decl(self, meta, items):
         names = items[0]
         texpr = items[1] if len(items) > 1 else None
@@ -501,6 +511,20 @@ class _Builder(ClockSyntax):
 
     def any_expr(self, meta, items):
         return A.AnyE(str(items[0]), items[1], items[2], pos=_pos(meta))
+
+    def tester(self, meta, items):
+        return A.Tester(str(items[0]), items[1], pos=_pos(meta))
+
+    def match_expr(self, meta, items):
+        arg, *cases = items
+        return A.Match(arg, [c for c in cases if isinstance(c, tuple)], pos=_pos(meta))
+
+    def match_case(self, meta, items):
+        return (items[0], items[1])
+
+    def pattern(self, meta, items):
+        name, *args = items
+        return A.Pattern(str(name), list(args) if args else None, _tpos(name))
 
     def any_of_type(self, meta, items):  # any@<T>: any value of T
         return A.AnyE("%any", items[1], None, pos=_pos(meta))

@@ -7,7 +7,7 @@ import copy
 import itertools
 from typing import TYPE_CHECKING
 
-from kinduct.frontends.lucent import activation, lazy, quantifiers, sampling
+from kinduct.frontends.lucent import activation, datatypes, lazy, quantifiers, sampling
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import ConstRef, Mode, Node, Prop
 from kinduct.frontends.lucent.types import BOOL, INT, REAL, T, flat, leaf_count, numeric, tuple_of
@@ -121,6 +121,8 @@ class _Scope:
         if n in self.c.enum_values:
             t, i = self.c.enum_values[n]
             return A.Lit(i, "enum", pos=e.pos, ty=t)
+        if n in self.c.ctors:
+            return datatypes.construct(self, n, [], e.pos, _uid)
         if self.strict_consts:  # maybe a constant or an enumeration value declared later
             raise _Unresolved(n)
         raise self.err(f"unknown name '{n}'", e.pos)
@@ -238,6 +240,8 @@ class _Scope:
         return A.Ite(c, a, b, pos=e.pos, ty=a.ty)
 
     def _Call(self, e: A.Call) -> A.Expr:
+        if e.name in self.c.ctors and e.name not in self.c.decls:
+            return datatypes.construct(self, e.name, e.args, e.pos, _uid)
         if self.node is None:
             raise self.err("node calls are not allowed in constants", e.pos)
         d = self.c.decls.get(e.name)
@@ -321,6 +325,8 @@ class _Scope:
 
     def _Field(self, e: A.Field) -> A.Expr:
         arg = self.check(e.arg)
+        if arg.ty.kind == "adt":
+            return datatypes.selector(self, arg, e.name, e.pos)
         if arg.ty.kind != "record":
             raise self.err(f"type mismatch: expected a record, got {arg.ty}", e.arg.pos)
         fields = dict(arg.ty.items)
@@ -355,6 +361,12 @@ class _Scope:
         r.uid = _uid("any", r)
         r.ref = ref
         return self.clocked(r)
+
+    def _Tester(self, e: A.Tester) -> A.Expr:
+        return datatypes.tester(self, e)
+
+    def _Match(self, e: A.Match) -> A.Expr:
+        return datatypes.match(self, e)
 
     def _Quant(self, e: A.Quant) -> A.Expr:
         return quantifiers.expand(self, e)
