@@ -83,6 +83,8 @@ class Instance:
         self.cur: dict[str, Any] = {}
         self.memo: dict[str, Any] = {}
         self.history: list[dict[str, Any]] = []
+        #: Whether the instance stepped, per step (not where its clock did not tick).
+        self.stepped: list[bool] = []
         self.step_no = -1
         self.watches: list[tuple[str, Callable[[Instance], Any]]] = []
         self.watched: dict[str, Any] = {}
@@ -145,6 +147,7 @@ class Instance:
         self.pre_mem = new_mem
         self.ticks += 1
         self.history.append(dict(self.cur))
+        self.stepped.append(True)
         return [self.cur[n] for n in self.node.outputs]
 
     def skip(self, k: int) -> None:
@@ -153,6 +156,7 @@ class Instance:
         self.step_no = k
         self.cur, self.watched = {}, {}
         self.history.append({})
+        self.stepped.append(False)
         for child in self.children.values():
             child.skip(k)
 
