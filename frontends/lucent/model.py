@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from kinduct.frontends.lucent import ticks
 from kinduct.frontends.lucent.checker import Checked, check_program
 from kinduct.frontends.lucent.parser import parse_file, parse_text
 from kinduct.frontends.lucent.simulate import Instance, Simulator, leaves, refinement_holds
@@ -57,11 +58,13 @@ def build_system(checked: Checked, main: str, compositional: bool = False) -> Tr
     builder.origin = Origin(top=main)
     system_ref: dict[str, TransitionSystem] = {}
 
+    abstract = tr.abstract_nodes()
+
     def lift(trace: Trace, prop: Property | None) -> list[dict[str, Any]]:
         leaves = sorted(trace.steps[0]) if trace.steps else []
-        return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace), leaves)]
-
-    abstract = tr.abstract_nodes()
+        stepped = _stepped(checked, main, trace, abstract)
+        return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace), leaves,
+                       stepped)]
 
     def replay(trace: Trace, prop: Property) -> str | None:
         problem = replay_on_simulator(checked, main, tr.prop_info, trace, prop, abstract)
@@ -293,22 +296,43 @@ def _has_prefix(sorted_names: list[str], prefix: str) -> bool:
     return i < len(sorted_names) and sorted_names[i].startswith(prefix)
 
 
+def _stepped(checked: Checked, main: str, trace: Trace,
+             abstract: set[str]) -> dict[str, list[bool]]:
+    """Per instance on a clock (by prefix), whether it steps at each step of ``trace``, from a
+    simulation of the trace (empty when no call is on a clock, or the simulation fails: every
+    step is shown then)."""
+    if not ticks.clocked(c for n in checked.nodes.values() for c in n.calls):
+        return {}
+    sim = Simulator(checked, main, trace_oracle(trace), abstract)
+    try:
+        for inp in trace_inputs(checked, main, trace):
+            sim.step(inp)
+    except Exception:  # the trace did not replay: show what it holds
+        return {}
+    return {inst.prefix: inst.stepped for inst in sim.instances() if inst.prefix}
+
+
 def _block(checked: Checked, node, prefix: str, trace: Trace, oracle,
-           leaf_names: list[str]) -> dict[str, Any]:
+           leaf_names: list[str], stepped: dict[str, list[bool]],
+           held: bool = False) -> dict[str, Any]:
     """The JSON block of ``node``'s instance at ``prefix`` (its streams the trace holds, and its
-    callees' blocks); ``leaf_names``: the trace's variable names, sorted."""
+    callees' blocks); ``leaf_names``: the trace's variable names, sorted; ``stepped``: where
+    instances on clocks step (``_stepped``); ``held``: a condact-like instance's values are
+    shown between its ticks (:mod:`.ticks`)."""
     streams = []
+    steps = ticks.shown(stepped.get(prefix), held, len(trace))
     for n in node.inputs + node.outputs + node.locals:
         if not _has_prefix(leaf_names, prefix + n):
             continue
         t = node.types[n]
         streams.append({
             "name": n, "type": _type_name(t, node, n), "class": node.var_class(n),
-            "instantValues": [[k, _json(oracle(prefix + n, t, k), t)] for k in range(len(trace))],
+            "instantValues": [[k, _json(oracle(prefix + n, t, at), t)] for k, at in steps],
         })
     block: dict[str, Any] = {"blockType": "function" if node.kind == "function" else "node",
                              "name": node.name, "streams": streams}
-    subs = [_block(checked, checked.nodes[c.name], f"{prefix}{c.site}.", trace, oracle, leaf_names)
+    subs = [_block(checked, checked.nodes[c.name], f"{prefix}{c.site}.", trace, oracle, leaf_names,
+                   stepped, ticks.held_below(c, held))
             for c in node.calls]
     if subs:
         block["subnodes"] = subs

@@ -237,9 +237,11 @@ class _Inst:
     """The translation of one node instance."""
 
     def __init__(self, tr: Translator, node: Node, prefix: str, env: dict[str, STerm], top: bool = False,
-                 register: bool = True, site: tuple[_Inst, Clock | None] | None = None) -> None:
+                 register: bool = True, site: tuple[_Inst, Clock | None] | None = None,
+                 restart: FNode | None = None) -> None:
         """``site``: the caller's instance and the clock of the call (a call in a lazy branch
-        steps only where the branch is selected)."""
+        or an activated one steps only where its clock ticks); ``restart``: where the call
+        starts the instance over (:mod:`.activation`)."""
         self.tr = tr
         self.mgr = tr.mgr
         self.node = node
@@ -247,7 +249,7 @@ class _Inst:
         self.env = dict(env)
         self.top = top
         self.memo: dict[str, STerm] = {}
-        self.clocks = ClockTerms(self, site)
+        self.clocks = ClockTerms(self, site, restart)
         if register:
             tr.instances[prefix] = node
             tr.insts[prefix] = self
@@ -418,12 +420,13 @@ class _Inst:
         unguarded occurrence is arbitrary at step 0, independently of the others (Kind 2's
         semantics), so it reads its own input there (named by the occurrence, as the simulator's
         oracle expects).  On a clock (a lazy branch, a node called in one) each occurrence has
-        its memory, which keeps the argument's value of the last tick (arbitrary before)."""
+        its memory, which keeps the argument's value of the last tick (arbitrary before), and
+        so does each in an instance that may start over (``ClockTerms.pre``)."""
         mgr, tr = self.mgr, self.tr
         active = self.clocks.active_of(clock_of(e))
         arg = self.expr(e.arg)
-        if active is not None:
-            return self.clocks.memory(e.uid, e.ty, arg, active)
+        if active is not None or self.clocks.reset is not None:
+            return self.clocks.pre(e, arg)
         if isinstance(e.arg, A.Var) and isinstance(arg, FNode):
             memory = tr.memories.get(arg)
             if memory is None:
@@ -578,7 +581,9 @@ class _Inst:
             var = tr.state(prefix + n, callee.types[n])
             tr.assume(self.equal(var, a))
             env[n] = var
-        inst = _Inst(tr, callee, prefix, env, site=(self, clock_of(e)))
+        restart = getattr(e, "restart", None)
+        inst = _Inst(tr, callee, prefix, env, site=(self, clock_of(e)),
+                     restart=None if restart is None else self.expr(restart))
         guard, tr.guard = tr.guard, inst.clocks.active
         outs = inst.translate()
         tr.guard = guard
