@@ -7,9 +7,10 @@ cyclic references, type errors (a count used as a Boolean and vice versa), lette
 alphabet, duplicate rules or letters, bad ``period``/window parameters, a non-Boolean
 deciding rule.  :func:`check` runs the static checks on a program built in code (synthesis).
 
-Lines are read by :mod:`~kinduct.frontends.crasp.lines` (about 2 MB/s); a line it does not read
-(every line with a syntax error) is parsed by lark alone, in a window of the text that keeps its
-place, so lark's grammar defines the language and words every syntax error.
+Lines are read by :mod:`~kinduct.frontends.crasp.lines`; a line it does not read (every line
+with a syntax error) is parsed by lark alone after the alphabet's line, its places moved back
+(:mod:`~kinduct.frontends.lark_window`), so lark's grammar defines the language and words every
+syntax error.
 
 Input limits, checked before the names and types: an expression nests at most
 :data:`MAX_DEPTH` operators deep (parentheses do not count; a chain ``x + y + z`` counts one
@@ -31,6 +32,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from kinduct.frontends.crasp import ast as A
 from kinduct.frontends.crasp.lines import Item, Reader, limit_error
+from kinduct.frontends.lark_window import shift, shift_error
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import read_source
 
@@ -268,17 +270,19 @@ def parse(text: str, file: str | Path | None = None) -> A.Program:
 
 def _reference(text: str, file: str | None, reader: Reader, lineno: int, line: str,
                alphabet_line: int | None, alphabet: str) -> Item:
-    """Line ``lineno`` parsed by lark, in a window of the text that keeps its place: the
-    alphabet's line and this one, the lines between them blank (a statement reads the same
-    after any statements).  Line 0 stands for a text without an alphabet."""
+    """Line ``lineno`` parsed by lark in a window of two lines, the alphabet's and this one
+    (a statement reads the same after any statements), its places moved back to the text.
+    Line 0 stands for a text without an alphabet."""
     if alphabet_line is None:
-        window = "\n" * max(lineno - 1, 0) + line + "\n"
+        window, first = line + "\n", 1
     else:
-        window = "\n" * (alphabet_line - 1) + alphabet + "\n" * (lineno - alphabet_line) + line + "\n"
+        window, first = alphabet + "\n" + line + "\n", 2
     try:
         tree = _lark().parse(window)
     except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, file) from None
+        raise _syntax_error(shift_error(exc, max(lineno - first, 0), 0), text, file) from None
+    statement = tree.children[-1]
+    shift(statement, lineno - first, 0)
     return _Build(reader.params, reader.long_ints).transform(tree)[-1]
 
 
