@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kinduct.frontends.lucent import arraydef, datatypes, lazy, walk
+from kinduct.frontends.lucent import arraydef, datatypes, lazy, polymorphism, walk
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
 from kinduct.frontends.lucent.dependencies import call_order, cut_circular, instant_inputs, reads_now
@@ -58,6 +58,11 @@ class Checker:
         self.instant: Instant = {}
         #: While declarations wait for those they name: an unknown name postpones, not fails.
         self.strict = False
+        #: The types (with their refinements) a polymorphic node's instance binds to its type
+        #: parameters.
+        self.type_params: dict[str, tuple[T, Refinement]] = {}
+        #: The elaborated nodes, each after those it calls (instances included).
+        self.finished: list[str] = []
 
     # ---- errors ----
     def err(self, msg: str, pos: A.Pos) -> InputError:
@@ -85,12 +90,20 @@ class Checker:
         order = call_order(self.decls, self.contracts, self.err)
         nodes: dict[str, Node] = {}
         for name in order:
-            nodes[name] = self._node(self.decls[name], nodes)
-            self.instant[name] = instant_inputs(nodes[name], self.instant)
+            if not self.decls[name].type_params:  # a polymorphic node: per instance
+                self.elaborate(self.decls[name], nodes)
+        polymorphism.elaborate_uncalled(self, order, nodes)
         for c in self.prog.contracts:  # every contract is type-checked, imported or not
             self._node(c, nodes)
-        return Checked(nodes, order, self.free_consts, self.const_refs, self.file, self.text,
-                       self.warnings, self.const_obligations)
+        return Checked(nodes, self.finished, self.free_consts, self.const_refs, self.file,
+                       self.text, self.warnings, self.const_obligations)
+
+    def elaborate(self, d: A.NodeDecl, done: dict[str, Node]) -> Node:
+        """Elaborate the node ``d`` into ``done``, after the instances it needs."""
+        node = done[d.name] = self._node(d, done)
+        self.instant[d.name] = instant_inputs(node, self.instant)
+        self.finished.append(d.name)
+        return node
 
     def _declare_globals(self, type_names: set[str]) -> None:
         """Types and constants may be used before they are declared (a subrange bound, an
@@ -127,6 +140,9 @@ class Checker:
         k = te.kind
         if k == "name":
             n = te.args[0]
+            if n in self.type_params:
+                t, ref = self.type_params[n]
+                return t, ref.copy()
             if n in ("bool", "int", "real"):
                 return {"bool": BOOL, "int": INT, "real": REAL}[n], Refinement()
             if n not in self.types:

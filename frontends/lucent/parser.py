@@ -261,6 +261,7 @@ class _Builder(ClockSyntax):
 
     def _node(self, meta, items, imported: bool):
         modifier = None
+        type_params: list[str] = []
         kind = "node"
         name = None
         params: list[list[A.Param]] = []
@@ -272,6 +273,8 @@ class _Builder(ClockSyntax):
         for it in items:
             if isinstance(it, tuple) and it[0] == "mod":
                 modifier = it[1]
+            elif isinstance(it, tuple) and it[0] == "tparams":
+                type_params = it[1]
             elif isinstance(it, tuple) and it[0] == "kw":
                 kind = it[1]
             elif isinstance(it, Token) and it.type == "NAME":
@@ -292,7 +295,7 @@ class _Builder(ClockSyntax):
         # params? may be absent: count the parenthesised groups from the token stream
         ins, outs = self._split_params(meta, params)
         return A.NodeDecl(name, kind, imported, ins, outs, locals_, consts, body or [], contract,
-                          name_pos, modifier)
+                          name_pos, modifier, type_params)
 
     def _split_params(self, meta, params):
         # The grammar makes both parameter lists optional; recover which one is missing
@@ -582,6 +585,16 @@ class _Builder(ClockSyntax):
 
     def mode_ref(self, meta, items):
         return A.ModeRef(tuple(str(i) for i in items), pos=_pos(meta))
+
+    def poly_call(self, meta, items):
+        args = items[2] if len(items) > 2 else []
+        return A.Call(str(items[0]), args, items[1], pos=_pos(meta))
+
+    def type_params(self, meta, items):
+        return ("tparams", [str(t) for t in items if t.type == "NAME"])
+
+    def type_args(self, meta, items):
+        return [t for t in items if isinstance(t, A.TypeExpr)]
 
     def call(self, meta, items):
         args = items[1] if len(items) > 1 else []

@@ -10,7 +10,7 @@ from typing import Any
 
 @dataclass(frozen=True)
 class T:
-    kind: str  # bool | int | real | enum | abstract | tuple | array | record | adt
+    kind: str  # bool | int | real | enum | abstract | tuple | array | record | adt | typevar
     name: str = ""
     #: tuple: item types; array: (elem,); record: ((field, type), ...); enum: values;
     #: adt: ((constructor, ((field, type), ...)), ...)
@@ -20,7 +20,7 @@ class T:
     def __str__(self) -> str:
         if self.kind in ("bool", "int", "real"):
             return self.kind
-        if self.kind in ("enum", "abstract", "record", "adt"):
+        if self.kind in ("enum", "abstract", "record", "adt", "typevar"):
             return self.name
         if self.kind == "tuple":
             return "[" + ", ".join(map(str, self.items)) + "]"
