@@ -61,6 +61,7 @@ class Checker:
         #: The types (with their refinements) a polymorphic node's instance binds to its type
         #: parameters.
         self.type_params: dict[str, tuple[T, Refinement]] = {}
+        self.type_param_names: dict[str, str] = {}
         #: The elaborated nodes, each after those it calls (instances included).
         self.finished: list[str] = []
 
@@ -528,17 +529,10 @@ class Checker:
         out: dict[str, A.Expr] = {}
         for s in stmts:
             if isinstance(s, A.Equation):
-                if len(s.lhs) != 1:
-                    raise self.err("only single-variable equations are allowed in if blocks", s.pos)
-                (n, p), = s.lhs
-                if n not in node.types or n in node.inputs:
-                    raise self.err(f"unknown name '{n}'" if n not in node.types else
-                                   f"cannot define input '{n}'", p)
-                if n in out:
-                    raise self.err(f"'{n}' is defined twice", p)
-                rhs = scope.check(s.rhs)
-                scope.unify(node.types[n], rhs.ty, s.rhs.pos)
-                out[n] = rhs
+                for i, (n, p) in enumerate(s.lhs):
+                    if n in out or n in [m for m, _ in s.lhs[:i]]:
+                        raise self.err(f"'{n}' is defined twice", p)
+                out.update(lazy.equation_parts(self, node, scope, frame, s))
             elif isinstance(s, A.ArrayDef):
                 if s.name in out:
                     raise self.err(f"'{s.name}' is defined twice", s.pos)

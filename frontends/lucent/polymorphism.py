@@ -28,19 +28,21 @@ def instance(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> 
             raise scope.err(f"node {d.name} has {len(d.type_params)} type parameter(s), "
                             f"{len(call.type_args)} given", call.pos)
         targs = [c.resolve_type(te) for te in call.type_args]
-        names = [_type_text(scope, te) for te in call.type_args]
+        names = [_type_name(scope, te, t, ref) for te, (t, ref) in zip(call.type_args, targs,
+                                                                        strict=True)]
     else:
         targs = [(t, Refinement()) for t in _inferred(scope, d, call, args)]
         names = [str(t) for t, _ in targs]
     name = f"{d.name}<<{', '.join(names)}>>"
     if name in scope.done:
         return scope.done[name]
-    saved = c.type_params
+    saved = c.type_params, c.type_param_names
     c.type_params = dict(zip(d.type_params, targs, strict=True))
+    c.type_param_names = dict(zip(d.type_params, names, strict=True))
     try:
         return c.elaborate(replace(d, name=name, type_params=[]), scope.done)
     finally:
-        c.type_params = saved
+        c.type_params, c.type_param_names = saved
 
 
 def elaborate_uncalled(checker: Checker, order: list[str], done: dict[str, Node]) -> None:
@@ -83,10 +85,16 @@ def _inferred(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) ->
     return [binding[p] for p in d.type_params]
 
 
-def _type_text(scope: _Scope, te: A.TypeExpr) -> str:
-    """A type argument as written (``Nat``), which names its refinement too."""
-    text = scope.c.text[te.pos.start:te.pos.end].strip() if te.pos.end > te.pos.start else ""
-    return " ".join(text.split()) or str(scope.c.resolve_type(te)[0])
+def _type_name(scope: _Scope, te: A.TypeExpr, t: T, ref: Refinement) -> str:
+    """How an instance's name shows a type argument: its type, or where it has a refinement,
+    the declared type's name (``Nat``) or the text written (a type parameter of the calling
+    instance shows what that instance binds it to)."""
+    if ref.empty:
+        return str(t)
+    if te.kind == "name" and te.args[0] in scope.c.type_param_names:
+        return scope.c.type_param_names[te.args[0]]
+    text = scope.c.text[te.pos.start:te.pos.end] if te.pos.end > te.pos.start else str(t)
+    return " ".join(text.split())
 
 
 def _match(want: T, got: T, binding: dict[str, T]) -> bool:

@@ -74,3 +74,31 @@ tel
     proc = run_cli("check", model)
     assert proc.returncode == 3, proc.stderr
     assert "m.lus:13:" in proc.stderr and message in proc.stderr, proc.stderr
+
+
+def test_instances_of_an_instance_follow_its_binding(tmp_path):
+    """Regression: M@<T, int> inside N<<int>> and N<<bool>> was one instance (named by the
+    text 'T'), typed by whichever N came first."""
+    model = write(tmp_path, """
+node M<T1, T2>() returns (y1: T1; y2: T2);
+let
+  y1 = any@<T1>;
+  y2 = any@<T2>;
+tel
+node N<T>(c: bool) returns (y1: T; y2: int);
+let
+  if c then
+    y1, y2 = M@<T, int>();
+  else
+    y1 = any@<T>;
+    y2 = 0;
+  fi
+tel
+node Top(c: bool) returns (a, b, a2: int; p: bool);
+let
+  a, b = N@<int>(c);
+  p, a2 = N@<bool>(c);
+  check "mult_assign" not c => b = 0;
+tel
+""")
+    assert answers(model) == {"mult_assign": "valid"}
