@@ -123,6 +123,50 @@ class AnyE(Expr):
 
 
 @dataclass(eq=False)
+class Construct(Expr):
+    """A value of an algebraic datatype built by its constructor number ``index`` (checked
+    form of ``C(args)`` and of a nullary ``C``)."""
+
+    ctor: str
+    index: int
+    args: list[Expr]
+
+
+@dataclass(eq=False)
+class Tester(Expr):
+    """``C?(arg)``: ``arg`` was built by the constructor ``C``."""
+
+    ctor: str
+    arg: Expr
+
+
+@dataclass(eq=False)
+class Pattern:
+    """A ``match`` pattern: a constructor with sub-patterns, a variable, or ``_``."""
+
+    name: str
+    args: list[Pattern] | None
+    pos: Pos = NOPOS
+
+
+@dataclass(eq=False)
+class Match(Expr):
+    """``match arg with | p1 : e1 | … end`` (source form: the checker makes lazy branches)."""
+
+    arg: Expr
+    cases: list[tuple[Pattern, Expr]]
+
+
+@dataclass(eq=False)
+class Quant(Expr):
+    """``forall (x: T; …) body`` or ``exists (…) body`` (:mod:`..lucent.quantifiers`)."""
+
+    kind: str  # forall | exists
+    params: list[Param]
+    body: Expr
+
+
+@dataclass(eq=False)
 class Ascribe(Expr):
     arg: Expr
     type_expr: Any
@@ -196,6 +240,19 @@ class Equation:
     lhs: list[tuple[str, Pos]]
     rhs: Expr
     pos: Pos
+
+
+@dataclass(eq=False)
+class ArrayDef:
+    """``A[i] = e`` (``A[i][j] = e`` …): ``A`` defined element by element, the index variables
+    ranging over its dimensions (:mod:`..lucent.arraydef`)."""
+
+    name: str
+    indices: list[str]
+    rhs: Expr
+    pos: Pos
+    #: False when other variables share the left side (not supported).
+    alone: bool = True
 
 
 @dataclass(eq=False)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from kinduct.frontends.lucent import arraydef, datatypes, lazy, walk
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import lazy, walk
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
 from kinduct.frontends.lucent.dependencies import call_order, cut_circular, instant_inputs, reads_now
 from kinduct.frontends.lucent.typecheck import (
@@ -43,6 +43,8 @@ class Checker:
         self.types: dict[str, T] = {}
         self.type_refs: dict[str, Refinement] = {}
         self.enum_values: dict[str, tuple[T, int]] = {}
+        #: Constructors of algebraic datatypes: their type and index.
+        self.ctors: dict[str, tuple[T, int]] = {}
         self.consts: dict[str, A.Expr] = {}  # checked values of defined constants
         self.free_consts: dict[str, T] = {}
         self.const_refs: dict[str, Refinement] = {}
@@ -165,6 +167,8 @@ class Checker:
                     raise self.err(f"'{v}' is declared twice", te.pos)
                 self.enum_values[v] = (t, i)
             return t, Refinement()
+        if k == "adt":
+            return datatypes.declare(self, te, name), Refinement()
         if k == "struct":
             resolved = [(f, self.resolve_type(ft)) for f, ft in te.args]
             fields = tuple((f, t) for f, (t, _) in resolved)
@@ -498,6 +502,8 @@ class Checker:
             self._frame(stmt, node, scope, defined)
         elif isinstance(stmt, A.LazyBlock):
             lazy.define_block(self, stmt, node, scope, defined)
+        elif isinstance(stmt, A.ArrayDef):
+            arraydef.define(self, stmt, node, scope, defined)
         else:
             raise self.err("unsupported statement", getattr(stmt, "pos", A.NOPOS))
 
@@ -516,10 +522,11 @@ class Checker:
                     raise self.err(f"'{n}' is defined twice", p)
                 rhs = scope.check(s.rhs)
                 scope.unify(node.types[n], rhs.ty, s.rhs.pos)
-                if _has_temporal(s.rhs, calls=True):  # source form: 'last' is allowed
-                    raise self.err("temporal operators and node calls are not allowed in if blocks",
-                                   s.rhs.pos)
                 out[n] = rhs
+            elif isinstance(s, A.ArrayDef):
+                if s.name in out:
+                    raise self.err(f"'{s.name}' is defined twice", s.pos)
+                out[s.name] = arraydef.elaborate(self, s, node, scope)
             elif isinstance(s, A.IfBlock):
                 for n, e in self._if_exprs(s, node, scope, frame).items():
                     if n in out:
@@ -559,7 +566,8 @@ class Checker:
         for n, e, p in fr.inits:
             if n not in fr.names:
                 raise self.err(f"'{n}' is not a variable of this frame", p)
-            inits[n] = scope.check(e)
+            inits[n] = (arraydef.elaborate(self, e, node, scope) if isinstance(e, A.ArrayDef)
+                        else scope.check(e))
             scope.unify(node.types[n], inits[n].ty, e.pos)
         stutter = {}
         for n in fr.names:
@@ -579,6 +587,8 @@ class Checker:
                 got = lazy.block_exprs(self, s, node, scope, stutter)
             elif isinstance(s, A.Equation):
                 got = self._collect_if([s], node, scope, stutter)
+            elif isinstance(s, A.ArrayDef):
+                got = {s.name: arraydef.elaborate(self, s, node, scope)}
             else:
                 raise self.err("only equations and if blocks are allowed in a frame",
                                getattr(s, "pos", fr.pos))

@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kinduct.frontends.lucent import arraydef
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.types import BOOL, INT, T, flat
 
@@ -158,6 +159,10 @@ class _Blocks:
         for s in stmts:
             if isinstance(s, A.Equation):
                 got = self._equation(s)
+            elif isinstance(s, A.ArrayDef):
+                if self.frame is not None and s.name not in self.frame:
+                    raise self.c.err(f"'{s.name}' is not a variable of this frame", s.pos)
+                got = {s.name: arraydef.elaborate(self.c, s, self.node, self.scope)}
             elif isinstance(s, A.LazyBlock):
                 got = self.block(s)
             elif isinstance(s, A.IfBlock):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import bisect
+import json
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -263,12 +264,26 @@ def _type_name(t: T, node, n: str) -> str:
             "tuple": "array"}.get(t.kind, "abstr")
 
 
+def adt_text(v: Any, t: T) -> str:
+    """A datatype value in Lucent's syntax: ``Circle(1.5)``, ``None``."""
+    tag = v["%tag"]
+    if not (isinstance(tag, int) and 0 <= tag < len(t.items)):
+        return str(tag)
+    ctor, fields = t.items[tag]
+    if not fields:
+        return ctor
+    args = [_json(v[f"{ctor}.{f}"], ft) for f, ft in fields]
+    return f"{ctor}({', '.join(json.dumps(a) if not isinstance(a, str) else a for a in args)})"
+
+
 def _json(v: Any, t: T) -> Any:
     from kinduct.kernel.report import json_value
     if t.kind == "enum":
         return t.items[v] if isinstance(v, int) and 0 <= v < len(t.items) else v
     if t.kind == "record":
         return {f: _json(v[f], ft) for f, ft in t.items}
+    if t.kind == "adt":
+        return adt_text(v, t)
     if t.kind == "array":
         return [_json(x, t.items[0]) for x in v]
     if t.kind == "tuple":

@@ -193,6 +193,16 @@ class _Builder(ClockSyntax):
     def include_decl(self, meta, items):
         return ("include", items[0][1:-1], _pos(meta))
 
+    def datatype_decl(self, meta, items):
+        name, *ctors = items
+        return [A.TypeDecl(str(name), A.TypeExpr("adt", tuple(ctors), _pos(meta)), _tpos(name))]
+
+    def constructor(self, meta, items):
+        return (str(items[0]), tuple(items[1:]), _tpos(items[0]))
+
+    def ctor_field(self, meta, items):
+        return (str(items[0]), items[1])
+
     def type_decl(self, meta, items):
         names = items[0]
         texpr = items[1] if len(items) > 1 else None
@@ -385,13 +395,18 @@ class _Builder(ClockSyntax):
 
     # ---- statements ----
     def equation(self, meta, items):
-        return A.Equation(items[0], items[1], _pos(meta))
+        lhs, rhs = items
+        indexed = [item for item in lhs if item[2]]
+        if not indexed:
+            return A.Equation([(name, pos) for name, pos, _ in lhs], rhs, _pos(meta))
+        name, pos, indices = indexed[0]
+        return A.ArrayDef(name, indices, rhs, pos, alone=len(lhs) == 1)
 
     def lhs(self, meta, items):
         return items
 
     def lhs_item(self, meta, items):
-        return (str(items[0]), _tpos(items[0]))
+        return (str(items[0]), _tpos(items[0]), [str(i) for i in items[1:]])
 
     def assert_stmt(self, meta, items):
         return A.Assert(items[0], _pos(meta))
@@ -467,8 +482,16 @@ class _Builder(ClockSyntax):
     def cond_case(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
         return (items[0], items[1])
 
+    def quantifier(self, meta, items):
+        kind, (_, params), body = items
+        return A.Quant(str(kind), params, body, pos=_pos(meta))
+
     def frame_init(self, meta, items):
-        return ("init", str(items[0]), items[1], _tpos(items[0]))
+        name, *indices, rhs = items
+        pos = _tpos(name)
+        if indices:  # an initial value given element by element
+            rhs = A.ArrayDef(str(name), [str(i) for i in indices], rhs, pos)
+        return ("init", str(name), rhs, pos)
 
     # ---- expressions ----
     def arrow(self, meta, items):
@@ -488,6 +511,23 @@ class _Builder(ClockSyntax):
 
     def any_expr(self, meta, items):
         return A.AnyE(str(items[0]), items[1], items[2], pos=_pos(meta))
+
+    def tester(self, meta, items):
+        return A.Tester(str(items[0]), items[1], pos=_pos(meta))
+
+    def match_expr(self, meta, items):
+        arg, *cases = items
+        return A.Match(arg, [c for c in cases if isinstance(c, tuple)], pos=_pos(meta))
+
+    def match_case(self, meta, items):
+        return (items[0], items[1])
+
+    def pattern(self, meta, items):
+        name, *args = items
+        return A.Pattern(str(name), list(args) if args else None, _tpos(name))
+
+    def any_of_type(self, meta, items):  # any@<T>: any value of T
+        return A.AnyE("%any", items[1], None, pos=_pos(meta))
 
     def binop(self, meta, items):
         return A.Binop(_BINOPS[str(items[1])], items[0], items[2], pos=_pos(meta))

@@ -16,15 +16,11 @@ from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 #: Features of the primer that kinduct refuses, found by keyword in comment- and string-free
 #: text.
 UNSUPPORTED = [
-    (re.compile(r"\bdatatype\b"), "algebraic datatypes"),
-    (re.compile(r"\bmatch\b"), "'match' expressions"),
-    (re.compile(r"\bforall\b"), "quantifiers ('forall')"),
-    (re.compile(r"\bexists\b"), "quantifiers ('exists')"),
     (re.compile(r"\bchoose\b"), "'choose'"),
     (re.compile(r"\bset\s*<"), "sets"),
     (re.compile(r"\bmap\s*(<|\[)"), "maps"),
     (re.compile(r"\b(u?int(8|16|32|64)|sint|uint)\b"), "machine integers"),
-    (re.compile(r"@\s*<"), "polymorphism (type instantiation)"),
+    (re.compile(r"(?<!\bany)(?<!\bany\s)@\s*<"), "polymorphism (type instantiation)"),
     (re.compile(r"\b(node|function|type|contract)\s+(imported\s+)?[A-Za-z_]\w*\s*<"),
      "polymorphism (type parameters)"),
     (re.compile(r"\brealizable\b", re.I), "realizability checking"),

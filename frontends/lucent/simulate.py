@@ -20,7 +20,8 @@ from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Refines
 from kinduct.frontends.lucent.clocks import INIT
 from kinduct.frontends.lucent.lazy import Clock, clock_of
-from kinduct.frontends.lucent.types import T, scalar_paths
+from kinduct.frontends.lucent.types import Adt, T, adt_fields, scalar_paths
+from kinduct.frontends.lucent.types import leaves as value_leaves
 from kinduct.frontends.lucent.values import SimulationError, binop_value
 
 Oracle = Callable[[str, T, int], Any]
@@ -33,6 +34,8 @@ def default_value(t: T) -> Any:
         return Fraction(0)
     if t.kind == "record":
         return {f: default_value(ft) for f, ft in t.items}
+    if t.kind == "adt":
+        return Adt({"%tag": 0, **{k: default_value(ft) for k, ft in adt_fields(t)}}, t)
     if t.kind == "array":
         return [default_value(t.items[0]) for _ in range(t.size)]
     if t.kind == "tuple":
@@ -292,6 +295,16 @@ class Instance:
             return self.eval(e.arg)[e.name]
         if isinstance(e, A.RecordLit):
             return {f: self.eval(x) for f, x in e.fields}
+        if isinstance(e, A.Construct):  # other constructors' fields: the oracle's choice
+            own = {f"{e.ctor}.{f}": a for (f, _), a in zip(e.ty.items[e.index][1], e.args,
+                                                           strict=True)}
+            return Adt({"%tag": e.index, **{
+                k: self.eval(own[k]) if k in own
+                else self.sim.oracle(f"{self.prefix}{e.uid}.{k}", ft, self.step_no)
+                for k, ft in adt_fields(e.ty)}}, e.ty)
+        if isinstance(e, A.Tester):
+            v = self.eval(e.arg)
+            return v["%tag"] == next(i for i, (c, _) in enumerate(e.arg.ty.items) if c == e.ctor)
         if isinstance(e, A.AnyE):
             if e.uid not in self.memo:
                 self.memo[e.uid] = self.sim.oracle(self.prefix + e.uid, e.ty, self.step_no)
@@ -439,36 +452,9 @@ class Simulator:
 
 
 def leaves(name: str, t: T, value: Any) -> dict[str, Any]:
-    """A structured value split into the scalar leaves the translation names."""
-    out = {}
-    for suffix, _lt in scalar_paths(t):
-        v = value
-        for part in _parts(suffix):
-            v = v[part]
-        out[name + suffix] = v
-    return out
-
-
-def _parts(suffix: str) -> list[Any]:
-    parts: list[Any] = []
-    i = 0
-    while i < len(suffix):
-        if suffix[i] == "[":
-            j = suffix.index("]", i)
-            parts.append(int(suffix[i + 1:j]))
-            i = j + 1
-        elif suffix.startswith(".%", i):
-            j = i + 2
-            while j < len(suffix) and suffix[j].isdigit():
-                j += 1
-            parts.append(int(suffix[i + 2:j]))
-            i = j
-        else:
-            j = i + 1
-            while j < len(suffix) and suffix[j] not in ".[":
-                j += 1
-            parts.append(suffix[i + 1:j])
-            i = j
-    return parts
+    """A structured value split into the scalar leaves the translation names (in
+    :func:`~kinduct.frontends.lucent.types.assemble`'s order)."""
+    return dict(zip((name + suffix for suffix, _ in scalar_paths(t)), value_leaves(value),
+                    strict=True))
 
 

@@ -3,10 +3,11 @@ gives stateful and nondeterministic expressions (``uid``)."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 from typing import TYPE_CHECKING
 
-from kinduct.frontends.lucent import activation, lazy, sampling
+from kinduct.frontends.lucent import activation, datatypes, lazy, quantifiers, sampling
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import ConstRef, Mode, Node, Prop
 from kinduct.frontends.lucent.types import BOOL, INT, REAL, T, flat, leaf_count, numeric, tuple_of
@@ -67,6 +68,15 @@ class _Scope:
     def err(self, msg, pos):
         return self.c.err(msg, pos)
 
+    def with_constants(self, values: dict[str, A.Expr]) -> _Scope:
+        """This scope with ``values`` bound to the names (checked constants, hiding streams
+        of the same names): an array definition's index variables, a quantifier's variables
+        once expanded."""
+        sub = copy.copy(self)
+        sub.env = {n: t for n, t in self.env.items() if n not in values}
+        sub.local_consts = {**self.local_consts, **values}
+        return sub
+
     def unify(self, want: T, got: T, pos: A.Pos) -> None:
         if want != got:
             raise self.err(f"type mismatch: expected {want}, got {got}", pos)
@@ -111,6 +121,8 @@ class _Scope:
         if n in self.c.enum_values:
             t, i = self.c.enum_values[n]
             return A.Lit(i, "enum", pos=e.pos, ty=t)
+        if n in self.c.ctors:
+            return datatypes.construct(self, n, [], e.pos, _uid)
         if self.strict_consts:  # maybe a constant or an enumeration value declared later
             raise _Unresolved(n)
         raise self.err(f"unknown name '{n}'", e.pos)
@@ -146,9 +158,23 @@ class _Scope:
                 self.node.pres.append(u)
             return u
         if e.op == "last":
-            if not isinstance(e.arg, A.Var) or self.last is None or e.arg.name not in self.last:
+            indices: list[A.Index] = []
+            target = e.arg
+            while isinstance(target, A.Index):  # 'last A[i]' is '(last A)[i]'
+                indices.append(target)
+                target = target.arg
+            if not isinstance(target, A.Var) or self.last is None or target.name not in self.last:
                 raise self.err("'last' applies to a variable of the enclosing frame block", e.pos)
-            return self.last[e.arg.name]
+            if not indices:
+                return self.last[target.name]
+            read = self.last[target.name]
+            for index in reversed(indices):
+                if read.ty.kind != "array":
+                    raise self.err(f"type mismatch: expected an array, got {read.ty}", index.pos)
+                read = A.Index(read, self.expect(index.index, INT), pos=index.pos,
+                               ty=read.ty.items[0])
+                read.uid = _uid("idx", read)
+            return read
         arg = self.check(e.arg)
         if e.op == "not":
             self.unify(BOOL, arg.ty, e.arg.pos)
@@ -214,6 +240,8 @@ class _Scope:
         return A.Ite(c, a, b, pos=e.pos, ty=a.ty)
 
     def _Call(self, e: A.Call) -> A.Expr:
+        if e.name in self.c.ctors and e.name not in self.c.decls:
+            return datatypes.construct(self, e.name, e.args, e.pos, _uid)
         if self.node is None:
             raise self.err("node calls are not allowed in constants", e.pos)
         d = self.c.decls.get(e.name)
@@ -297,6 +325,8 @@ class _Scope:
 
     def _Field(self, e: A.Field) -> A.Expr:
         arg = self.check(e.arg)
+        if arg.ty.kind == "adt":
+            return datatypes.selector(self, arg, e.name, e.pos)
         if arg.ty.kind != "record":
             raise self.err(f"type mismatch: expected a record, got {arg.ty}", e.arg.pos)
         fields = dict(arg.ty.items)
@@ -331,6 +361,15 @@ class _Scope:
         r.uid = _uid("any", r)
         r.ref = ref
         return self.clocked(r)
+
+    def _Tester(self, e: A.Tester) -> A.Expr:
+        return datatypes.tester(self, e)
+
+    def _Match(self, e: A.Match) -> A.Expr:
+        return datatypes.match(self, e)
+
+    def _Quant(self, e: A.Quant) -> A.Expr:
+        return quantifiers.expand(self, e)
 
     def _Ascribe(self, e: A.Ascribe) -> A.Expr:
         arg = self.check(e.arg)

@@ -56,6 +56,10 @@ def children(e: A.Expr) -> list[A.Expr]:
         return [e.arg, e.index, e.value]
     if isinstance(e, A.RecordLit):
         return [x for _, x in e.fields]
+    if isinstance(e, A.AnyE):
+        return []
+    if isinstance(e, A.Quant):  # source form only: the checker expands quantifiers
+        return [e.body]
     if isinstance(e, (A.When, A.Current)):  # the clock operators, before they are checked
         return [e.arg]
     if isinstance(e, A.Merge):

@@ -41,7 +41,9 @@ CASES = [
     ("22_pre_in_function.lus", "3:7", "'->' is not allowed in a function"),
     ("23_misplaced_when.lus", "3:7", "'e when c' is only allowed as a case of merge or as the "
      "argument of current: a sampled stream has no value where its clock does not tick"),
-    ("24_unsupported_forall.lus", "4:9", "unsupported: quantifiers ('forall')"),
+    ("24_unsupported_unbounded_forall.lus", "4:17", "unsupported: a quantifier over int other "
+     "than a finite range (kinduct expands quantifiers over bool, enumerations and bounded "
+     "integers)"),
     ("25_unsupported_machine_int.lus", "1:11", "unsupported: machine integers"),
     ("26_if_block_incomplete.lus", "3:3", "'z' is not defined in every branch of this if block"),
     ("27_mod_on_real.lus", "3:7", "type mismatch: 'mod' expects int, got real"),
