@@ -172,20 +172,23 @@ def _result(system: TransitionSystem, prop: Property, verdict: Verdict) -> Prope
     if verdict.trace is not None:
         streams = {}
         for block in lift(system, verdict.trace, prop):
-            _collect(block, "", streams)
+            _collect(block, "", streams, len(verdict.trace))
     return PropertyResult(
         name=verdict.property, answer=verdict.answer.value, engine=verdict.engine, k=verdict.k,
         counterexample=streams, invariant=verdict.invariant, runtime=verdict.runtime,
         message=verdict.message, verdict=verdict)
 
 
-def _collect(block: Mapping[str, Any], prefix: str, out: dict[str, list[Value]]) -> None:
-    """Streams of a Kind 2 node block (and its subnodes, as ``Sub.name``) by name and step."""
+def _collect(block: Mapping[str, Any], prefix: str, out: dict[str, list[Value]],
+             steps: int) -> None:
+    """Streams of a Kind 2 node block (and its subnodes, as ``Sub.name``) by name and step; a
+    stream on a clock, which has no value at some of the ``steps``, has None there."""
     for stream in block.get("streams", []) or []:
-        values = [_python(v) for _, v in sorted(stream["instantValues"], key=lambda iv: iv[0])]
-        out[prefix + stream["name"]] = values
+        got = {k: _python(v) for k, v in stream["instantValues"]}
+        gaps = sorted(got) != list(range(len(got)))
+        out[prefix + stream["name"]] = [got.get(k) for k in range(steps if gaps else len(got))]
     for sub in block.get("subnodes", []) or []:
-        _collect(sub, f"{prefix}{sub['name']}.", out)
+        _collect(sub, f"{prefix}{sub['name']}.", out, steps)
 
 
 def _python(value: Any) -> Any:

@@ -1,21 +1,32 @@
 """Parsing speed per frontend on generated models of growing size (issue 21: "parsing scales").
 
-For each frontend and size (MB), a model of about that size is generated, then loaded in a fresh
-child process (so memory is returned and a run is bounded by ``--timeout``); the child reports
-the CPU and wall time of the load alone.  The table gives MB/s on CPU time (the machine may be
-shared: wall time is printed too) and, per frontend, the CPU seconds per MB at the largest size
-over that at the smallest: about 1 when parsing is linear.
+For each frontend, size (MB) and stage, a model of about that size is generated, then read in
+a fresh child process (so memory is returned and a run is bounded by ``--timeout``); the child
+reports the CPU and wall time of that stage alone, imports excluded.  Two stages:
 
-- ``vmt``: n counters with a big ``:trans`` conjunction (``read_vmt``: tokens, terms, checks);
-- ``crasp``: a chain of counting and Boolean rules, one per line (``parser.load``: parse, limits,
-  names and types);
-- ``rasp``: assignments one per line (``syntax.parse``: the lark tree and nesting check; running
-  a program is bounded separately by the interpreter's step limit);
-- ``lucent``: one node with a long list of equations (the frontend's ``load``: parse, checks and
-  translation), measured only: Lucent is another helper's.
+- ``parse``: the text to the frontend's syntax (positions, limits, names and types where the
+  frontend checks them while reading);
+- ``load``: the whole load, as ``kinduct check`` does it (parse, checks and translation to a
+  transition system; for RASP, running the program).
 
-    .venv/bin/python benchmarks/parse_speed.py [--sizes 1,5,25,50] [--frontends vmt,crasp,rasp,lucent]
-                                               [--timeout 600]
+The table gives MB/s on CPU time (the machine may be shared: wall time is printed too) and, per
+frontend and stage, the CPU seconds per MB at the largest size over that at the smallest: about
+1 when the stage is linear.  A stage that times out is not run at larger sizes.
+
+- ``vmt``: n counters with a big ``:trans`` conjunction (parse: PySMT's script from
+  ``lexer.Tokens``; load: ``read_vmt``, the checks and the system);
+- ``crasp``: a chain of counting and Boolean rules, one per line (parse: ``parser.load``, with
+  limits, names and types; load: the translation too);
+- ``rasp``: assignments one per line (parse: ``syntax.parse``, the located tree and nesting
+  check; load: ``interp.load_program``, which runs the program and stops at the interpreter's
+  step limit beyond about 10 MB);
+- ``regex``: a union of words over lines (parse: ``parser.load``; load: the minimal DFA and the
+  system, whose size grows with the words);
+- ``lucent``: one node with a long list of equations (parse: ``parser.parse_text``; load: the
+  frontend's checks and translation); sizes over Lucent's source limit are skipped.
+
+    .venv/bin/python benchmarks/parse_speed.py [--sizes 1,5,25,50] [--stages parse,load]
+        [--frontends vmt,crasp,rasp,regex,lucent] [--timeout 600]
 """
 
 from __future__ import annotations
@@ -90,31 +101,55 @@ def gen_lucent(target: int) -> str:
             "  x0 = 0;\n" + "\n".join(eqs) + "\n  ok = x0 >= 0;\n  --%PROPERTY ok;\ntel\n")
 
 
+def gen_regex(target: int) -> str:
+    lines = ["alphabet 'a', 'b'", "( abba"]
+    size, i = 0, 1
+    while size < target:
+        word = format(i, "b").replace("0", "a").replace("1", "b")
+        line = f"| {word} {word[::-1]}* (a|b)?"
+        lines.append(line)
+        size += len(line) + 1
+        i += 1
+    return "\n".join(lines) + "\n)\n"
+
+
 GENERATORS = {"vmt": (gen_vmt, ".vmt"), "crasp": (gen_crasp, ".crasp"), "rasp": (gen_rasp, ".rasp"),
-              "lucent": (gen_lucent, ".lus")}
+              "regex": (gen_regex, ".regex"), "lucent": (gen_lucent, ".lus")}
 
 _CHILD = r"""
 import json, sys, time
 from pathlib import Path
-sys.setrecursionlimit(10000)
-frontend, path = sys.argv[1], Path(sys.argv[2])
-def load():
+frontend, stage, path = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+from kinduct.kernel import registry
+from kinduct.kernel.frontend import LoadOptions, read_source
+def parse():
     if frontend == "vmt":
-        from kinduct.frontends.vmt.reader import read_vmt
-        return read_vmt(path)
+        from pysmt.environment import Environment
+        from kinduct.frontends.vmt.reader import _parse_script
+        return _parse_script(read_source(path), str(path), Environment())
     if frontend == "crasp":
-        from kinduct.frontends.crasp.parser import load as crasp_load
-        return crasp_load(path)
+        from kinduct.frontends.crasp.parser import load
+        return load(path)
     if frontend == "rasp":
         from kinduct.frontends.rasp.syntax import parse
-        return parse(path.read_text(), str(path))
-    from kinduct.kernel import registry
-    from kinduct.kernel.frontend import LoadOptions
+        return parse(read_source(path), str(path))
+    if frontend == "regex":
+        from kinduct.frontends.regex.parser import load
+        return load(path)
+    from kinduct.frontends.lucent.parser import parse_text
+    return parse_text(read_source(path), str(path))
+def load():
+    if frontend == "rasp":
+        from kinduct.frontends.rasp.interp import load_program
+        return load_program(path)
     return registry.frontend_for(path).load(path, LoadOptions())
-import kinduct.kernel.registry  # imports outside the timing
+import kinduct.frontends.vmt.reader, kinduct.frontends.crasp.translate  # imports not timed
+import kinduct.frontends.rasp.interp, kinduct.frontends.regex.acceptor
+import kinduct.frontends.lucent.plugin, kinduct.frontends.lucent.parser
+registry.frontend_for(path)
 cpu, wall = time.process_time(), time.perf_counter()
 try:
-    load()
+    (parse if stage == "parse" else load)()
     error = None
 except Exception as exc:
     error = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}"
@@ -122,9 +157,9 @@ print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() 
 """
 
 
-def measure(frontend: str, path: Path, timeout: float) -> dict:
+def measure(frontend: str, stage: str, path: Path, timeout: float) -> dict:
     try:
-        proc = subprocess.run([sys.executable, "-c", _CHILD, frontend, str(path)], cwd=ROOT,
+        proc = subprocess.run([sys.executable, "-c", _CHILD, frontend, stage, str(path)], cwd=ROOT,
                               capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return {"cpu": None, "wall": None, "error": f"no answer within {timeout:g}s"}
@@ -134,40 +169,63 @@ def measure(frontend: str, path: Path, timeout: float) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def _lucent_limit_mb() -> float:
+    from kinduct.frontends.lucent.limits import MAX_SOURCE_MB
+    return float(os.environ.get("KINDUCT_LUCENT_MAX_MB", MAX_SOURCE_MB))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1,5,25,50", help="model sizes in MB")
-    ap.add_argument("--frontends", default="vmt,crasp,rasp,lucent")
-    ap.add_argument("--timeout", type=float, default=600, help="limit per load (s)")
+    ap.add_argument("--stages", default="parse,load", help="parse, load or both")
+    ap.add_argument("--frontends", default="vmt,crasp,rasp,regex,lucent")
+    ap.add_argument("--timeout", type=float, default=600, help="limit per run (s)")
     args = ap.parse_args()
     sizes = [float(s) for s in args.sizes.split(",")]
-    table = Table(title="parsing speed (load of a generated model in a fresh process)")
-    for col in ("frontend", "size (MB)", "CPU (s)", "wall (s)", "MB/s (CPU)", "MB/s (wall)", "note"):
-        table.add_column(col, justify="left" if col in ("frontend", "note") else "right")
+    stages = args.stages.split(",")
+    table = Table(title="parsing speed (a generated model, each stage in a fresh process)")
+    for col in ("frontend", "stage", "size (MB)", "CPU (s)", "wall (s)", "MB/s (CPU)", "MB/s (wall)",
+                "note"):
+        table.add_column(col, justify="left" if col in ("frontend", "stage", "note") else "right")
     ratios = []
+    console = Console(width=150)
     with tempfile.TemporaryDirectory() as tmp:
         for fe in args.frontends.split(","):
             gen, ext = GENERATORS[fe]
-            per_mb = []
+            per_mb: dict[str, list[tuple[float, float]]] = {st: [] for st in stages}
+            stopped: set[str] = set()
             for mb in sizes:
-                text = gen(int(mb * 1_000_000))
                 path = Path(tmp) / f"model_{fe}_{mb:g}{ext}"
-                path.write_text(text)
+                path.write_text(gen(int(mb * 1_000_000)))
                 real_mb = os.path.getsize(path) / 1e6
-                r = measure(fe, path, args.timeout)
+                for st in stages:
+                    if fe == "lucent" and real_mb > _lucent_limit_mb():
+                        table.add_row(fe, st, f"{real_mb:.1f}", "-", "-", "-", "-",
+                                      f"over Lucent's {_lucent_limit_mb():g} MB source limit")
+                        continue
+                    if st in stopped:
+                        table.add_row(fe, st, f"{real_mb:.1f}", "-", "-", "-", "-",
+                                      "not run (timed out at a smaller size)")
+                        continue
+                    r = measure(fe, st, path, args.timeout)
+                    if r["cpu"] is None or r["error"]:
+                        if r["cpu"] is None and "no answer" in (r["error"] or ""):
+                            stopped.add(st)
+                        table.add_row(fe, st, f"{real_mb:.1f}", "-", "-", "-", "-",
+                                      (r["error"] or "")[:60])
+                        continue
+                    per_mb[st].append((real_mb, r["cpu"] / real_mb))
+                    table.add_row(fe, st, f"{real_mb:.1f}", f"{r['cpu']:.1f}", f"{r['wall']:.1f}",
+                                  f"{real_mb / r['cpu']:.2f}", f"{real_mb / r['wall']:.2f}", "")
+                    console.print(f"{fe} {st} {real_mb:.1f} MB: {r['cpu']:.1f} s CPU", style="dim")
                 path.unlink()
-                if r["cpu"] is None or r["error"]:
-                    table.add_row(fe, f"{real_mb:.1f}", "-", "-", "-", "-", r["error"] or "")
-                    continue
-                per_mb.append((real_mb, r["cpu"] / real_mb))
-                table.add_row(fe, f"{real_mb:.1f}", f"{r['cpu']:.1f}", f"{r['wall']:.1f}",
-                              f"{real_mb / r['cpu']:.2f}", f"{real_mb / r['wall']:.2f}", "")
-            if len(per_mb) >= 2:
-                ratios.append((fe, per_mb[0][0], per_mb[-1][0], per_mb[-1][1] / per_mb[0][1]))
-    console = Console()
+            for st in stages:
+                if len(per_mb[st]) >= 2:
+                    first, last = per_mb[st][0], per_mb[st][-1]
+                    ratios.append((fe, st, first[0], last[0], last[1] / first[1]))
     console.print(table)
-    for fe, small, large, ratio in ratios:
-        console.print(f"{fe}: CPU s/MB at {large:.1f} MB over {small:.1f} MB = {ratio:.2f} "
+    for fe, st, small, large, ratio in ratios:
+        console.print(f"{fe} {st}: CPU s/MB at {large:.1f} MB over {small:.1f} MB = {ratio:.2f} "
                       "(1 = linear)")
     return 0
 

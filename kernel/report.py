@@ -228,7 +228,8 @@ def human_report(console, system: TransitionSystem, props: Sequence[Property],
 def _print_block(console, title: str, block: dict[str, Any], depth: int = 0) -> None:
     streams = block.get("streams", [])
     if streams:
-        steps = max((len(s["instantValues"]) for s in streams), default=0)
+        # a stream on a clock has no value where the clock does not tick: count steps by index
+        steps = max((k + 1 for s in streams for k, _ in s["instantValues"]), default=0)
         rows = []
         for s in streams:
             vals = {step: format_value(val, s.get("type")) for step, val in s["instantValues"]}

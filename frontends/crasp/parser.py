@@ -7,12 +7,19 @@ cyclic references, type errors (a count used as a Boolean and vice versa), lette
 alphabet, duplicate rules or letters, bad ``period``/window parameters, a non-Boolean
 deciding rule.  :func:`check` runs the static checks on a program built in code (synthesis).
 
-Input limits, checked before anything is built from the text: an expression nests at most
+Lines are read by :mod:`~kinduct.frontends.crasp.lines`; a line it does not read (every line
+with a syntax error) is parsed by lark alone after the alphabet's line, its places moved back
+(:mod:`~kinduct.frontends.lark_window`), so lark's grammar defines the language and words every
+syntax error.
+
+Input limits, checked before the names and types: an expression nests at most
 :data:`MAX_DEPTH` operators deep (parentheses do not count; a chain ``x + y + z`` counts one
 level per operator), an integer literal has at most :data:`MAX_DIGITS` digits, and a window
 reaches back at most :data:`MAX_WINDOW` positions.  The
 evaluators and the translation walk expressions recursively, and this bound keeps them far
-from Python's recursion limit whatever the input.
+from Python's recursion limit whatever the input.  Syntax errors come first, then the last
+statement breaking a limit (at its first node too deep or literal too long, walking it
+right to left), then the alphabet, names and types.
 """
 
 from __future__ import annotations
@@ -20,10 +27,12 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from lark import Lark, Token, Transformer_NonRecursive, Tree, v_args
+from lark import Lark, Token, Transformer_NonRecursive, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from kinduct.frontends.crasp import ast as A
+from kinduct.frontends.crasp.lines import Item, Reader, limit_error
+from kinduct.frontends.lark_window import shift, shift_error
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import read_source
 
@@ -69,14 +78,22 @@ def _unquote(tok: Token) -> str:
 
 @v_args(meta=True)
 class _Build(Transformer_NonRecursive):
-    """Parse tree to AST nodes; rules become (name, expr, pos) triples for :func:`check`.
+    """Parse tree to statements as :class:`~kinduct.frontends.crasp.lines.Reader` reads them.
 
     ``params`` remembers where a window's or period's integer parameters are (by node id, for
-    error carets), since nodes carry one position only."""
+    error carets), since nodes carry one position only; ``long_ints`` the literals over
+    :data:`MAX_DIGITS` digits (their value is not computed: the limit error follows)."""
 
-    def __init__(self) -> None:
+    def __init__(self, params: dict[int, tuple[A.Pos, A.Pos]],
+                 long_ints: dict[int, list[tuple[int, A.Pos]]]) -> None:
         super().__init__()
-        self.params: dict[int, tuple[A.Pos, A.Pos]] = {}
+        self.params = params
+        self.long_ints = long_ints
+
+    def _ints(self, node: A.Expr, toks: list[Token]) -> None:
+        long = [(len(t), _p(t)) for t in toks if len(t) > MAX_DIGITS]
+        if long:
+            self.long_ints[id(node)] = long
 
     def start(self, meta, items):
         return items
@@ -114,7 +131,9 @@ class _Build(Transformer_NonRecursive):
         return A.Sub(items[0], items[2], pos=_p(meta))
 
     def int_(self, meta, items):
-        return A.IntConst(int(items[0]), pos=_p(items[0]))
+        node = A.IntConst(_int(items[0]), pos=_p(items[0]))
+        self._ints(node, items)
+        return node
 
     def true(self, meta, items):
         return A.BoolConst(True, pos=_p(meta))
@@ -133,8 +152,9 @@ class _Build(Transformer_NonRecursive):
 
     def window(self, meta, items):
         hash_, rs, re, arg = items
-        node = A.Window(int(rs), int(re), arg, pos=_p(hash_))
+        node = A.Window(_int(rs), _int(re), arg, pos=_p(hash_))
         self.params[id(node)] = (_p(rs), _p(re))
+        self._ints(node, [rs, re])
         return node
 
     def min_(self, meta, items):
@@ -145,9 +165,14 @@ class _Build(Transformer_NonRecursive):
 
     def period(self, meta, items):
         m, o = items
-        node = A.Period(int(m), int(o), pos=_p(meta))
+        node = A.Period(_int(m), _int(o), pos=_p(meta))
         self.params[id(node)] = (_p(m), _p(o))
+        self._ints(node, [m, o])
         return node
+
+
+def _int(tok: Token) -> int:
+    return int(tok) if len(tok) <= MAX_DIGITS else 0
 
 
 def _expected(exc: UnexpectedInput, parser: Lark) -> str:
@@ -217,13 +242,14 @@ def parse(text: str, file: str | Path | None = None) -> A.Program:
     file_s = str(file) if file is not None else None
     if not text.endswith("\n"):
         text += "\n"
-    try:
-        tree = _lark().parse(text)
-    except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, file_s) from None
-    _check_limits(tree, text, file_s)
-    builder = _Build()
-    items = builder.transform(tree)
+    reader = Reader(MAX_DEPTH, MAX_DIGITS)
+
+    def reference(lineno: int, line: str, alphabet_line: int | None, alphabet: str) -> Item:
+        return _reference(text, file_s, reader, lineno, line, alphabet_line, alphabet)
+
+    reader.read(text, reference)
+    _check_limits(reader, text, file_s)
+    items = reader.items
     _, letters, _ = items[0]
     alphabet: list[str] = []
     for letter, pos in letters:
@@ -239,23 +265,36 @@ def parse(text: str, file: str | Path | None = None) -> A.Program:
             if accept is not None:
                 raise _err("only one 'accept' declaration is allowed", item[2], text, file_s)
             accept = (item[1], item[2])
-    return _check(tuple(alphabet), rules, accept, text, file_s, builder.params)
+    return _check(tuple(alphabet), rules, accept, text, file_s, reader.params)
 
 
-def _check_limits(tree: Tree, text: str, file: str | None) -> None:
-    """Nesting depth and literal sizes, walking the parse tree without recursion."""
-    stack: list[tuple[Tree, int]] = [(tree, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH + 2:  # start and statement levels do not count
-            raise _err(f"the expression nests deeper than {MAX_DEPTH} operators (split it into "
-                       "several rules)", _p(node.meta), text, file)
-        for child in node.children:
-            if isinstance(child, Tree):
-                stack.append((child, depth + 1))
-            elif child.type == "INT" and len(child) > MAX_DIGITS:
-                raise _err(f"integer literal of {len(child)} digits (at most {MAX_DIGITS} "
-                           "digits are accepted)", _p(child), text, file)
+def _reference(text: str, file: str | None, reader: Reader, lineno: int, line: str,
+               alphabet_line: int | None, alphabet: str) -> Item:
+    """Line ``lineno`` parsed by lark in a window of two lines, the alphabet's and this one
+    (a statement reads the same after any statements), its places moved back to the text.
+    Line 0 stands for a text without an alphabet."""
+    if alphabet_line is None:
+        window, first = line + "\n", 1
+    else:
+        window, first = alphabet + "\n" + line + "\n", 2
+    try:
+        tree = _lark().parse(window)
+    except UnexpectedInput as exc:
+        raise _syntax_error(shift_error(exc, max(lineno - first, 0), 0), text, file) from None
+    statement = tree.children[-1]
+    shift(statement, lineno - first, 0)
+    return _Build(reader.params, reader.long_ints).transform(tree)[-1]
+
+
+def _check_limits(reader: Reader, text: str, file: str | None) -> None:
+    """The limit error of the last statement breaking one, if any."""
+    for index in reversed(reader.suspect):
+        item = reader.items[index]
+        if item[0] != "rule":
+            continue
+        found = limit_error(item[2], reader.long_ints, MAX_DEPTH, MAX_DIGITS)
+        if found is not None:
+            raise _err(found[0], found[1], text, file)
 
 
 def load(path: str | Path) -> A.Program:

@@ -31,7 +31,6 @@ from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.lazy import Clock, make_clock
 from kinduct.frontends.lucent.types import BOOL, INT, T, flat
 from kinduct.frontends.lucent.walk import const_value
-from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.typecheck import _Scope
@@ -55,10 +54,7 @@ def activated_call(scope: _Scope, name: str, args: list[A.Expr], pos: A.Pos, clo
 
 def restart_of(scope: _Scope, e: A.Activate) -> A.Expr | None:
     """The checked restart condition of an activation (None: none)."""
-    if e.restart is None:
-        return None
-    raise UnsupportedError("restarting a node ('restart … every')",
-                           SourceLocation(scope.c.file, e.restart.pos.line, e.restart.pos.col))
+    return None if e.restart is None else scope.expect(e.restart, BOOL)
 
 
 def check_activate(scope: _Scope, e: A.Activate) -> A.Expr:

@@ -72,6 +72,8 @@ class Ite(Expr):
 class Call(Expr):
     name: str
     args: list[Expr]
+    #: ``N@<int; bool>(…)``: the type arguments of a polymorphic node, given.
+    type_args: list[TypeExpr] | None = None
 
 
 @dataclass(eq=False)
@@ -120,6 +122,41 @@ class AnyE(Expr):
     var: str
     type_expr: Any
     pred: Expr | None
+
+
+@dataclass(eq=False)
+class Construct(Expr):
+    """A value of an algebraic datatype built by its constructor number ``index`` (checked
+    form of ``C(args)`` and of a nullary ``C``)."""
+
+    ctor: str
+    index: int
+    args: list[Expr]
+
+
+@dataclass(eq=False)
+class Tester(Expr):
+    """``C?(arg)``: ``arg`` was built by the constructor ``C``."""
+
+    ctor: str
+    arg: Expr
+
+
+@dataclass(eq=False)
+class Pattern:
+    """A ``match`` pattern: a constructor with sub-patterns, a variable, or ``_``."""
+
+    name: str
+    args: list[Pattern] | None
+    pos: Pos = NOPOS
+
+
+@dataclass(eq=False)
+class Match(Expr):
+    """``match arg with | p1 : e1 | … end`` (source form: the checker makes lazy branches)."""
+
+    arg: Expr
+    cases: list[tuple[Pattern, Expr]]
 
 
 @dataclass(eq=False)
@@ -309,6 +346,8 @@ class NodeDecl:
     contract: list[ContractItem]
     pos: Pos
     modifier: str | None = None
+    #: ``node N<T1; T2>(…)``: a polymorphic node, elaborated once per instance.
+    type_params: list[str] = field(default_factory=list)
 
 
 @dataclass(eq=False)

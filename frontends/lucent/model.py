@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import bisect
+import json
 import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent import machine
+from kinduct.frontends.lucent import machine, ticks
 from kinduct.frontends.lucent.checker import Checked, check_program
 from kinduct.frontends.lucent.parser import parse_file, parse_text
 from kinduct.frontends.lucent.simulate import Instance, Simulator, leaves, refinement_holds
@@ -57,11 +58,13 @@ def build_system(checked: Checked, main: str, compositional: bool = False) -> Tr
     builder.origin = Origin(top=main)
     system_ref: dict[str, TransitionSystem] = {}
 
+    abstract = tr.abstract_nodes()
+
     def lift(trace: Trace, prop: Property | None) -> list[dict[str, Any]]:
         leaves = sorted(trace.steps[0]) if trace.steps else []
-        return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace), leaves)]
-
-    abstract = tr.abstract_nodes()
+        stepped = _stepped(checked, main, trace, abstract)
+        return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace), leaves,
+                       stepped)]
 
     def replay(trace: Trace, prop: Property) -> str | None:
         problem = replay_on_simulator(checked, main, tr.prop_info, trace, prop, abstract)
@@ -270,12 +273,26 @@ def _type_name(t: T, node, n: str) -> str:
             "tuple": "array"}.get(t.kind, "abstr")
 
 
+def adt_text(v: Any, t: T) -> str:
+    """A datatype value in Lucent's syntax: ``Circle(1.5)``, ``None``."""
+    tag = v["%tag"]
+    if not (isinstance(tag, int) and 0 <= tag < len(t.items)):
+        return str(tag)
+    ctor, fields = t.items[tag]
+    if not fields:
+        return ctor
+    args = [_json(v[f"{ctor}.{f}"], ft) for f, ft in fields]
+    return f"{ctor}({', '.join(json.dumps(a) if not isinstance(a, str) else a for a in args)})"
+
+
 def _json(v: Any, t: T) -> Any:
     from kinduct.kernel.report import json_value
     if t.kind == "enum":
         return t.items[v] if isinstance(v, int) and 0 <= v < len(t.items) else v
     if t.kind == "record":
         return {f: _json(v[f], ft) for f, ft in t.items}
+    if t.kind == "adt":
+        return adt_text(v, t)
     if t.kind == "array":
         return [_json(x, t.items[0]) for x in v]
     if t.kind == "tuple":
@@ -288,22 +305,43 @@ def _has_prefix(sorted_names: list[str], prefix: str) -> bool:
     return i < len(sorted_names) and sorted_names[i].startswith(prefix)
 
 
+def _stepped(checked: Checked, main: str, trace: Trace,
+             abstract: set[str]) -> dict[str, list[bool]]:
+    """Per instance on a clock (by prefix), whether it steps at each step of ``trace``, from a
+    simulation of the trace (empty when no call is on a clock, or the simulation fails: every
+    step is shown then)."""
+    if not ticks.clocked(c for n in checked.nodes.values() for c in n.calls):
+        return {}
+    sim = Simulator(checked, main, trace_oracle(trace), abstract)
+    try:
+        for inp in trace_inputs(checked, main, trace):
+            sim.step(inp)
+    except Exception:  # the trace did not replay: show what it holds
+        return {}
+    return {inst.prefix: inst.stepped for inst in sim.instances() if inst.prefix}
+
+
 def _block(checked: Checked, node, prefix: str, trace: Trace, oracle,
-           leaf_names: list[str]) -> dict[str, Any]:
+           leaf_names: list[str], stepped: dict[str, list[bool]],
+           held: bool = False) -> dict[str, Any]:
     """The JSON block of ``node``'s instance at ``prefix`` (its streams the trace holds, and its
-    callees' blocks); ``leaf_names``: the trace's variable names, sorted."""
+    callees' blocks); ``leaf_names``: the trace's variable names, sorted; ``stepped``: where
+    instances on clocks step (``_stepped``); ``held``: a condact-like instance's values are
+    shown between its ticks (:mod:`.ticks`)."""
     streams = []
+    steps = ticks.shown(stepped.get(prefix), held, len(trace))
     for n in node.inputs + node.outputs + node.locals:
         if not _has_prefix(leaf_names, prefix + n):
             continue
         t = node.types[n]
         streams.append({
             "name": n, "type": _type_name(t, node, n), "class": node.var_class(n),
-            "instantValues": [[k, _json(oracle(prefix + n, t, k), t)] for k in range(len(trace))],
+            "instantValues": [[k, _json(oracle(prefix + n, t, at), t)] for k, at in steps],
         })
     block: dict[str, Any] = {"blockType": "function" if node.kind == "function" else "node",
                              "name": node.name, "streams": streams}
-    subs = [_block(checked, checked.nodes[c.name], f"{prefix}{c.site}.", trace, oracle, leaf_names)
+    subs = [_block(checked, checked.nodes[c.name], f"{prefix}{c.site}.", trace, oracle, leaf_names,
+                   stepped, ticks.held_below(c, held))
             for c in node.calls]
     if subs:
         block["subnodes"] = subs

@@ -194,6 +194,16 @@ class _Builder(ClockSyntax):
     def include_decl(self, meta, items):
         return ("include", items[0][1:-1], _pos(meta))
 
+    def datatype_decl(self, meta, items):
+        name, *ctors = items
+        return [A.TypeDecl(str(name), A.TypeExpr("adt", tuple(ctors), _pos(meta)), _tpos(name))]
+
+    def constructor(self, meta, items):
+        return (str(items[0]), tuple(items[1:]), _tpos(items[0]))
+
+    def ctor_field(self, meta, items):
+        return (str(items[0]), items[1])
+
     def type_decl(self, meta, items):
         names = items[0]
         texpr = items[1] if len(items) > 1 else None
@@ -283,6 +293,7 @@ class _Builder(ClockSyntax):
 
     def _node(self, meta, items, imported: bool):
         modifier = None
+        type_params: list[str] = []
         kind = "node"
         name = None
         params: list[list[A.Param]] = []
@@ -294,6 +305,8 @@ class _Builder(ClockSyntax):
         for it in items:
             if isinstance(it, tuple) and it[0] == "mod":
                 modifier = it[1]
+            elif isinstance(it, tuple) and it[0] == "tparams":
+                type_params = it[1]
             elif isinstance(it, tuple) and it[0] == "kw":
                 kind = it[1]
             elif isinstance(it, Token) and it.type == "NAME":
@@ -314,7 +327,7 @@ class _Builder(ClockSyntax):
         # params? may be absent: count the parenthesised groups from the token stream
         ins, outs = self._split_params(meta, params)
         return A.NodeDecl(name, kind, imported, ins, outs, locals_, consts, body or [], contract,
-                          name_pos, modifier)
+                          name_pos, modifier, type_params)
 
     def _split_params(self, meta, params):
         # The grammar makes both parameter lists optional; recover which one is missing
@@ -534,6 +547,20 @@ class _Builder(ClockSyntax):
     def any_expr(self, meta, items):
         return A.AnyE(str(items[0]), items[1], items[2], pos=_pos(meta))
 
+    def tester(self, meta, items):
+        return A.Tester(str(items[0]), items[1], pos=_pos(meta))
+
+    def match_expr(self, meta, items):
+        arg, *cases = items
+        return A.Match(arg, [c for c in cases if isinstance(c, tuple)], pos=_pos(meta))
+
+    def match_case(self, meta, items):
+        return (items[0], items[1])
+
+    def pattern(self, meta, items):
+        name, *args = items
+        return A.Pattern(str(name), list(args) if args else None, _tpos(name))
+
     def any_of_type(self, meta, items):  # any@<T>: any value of T
         return A.AnyE("%any", items[1], None, pos=_pos(meta))
 
@@ -590,6 +617,16 @@ class _Builder(ClockSyntax):
 
     def mode_ref(self, meta, items):
         return A.ModeRef(tuple(str(i) for i in items), pos=_pos(meta))
+
+    def poly_call(self, meta, items):
+        args = items[2] if len(items) > 2 else []
+        return A.Call(str(items[0]), args, items[1], pos=_pos(meta))
+
+    def type_params(self, meta, items):
+        return ("tparams", [str(t) for t in items if t.type == "NAME"])
+
+    def type_args(self, meta, items):
+        return [t for t in items if isinstance(t, A.TypeExpr)]
 
     def call(self, meta, items):
         args = items[1] if len(items) > 1 else []

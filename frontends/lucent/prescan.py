@@ -16,15 +16,12 @@ from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 #: Features of the primer that kinduct refuses, found by keyword in comment- and string-free
 #: text.
 UNSUPPORTED = [
-    (re.compile(r"\bdatatype\b"), "algebraic datatypes"),
-    (re.compile(r"\bmatch\b"), "'match' expressions"),
     (re.compile(r"\bchoose\b"), "'choose'"),
     (re.compile(r"\bset\s*<"), "sets"),
     (re.compile(r"\bmap\s*(<|\[)"), "maps"),
-    (re.compile(r"(?<!\bany)(?<!\bany\s)(?<!\b[su]int)(?<!\b[su]int\s)@\s*<"),
-     "polymorphism (type instantiation)"),
-    (re.compile(r"\b(node|function|type|contract)\s+(imported\s+)?[A-Za-z_]\w*\s*<"),
-     "polymorphism (type parameters)"),
+    (re.compile(r"@\s*<[^>]*>\s*\{|[\]}]\s*@\s*<"), "polymorphism (type instantiation)"),
+    (re.compile(r"\b(type|contract)\s+[A-Za-z_]\w*\s*<"), "polymorphism (type parameters)"),
+    (re.compile(r"\bdatatype\s+[A-Za-z_]\w*\s*<"), "polymorphic algebraic datatypes"),
     (re.compile(r"\brealizable\b", re.I), "realizability checking"),
     (re.compile(r"\b(function|node)\s+rec\b"), "recursive nodes and functions ('rec')"),
 ]

@@ -10,7 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent import machine
+from kinduct.frontends.lucent import machine, ticks
 from kinduct.frontends.lucent.model import _json, _type_name, load_checked
 from kinduct.frontends.lucent.simulate import Instance, Simulator, default_value
 from kinduct.frontends.lucent.types import T
@@ -100,17 +100,19 @@ def _fmt(v: Any) -> str:
     return format_value(v)
 
 
-def _block(inst: Instance) -> dict[str, Any]:
+def _block(inst: Instance, held: bool = False) -> dict[str, Any]:
+    """The JSON block of ``inst``: an instance on a clock shows the steps where it steps, a
+    condact-like one (``held``) also its last tick's values between ticks (:mod:`.ticks`)."""
     node = inst.node
     streams = []
+    steps = ticks.shown(inst.stepped, held, len(inst.history))
     for n in node.inputs + node.outputs + node.locals:
         t = node.types[n]
         streams.append({"name": n, "type": _type_name(t, node, n), "class": node.var_class(n),
-                        # a node called in a lazy branch has no values where it does not step
-                        "instantValues": [[k, _json(h[n], t)] for k, h in enumerate(inst.history)
-                                          if n in h]})
+                        "instantValues": [[k, _json(inst.history[at][n], t)] for k, at in steps
+                                          if n in inst.history[at]]})
     block: dict[str, Any] = {"blockType": "node", "name": node.name, "streams": streams}
-    subs = [_block(inst.children[c.uid]) for c in node.calls]
+    subs = [_block(inst.children[c.uid], ticks.held_below(c, held)) for c in node.calls]
     if subs:
         block["subnodes"] = subs
     return block
@@ -147,8 +149,9 @@ def run_simulate(args: argparse.Namespace) -> int:
     sim.run(inputs)
     if chosen:
         names = sorted(set(chosen))
-        sys.stderr.write("note: unspecified values (unguarded pre at step 0, free constants, imported "
-                         f"outputs, any) were set to defaults: {', '.join(names[:8])}"
+        sys.stderr.write("note: unspecified values (unguarded pre at step 0, current before its "
+                         "clock's first tick, free constants, imported outputs, any) were set to "
+                         f"defaults: {', '.join(names[:8])}"
                          f"{' ...' if len(names) > 8 else ''}\n")
     if args.json:
         print(json.dumps([_block(sim.root)], indent=2))

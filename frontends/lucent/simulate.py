@@ -5,8 +5,9 @@ nondeterministic choices (unguarded ``pre`` at step 0, ``any``, free constants, 
 outputs, division by zero), which an *oracle* supplies: when replaying a counterexample the
 oracle reads them from the trace, otherwise it picks a default value.  Every node instance is
 stepped at every step, whether or not its value is used, as the synchronous semantics says;
-except on a lazy branch's clock (:mod:`.lazy`): a node called there steps only where the branch
-is selected, and a ``pre`` there remembers the value of the branch's last selection.
+except on a lazy branch's or an activation's clock (:mod:`.lazy`, :mod:`.activation`): a node
+called there steps only where the clock ticks, and a ``pre`` there remembers the value of the
+last tick; a call with ``restart`` starts its instance (and those below) over where it holds.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from typing import Any
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import machine
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Refines
+from kinduct.frontends.lucent.clocks import INIT
 from kinduct.frontends.lucent.lazy import Clock, clock_of
-from kinduct.frontends.lucent.types import T, scalar_paths
+from kinduct.frontends.lucent.types import Adt, T, adt_fields, scalar_paths
+from kinduct.frontends.lucent.types import leaves as value_leaves
 from kinduct.frontends.lucent.values import SimulationError, binop_value
 
 Oracle = Callable[[str, T, int], Any]
@@ -32,6 +35,8 @@ def default_value(t: T) -> Any:
         return Fraction(0)
     if t.kind == "record":
         return {f: default_value(ft) for f, ft in t.items}
+    if t.kind == "adt":
+        return Adt({"%tag": 0, **{k: default_value(ft) for k, ft in adt_fields(t)}}, t)
     if t.kind == "array":
         return [default_value(t.items[0]) for _ in range(t.size)]
     if t.kind == "tuple":
@@ -46,9 +51,11 @@ def default_oracle(name: str, t: T, step: int) -> Any:
 class Instance:
     """One node instance: its streams at the current step and its memory of the last step."""
 
-    def __init__(self, sim: Simulator, node: Node, prefix: str, clocked: bool = False) -> None:
-        """``clocked``: called (or inside a node called) in a lazy branch: it steps only where
-        the branch is selected."""
+    def __init__(self, sim: Simulator, node: Node, prefix: str, clocked: bool = False,
+                 restartable: bool = False) -> None:
+        """``clocked``: called (or inside a node called) in a lazy branch or activated: it
+        steps only where the clock ticks; ``restartable``: called (or inside a node called)
+        with ``restart``: it may start over."""
         self.sim = sim
         self.node = node
         self.prefix = prefix
@@ -67,8 +74,10 @@ class Instance:
         self.calls = calls
         for c in calls:
             self.children[c.uid] = Instance(sim, sim.checked.nodes[c.name], f"{prefix}{c.site}.",
-                                            clocked or clock_of(c) is not None)
+                                            clocked or clock_of(c) is not None,
+                                            restartable or getattr(c, "restart", None) is not None)
         self.clocked = clocked
+        self.restartable = restartable
         #: How many steps it made; the names of its clocks that ticked at an earlier step, and
         #: whether each ticks at the current one.
         self.ticks = 0
@@ -78,6 +87,8 @@ class Instance:
         self.cur: dict[str, Any] = {}
         self.memo: dict[str, Any] = {}
         self.history: list[dict[str, Any]] = []
+        #: Whether the instance stepped, per step (not where its clock did not tick).
+        self.stepped: list[bool] = []
         self.step_no = -1
         self.watches: list[tuple[str, Callable[[Instance], Any]]] = []
         self.watched: dict[str, Any] = {}
@@ -140,6 +151,7 @@ class Instance:
         self.pre_mem = new_mem
         self.ticks += 1
         self.history.append(dict(self.cur))
+        self.stepped.append(True)
         return [self.cur[n] for n in self.node.outputs]
 
     def skip(self, k: int) -> None:
@@ -148,8 +160,18 @@ class Instance:
         self.step_no = k
         self.cur, self.watched = {}, {}
         self.history.append({})
+        self.stepped.append(False)
         for child in self.children.values():
             child.skip(k)
+
+    def restart(self) -> None:
+        """Start over (a call's ``restart`` holds): the instance and those below it count their
+        clocks' ticks again from the current step; their memories are kept (an unguarded
+        ``pre`` at a first tick reads the oracle)."""
+        self.ticks = 0
+        self.seen = set()
+        for child in self.children.values():
+            child.restart()
 
     def active(self, clock: Clock | None) -> bool:
         """Whether the lazy branch of ``clock`` is selected at the current step (None: the
@@ -203,8 +225,11 @@ class Instance:
             return refinement_holds(self, self.eval(e.arg), e.ref)
         if isinstance(e, A.Unop):
             if e.op == "pre":
-                if self.clocked or clock_of(e) is not None:  # the last tick's value
-                    if e.uid in self.pre_mem:
+                if self.clocked or self.restartable or clock_of(e) is not None:
+                    if self.restartable and not getattr(e, "guarded", False) and \
+                            self.first(clock_of(e)):  # arbitrary again after a restart
+                        return self.sim.oracle(self.prefix + e.uid + INIT, e.ty, self.step_no)
+                    if e.uid in self.pre_mem:  # the last tick's value
                         return self.pre_mem[e.uid]
                     return self.sim.oracle(self.prefix + e.uid, e.ty, 0)
                 if self.step_no == 0:
@@ -245,7 +270,11 @@ class Instance:
             if e.uid in self.memo:
                 return self.memo[e.uid]
             args = [x for a in e.args for x in _flatten_typed(self.eval(a), a.ty)]
-            outs = self.children[e.uid].step(self.step_no, args)
+            child = self.children[e.uid]
+            restart = getattr(e, "restart", None)
+            if restart is not None and self.eval(restart):
+                child.restart()
+            outs = child.step(self.step_no, args)
             v = outs[0] if len(outs) == 1 else list(outs)
             self.memo[e.uid] = v
             return v
@@ -269,6 +298,16 @@ class Instance:
             return self.eval(e.arg)[e.name]
         if isinstance(e, A.RecordLit):
             return {f: self.eval(x) for f, x in e.fields}
+        if isinstance(e, A.Construct):  # other constructors' fields: the oracle's choice
+            own = {f"{e.ctor}.{f}": a for (f, _), a in zip(e.ty.items[e.index][1], e.args,
+                                                           strict=True)}
+            return Adt({"%tag": e.index, **{
+                k: self.eval(own[k]) if k in own
+                else self.sim.oracle(f"{self.prefix}{e.uid}.{k}", ft, self.step_no)
+                for k, ft in adt_fields(e.ty)}}, e.ty)
+        if isinstance(e, A.Tester):
+            v = self.eval(e.arg)
+            return v["%tag"] == next(i for i, (c, _) in enumerate(e.arg.ty.items) if c == e.ctor)
         if isinstance(e, A.AnyE):
             if e.uid not in self.memo:
                 self.memo[e.uid] = self.sim.oracle(self.prefix + e.uid, e.ty, self.step_no)
@@ -416,36 +455,9 @@ class Simulator:
 
 
 def leaves(name: str, t: T, value: Any) -> dict[str, Any]:
-    """A structured value split into the scalar leaves the translation names."""
-    out = {}
-    for suffix, _lt in scalar_paths(t):
-        v = value
-        for part in _parts(suffix):
-            v = v[part]
-        out[name + suffix] = v
-    return out
-
-
-def _parts(suffix: str) -> list[Any]:
-    parts: list[Any] = []
-    i = 0
-    while i < len(suffix):
-        if suffix[i] == "[":
-            j = suffix.index("]", i)
-            parts.append(int(suffix[i + 1:j]))
-            i = j + 1
-        elif suffix.startswith(".%", i):
-            j = i + 2
-            while j < len(suffix) and suffix[j].isdigit():
-                j += 1
-            parts.append(int(suffix[i + 2:j]))
-            i = j
-        else:
-            j = i + 1
-            while j < len(suffix) and suffix[j] not in ".[":
-                j += 1
-            parts.append(suffix[i + 1:j])
-            i = j
-    return parts
+    """A structured value split into the scalar leaves the translation names (in
+    :func:`~kinduct.frontends.lucent.types.assemble`'s order)."""
+    return dict(zip((name + suffix for suffix, _ in scalar_paths(t)), value_leaves(value),
+                    strict=True))
 
 

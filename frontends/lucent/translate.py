@@ -29,7 +29,7 @@ from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop, Refi
 from kinduct.frontends.lucent.clocks import ClockTerms
 from kinduct.frontends.lucent.division import congruence, division
 from kinduct.frontends.lucent.lazy import Clock, clock_of
-from kinduct.frontends.lucent.types import T, assemble, flat, leaves, scalar_paths
+from kinduct.frontends.lucent.types import Adt, T, adt_fields, assemble, flat, leaves, scalar_paths
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuilder
 
@@ -239,9 +239,11 @@ class _Inst:
     """The translation of one node instance."""
 
     def __init__(self, tr: Translator, node: Node, prefix: str, env: dict[str, STerm], top: bool = False,
-                 register: bool = True, site: tuple[_Inst, Clock | None] | None = None) -> None:
+                 register: bool = True, site: tuple[_Inst, Clock | None] | None = None,
+                 restart: FNode | None = None) -> None:
         """``site``: the caller's instance and the clock of the call (a call in a lazy branch
-        steps only where the branch is selected)."""
+        or an activated one steps only where its clock ticks); ``restart``: where the call
+        starts the instance over (:mod:`.activation`)."""
         self.tr = tr
         self.mgr = tr.mgr
         self.node = node
@@ -249,7 +251,7 @@ class _Inst:
         self.env = dict(env)
         self.top = top
         self.memo: dict[str, STerm] = {}
-        self.clocks = ClockTerms(self, site)
+        self.clocks = ClockTerms(self, site, restart)
         if register:
             tr.instances[prefix] = node
             tr.insts[prefix] = self
@@ -381,7 +383,24 @@ class _Inst:
         return refine.constraints(self, term, ref)
 
     # ---- expressions ----
+    def same(self, a: STerm, b: STerm) -> FNode:
+        """Lucent's ``a = b``: as :meth:`equal`, except that datatype values are equal when
+        their tags and the fields of the tag's constructor are."""
+        mgr = self.mgr
+        if isinstance(a, Adt):
+            tag = a["%tag"]
+            return mgr.And(mgr.Equals(tag, b["%tag"]), *(
+                mgr.Implies(mgr.Equals(tag, mgr.Int(i)),
+                            mgr.And([self.same(a[k], b[k]) for k in a.active(i)]))
+                for i in range(len(a.ty.items)) if a.active(i)))
+        if isinstance(a, dict):
+            return mgr.And([self.same(a[k], b[k]) for k in a])
+        if isinstance(a, list):
+            return mgr.And([self.same(x, y) for x, y in zip(a, b, strict=True)])
+        return mgr.EqualsOrIff(a, b)
+
     def equal(self, a: STerm, b: STerm) -> FNode:
+        """Leaf by leaf: a definition (every leaf of a datatype value included)."""
         if isinstance(a, dict):
             return self.mgr.And([self.equal(a[k], b[k]) for k in a])
         if isinstance(a, list):
@@ -389,6 +408,8 @@ class _Inst:
         return self.mgr.EqualsOrIff(a, b)
 
     def ite(self, c: FNode, a: STerm, b: STerm) -> STerm:
+        if isinstance(a, Adt):
+            return Adt({k: self.ite(c, a[k], b[k]) for k in a}, a.ty)
         if isinstance(a, dict):
             return {k: self.ite(c, a[k], b[k]) for k in a}
         if isinstance(a, list):
@@ -401,12 +422,13 @@ class _Inst:
         unguarded occurrence is arbitrary at step 0, independently of the others (Kind 2's
         semantics), so it reads its own input there (named by the occurrence, as the simulator's
         oracle expects).  On a clock (a lazy branch, a node called in one) each occurrence has
-        its memory, which keeps the argument's value of the last tick (arbitrary before)."""
+        its memory, which keeps the argument's value of the last tick (arbitrary before), and
+        so does each in an instance that may start over (``ClockTerms.pre``)."""
         mgr, tr = self.mgr, self.tr
         active = self.clocks.active_of(clock_of(e))
         arg = self.expr(e.arg)
-        if active is not None:
-            return self.clocks.memory(e.uid, e.ty, arg, active)
+        if active is not None or self.clocks.reset is not None:
+            return self.clocks.pre(e, arg)
         if isinstance(e.arg, A.Var) and isinstance(arg, FNode):
             memory = tr.memories.get(arg)
             if memory is None:
@@ -484,9 +506,9 @@ class _Inst:
             if op == "=>":
                 return mgr.Implies(a, b)
             if op == "=":
-                return self.equal(a, b)
+                return self.same(a, b)
             if op == "<>":
-                return mgr.Not(self.equal(a, b))
+                return mgr.Not(self.same(a, b))
             if op in ("<", "<=", ">", ">="):
                 return {"<": mgr.LT, "<=": mgr.LE, ">": mgr.GT, ">=": mgr.GE}[op](a, b)
             if op == "+":
@@ -526,6 +548,14 @@ class _Inst:
             return self.expr(e.arg)[e.name]
         if isinstance(e, A.RecordLit):
             return {f: self.expr(x) for f, x in e.fields}
+        if isinstance(e, A.Construct):  # other constructors' fields: arbitrary
+            own = {f: a for (f, _), a in zip(e.ty.items[e.index][1], e.args, strict=True)}
+            return Adt({"%tag": mgr.Int(e.index), **{
+                k: self.expr(own[k.split(".", 1)[1]]) if k.startswith(f"{e.ctor}.")
+                else self.fresh(f"{e.uid}.{k}", ft) for k, ft in adt_fields(e.ty)}}, e.ty)
+        if isinstance(e, A.Tester):
+            index = next(i for i, (c, _) in enumerate(e.arg.ty.items) if c == e.ctor)
+            return mgr.Equals(self.expr(e.arg)["%tag"], mgr.Int(index))
         if isinstance(e, A.AnyE):
             var = self.fresh(e.uid, e.ty)
             guard, self.tr.guard = self.tr.guard, self.clocks.active_of(clock_of(e))
@@ -557,7 +587,9 @@ class _Inst:
             var = tr.state(prefix + n, callee.types[n])
             tr.assume(self.equal(var, a))
             env[n] = var
-        inst = _Inst(tr, callee, prefix, env, site=(self, clock_of(e)))
+        restart = getattr(e, "restart", None)
+        inst = _Inst(tr, callee, prefix, env, site=(self, clock_of(e)),
+                     restart=None if restart is None else self.expr(restart))
         guard, tr.guard = tr.guard, inst.clocks.active
         outs = inst.translate()
         tr.guard = guard

@@ -7,11 +7,19 @@ import copy
 import itertools
 from typing import TYPE_CHECKING
 
-from kinduct.frontends.lucent import activation, lazy, machine, quantifiers, sampling
+from kinduct.frontends.lucent import (
+    activation,
+    datatypes,
+    lazy,
+    machine,
+    polymorphism,
+    quantifiers,
+    sampling,
+)
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import ConstRef, Mode, Node, Prop
 from kinduct.frontends.lucent.types import BOOL, INT, REAL, T, flat, leaf_count, numeric, tuple_of
-from kinduct.frontends.lucent.walk import const_value
+from kinduct.frontends.lucent.walk import const_value, current_vars, subterms
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -54,7 +62,7 @@ class _Scope:
         self.c = checker
         self.node = node
         self.env = env
-        self.done = done or {}
+        self.done = done if done is not None else {}
         self.local_consts: dict[str, A.Expr] = {}
         self.modes: dict[str, Mode] = {}
         self.in_contract = False
@@ -121,6 +129,8 @@ class _Scope:
         if n in self.c.enum_values:
             t, i = self.c.enum_values[n]
             return A.Lit(i, "enum", pos=e.pos, ty=t)
+        if n in self.c.ctors:
+            return datatypes.construct(self, n, [], e.pos, _uid)
         if self.strict_consts:  # maybe a constant or an enumeration value declared later
             raise _Unresolved(n)
         raise self.err(f"unknown name '{n}'", e.pos)
@@ -245,6 +255,8 @@ class _Scope:
         return A.Ite(c, a, b, pos=e.pos, ty=a.ty)
 
     def _Call(self, e: A.Call) -> A.Expr:
+        if e.name in self.c.ctors and e.name not in self.c.decls:
+            return datatypes.construct(self, e.name, e.args, e.pos, _uid)
         if self.node is None:
             raise self.err("node calls are not allowed in constants", e.pos)
         d = self.c.decls.get(e.name)
@@ -252,12 +264,18 @@ class _Scope:
             if e.name in self.c.contracts:
                 raise self.err(f"'{e.name}' is a contract, not a node", e.pos)
             raise self.err(f"unknown node '{e.name}'", e.pos)
-        callee = self.done.get(e.name)
-        if callee is None:
-            raise self.err(f"unknown node '{e.name}'", e.pos)
+        if d.type_params or e.type_args is not None:
+            if not d.type_params:
+                raise self.err(f"node {e.name} has no type parameters", e.pos)
+            args = [self.check(a) for a in e.args]
+            callee = polymorphism.instance(self, d, e, args)
+        else:
+            callee = self.done.get(e.name)
+            if callee is None:
+                raise self.err(f"unknown node '{e.name}'", e.pos)
+            args = [self.check(a) for a in e.args]
         if self.node.kind == "function" and callee.kind == "node":
             raise self.err(f"function {self.node.name} cannot call node {e.name}", e.pos)
-        args = [self.check(a) for a in e.args]
         got = [t for a in args for t in flat(a.ty)]
         want = [callee.types[n] for n in callee.inputs]
         if len(got) != len(want):
@@ -268,7 +286,7 @@ class _Scope:
                 raise self.err(f"type mismatch in argument {i + 1} of {e.name}: expected {w}, got {g}",
                                e.pos)
         outs = [callee.types[n] for n in callee.outputs]
-        r = A.Call(e.name, args, pos=e.pos, ty=tuple_of(outs) if outs else T("tuple"))
+        r = A.Call(callee.name, args, pos=e.pos, ty=tuple_of(outs) if outs else T("tuple"))
         r.uid = _uid("call", r)
         r.site = f"{e.name}[L{e.pos.line}C{e.pos.col}]"
         self.clocked(r)
@@ -328,6 +346,8 @@ class _Scope:
 
     def _Field(self, e: A.Field) -> A.Expr:
         arg = self.check(e.arg)
+        if arg.ty.kind == "adt":
+            return datatypes.selector(self, arg, e.name, e.pos)
         if arg.ty.kind != "record":
             raise self.err(f"type mismatch: expected a record, got {arg.ty}", e.arg.pos)
         fields = dict(arg.ty.items)
@@ -358,10 +378,23 @@ class _Scope:
             sub.local_consts = self.local_consts
             sub.clock = self.clock
             pred = sub.expect(e.pred, BOOL)
+            call = next((x for x in subterms(pred) if isinstance(x, A.Call)
+                         and e.var in current_vars(x)), None)
+            if call is not None:
+                raise UnsupportedError(
+                    "a node call on the variable of 'any' in its predicate",
+                    SourceLocation(self.c.file, call.pos.line, call.pos.col),
+                    _line(self.c.text, call.pos.line))
         r = A.AnyE(e.var, t, pred, pos=e.pos, ty=t)
         r.uid = _uid("any", r)
         r.ref = ref
         return self.clocked(r)
+
+    def _Tester(self, e: A.Tester) -> A.Expr:
+        return datatypes.tester(self, e)
+
+    def _Match(self, e: A.Match) -> A.Expr:
+        return datatypes.match(self, e)
 
     def _Quant(self, e: A.Quant) -> A.Expr:
         return quantifiers.expand(self, e)

@@ -10,9 +10,12 @@ from typing import Any
 
 @dataclass(frozen=True)
 class T:
-    kind: str  # bool | int | real | machine | enum | abstract | tuple | array | record
+    #: bool | int | real | machine | enum | abstract | tuple | array | record | adt | typevar
+    kind: str
     name: str = ""  # machine: "sint" or "uint"
-    items: tuple = ()  # tuple: item types; array: (elem,); record: ((field, type), ...); enum: values
+    #: tuple: item types; array: (elem,); record: ((field, type), ...); enum: values;
+    #: adt: ((constructor, ((field, type), ...)), ...)
+    items: tuple = ()
     size: int = 0  # array: its size; machine: the width in bits
 
     def __str__(self) -> str:
@@ -20,7 +23,7 @@ class T:
             return self.kind
         if self.kind == "machine":  # Kind 2's spelling: int8 is sint<8>
             return f"{self.name}<{self.size}>"
-        if self.kind in ("enum", "abstract", "record"):
+        if self.kind in ("enum", "abstract", "record", "adt", "typevar"):
             return self.name
         if self.kind == "tuple":
             return "[" + ", ".join(map(str, self.items)) + "]"
@@ -55,8 +58,49 @@ def flat(t: T) -> list[T]:
     return [t]
 
 
+def constructor_tag(t: T) -> T:
+    """The type of an algebraic datatype's tag: an enumeration of its constructors."""
+    return T("enum", t.name, items=tuple(c for c, _ in t.items))
+
+
+def adt_fields(t: T) -> list[tuple[str, T]]:
+    """An algebraic datatype's components after its tag: every constructor's fields, keyed
+    ``Constructor.field``."""
+    return [(f"{c}.{f}", ft) for c, fields in t.items for f, ft in fields]
+
+
+class Adt(dict):
+    """A value or term of an algebraic datatype: the index of its constructor under ``%tag``
+    and every constructor's fields under ``Constructor.field``.  Only the fields of the tag's
+    constructor mean anything, so two values are equal when their tags are and those fields
+    are (:meth:`__eq__` on Python values; the translation compares terms alike)."""
+
+    def __init__(self, items: Any, ty: T) -> None:
+        super().__init__(items)
+        self.ty = ty
+
+    def active(self, index: int) -> list[str]:
+        """The keys of the fields of the constructor numbered ``index``."""
+        ctor, fields = self.ty.items[index]
+        return [f"{ctor}.{f}" for f, _ in fields]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, dict) or self["%tag"] != other.get("%tag"):
+            return False
+        tag = self["%tag"]
+        return all(self[k] == other[k] for k in self.active(tag)) \
+            if isinstance(tag, int) and 0 <= tag < len(self.ty.items) else True
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 def leaf_count(t: T) -> int:
     """How many scalar streams a value of type ``t`` is expanded into."""
+    if t.kind == "adt":
+        return 1 + sum(leaf_count(ft) for _, ft in adt_fields(t))
     if t.kind == "record":
         return sum(leaf_count(ft) for _, ft in t.items)
     if t.kind == "array":
@@ -80,6 +124,8 @@ class Refinement:
     hi: Any = None
     preds: list[tuple[str, Any]] = field(default_factory=list)  # (bound variable, checked Expr)
     parts: dict[Any, Refinement] = field(default_factory=dict)
+    #: The obligation's kind in its name where it is not a type's (``Selector``).
+    label: str | None = None
 
     @property
     def empty(self) -> bool:
@@ -90,6 +136,8 @@ class Refinement:
     def kind_name(self) -> str:
         """Kind 2's name for the obligation: ``SubRange`` for bounds alone (components
         included), else ``SubType``."""
+        if self.label is not None:
+            return self.label
         if self.preds or any(p.kind_name == "SubType" for p in self.parts.values()):
             return "SubType"
         return "SubRange"
@@ -99,19 +147,23 @@ class Refinement:
         through ``parts``), in declaration order: Kind 2 makes one obligation of each."""
         out = []
         if self.lo is not None or self.hi is not None or self.preds:
-            out.append(Refinement(self.lo, self.hi, list(self.preds)))
+            out.append(Refinement(self.lo, self.hi, list(self.preds), label=self.label))
         for key, sub in self.parts.items():
             out.extend(Refinement(parts={key: piece}) for piece in sub.pieces())
         return out
 
     def copy(self) -> Refinement:
         return Refinement(self.lo, self.hi, list(self.preds),
-                          {k: v.copy() for k, v in self.parts.items()})
+                          {k: v.copy() for k, v in self.parts.items()}, self.label)
 
 
 def scalar_paths(t: T, prefix: str = "") -> list[tuple[str, T]]:
     """The scalar leaves of a structured type with their name suffixes
-    (``.f`` for fields, ``[i]`` for array elements, ``.%i`` for tuple components)."""
+    (``.f`` for fields, ``[i]`` for array elements, ``.%i`` for tuple components, ``.%tag``
+    and ``.Constructor.field`` for an algebraic datatype)."""
+    if t.kind == "adt":
+        return [(f"{prefix}.%tag", constructor_tag(t))] + \
+            [p for k, ft in adt_fields(t) for p in scalar_paths(ft, f"{prefix}.{k}")]
     if t.kind == "record":
         return [p for f, ft in t.items for p in scalar_paths(ft, f"{prefix}.{f}")]
     if t.kind == "array":
@@ -124,6 +176,9 @@ def scalar_paths(t: T, prefix: str = "") -> list[tuple[str, T]]:
 def assemble(name: str, t: T, read: Callable[[str, T], Any]) -> Any:
     """Build a structured value (records, arrays, tuples) from its scalar leaves, named by path;
     the simulator reads values with it and the translation creates symbols with it."""
+    if t.kind == "adt":
+        return Adt({"%tag": read(f"{name}.%tag", constructor_tag(t)),
+                    **{k: assemble(f"{name}.{k}", ft, read) for k, ft in adt_fields(t)}}, t)
     if t.kind == "record":
         return {f: assemble(f"{name}.{f}", ft, read) for f, ft in t.items}
     if t.kind == "array":

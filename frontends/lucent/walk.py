@@ -37,6 +37,16 @@ def _push(stack, v) -> None:
             _push(stack, i)
 
 
+def subterms(e: A.Expr) -> list[A.Expr]:
+    """``e`` and every expression below it."""
+    out, stack = [], [e]
+    while stack:
+        x = stack.pop()
+        out.append(x)
+        stack.extend(children(x))
+    return out
+
+
 def children(e: A.Expr) -> list[A.Expr]:
     if isinstance(e, (A.Unop, A.Index, A.Field, A.Ascribe, Refines)):
         kids = [e.arg]
