@@ -2,9 +2,10 @@
 
 Candidates are over state variables only (so they can be certified and shared as lemmas):
 Boolean constants and equalities, integer/real constants, bounds, equalities and orderings
-between variables, the truth values of the system's own atoms, and the *affine hull* of the
-sampled states (linear equalities such as ``Depth = Cl - Cr`` that no template lists).
-Simulated reachable states discard most false candidates before any solver call.
+between variables, bit-vector constants, equalities and (signed and unsigned) bounds, the
+truth values of the system's own atoms, and the *affine hull* of the sampled states (linear
+equalities such as ``Depth = Cl - Cr`` that no template lists).  Simulated reachable states
+discard most false candidates before any solver call.
 """
 
 from __future__ import annotations
@@ -174,6 +175,32 @@ class Candidates:
                     out.append(self.mgr.Implies(flag, c))
         return out
 
+    def _bit_vectors(self, bvs: Sequence[FNode], column: dict) -> list[FNode]:
+        """Bit-vector state variables (machine integers, their signedness unknown here):
+        equal columns, constants, and bounds read both unsigned and signed."""
+        mgr = self.mgr
+        out: list[FNode] = []
+        reps: dict[tuple, FNode] = {}
+        for v in bvs:
+            width = v.symbol_type().width
+            vals = [int(x) for x in column[v]]  # the solvers' (unsigned) readings
+            key = (width, tuple(vals))
+            if key in reps:
+                out.append(mgr.Equals(v, reps[key]))
+            reps.setdefault(key, v)
+            lo, hi = min(vals), max(vals)
+            if lo == hi:
+                out.append(mgr.Equals(v, mgr.BV(lo, width)))
+                continue
+            out += [mgr.BVULE(mgr.BV(lo, width), v), mgr.BVULE(v, mgr.BV(hi, width))]
+            signed = [_signed(x, width) for x in vals]
+            slo, shi = min(signed), max(signed)
+            out += [mgr.BVSLE(mgr.BV(slo % (1 << width), width), v),
+                    mgr.BVSLE(v, mgr.BV(shi % (1 << width), width))]
+            if slo >= 0:
+                out.append(mgr.BVSLE(mgr.BV(0, width), v))
+        return out
+
     def mine(self, samples: list[dict], top: bool) -> list[FNode]:
         mgr = self.mgr
         system = self.system
@@ -289,6 +316,9 @@ class Candidates:
                         out.extend(mgr.Implies(guard, e)
                                    for e in affine_equalities(mgr, varying, part)
                                    if _max_coefficient(e) <= MAX_COEFFICIENT)
+        out.extend(self._bit_vectors(
+            [v for v in system.state_vars if v in self.vars and v.symbol_type().is_bv_type()],
+            column))
         unique: list[FNode] = []
         seen_c: set[FNode] = set()
         for c in out:
@@ -298,11 +328,17 @@ class Candidates:
         return unique
 
 
+def _signed(value: int, width: int) -> int:
+    """A bit-vector's unsigned reading as a two's complement number."""
+    return value - (1 << width) if value >= 1 << (width - 1) else value
+
+
 def halves(mgr, candidate: FNode) -> list[FNode]:
     """``a <= b`` and ``b <= a`` for a numeric equality ``a = b`` (also under an implication)."""
     if candidate.is_implies():
         return [mgr.Implies(candidate.arg(0), h) for h in halves(mgr, candidate.arg(1))]
-    if candidate.is_equals() and not candidate.arg(0).get_type().is_bool_type():
+    if candidate.is_equals() and (candidate.arg(0).get_type().is_int_type()
+                                  or candidate.arg(0).get_type().is_real_type()):
         a, b = candidate.args()
         return [mgr.LE(a, b), mgr.LE(b, a)]
     return []
