@@ -19,7 +19,7 @@ import lark
 from lark import Token, v_args
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import limits
+from kinduct.frontends.lucent import limits, machine
 from kinduct.frontends.lucent.clocksyntax import ClockSyntax
 from kinduct.frontends.lucent.limits import MAX_NESTING, check_tree
 from kinduct.frontends.lucent.prescan import check_unsupported
@@ -170,7 +170,7 @@ def _decimal(s: str) -> Fraction:
 
 _BINOPS = {"or": "or", "xor": "xor", "and": "and", "=>": "=>", "=": "=", "<>": "<>", "<": "<",
            "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-", "*": "*", "/": "/", "div": "div",
-           "mod": "mod", "==>": "==>"}
+           "mod": "mod", "==>": "==>", "&&": "&&", "||": "||", "lsh": "lsh", "rsh": "rsh"}
 
 
 @v_args(meta=True)
@@ -226,6 +226,33 @@ class _Builder(ClockSyntax):
     # ---- types ----
     def base_type(self, meta, items):
         return A.TypeExpr("name", (str(items[0]),), _pos(meta))
+
+    def machine_type(self, meta, items):
+        return A.TypeExpr("machine", self._machine(meta, items), _pos(meta))
+
+    def mtype(self, meta, items):
+        return str(items[0])
+
+    def _machine(self, meta, items) -> tuple[bool, int]:
+        """(signed, width) of ``int8`` … ``uint64``, ``sint<N>``/``uint<N>`` or ``sint@<N>``."""
+        if isinstance(items[0], str) and not isinstance(items[0], Token):  # a concise name
+            t = machine.NAMES[items[0]]
+            return machine.signed(t), t.size
+        width = next(t for t in items if isinstance(t, Token) and t.type == "NUMBER")
+        n = int(width)
+        if not 1 <= n <= machine.MAX_WIDTH:
+            raise InputError.at(f"machine integer width {n} is outside kinduct's limits of 1 to "
+                                f"{machine.MAX_WIDTH} bits", self.file, self.text, width.line,
+                                width.column)
+        return items[0].type == "SINT", n
+
+    def machine_conv(self, meta, items):
+        signed, width = self._machine(meta, items[:-1])
+        op = machine.conversion_op(machine.machine(signed, width))
+        return A.Unop(op, items[-1], pos=_pos(meta))
+
+    def bvnot(self, meta, items):
+        return A.Unop("bvnot", items[1], pos=_pos(meta))
 
     def subrange_type(self, meta, items):
         return A.TypeExpr("subrange", (items[0], items[1]), _pos(meta))

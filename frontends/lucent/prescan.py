@@ -19,7 +19,6 @@ UNSUPPORTED = [
     (re.compile(r"\bchoose\b"), "'choose'"),
     (re.compile(r"\bset\s*<"), "sets"),
     (re.compile(r"\bmap\s*(<|\[)"), "maps"),
-    (re.compile(r"\b(u?int(8|16|32|64)|sint|uint)\b"), "machine integers"),
     (re.compile(r"@\s*<[^>]*>\s*\{|[\]}]\s*@\s*<"), "polymorphism (type instantiation)"),
     (re.compile(r"\b(type|contract)\s+[A-Za-z_]\w*\s*<"), "polymorphism (type parameters)"),
     (re.compile(r"\bdatatype\s+[A-Za-z_]\w*\s*<"), "polymorphic algebraic datatypes"),

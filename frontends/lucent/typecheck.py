@@ -11,6 +11,7 @@ from kinduct.frontends.lucent import (
     activation,
     datatypes,
     lazy,
+    machine,
     polymorphism,
     quantifiers,
     sampling,
@@ -183,6 +184,12 @@ class _Scope:
                 read.uid = _uid("idx", read)
             return read
         arg = self.check(e.arg)
+        if e.op == "bvnot" or machine.conversion_target(e.op) is not None or \
+                (e.op == "neg" and arg.ty.kind == "machine"):
+            u = machine.check_unop(self, e, arg)
+            if e.op != "neg" and e.op != "bvnot":
+                u.uid = _uid("conv", u)  # from a stream of int: a fresh bit-vector
+            return u
         if e.op == "not":
             self.unify(BOOL, arg.ty, e.arg.pos)
             return A.Unop("not", arg, pos=e.pos, ty=BOOL)
@@ -191,7 +198,7 @@ class _Scope:
                 raise self.err(f"type mismatch: expected int or real, got {arg.ty}", e.arg.pos)
             return A.Unop("neg", arg, pos=e.pos, ty=arg.ty)
         if e.op in ("to_int", "to_real"):
-            if not numeric(arg.ty):
+            if not numeric(arg.ty) and not (e.op == "to_int" and arg.ty.kind == "machine"):
                 raise self.err(f"type mismatch: expected int or real, got {arg.ty}", e.arg.pos)
             u = A.Unop(e.op, arg, pos=e.pos, ty=INT if e.op == "to_int" else REAL)
             u.uid = _uid("conv", u)
@@ -223,6 +230,8 @@ class _Scope:
             if flat(a.ty) != flat(b.ty):
                 raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.right.pos)
             return A.Binop(op, a, b, pos=e.pos, ty=BOOL)
+        if machine.involved(op, a, b):
+            return machine.check_binop(self, e, a, b)
         if not numeric(a.ty):
             raise self.err(f"type mismatch: expected int or real, got {a.ty}", e.left.pos)
         if a.ty != b.ty:

@@ -6,7 +6,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from kinduct.frontends.lucent import machine
 from kinduct.frontends.lucent.types import T
+
+_COMPARISONS = ("=", "<>", "<", "<=", ">", ">=")
 
 
 class SimulationError(Exception):
@@ -22,8 +25,11 @@ def euclid(a: int, b: int) -> tuple[int, int]:
 
 def binop_value(op: str, a: Any, b: Any, ty: T | None = None) -> Any:
     """The value of ``a op b``: a division is real when an operand is a ``Fraction`` or ``ty``
-    (the operation's type) is ``real``, else Euclidean; by zero it raises
-    :class:`ZeroDivisionError`."""
+    (the operation's type, or its operands') is ``real``, else Euclidean; by zero it raises
+    :class:`ZeroDivisionError`.  On machine integers (``ty``), arithmetic wraps around
+    (:mod:`.machine`)."""
+    if ty is not None and ty.kind == "machine" and op not in _COMPARISONS:
+        return machine.binop_value(op, a, b, ty)
     if op == "and":
         return a and b
     if op == "or":

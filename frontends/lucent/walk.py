@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent import machine
 from kinduct.frontends.lucent.checked import Refines
 from kinduct.frontends.lucent.values import binop_value
 
@@ -132,6 +133,8 @@ def const_value(e: A.Expr):
         v = const_value(e.arg)
         if v is None or e.op in ("pre", "last"):
             return None
+        if e.ty is not None and e.ty.kind == "machine":
+            return machine.unop_value(e.op, v, e.ty)
         return {"not": lambda x: not x, "neg": lambda x: -x, "to_real": Fraction,
                 "to_int": lambda x: int(x // 1)}[e.op](v)
     if isinstance(e, A.Binop) and e.op not in ("->",):
