@@ -16,7 +16,9 @@ Semantics (Kind 2's, checked against Kind 2 v3.0.0):
   is ``x``);
 - ``&&``, ``||``, ``!`` are bitwise; ``x lsh n`` and ``x rsh n`` take an unsigned ``n`` of ``x``'s
   width, ``rsh`` is arithmetic on signed ``x``; a shift by the width or more gives 0 (or -1);
-- the comparisons are signed or unsigned by the operands' type; operands must have one type.
+- the comparisons are signed or unsigned by the operands' type; operands must have one type;
+- on unsigned machine integers, ``x ++ y`` concatenates (``x`` the high bits, a ``uint`` of both
+  widths) and ``x[hi:lo]`` extracts bits ``hi`` down to ``lo`` (a ``uint<hi-lo+1>``).
 """
 
 from __future__ import annotations
@@ -45,8 +47,10 @@ ARITH = ("+", "-", "*", "/", "div", "mod")
 BITWISE = ("&&", "||")
 SHIFTS = ("lsh", "rsh")
 COMPARISONS = ("<", "<=", ">", ">=")
+CONCAT = "++"
 
 _CONVERSION = re.compile(r"to_(sint|uint)<(\d+)>$")
+_EXTRACT = re.compile(r"extract\[(\d+):(\d+)\]$")
 
 
 def conversion_op(t: T) -> str:
@@ -59,6 +63,17 @@ def conversion_target(op: str) -> T | None:
     operator."""
     m = _CONVERSION.match(op)
     return machine(m.group(1) == "sint", int(m.group(2))) if m else None
+
+
+def extract_op(hi: int, lo: int) -> str:
+    """The ``Unop`` operator of ``x[hi:lo]``."""
+    return f"extract[{hi}:{lo}]"
+
+
+def extract_bits(op: str) -> tuple[int, int] | None:
+    """``(hi, lo)`` of an extraction operator (:func:`extract_op`); None for another operator."""
+    m = _EXTRACT.match(op)
+    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 # ---- values ----
@@ -107,6 +122,11 @@ def binop_value(op: str, a: int, b: int, t: T) -> int:
     raise ValueError(f"unknown machine integer operator {op}")
 
 
+def concat_value(a: int, b: int, right: T) -> int:
+    """``a ++ b`` (unsigned values, ``b`` of type ``right``)."""
+    return (a << right.size) | b
+
+
 def unop_value(op: str, a: Any, t: T) -> int:
     """The value of the unary ``op`` (``neg``, ``bvnot``, a conversion) giving a value of type
     ``t`` (the conversions: from an ``int`` or another machine integer)."""
@@ -114,6 +134,9 @@ def unop_value(op: str, a: Any, t: T) -> int:
         return wrap(-a, t)
     if op == "bvnot":
         return wrap(~a, t)
+    bits = extract_bits(op)
+    if bits is not None:
+        return wrap(int(a) >> bits[1], t)
     return wrap(int(a), t)  # a conversion
 
 
@@ -124,9 +147,16 @@ def from_bits(value: int, t: T) -> int:
 
 # ---- typing ----
 
+def builds(op: str, arg: A.Expr) -> bool:
+    """Whether the unary ``op`` on ``arg`` (checked) builds a machine integer: a conversion to
+    one, an extraction, ``!``, or unary minus on a machine integer."""
+    return op == "bvnot" or conversion_target(op) is not None or extract_bits(op) is not None \
+        or (op == "neg" and arg.ty.kind == "machine")
+
+
 def check_unop(scope: _Scope, e: A.Unop, arg: A.Expr) -> A.Expr:
-    """The unary operators that build machine integers: a conversion, ``!``, and unary minus on
-    a machine integer; ``int e`` of a machine integer is typed by the caller."""
+    """The unary operators that build machine integers (:func:`builds`); ``int e`` of a machine
+    integer is typed by the caller."""
     target = conversion_target(e.op)
     if target is not None:
         src = arg.ty
@@ -134,6 +164,15 @@ def check_unop(scope: _Scope, e: A.Unop, arg: A.Expr) -> A.Expr:
         if not ok:
             raise scope.err(f"cannot convert type {src} to type {target}", e.arg.pos)
         return A.Unop(e.op, arg, pos=e.pos, ty=target)
+    bits = extract_bits(e.op)
+    if bits is not None:
+        hi, lo = bits
+        if arg.ty.kind != "machine" or signed(arg.ty):
+            raise scope.err(f"type mismatch: '[{hi}:{lo}]' expects an unsigned machine integer, "
+                            f"got {arg.ty}", e.arg.pos)
+        if not lo <= hi < arg.ty.size:
+            raise scope.err(f"cannot extract bits {hi} down to {lo} of a {arg.ty}", e.pos)
+        return A.Unop(e.op, arg, pos=e.pos, ty=machine(False, hi - lo + 1))
     if arg.ty.kind != "machine":
         raise scope.err(f"type mismatch: '!' expects a machine integer, got {arg.ty}", e.arg.pos)
     return A.Unop(e.op, arg, pos=e.pos, ty=arg.ty)
@@ -142,13 +181,22 @@ def check_unop(scope: _Scope, e: A.Unop, arg: A.Expr) -> A.Expr:
 def involved(op: str, a: A.Expr, b: A.Expr) -> bool:
     """Whether the binary ``op`` on ``a`` and ``b`` is typed here: a machine integer operand,
     or a bitwise or shift operator."""
-    return op in BITWISE + SHIFTS or a.ty.kind == "machine" or b.ty.kind == "machine"
+    return op in (*BITWISE, *SHIFTS, CONCAT) or a.ty.kind == "machine" or b.ty.kind == "machine"
 
 
 def check_binop(scope: _Scope, e: A.Binop, a: A.Expr, b: A.Expr) -> A.Expr:
     """``a op b`` where :func:`involved`: both operands of one machine integer type (a shift's
     amount: unsigned, of the shifted value's width)."""
     op = e.op
+    if op == CONCAT:
+        for x, src in ((a, e.left), (b, e.right)):
+            if x.ty.kind != "machine" or signed(x.ty):
+                raise scope.err(f"type mismatch: '++' expects an unsigned machine integer, got "
+                                f"{x.ty}", src.pos)
+        if a.ty.size + b.ty.size > MAX_WIDTH:
+            raise scope.err(f"a machine integer of {a.ty.size + b.ty.size} bits is over "
+                            f"kinduct's limit of {MAX_WIDTH}", e.pos)
+        return A.Binop(op, a, b, pos=e.pos, ty=machine(False, a.ty.size + b.ty.size))
     if a.ty.kind != "machine":
         if op in BITWISE + SHIFTS:
             raise scope.err(f"type mismatch: '{op}' expects a machine integer, got {a.ty}",
@@ -181,6 +229,9 @@ def translate_unop(inst: _Inst, e: A.Unop, a: FNode) -> FNode:
         return mgr.BVNeg(a)
     if e.op == "bvnot":
         return mgr.BVNot(a)
+    bits = extract_bits(e.op)
+    if bits is not None:
+        return mgr.BVExtract(a, bits[1], bits[0])
     if e.op == "to_int":  # src is a machine integer
         nat = mgr.BVToNatural(a)
         if not signed(src):
@@ -213,6 +264,8 @@ def translate_binop(mgr, e: A.Binop, a: FNode, b: FNode) -> FNode:
     t = e.left.ty
     s = signed(t)
     op = e.op
+    if op == CONCAT:
+        return mgr.BVConcat(a, b)
     simple = {"+": mgr.BVAdd, "-": mgr.BVSub, "*": mgr.BVMul, "&&": mgr.BVAnd, "||": mgr.BVOr,
               "lsh": mgr.BVLShl,
               "rsh": mgr.BVAShr if s else mgr.BVLShr,

@@ -170,7 +170,8 @@ def _decimal(s: str) -> Fraction:
 
 _BINOPS = {"or": "or", "xor": "xor", "and": "and", "=>": "=>", "=": "=", "<>": "<>", "<": "<",
            "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-", "*": "*", "/": "/", "div": "div",
-           "mod": "mod", "==>": "==>", "&&": "&&", "||": "||", "lsh": "lsh", "rsh": "rsh"}
+           "mod": "mod", "==>": "==>", "&&": "&&", "||": "||", "lsh": "lsh", "rsh": "rsh",
+           "++": "++"}
 
 
 @v_args(meta=True)
@@ -250,6 +251,10 @@ class _Builder(ClockSyntax):
         signed, width = self._machine(meta, items[:-1])
         op = machine.conversion_op(machine.machine(signed, width))
         return A.Unop(op, items[-1], pos=_pos(meta))
+
+    def extract(self, meta, items):
+        hi, lo = int(items[1]), int(items[2])
+        return A.Unop(machine.extract_op(hi, lo), items[0], pos=_pos(meta))
 
     def bvnot(self, meta, items):
         return A.Unop("bvnot", items[1], pos=_pos(meta))

@@ -256,7 +256,7 @@ class Instance:
             a = self.eval(e.left)
             b = self.eval(e.right)
             try:
-                return binop_value(e.op, a, b, e.ty)
+                return binop_value(e.op, a, b, e.ty, e.right.ty)
             except ZeroDivisionError:
                 k = self.step_no
                 name = self.prefix + e.uid

@@ -184,10 +184,9 @@ class _Scope:
                 read.uid = _uid("idx", read)
             return read
         arg = self.check(e.arg)
-        if e.op == "bvnot" or machine.conversion_target(e.op) is not None or \
-                (e.op == "neg" and arg.ty.kind == "machine"):
+        if machine.builds(e.op, arg):
             u = machine.check_unop(self, e, arg)
-            if e.op != "neg" and e.op != "bvnot":
+            if machine.conversion_target(e.op) is not None:
                 u.uid = _uid("conv", u)  # from a stream of int: a fresh bit-vector
             return u
         if e.op == "not":

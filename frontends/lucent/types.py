@@ -10,7 +10,8 @@ from typing import Any
 
 @dataclass(frozen=True)
 class T:
-    kind: str  # bool | int | real | machine | enum | abstract | tuple | array | record | adt | typevar
+    #: bool | int | real | machine | enum | abstract | tuple | array | record | adt | typevar
+    kind: str
     name: str = ""  # machine: "sint" or "uint"
     #: tuple: item types; array: (elem,); record: ((field, type), ...); enum: values;
     #: adt: ((constructor, ((field, type), ...)), ...)

@@ -23,11 +23,15 @@ def euclid(a: int, b: int) -> tuple[int, int]:
     return (a - r) // b, r
 
 
-def binop_value(op: str, a: Any, b: Any, ty: T | None = None) -> Any:
+def binop_value(op: str, a: Any, b: Any, ty: T | None = None, right: T | None = None) -> Any:
     """The value of ``a op b``: a division is real when an operand is a ``Fraction`` or ``ty``
     (the operation's type, or its operands') is ``real``, else Euclidean; by zero it raises
     :class:`ZeroDivisionError`.  On machine integers (``ty``), arithmetic wraps around
-    (:mod:`.machine`)."""
+    (:mod:`.machine`); a concatenation ``++`` needs ``right``, the type of ``b``."""
+    if op == machine.CONCAT:
+        if right is None:
+            raise SimulationError("'++' needs the width of its right operand")
+        return machine.concat_value(a, b, right)
     if ty is not None and ty.kind == "machine" and op not in _COMPARISONS:
         return machine.binop_value(op, a, b, ty)
     if op == "and":

@@ -142,7 +142,7 @@ def const_value(e: A.Expr):
         if a is None or b is None:
             return None
         try:
-            return binop_value(e.op, a, b, e.left.ty)
+            return binop_value(e.op, a, b, e.left.ty, e.right.ty)
         except ZeroDivisionError:
             return None
     if isinstance(e, A.Ite):
