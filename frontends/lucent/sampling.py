@@ -148,11 +148,21 @@ def check_current(scope: _Scope, e: A.Current) -> A.Expr:
                         e.pos)
     arg = e.arg
     if isinstance(arg, A.When):
-        cond, positive = _sample_test(scope, arg.clock)
+        ck = arg.clock
+        cond, positive = _sample_test(scope, ck)
         clock = make_clock(scope, cond, positive)
         inner = arg.arg
-        value = activated_call(scope, inner.name, inner.args, inner.pos, clock, None) \
-            if isinstance(inner, A.Call) else scope.check(inner)
+        tag = ck.case or ("true" if ck.positive else "false")
+        if isinstance(inner, A.Activate) and inner.form == "activate" and inner.defaults is None:
+            if not _same_clock(inner.every, ck.name, tag):
+                raise scope.err(f"clock mismatch: this activation is sampled 'when "
+                                f"{_clock_text(ck.name, tag)}': it must be 'every "
+                                f"{_every_text(ck.name, tag)}'", inner.every.pos)
+            value = _activated(scope, inner, clock)
+        elif isinstance(inner, A.Call):
+            value = activated_call(scope, inner.name, inner.args, inner.pos, clock, None)
+        else:
+            value = scope.check(inner)
     elif isinstance(arg, A.Activate) and arg.form == "activate" and arg.defaults is None:
         cond, positive = scope.expect(arg.every, BOOL), True
         clock = make_clock(scope, cond, True)
