@@ -72,6 +72,8 @@ class Ite(Expr):
 class Call(Expr):
     name: str
     args: list[Expr]
+    #: ``N@<int; bool>(…)``: the type arguments of a polymorphic node, given.
+    type_args: list[TypeExpr] | None = None
 
 
 @dataclass(eq=False)
@@ -344,6 +346,8 @@ class NodeDecl:
     contract: list[ContractItem]
     pos: Pos
     modifier: str | None = None
+    #: ``node N<T1; T2>(…)``: a polymorphic node, elaborated once per instance.
+    type_params: list[str] = field(default_factory=list)
 
 
 @dataclass(eq=False)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kinduct.frontends.lucent import arraydef, datatypes, lazy, walk
+from kinduct.frontends.lucent import arraydef, datatypes, lazy, polymorphism, walk
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
 from kinduct.frontends.lucent.dependencies import call_order, cut_circular, instant_inputs, reads_now
@@ -24,7 +24,17 @@ from kinduct.frontends.lucent.typecheck import (
     _typed_var,
     _Unresolved,
 )
-from kinduct.frontends.lucent.types import BOOL, INT, REAL, Refinement, T, flat, leaf_count, tuple_of
+from kinduct.frontends.lucent.types import (
+    BOOL,
+    INT,
+    REAL,
+    Refinement,
+    T,
+    flat,
+    leaf_count,
+    machine,
+    tuple_of,
+)
 from kinduct.frontends.lucent.walk import Instant, _has_temporal, children, const_value, current_vars
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 
@@ -58,6 +68,12 @@ class Checker:
         self.instant: Instant = {}
         #: While declarations wait for those they name: an unknown name postpones, not fails.
         self.strict = False
+        #: The types (with their refinements) a polymorphic node's instance binds to its type
+        #: parameters.
+        self.type_params: dict[str, tuple[T, Refinement]] = {}
+        self.type_param_names: dict[str, str] = {}
+        #: The elaborated nodes, each after those it calls (instances included).
+        self.finished: list[str] = []
 
     # ---- errors ----
     def err(self, msg: str, pos: A.Pos) -> InputError:
@@ -85,12 +101,20 @@ class Checker:
         order = call_order(self.decls, self.contracts, self.err)
         nodes: dict[str, Node] = {}
         for name in order:
-            nodes[name] = self._node(self.decls[name], nodes)
-            self.instant[name] = instant_inputs(nodes[name], self.instant)
+            if not self.decls[name].type_params:  # a polymorphic node: per instance
+                self.elaborate(self.decls[name], nodes)
+        polymorphism.elaborate_uncalled(self, order, nodes)
         for c in self.prog.contracts:  # every contract is type-checked, imported or not
             self._node(c, nodes)
-        return Checked(nodes, order, self.free_consts, self.const_refs, self.file, self.text,
-                       self.warnings, self.const_obligations)
+        return Checked(nodes, self.finished, self.free_consts, self.const_refs, self.file,
+                       self.text, self.warnings, self.const_obligations)
+
+    def elaborate(self, d: A.NodeDecl, done: dict[str, Node]) -> Node:
+        """Elaborate the node ``d`` into ``done``, after the instances it needs."""
+        node = done[d.name] = self._node(d, done)
+        self.instant[d.name] = instant_inputs(node, self.instant)
+        self.finished.append(d.name)
+        return node
 
     def _declare_globals(self, type_names: set[str]) -> None:
         """Types and constants may be used before they are declared (a subrange bound, an
@@ -127,6 +151,9 @@ class Checker:
         k = te.kind
         if k == "name":
             n = te.args[0]
+            if n in self.type_params:
+                t, ref = self.type_params[n]
+                return t, ref.copy()
             if n in ("bool", "int", "real"):
                 return {"bool": BOOL, "int": INT, "real": REAL}[n], Refinement()
             if n not in self.types:
@@ -135,6 +162,8 @@ class Checker:
                 raise self.err(f"unknown type '{n}'", te.pos)
             ref = self.type_refs.get(n)
             return self.types[n], ref.copy() if ref else Refinement()
+        if k == "machine":
+            return machine(*te.args), Refinement()
         if k == "subrange":
             ref = Refinement()
             lo = None if te.args[0] is None else self._bound(te.args[0], ">=", ref)
@@ -512,17 +541,10 @@ class Checker:
         out: dict[str, A.Expr] = {}
         for s in stmts:
             if isinstance(s, A.Equation):
-                if len(s.lhs) != 1:
-                    raise self.err("only single-variable equations are allowed in if blocks", s.pos)
-                (n, p), = s.lhs
-                if n not in node.types or n in node.inputs:
-                    raise self.err(f"unknown name '{n}'" if n not in node.types else
-                                   f"cannot define input '{n}'", p)
-                if n in out:
-                    raise self.err(f"'{n}' is defined twice", p)
-                rhs = scope.check(s.rhs)
-                scope.unify(node.types[n], rhs.ty, s.rhs.pos)
-                out[n] = rhs
+                for i, (n, p) in enumerate(s.lhs):
+                    if n in out or n in [m for m, _ in s.lhs[:i]]:
+                        raise self.err(f"'{n}' is defined twice", p)
+                out.update(lazy.equation_parts(self, node, scope, frame, s))
             elif isinstance(s, A.ArrayDef):
                 if s.name in out:
                     raise self.err(f"'{s.name}' is defined twice", s.pos)

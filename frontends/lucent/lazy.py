@@ -177,27 +177,33 @@ class _Blocks:
         return out
 
     def _equation(self, s: A.Equation) -> dict[str, A.Expr]:
-        node, scope = self.node, self.scope
-        for n, p in s.lhs:
-            if n not in node.types:
-                raise self.c.err(f"unknown name '{n}'", p)
-            if n in node.inputs:
-                raise self.c.err(f"cannot define input '{n}'", p)
-            if self.frame is not None and n not in self.frame:
-                raise self.c.err(f"'{n}' is not a variable of this frame", p)
-        rhs = scope.check(s.rhs)
-        names = [n for n, _ in s.lhs]
-        if len(names) == 1:
-            scope.unify(node.types[names[0]], rhs.ty, s.rhs.pos)
-            return {names[0]: rhs}
-        items = rhs.ty.items if rhs.ty.kind == "tuple" else ()
-        if len(items) != len(names) or any(flat(node.types[n]) != flat(t)
-                                           for n, t in zip(names, items, strict=True)):
-            want = T("tuple", items=tuple(node.types[n] for n in names))
-            raise self.c.err(f"type mismatch: the left side has type {want}, the right side "
-                             f"{rhs.ty}", s.rhs.pos)
-        return {n: A.Index(rhs, A.Lit(i, "int", pos=s.rhs.pos, ty=INT), pos=s.rhs.pos,
-                           ty=items[i]) for i, n in enumerate(names)}
+        return equation_parts(self.c, self.node, self.scope, self.frame, s)
+
+
+def equation_parts(checker: Checker, node: Node, scope: _Scope, frame: dict[str, A.Expr] | None,
+                   s: A.Equation) -> dict[str, A.Expr]:
+    """The expression of each variable the equation ``s`` defines (of a block: the variables
+    of the enclosing frame block ``frame`` only, where there is one)."""
+    for n, p in s.lhs:
+        if n not in node.types:
+            raise checker.err(f"unknown name '{n}'", p)
+        if n in node.inputs:
+            raise checker.err(f"cannot define input '{n}'", p)
+        if frame is not None and n not in frame:
+            raise checker.err(f"'{n}' is not a variable of this frame", p)
+    rhs = scope.check(s.rhs)
+    names = [n for n, _ in s.lhs]
+    if len(names) == 1:
+        scope.unify(node.types[names[0]], rhs.ty, s.rhs.pos)
+        return {names[0]: rhs}
+    items = rhs.ty.items if rhs.ty.kind == "tuple" else ()
+    if len(items) != len(names) or any(flat(node.types[n]) != flat(t)
+                                       for n, t in zip(names, items, strict=True)):
+        want = T("tuple", items=tuple(node.types[n] for n in names))
+        raise checker.err(f"type mismatch: the left side has type {want}, the right side "
+                         f"{rhs.ty}", s.rhs.pos)
+    return {n: A.Index(rhs, A.Lit(i, "int", pos=s.rhs.pos, ty=INT), pos=s.rhs.pos,
+                       ty=items[i]) for i, n in enumerate(names)}
 
 
 def block_exprs(checker: Checker, blk: A.LazyBlock, node: Node, scope: _Scope,

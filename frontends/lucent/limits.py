@@ -34,6 +34,7 @@ KEYWORDS = frozenset("""
     invariant provided from at within contract import true false not and xor forall exists or in
     if then else elsif fi when cond otherwise end frame div mod any choose current condact
     activate initial default every restart merge pre fby assumption_vars with include last
+    int8 int16 int32 int64 uint8 uint16 uint32 uint64 lsh rsh
 """.split())
 
 

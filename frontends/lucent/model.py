@@ -10,12 +10,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent import ticks
+from kinduct.frontends.lucent import machine, ticks
 from kinduct.frontends.lucent.checker import Checked, check_program
 from kinduct.frontends.lucent.parser import parse_file, parse_text
 from kinduct.frontends.lucent.simulate import Instance, Simulator, leaves, refinement_holds
 from kinduct.frontends.lucent.translate import PropInfo, Translator
-from kinduct.frontends.lucent.types import T, assemble
+from kinduct.frontends.lucent.types import T, assemble, scalar_paths
 from kinduct.kernel.errors import InputError, SourceLocation, warn
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.system import Inconclusive, Origin, Property, TransitionSystem
@@ -109,6 +109,8 @@ def _reachable_from(checked: Checked, main: str) -> set[str]:
 # ---- values between trace and simulator ----
 
 def _from_trace(value: Any, t: T) -> Any:
+    if t.kind == "machine":  # the solver reads a bit-vector as unsigned
+        return machine.from_bits(value, t)
     if t.kind == "real":
         return Fraction(value)
     if t.kind == "bool":
@@ -247,9 +249,14 @@ def _compare(sim: Simulator, trace: Trace, k: int) -> str | None:
         for n in inst.node.streams:
             if n not in inst.cur:
                 continue
-            for leaf, v in leaves(inst.prefix + n, inst.node.types[n], inst.cur[n]).items():
-                if leaf in step and step[leaf] != v:
-                    return (f"stream {leaf} is {v} on the simulator but {step[leaf]} in the trace "
+            t = inst.node.types[n]
+            values = leaves(inst.prefix + n, t, inst.cur[n]).items()
+            for (_, lt), (leaf, v) in zip(scalar_paths(t), values, strict=True):
+                if leaf not in step:
+                    continue
+                got = machine.from_bits(step[leaf], lt) if lt.kind == "machine" else step[leaf]
+                if got != v:
+                    return (f"stream {leaf} is {v} on the simulator but {got} in the trace "
                             f"at step {k}")
     return None
 
@@ -260,6 +267,8 @@ def _type_name(t: T, node, n: str) -> str:
     ref = node.refinements.get(n)
     if t.kind == "int" and ref is not None and (ref.lo is not None or ref.hi is not None):
         return "subrange"
+    if t.kind == "machine":
+        return str(t)  # Kind 2's uint<8>, sint<16>
     return {"bool": "bool", "int": "int", "real": "real", "enum": "enum", "array": "array",
             "tuple": "array"}.get(t.kind, "abstr")
 

@@ -19,7 +19,7 @@ import lark
 from lark import Token, v_args
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import limits
+from kinduct.frontends.lucent import limits, machine
 from kinduct.frontends.lucent.clocksyntax import ClockSyntax
 from kinduct.frontends.lucent.limits import MAX_NESTING, check_tree
 from kinduct.frontends.lucent.prescan import check_unsupported
@@ -170,7 +170,8 @@ def _decimal(s: str) -> Fraction:
 
 _BINOPS = {"or": "or", "xor": "xor", "and": "and", "=>": "=>", "=": "=", "<>": "<>", "<": "<",
            "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-", "*": "*", "/": "/", "div": "div",
-           "mod": "mod", "==>": "==>"}
+           "mod": "mod", "==>": "==>", "&&": "&&", "||": "||", "lsh": "lsh", "rsh": "rsh",
+           "++": "++"}
 
 
 @v_args(meta=True)
@@ -227,6 +228,37 @@ class _Builder(ClockSyntax):
     def base_type(self, meta, items):
         return A.TypeExpr("name", (str(items[0]),), _pos(meta))
 
+    def machine_type(self, meta, items):
+        return A.TypeExpr("machine", self._machine(meta, items), _pos(meta))
+
+    def mtype(self, meta, items):
+        return str(items[0])
+
+    def _machine(self, meta, items) -> tuple[bool, int]:
+        """(signed, width) of ``int8`` … ``uint64``, ``sint<N>``/``uint<N>`` or ``sint@<N>``."""
+        if isinstance(items[0], str) and not isinstance(items[0], Token):  # a concise name
+            t = machine.NAMES[items[0]]
+            return machine.signed(t), t.size
+        width = next(t for t in items if isinstance(t, Token) and t.type == "NUMBER")
+        n = int(width)
+        if not 1 <= n <= machine.MAX_WIDTH:
+            raise InputError.at(f"machine integer width {n} is outside kinduct's limits of 1 to "
+                                f"{machine.MAX_WIDTH} bits", self.file, self.text, width.line,
+                                width.column)
+        return items[0].type == "SINT", n
+
+    def machine_conv(self, meta, items):
+        signed, width = self._machine(meta, items[:-1])
+        op = machine.conversion_op(machine.machine(signed, width))
+        return A.Unop(op, items[-1], pos=_pos(meta))
+
+    def extract(self, meta, items):
+        hi, lo = int(items[1]), int(items[2])
+        return A.Unop(machine.extract_op(hi, lo), items[0], pos=_pos(meta))
+
+    def bvnot(self, meta, items):
+        return A.Unop("bvnot", items[1], pos=_pos(meta))
+
     def subrange_type(self, meta, items):
         return A.TypeExpr("subrange", (items[0], items[1]), _pos(meta))
 
@@ -261,6 +293,7 @@ class _Builder(ClockSyntax):
 
     def _node(self, meta, items, imported: bool):
         modifier = None
+        type_params: list[str] = []
         kind = "node"
         name = None
         params: list[list[A.Param]] = []
@@ -272,6 +305,8 @@ class _Builder(ClockSyntax):
         for it in items:
             if isinstance(it, tuple) and it[0] == "mod":
                 modifier = it[1]
+            elif isinstance(it, tuple) and it[0] == "tparams":
+                type_params = it[1]
             elif isinstance(it, tuple) and it[0] == "kw":
                 kind = it[1]
             elif isinstance(it, Token) and it.type == "NAME":
@@ -292,7 +327,7 @@ class _Builder(ClockSyntax):
         # params? may be absent: count the parenthesised groups from the token stream
         ins, outs = self._split_params(meta, params)
         return A.NodeDecl(name, kind, imported, ins, outs, locals_, consts, body or [], contract,
-                          name_pos, modifier)
+                          name_pos, modifier, type_params)
 
     def _split_params(self, meta, params):
         # The grammar makes both parameter lists optional; recover which one is missing
@@ -582,6 +617,16 @@ class _Builder(ClockSyntax):
 
     def mode_ref(self, meta, items):
         return A.ModeRef(tuple(str(i) for i in items), pos=_pos(meta))
+
+    def poly_call(self, meta, items):
+        args = items[2] if len(items) > 2 else []
+        return A.Call(str(items[0]), args, items[1], pos=_pos(meta))
+
+    def type_params(self, meta, items):
+        return ("tparams", [str(t) for t in items if t.type == "NAME"])
+
+    def type_args(self, meta, items):
+        return [t for t in items if isinstance(t, A.TypeExpr)]
 
     def call(self, meta, items):
         args = items[1] if len(items) > 1 else []

@@ -10,7 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent import ticks
+from kinduct.frontends.lucent import machine, ticks
 from kinduct.frontends.lucent.model import _json, _type_name, load_checked
 from kinduct.frontends.lucent.simulate import Instance, Simulator, default_value
 from kinduct.frontends.lucent.types import T
@@ -38,6 +38,13 @@ def parse_value(text: Any, t: T, where: str) -> Any:
             return int(str(text).strip())
         if t.kind == "real":
             return Fraction(str(text).strip())
+        if t.kind == "machine":  # a number in the type's range
+            if isinstance(text, bool):
+                raise ValueError
+            v = int(str(text).strip())
+            if machine.wrap(v, t) != v:
+                raise ValueError
+            return v
         if t.kind == "enum":
             s = str(text).strip()
             if s in t.items:

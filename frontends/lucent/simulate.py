@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent import machine
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Refines
 from kinduct.frontends.lucent.clocks import INIT
 from kinduct.frontends.lucent.lazy import Clock, clock_of
@@ -239,6 +240,8 @@ class Instance:
                     return self.sim.oracle(self.prefix + e.uid, e.ty, 0)
                 return self.pre_mem[e.uid]
             a = self.eval(e.arg)
+            if e.ty.kind == "machine":  # a conversion, '!' or unary minus: wraps around
+                return machine.unop_value(e.op, a, e.ty)
             if e.op == "not":
                 return not a
             if e.op == "neg":
@@ -253,7 +256,7 @@ class Instance:
             a = self.eval(e.left)
             b = self.eval(e.right)
             try:
-                return binop_value(e.op, a, b, e.ty)
+                return binop_value(e.op, a, b, e.ty, e.right.ty)
             except ZeroDivisionError:
                 k = self.step_no
                 name = self.prefix + e.uid

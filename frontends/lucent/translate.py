@@ -24,7 +24,7 @@ from pysmt.typing import INT as SINT
 from pysmt.typing import REAL as SREAL
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import choice, obligations, refine
+from kinduct.frontends.lucent import choice, machine, obligations, refine
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop, Refines
 from kinduct.frontends.lucent.clocks import ClockTerms
 from kinduct.frontends.lucent.division import congruence, division
@@ -41,6 +41,8 @@ def smt_type(t: T):
         return SBOOL
     if t.kind == "real":
         return SREAL
+    if t.kind == "machine":
+        return machine.smt_type(t)
     return SINT
 
 
@@ -224,7 +226,7 @@ class Translator:
 
 def _types_of(terms: list[FNode]) -> list[T]:
     kinds = {SBOOL: T("bool"), SINT: T("int"), SREAL: T("real")}
-    return [kinds[x.get_type()] for x in terms]
+    return [kinds.get(x.get_type()) or machine.machine(False, x.get_type().width) for x in terms]
 
 
 def _flatten_typed(term: STerm, t: T) -> list[STerm]:
@@ -472,6 +474,8 @@ class _Inst:
             if e.op == "pre":
                 return self.pre(e)
             a = self.expr(e.arg)
+            if e.ty.kind == "machine" or e.arg.ty.kind == "machine":
+                return machine.translate_unop(self, e, a)
             if e.op == "not":
                 return mgr.Not(a)
             if e.op == "neg":
@@ -491,6 +495,8 @@ class _Inst:
                 return self.ite(self.clocks.first_of(clock_of(e)), self.expr(e.left), self.expr(e.right))
             a = self.expr(e.left)
             b = self.expr(e.right)
+            if e.left.ty.kind == "machine" and op not in ("=", "<>"):
+                return machine.translate_binop(mgr, e, a, b)
             if op == "and":
                 return mgr.And(a, b)
             if op == "or":

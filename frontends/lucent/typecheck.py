@@ -7,11 +7,19 @@ import copy
 import itertools
 from typing import TYPE_CHECKING
 
-from kinduct.frontends.lucent import activation, datatypes, lazy, quantifiers, sampling
+from kinduct.frontends.lucent import (
+    activation,
+    datatypes,
+    lazy,
+    machine,
+    polymorphism,
+    quantifiers,
+    sampling,
+)
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import ConstRef, Mode, Node, Prop
 from kinduct.frontends.lucent.types import BOOL, INT, REAL, T, flat, leaf_count, numeric, tuple_of
-from kinduct.frontends.lucent.walk import const_value
+from kinduct.frontends.lucent.walk import const_value, current_vars, subterms
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -54,7 +62,7 @@ class _Scope:
         self.c = checker
         self.node = node
         self.env = env
-        self.done = done or {}
+        self.done = done if done is not None else {}
         self.local_consts: dict[str, A.Expr] = {}
         self.modes: dict[str, Mode] = {}
         self.in_contract = False
@@ -176,6 +184,11 @@ class _Scope:
                 read.uid = _uid("idx", read)
             return read
         arg = self.check(e.arg)
+        if machine.builds(e.op, arg):
+            u = machine.check_unop(self, e, arg)
+            if machine.conversion_target(e.op) is not None:
+                u.uid = _uid("conv", u)  # from a stream of int: a fresh bit-vector
+            return u
         if e.op == "not":
             self.unify(BOOL, arg.ty, e.arg.pos)
             return A.Unop("not", arg, pos=e.pos, ty=BOOL)
@@ -184,7 +197,7 @@ class _Scope:
                 raise self.err(f"type mismatch: expected int or real, got {arg.ty}", e.arg.pos)
             return A.Unop("neg", arg, pos=e.pos, ty=arg.ty)
         if e.op in ("to_int", "to_real"):
-            if not numeric(arg.ty):
+            if not numeric(arg.ty) and not (e.op == "to_int" and arg.ty.kind == "machine"):
                 raise self.err(f"type mismatch: expected int or real, got {arg.ty}", e.arg.pos)
             u = A.Unop(e.op, arg, pos=e.pos, ty=INT if e.op == "to_int" else REAL)
             u.uid = _uid("conv", u)
@@ -216,6 +229,8 @@ class _Scope:
             if flat(a.ty) != flat(b.ty):
                 raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.right.pos)
             return A.Binop(op, a, b, pos=e.pos, ty=BOOL)
+        if machine.involved(op, a, b):
+            return machine.check_binop(self, e, a, b)
         if not numeric(a.ty):
             raise self.err(f"type mismatch: expected int or real, got {a.ty}", e.left.pos)
         if a.ty != b.ty:
@@ -249,12 +264,18 @@ class _Scope:
             if e.name in self.c.contracts:
                 raise self.err(f"'{e.name}' is a contract, not a node", e.pos)
             raise self.err(f"unknown node '{e.name}'", e.pos)
-        callee = self.done.get(e.name)
-        if callee is None:
-            raise self.err(f"unknown node '{e.name}'", e.pos)
+        if d.type_params or e.type_args is not None:
+            if not d.type_params:
+                raise self.err(f"node {e.name} has no type parameters", e.pos)
+            args = [self.check(a) for a in e.args]
+            callee = polymorphism.instance(self, d, e, args)
+        else:
+            callee = self.done.get(e.name)
+            if callee is None:
+                raise self.err(f"unknown node '{e.name}'", e.pos)
+            args = [self.check(a) for a in e.args]
         if self.node.kind == "function" and callee.kind == "node":
             raise self.err(f"function {self.node.name} cannot call node {e.name}", e.pos)
-        args = [self.check(a) for a in e.args]
         got = [t for a in args for t in flat(a.ty)]
         want = [callee.types[n] for n in callee.inputs]
         if len(got) != len(want):
@@ -265,7 +286,7 @@ class _Scope:
                 raise self.err(f"type mismatch in argument {i + 1} of {e.name}: expected {w}, got {g}",
                                e.pos)
         outs = [callee.types[n] for n in callee.outputs]
-        r = A.Call(e.name, args, pos=e.pos, ty=tuple_of(outs) if outs else T("tuple"))
+        r = A.Call(callee.name, args, pos=e.pos, ty=tuple_of(outs) if outs else T("tuple"))
         r.uid = _uid("call", r)
         r.site = f"{e.name}[L{e.pos.line}C{e.pos.col}]"
         self.clocked(r)
@@ -357,6 +378,13 @@ class _Scope:
             sub.local_consts = self.local_consts
             sub.clock = self.clock
             pred = sub.expect(e.pred, BOOL)
+            call = next((x for x in subterms(pred) if isinstance(x, A.Call)
+                         and e.var in current_vars(x)), None)
+            if call is not None:
+                raise UnsupportedError(
+                    "a node call on the variable of 'any' in its predicate",
+                    SourceLocation(self.c.file, call.pos.line, call.pos.col),
+                    _line(self.c.text, call.pos.line))
         r = A.AnyE(e.var, t, pred, pos=e.pos, ty=t)
         r.uid = _uid("any", r)
         r.ref = ref

@@ -10,17 +10,20 @@ from typing import Any
 
 @dataclass(frozen=True)
 class T:
-    kind: str  # bool | int | real | enum | abstract | tuple | array | record | adt
-    name: str = ""
+    #: bool | int | real | machine | enum | abstract | tuple | array | record | adt | typevar
+    kind: str
+    name: str = ""  # machine: "sint" or "uint"
     #: tuple: item types; array: (elem,); record: ((field, type), ...); enum: values;
     #: adt: ((constructor, ((field, type), ...)), ...)
     items: tuple = ()
-    size: int = 0
+    size: int = 0  # array: its size; machine: the width in bits
 
     def __str__(self) -> str:
         if self.kind in ("bool", "int", "real"):
             return self.kind
-        if self.kind in ("enum", "abstract", "record", "adt"):
+        if self.kind == "machine":  # Kind 2's spelling: int8 is sint<8>
+            return f"{self.name}<{self.size}>"
+        if self.kind in ("enum", "abstract", "record", "adt", "typevar"):
             return self.name
         if self.kind == "tuple":
             return "[" + ", ".join(map(str, self.items)) + "]"
@@ -32,6 +35,16 @@ class T:
 BOOL = T("bool")
 INT = T("int")
 REAL = T("real")
+
+
+def machine(signed: bool, width: int) -> T:
+    """The machine integer type of ``width`` bits: ``sint<width>`` or ``uint<width>``."""
+    return T("machine", "sint" if signed else "uint", size=width)
+
+
+def signed(t: T) -> bool:
+    """Whether ``t`` is a signed machine integer type."""
+    return t.kind == "machine" and t.name == "sint"
 
 
 def tuple_of(items: list[T]) -> T:

@@ -6,7 +6,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from kinduct.frontends.lucent import machine
 from kinduct.frontends.lucent.types import T
+
+_COMPARISONS = ("=", "<>", "<", "<=", ">", ">=")
 
 
 class SimulationError(Exception):
@@ -20,10 +23,17 @@ def euclid(a: int, b: int) -> tuple[int, int]:
     return (a - r) // b, r
 
 
-def binop_value(op: str, a: Any, b: Any, ty: T | None = None) -> Any:
+def binop_value(op: str, a: Any, b: Any, ty: T | None = None, right: T | None = None) -> Any:
     """The value of ``a op b``: a division is real when an operand is a ``Fraction`` or ``ty``
-    (the operation's type) is ``real``, else Euclidean; by zero it raises
-    :class:`ZeroDivisionError`."""
+    (the operation's type, or its operands') is ``real``, else Euclidean; by zero it raises
+    :class:`ZeroDivisionError`.  On machine integers (``ty``), arithmetic wraps around
+    (:mod:`.machine`); a concatenation ``++`` needs ``right``, the type of ``b``."""
+    if op == machine.CONCAT:
+        if right is None:
+            raise SimulationError("'++' needs the width of its right operand")
+        return machine.concat_value(a, b, right)
+    if ty is not None and ty.kind == "machine" and op not in _COMPARISONS:
+        return machine.binop_value(op, a, b, ty)
     if op == "and":
         return a and b
     if op == "or":

@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent import machine
 from kinduct.frontends.lucent.checked import Refines
 from kinduct.frontends.lucent.values import binop_value
 
@@ -34,6 +35,16 @@ def _push(stack, v) -> None:
     elif isinstance(v, dict):
         for i in v.values():
             _push(stack, i)
+
+
+def subterms(e: A.Expr) -> list[A.Expr]:
+    """``e`` and every expression below it."""
+    out, stack = [], [e]
+    while stack:
+        x = stack.pop()
+        out.append(x)
+        stack.extend(children(x))
+    return out
 
 
 def children(e: A.Expr) -> list[A.Expr]:
@@ -122,6 +133,8 @@ def const_value(e: A.Expr):
         v = const_value(e.arg)
         if v is None or e.op in ("pre", "last"):
             return None
+        if e.ty is not None and e.ty.kind == "machine":
+            return machine.unop_value(e.op, v, e.ty)
         return {"not": lambda x: not x, "neg": lambda x: -x, "to_real": Fraction,
                 "to_int": lambda x: int(x // 1)}[e.op](v)
     if isinstance(e, A.Binop) and e.op not in ("->",):
@@ -129,7 +142,7 @@ def const_value(e: A.Expr):
         if a is None or b is None:
             return None
         try:
-            return binop_value(e.op, a, b, e.left.ty)
+            return binop_value(e.op, a, b, e.left.ty, e.right.ty)
         except ZeroDivisionError:
             return None
     if isinstance(e, A.Ite):

@@ -1,19 +1,27 @@
-"""Parsing RASP source text with lark (grammar in ``rasp.lark``) into a located parse tree.
+"""Parsing RASP source text (grammar in ``rasp.lark``) into lark's located parse tree.
 
 The interpreter walks lark trees directly: every node keeps ``meta.line``/``meta.column`` so
 that errors found while running the program point at the offending expression.  It walks them
 recursively, so :func:`parse` refuses (at the place) expressions nested deeper than
 :data:`MAX_NESTING` levels, a chain ``a + b + c`` counting one level per operator.
+
+:class:`~kinduct.frontends.rasp.reader.Reader` builds the tree lark would build; a statement
+it does not read (every statement with a syntax error) is parsed by lark from its first token
+to the end of a statement, with the places moved back (:mod:`~kinduct.frontends.lark_window`),
+so lark's grammar defines the language and lark's errors are the ones reported.
 """
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
 from pathlib import Path
 
 import lark
 from lark import Lark, Tree
 
+from kinduct.frontends.lark_window import shift, shift_error
+from kinduct.frontends.rasp.reader import Reader
 from kinduct.kernel.errors import InputError
 
 _GRAMMAR = Path(__file__).with_name("rasp.lark")
@@ -64,49 +72,89 @@ def _expected(names: set[str]) -> str:
 
 def parse(text: str, file: str | Path | None) -> Tree:
     """Parse a whole program; syntax errors become ``file:line:col: error: ...`` (exit 2)."""
-    try:
-        tree = parser().parse(text)
-    except lark.UnexpectedToken as exc:
+    # A node's enclosing nodes take a token each, but for an argument list and its argument
+    # (`f(x)`: call, args, posarg over `f`, `(` and `)`): a statement nests about as deep as
+    # it has tokens, and one of fewer than half the limit is not walked.
+    reader = Reader(text, MAX_NESTING // 2)
+    tree = reader.read(lambda r, start: _reference(r, start, file))
+    _check_nesting(tree, reader.suspect, text, file)
+    return tree
+
+
+def _reference(reader: Reader, start: int, file: str | Path | None) -> list[Tree]:
+    """lark's statements from token ``start`` of ``reader`` to one of the reader's statement
+    ends (the first lark reads to the end of, trying twice as many each time), or lark's
+    error; resumes ``reader`` after them."""
+    text = reader.text
+    _, line, col, offset = reader.toks[start]
+    # lark's lexer reads a statement's first word by the state after the token before it: a
+    # `;` on the line before the window stands for it (`return` is a keyword after a statement,
+    # a name at the start of the text).
+    first = reader.first is not None and (reader.first.line, reader.first.column) == (line, col)
+    head = "" if first else ";\n"
+    lines, offsets = line - 1 - head.count("\n"), offset - (col - 1) - len(head)
+    ends = reader.ends(start)
+    seen: list[tuple[int, int]] = []
+    wanted = 1
+    while True:
+        seen.extend(itertools.islice(ends, wanted - len(seen)))
+        resume, end = seen[-1]
+        try:
+            tree = parser().parse(head + " " * (col - 1) + text[offset:end])
+        except lark.UnexpectedInput as exc:
+            at_end = isinstance(exc, lark.UnexpectedEOF) or (
+                isinstance(exc, lark.UnexpectedToken) and exc.token.type == "$END")
+            if at_end and end < len(text):
+                wanted = len(seen) * 2
+                continue
+            raise _syntax_error(shift_error(exc, lines, offsets), text, file) from None
+        for statement in tree.children:
+            shift(statement, lines, offsets)
+        reader.i = resume
+        return tree.children
+
+
+def _syntax_error(exc: lark.UnexpectedInput, text: str, file: str | Path | None) -> InputError:
+    """lark's error as the user reads it, at its place in ``text``."""
+    if isinstance(exc, lark.UnexpectedToken):
         tok = exc.token
         if tok.type == "$END":
             lines = text.splitlines() or [""]
-            raise InputError.at("unexpected end of file" + _expected(exc.expected), file, text,
-                                len(lines), len(lines[-1]) + 1) from None
+            return InputError.at("unexpected end of file" + _expected(exc.expected), file, text,
+                                 len(lines), len(lines[-1]) + 1)
         if "SEMICOLON" in exc.expected and tok.line is not None and tok.line > 1:
             where = _missing_semicolon(text, tok.line)
             prev_end = text.rfind("\n", 0, tok.start_pos)
             if where is not None and text[:tok.start_pos][prev_end + 1:].strip() == "":
-                raise InputError.at(f"missing ';' at the end of this line (before '{tok}' on line "
-                                    f"{tok.line})", file, text, *where) from None
+                return InputError.at(f"missing ';' at the end of this line (before '{tok}' on line "
+                                     f"{tok.line})", file, text, *where)
         kind = {"NAME": "name ", "NUMBER": "number ", "STRING": "string "}.get(tok.type, "")
         what = f"unexpected {kind}'{tok}'"
         hint = ""
         if tok.type == "RBRACE" and "RETURN" in exc.expected:
             hint = " (a function body must end with 'return ...;')"
-        raise InputError.at(what + _expected(exc.expected) + hint, file, text, tok.line,
-                            tok.column) from None
-    except lark.UnexpectedCharacters as exc:
+        return InputError.at(what + _expected(exc.expected) + hint, file, text, tok.line,
+                             tok.column)
+    if isinstance(exc, lark.UnexpectedCharacters):
         ch = text[exc.pos_in_stream]
         shown = ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
-        raise InputError.at(f"unexpected character '{shown}'"
-                            + _expected(set(exc.allowed or ())), file, text, exc.line,
-                            exc.column) from None
-    except lark.UnexpectedEOF as exc:
-        lines = text.splitlines() or [""]
-        raise InputError.at("unexpected end of file" + _expected(set(exc.expected or ())), file,
-                            text, len(lines), len(lines[-1]) + 1) from None
-    _check_nesting(tree, text, file)
-    return tree
+        return InputError.at(f"unexpected character '{shown}'" + _expected(set(exc.allowed or ())),
+                             file, text, exc.line, exc.column)
+    lines = text.splitlines() or [""]
+    return InputError.at("unexpected end of file" + _expected(set(getattr(exc, "expected", None) or ())),
+                         file, text, len(lines), len(lines[-1]) + 1)
 
 
-def _check_nesting(tree: Tree, text: str, file: str | Path | None) -> None:
-    """Refuse programs nested deeper than :data:`MAX_NESTING`, walking without recursion."""
-    stack = [(tree, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_NESTING:
-            meta = node.meta
-            raise InputError.at(f"the program nests deeper than {MAX_NESTING} levels (split the "
-                                "expression with intermediate names)", file, text,
-                                getattr(meta, "line", None), getattr(meta, "column", None))
-        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+def _check_nesting(tree: Tree, suspect: list[int], text: str, file: str | Path | None) -> None:
+    """Refuse programs nested deeper than :data:`MAX_NESTING`, walking without recursion the
+    statements long enough to (the last one first, as a walk of the whole tree would)."""
+    for index in reversed(suspect):
+        stack = [(tree.children[index], 1)]
+        while stack:
+            node, depth = stack.pop()
+            if depth > MAX_NESTING:
+                meta = node.meta
+                raise InputError.at(f"the program nests deeper than {MAX_NESTING} levels (split "
+                                    "the expression with intermediate names)", file, text,
+                                    getattr(meta, "line", None), getattr(meta, "column", None))
+            stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))

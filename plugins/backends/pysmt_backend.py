@@ -19,7 +19,7 @@ from typing import Any
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.logics import Logic
-from pysmt.operators import DIV, POW
+from pysmt.operators import BV_CONSTANT, BV_OPERATORS, BV_RELATIONS, BV_TONATURAL, DIV, POW
 
 from kinduct.kernel.backend import Backend, Solver, SolverUnknown
 from kinduct.kernel.hookspecs import hookimpl
@@ -240,12 +240,13 @@ class CVC5Solver(_PySMTSolver):
                       "produce-unsat-assumptions": "true"}
 
     def _new_native(self) -> None:
-        if self.logic is not None or not nonlinear(self.env):
+        if self.logic is not None or not beyond_default_logic(self.env):
             super()._new_native()
             return
-        # PySMT's default logic for cvc5 is linear (QF_UFLIRA), and cvc5 refuses a single
-        # non-linear term in it; a system multiplying or dividing variables gets cvc5's "ALL"
-        # logic (which includes non-linear arithmetic) instead.
+        # PySMT's default logic for cvc5 is linear arithmetic (QF_UFLIRA), and cvc5 refuses a
+        # single non-linear or bit-vector term in it; a system multiplying or dividing
+        # variables, or using bit-vectors (Lucent's machine integers, beside integers), gets
+        # cvc5's "ALL" logic (which includes both) instead.
         from pysmt.solvers.cvcfive import CVC5Solver as _Native
 
         self._pysmt = _Native(environment=self.env, logic=_ALL, incremental=True,
@@ -303,20 +304,25 @@ _ALL = Logic(name="ALL", description="every theory cvc5 supports", quantifier_fr
              integer_arithmetic=True, real_arithmetic=True, linear=False, uninterpreted=True,
              arrays=True, bit_vectors=True)
 
-#: Per formula manager: (number of terms scanned so far, a non-linear term seen).
+#: Per formula manager: (number of terms scanned so far, a term outside QF_UFLIRA seen).
 _SCANNED: weakref.WeakKeyDictionary[Any, tuple[int, bool]] = weakref.WeakKeyDictionary()
 
 
-def _is_nonlinear(node: FNode) -> bool:
+def _beyond(node: FNode) -> bool:
+    """Whether ``node`` is outside linear arithmetic: a non-linear term or a bit-vector one."""
+    kind = node.node_type()
     if node.is_times():
         return sum(1 for a in node.args() if not a.is_constant()) > 1
-    if node.node_type() in (DIV, POW):
+    if kind in (DIV, POW):
         return not node.arg(1).is_constant()
-    return False
+    if kind in BV_OPERATORS or kind in BV_RELATIONS or kind in (BV_CONSTANT, BV_TONATURAL):
+        return True
+    return node.is_symbol() and node.symbol_type().is_bv_type()
 
 
-def nonlinear(env: Environment) -> bool:
-    """Does any term built in ``env`` so far multiply, divide or raise by a non-constant?
+def beyond_default_logic(env: Environment) -> bool:
+    """Does any term built in ``env`` so far multiply, divide or raise by a non-constant, or
+    use bit-vectors?
 
     The scan is incremental: terms are kept in creation order by the formula manager, so each
     call looks only at the terms created since the last one."""
@@ -324,7 +330,7 @@ def nonlinear(env: Environment) -> bool:
     terms = mgr.formulae
     done, found = _SCANNED.get(mgr, (0, False))
     if not found and done < len(terms):
-        found = any(_is_nonlinear(node) for node in itertools.islice(terms.values(), done, None))
+        found = any(_beyond(node) for node in itertools.islice(terms.values(), done, None))
         _SCANNED[mgr] = (len(terms), found)
     return found
 

@@ -44,7 +44,7 @@ CASES = [
     ("24_unsupported_unbounded_forall.lus", "4:17", "unsupported: a quantifier over int other "
      "than a finite range (kinduct expands quantifiers over bool, enumerations and bounded "
      "integers)"),
-    ("25_unsupported_machine_int.lus", "1:11", "unsupported: machine integers"),
+    ("25_machine_int_mix.lus", "3:11", "type mismatch: expected uint<8>, got int"),
     ("26_if_block_incomplete.lus", "3:3", "'z' is not defined in every branch of this if block"),
     ("27_mod_on_real.lus", "3:7", "type mismatch: 'mod' expects int, got real"),
     ("28_missing_returns.lus", "1:16", "expected 'returns' before '('"),

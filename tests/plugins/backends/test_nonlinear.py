@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 from pysmt.environment import Environment
-from pysmt.typing import INT
+from pysmt.typing import INT, BVType
 
 from kinduct.kernel import registry
 from kinduct.kernel.backend import SolverUnknown
 from kinduct.kernel.engine import EngineContext, make_options
 from kinduct.kernel.system import Property, SystemBuilder
 from kinduct.kernel.verdict import Answer
-from kinduct.plugins.backends.pysmt_backend import nonlinear
+from kinduct.plugins.backends.pysmt_backend import beyond_default_logic
 from tests.conftest import properties, run_json
 
 # Integer division by an input (with its remainder, as the Lucent translation writes it) and
@@ -92,9 +92,20 @@ def test_nonlinear_detection():
     mgr = env.formula_manager
     x, y = mgr.Symbol("x", INT), mgr.Symbol("y", INT)
     mgr.Plus(x, mgr.Times(mgr.Int(3), x))
-    assert not nonlinear(env)
+    assert not beyond_default_logic(env)
     mgr.Times(x, y)
-    assert nonlinear(env)
+    assert beyond_default_logic(env)
+
+
+def test_bit_vector_detection():
+    """Bit-vector terms (Lucent's machine integers) also need cvc5's ALL logic."""
+    env = Environment()
+    mgr = env.formula_manager
+    x = mgr.Symbol("x", INT)
+    mgr.Plus(x, mgr.Int(1))
+    assert not beyond_default_logic(env)
+    mgr.Symbol("b", BVType(8))
+    assert beyond_default_logic(env)
 
 
 def test_solver_refusing_a_term_raises_solver_unknown():

@@ -1,0 +1,115 @@
+"""Polymorphic nodes and functions (``node N<T1; T2>(x: T1; …)``), elaborated once per
+instance: a call ``N@<int; bool>(…)`` gives the type arguments, a call ``N(…)`` has them
+inferred from its arguments' types.  Each instance is an ordinary node named
+``N<<int, bool>>``, checked and translated on its own.  A polymorphic node that no node calls
+is analysed once, its type parameters abstract types (so its proofs hold for every instance).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent.types import Refinement, T, flat
+
+if TYPE_CHECKING:
+    from kinduct.frontends.lucent.checked import Node
+    from kinduct.frontends.lucent.checker import Checker
+    from kinduct.frontends.lucent.typecheck import _Scope
+
+
+def instance(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> Node:
+    """The instance of the polymorphic node ``d`` that ``call`` (with its checked ``args``)
+    calls, elaborated on first use."""
+    c = scope.c
+    if call.type_args is not None:
+        if len(call.type_args) != len(d.type_params):
+            raise scope.err(f"node {d.name} has {len(d.type_params)} type parameter(s), "
+                            f"{len(call.type_args)} given", call.pos)
+        targs = [c.resolve_type(te) for te in call.type_args]
+        names = [_type_name(scope, te, t, ref) for te, (t, ref) in zip(call.type_args, targs,
+                                                                        strict=True)]
+    else:
+        targs = [(t, Refinement()) for t in _inferred(scope, d, call, args)]
+        names = [str(t) for t, _ in targs]
+    name = f"{d.name}<<{', '.join(names)}>>"
+    if name in scope.done:
+        return scope.done[name]
+    saved = c.type_params, c.type_param_names
+    c.type_params = dict(zip(d.type_params, targs, strict=True))
+    c.type_param_names = dict(zip(d.type_params, names, strict=True))
+    try:
+        return c.elaborate(replace(d, name=name, type_params=[]), scope.done)
+    finally:
+        c.type_params, c.type_param_names = saved
+
+
+def elaborate_uncalled(checker: Checker, order: list[str], done: dict[str, Node]) -> None:
+    """Elaborate each polymorphic node that no node calls under its own name, its type
+    parameters abstract types: what it proves holds for every instance."""
+    called = {n.split("<<", 1)[0] for n in done if "<<" in n}
+    for name in order:
+        d = checker.decls[name]
+        if d.type_params and name not in called:
+            saved = checker.type_params
+            checker.type_params = {p: (T("abstract", p), Refinement()) for p in d.type_params}
+            try:
+                checker.elaborate(replace(d, type_params=[]), done)
+            finally:
+                checker.type_params = saved
+
+
+def _inferred(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> list[T]:
+    c = scope.c
+    saved = c.type_params
+    c.type_params = {p: (T("typevar", p), Refinement()) for p in d.type_params}
+    try:
+        want = [c.resolve_type(p.type_expr)[0] for p in d.inputs]
+    finally:
+        c.type_params = saved
+    got = [t for a in args for t in flat(a.ty)]
+    if len(want) != len(got):
+        raise scope.err(f"node {d.name} expects {len(want)} argument(s), got {len(got)}",
+                        call.pos)
+    binding: dict[str, T] = {}
+    for i, (w, g) in enumerate(zip(want, got, strict=True)):
+        if not _match(w, g, binding):
+            shown = binding.get(w.name, w) if w.kind == "typevar" else w
+            raise scope.err(f"type mismatch in argument {i + 1} of {d.name}: expected {shown}, "
+                            f"got {g}", call.pos)
+    missing = [p for p in d.type_params if p not in binding]
+    if missing:
+        raise scope.err(f"the type parameter '{missing[0]}' of {d.name} cannot be inferred from "
+                        f"the arguments: give it, as in {d.name}@<int>(…)", call.pos)
+    return [binding[p] for p in d.type_params]
+
+
+def _type_name(scope: _Scope, te: A.TypeExpr, t: T, ref: Refinement) -> str:
+    """How an instance's name shows a type argument: its type, or where it has a refinement,
+    the declared type's name (``Nat``) or the text written (a type parameter of the calling
+    instance shows what that instance binds it to)."""
+    if ref.empty:
+        return str(t)
+    if te.kind == "name" and te.args[0] in scope.c.type_param_names:
+        return scope.c.type_param_names[te.args[0]]
+    text = scope.c.text[te.pos.start:te.pos.end] if te.pos.end > te.pos.start else str(t)
+    return " ".join(text.split())
+
+
+def _match(want: T, got: T, binding: dict[str, T]) -> bool:
+    """Whether ``got`` is ``want`` with its type variables bound (extending ``binding``)."""
+    if want.kind == "typevar":
+        if want.name in binding:
+            return binding[want.name] == got
+        binding[want.name] = got
+        return True
+    if want.kind != got.kind or want.size != got.size or len(want.items) != len(got.items):
+        return False
+    if want.kind in ("tuple", "array"):
+        return all(_match(w, g, binding) for w, g in zip(want.items, got.items, strict=True))
+    if want.kind == "record":
+        return want.name == got.name and all(
+            wf == gf and _match(wt, gt, binding)
+            for (wf, wt), (gf, gt) in zip(want.items, got.items, strict=True))
+    return want == got
