@@ -541,6 +541,9 @@ class Checker:
         out: dict[str, A.Expr] = {}
         for s in stmts:
             if isinstance(s, A.Equation):
+                if not s.lhs:  # Kind 2: a syntax error
+                    raise self.err("an equation with no variable on its left side is not "
+                                   "allowed here", s.pos)
                 for i, (n, p) in enumerate(s.lhs):
                     if n in out or n in [m for m, _ in s.lhs[:i]]:
                         raise self.err(f"'{n}' is defined twice", p)
