@@ -35,6 +35,7 @@ def read_vmt(path: Path) -> TransitionSystem:
     return parse_vmt(text, str(path))
 
 
+@gc_paused()
 def _parse_script(text: str, filename: str, env: Environment) -> tuple[SmtLibScript, Tokens]:
     parser = SmtLibParser(environment=env)
     parser._reset()  # what get_script does first; we feed our own token stream
