@@ -238,11 +238,11 @@ def translate_unop(inst: _Inst, e: A.Unop, a: FNode) -> FNode:
             return nat
         return mgr.Ite(mgr.BVSLT(a, mgr.BV(0, src.size)), mgr.Minus(nat, mgr.Int(1 << src.size)), nat)
     if src.kind == "machine":
-        if t.size == src.size:
-            return a
-        if t.size < src.size:
-            return mgr.BVExtract(a, 0, t.size - 1)
-        return (mgr.BVSExt if signed(t) else mgr.BVZExt)(a, t.size - src.size)
+        return _resize(mgr, a, src, t.size)
+    inner = e.arg
+    if isinstance(inner, A.Unop) and inner.op == "to_int" and inner.arg.ty.kind == "machine":
+        # uint8 (int x): x's bits resized, without the detour through int (hard for solvers)
+        return _resize(mgr, inst.expr(inner.arg), inner.arg.ty, t.size)
     from kinduct.frontends.lucent.walk import const_value  # walk folds with this module's values
 
     value = const_value(e.arg)
@@ -257,6 +257,16 @@ def translate_unop(inst: _Inst, e: A.Unop, a: FNode) -> FNode:
     q = inst.fresh(name + ".q", INT)
     inst.tr.assume(mgr.Equals(a, mgr.Plus(mgr.Times(mgr.Int(1 << t.size), q), mgr.BVToNatural(bv))))
     return bv
+
+
+def _resize(mgr, a: FNode, src: T, width: int) -> FNode:
+    """The machine integer ``a`` of type ``src`` modulo ``2^width`` (cut, or extended by its
+    sign bit if ``src`` is signed, by zeros otherwise: its value is kept)."""
+    if width == src.size:
+        return a
+    if width < src.size:
+        return mgr.BVExtract(a, 0, width - 1)
+    return (mgr.BVSExt if signed(src) else mgr.BVZExt)(a, width - src.size)
 
 
 def translate_binop(mgr, e: A.Binop, a: FNode, b: FNode) -> FNode:

@@ -105,7 +105,12 @@ def parse_text(text: str, file: str = "<input>") -> A.Program:
     builder = _Builder(text, file)
     if sys.getrecursionlimit() < 8 * MAX_NESTING + 2000:
         sys.setrecursionlimit(8 * MAX_NESTING + 2000)
-    decls = builder.transform(tree)
+    try:
+        decls = builder.transform(tree)
+    except lark.visitors.VisitError as exc:  # a located error raised while building the AST
+        if isinstance(exc.orig_exc, InputError):
+            raise exc.orig_exc from None
+        raise
     prog = A.Program([], [], [], [], file, text)
     base = Path(file).parent
     for decl in decls:

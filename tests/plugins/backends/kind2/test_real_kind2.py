@@ -240,7 +240,7 @@ def test_kind2_fault_is_refuted_by_its_own_trace(kind2):
 
 
 #: names/: obligations Kind 2 generates; agree/: constructs whose meaning Kind 2 decides (array
-#: definitions, eager if blocks).
+#: definitions, eager if blocks, machine integers, ...).
 NAMES = sorted([*(DATA / "names").glob("*.lus"), *(DATA / "agree").glob("*.lus")])
 
 
