@@ -8,7 +8,7 @@ from pathlib import Path
 import attrs
 
 from kinduct.kernel import registry
-from kinduct.kernel.frontend import LoadOptions, check_input_file
+from kinduct.kernel.frontend import LoadOptions, check_input_file, gc_paused
 from kinduct.kernel.system import TransitionSystem
 
 
@@ -20,5 +20,7 @@ def load_systems(path: str | Path, frontend: str | None,
     :class:`~kinduct.kernel.errors.InputError` on a file that cannot be read or is bad input."""
     path = check_input_file(path)
     chosen = registry.frontend_for(path, frontend)
+    with gc_paused():  # a load allocates millions of objects that stay alive
+        systems = chosen.load_analyses(path, options)
     return [system.evolve(origin=attrs.evolve(system.origin, path=str(path), frontend=chosen.name))
-            for system in chosen.load_analyses(path, options)]
+            for system in systems]

@@ -220,16 +220,17 @@ def human_report(console, system: TransitionSystem, props: Sequence[Property],
         label = "witness" if v.answer is Answer.REACHABLE else "counterexample"
         label = f"{label} for {v.property}"
         for block in lift(system, v.trace, by_name[v.property]):
-            _print_block(console, label, block)
+            _print_block(console, label, block, len(v.trace))
         if "word" in v.extra:
             console.print(f"word: {' '.join(map(str, v.extra['word']))}")
 
 
-def _print_block(console, title: str, block: dict[str, Any], depth: int = 0) -> None:
+def _print_block(console, title: str, block: dict[str, Any], length: int, depth: int = 0) -> None:
+    """``block`` as a table of ``length`` steps; a stream on a clock (a subnode's) has an empty
+    cell where its clock does not tick."""
     streams = block.get("streams", [])
     if streams:
-        # a stream on a clock has no value where the clock does not tick: count steps by index
-        steps = max((k + 1 for s in streams for k, _ in s["instantValues"]), default=0)
+        steps = max([length, *(k + 1 for s in streams for k, _ in s["instantValues"])])
         rows = []
         for s in streams:
             vals = {step: format_value(val, s.get("type")) for step, val in s["instantValues"]}
@@ -237,7 +238,7 @@ def _print_block(console, title: str, block: dict[str, Any], depth: int = 0) -> 
         print_stream_table(console, f"{title}: {block['blockType']} {block['name']}",
                            ("stream", "class"), rows, steps)
     for sub in block.get("subnodes", []) or []:
-        _print_block(console, title, sub, depth + 1)
+        _print_block(console, title, sub, length, depth + 1)
 
 
 def step_chunks(width: int | None, fixed: Sequence[int], cells: Sequence[int]) -> list[range]:

@@ -34,7 +34,7 @@ from kinduct.frontends.crasp import ast as A
 from kinduct.frontends.crasp.lines import Item, Reader, limit_error
 from kinduct.frontends.lark_window import shift, shift_error
 from kinduct.kernel.errors import InputError
-from kinduct.kernel.frontend import read_source
+from kinduct.kernel.frontend import gc_paused, read_source
 
 _GRAMMAR = Path(__file__).with_name("crasp.lark")
 
@@ -237,6 +237,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputErr
     return InputError.at(msg, file, text, line, col)
 
 
+@gc_paused()
 def parse(text: str, file: str | Path | None = None) -> A.Program:
     """Parse and check a ``.crasp`` program; raise :class:`InputError` on any problem."""
     file_s = str(file) if file is not None else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kinduct.frontends.lucent import arraydef, datatypes, lazy, polymorphism, walk
+from kinduct.frontends.lucent import arraydef, blocks, datatypes, lazy, polymorphism, walk
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
 from kinduct.frontends.lucent.dependencies import call_order, cut_circular, instant_inputs, reads_now
@@ -526,107 +526,15 @@ class Checker:
         elif isinstance(stmt, A.MainAnnot):
             node.main = True
         elif isinstance(stmt, A.IfBlock):
-            self._if_block(stmt, node, scope, defined, frame=None)
+            blocks.define_if_block(self, stmt, node, scope, defined)
         elif isinstance(stmt, A.FrameBlock):
-            self._frame(stmt, node, scope, defined)
+            blocks.define_frame(self, stmt, node, scope, defined)
         elif isinstance(stmt, A.LazyBlock):
             lazy.define_block(self, stmt, node, scope, defined)
         elif isinstance(stmt, A.ArrayDef):
             arraydef.define(self, stmt, node, scope, defined)
         else:
             raise self.err("unsupported statement", getattr(stmt, "pos", A.NOPOS))
-
-    def _collect_if(self, stmts, node, scope, frame) -> dict[str, A.Expr]:
-        """Equations of one branch (nested if blocks merged) as name → checked expression."""
-        out: dict[str, A.Expr] = {}
-        for s in stmts:
-            if isinstance(s, A.Equation):
-                for i, (n, p) in enumerate(s.lhs):
-                    if n in out or n in [m for m, _ in s.lhs[:i]]:
-                        raise self.err(f"'{n}' is defined twice", p)
-                out.update(lazy.equation_parts(self, node, scope, frame, s))
-            elif isinstance(s, A.ArrayDef):
-                if s.name in out:
-                    raise self.err(f"'{s.name}' is defined twice", s.pos)
-                out[s.name] = arraydef.elaborate(self, s, node, scope)
-            elif isinstance(s, A.IfBlock):
-                for n, e in self._if_exprs(s, node, scope, frame).items():
-                    if n in out:
-                        raise self.err(f"'{n}' is defined twice", s.pos)
-                    out[n] = e
-            else:
-                raise self.err("only equations and if blocks are allowed here", getattr(s, "pos", A.NOPOS))
-        return out
-
-    def _if_exprs(self, blk: A.IfBlock, node, scope, frame) -> dict[str, A.Expr]:
-        branches = [(scope.expect(c, BOOL), self._collect_if(b, node, scope, frame)) for c, b in blk.branches]
-        orelse = self._collect_if(blk.orelse or [], node, scope, frame)
-        names = set(orelse)
-        for _, b in branches:
-            names |= set(b)
-        result = {}
-        for n in sorted(names, key=lambda x: node.streams.index(x) if x in node.streams else 0):
-            def default(n=n):
-                if frame is None:
-                    raise self.err(f"'{n}' is not defined in every branch of this if block", blk.pos)
-                return frame[n]
-            acc = orelse[n] if n in orelse else default()
-            for c, b in reversed(branches):
-                acc = A.Ite(c, b[n] if n in b else default(), acc, pos=blk.pos, ty=node.types[n])
-            result[n] = acc
-        return result
-
-    def _if_block(self, blk, node, scope, defined, frame) -> None:
-        for n, e in self._if_exprs(blk, node, scope, frame).items():
-            if n in defined:
-                raise self.err(f"'{n}' is defined twice", blk.pos)
-            defined[n] = blk.pos
-            node.eqs.append(([n], e))
-
-    def _frame(self, fr: A.FrameBlock, node, scope, defined) -> None:
-        inits = {}
-        for n, e, p in fr.inits:
-            if n not in fr.names:
-                raise self.err(f"'{n}' is not a variable of this frame", p)
-            inits[n] = (arraydef.elaborate(self, e, node, scope) if isinstance(e, A.ArrayDef)
-                        else scope.check(e))
-            scope.unify(node.types[n], inits[n].ty, e.pos)
-        stutter = {}
-        for n in fr.names:
-            if n not in node.types:
-                raise self.err(f"unknown name '{n}'", fr.pos)
-            if n in node.inputs:
-                raise self.err(f"cannot define input '{n}'", fr.pos)
-            prev = scope.make_pre(_typed_var(n, node.types[n], fr.pos), fr.pos)
-            prev.guarded = n in inits
-            stutter[n] = A.Binop("->", inits[n], prev, pos=fr.pos, ty=node.types[n]) if n in inits else prev
-        scope.last = stutter
-        body: dict[str, A.Expr] = {}
-        for s in fr.body:
-            if isinstance(s, A.IfBlock):
-                got = self._if_exprs(s, node, scope, stutter)
-            elif isinstance(s, A.LazyBlock):
-                got = lazy.block_exprs(self, s, node, scope, stutter)
-            elif isinstance(s, A.Equation):
-                got = self._collect_if([s], node, scope, stutter)
-            elif isinstance(s, A.ArrayDef):
-                got = {s.name: arraydef.elaborate(self, s, node, scope)}
-            else:
-                raise self.err("only equations and if blocks are allowed in a frame",
-                               getattr(s, "pos", fr.pos))
-            for n, e in got.items():
-                if n not in fr.names:
-                    raise self.err(f"'{n}' is not a variable of this frame", fr.pos)
-                if n in body:
-                    raise self.err(f"'{n}' is defined twice", fr.pos)
-                body[n] = e
-        scope.last = None
-        for n in fr.names:
-            if n in defined:
-                raise self.err(f"'{n}' is defined twice", fr.pos)
-            defined[n] = fr.pos
-            node.eqs.append(([n], body.get(n, stutter[n])))
-
 
 def check_program(prog: A.Program) -> Checked:
     return Checker(prog).run()

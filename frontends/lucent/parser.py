@@ -24,7 +24,7 @@ from kinduct.frontends.lucent.clocksyntax import ClockSyntax
 from kinduct.frontends.lucent.limits import MAX_NESTING, check_tree
 from kinduct.frontends.lucent.prescan import check_unsupported
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
-from kinduct.kernel.frontend import check_input_file, read_source
+from kinduct.kernel.frontend import check_input_file, gc_paused, read_source
 
 GRAMMAR = Path(__file__).with_name("lucent.lark")
 
@@ -140,6 +140,7 @@ def _add(prog: A.Program, decl, base: Path, file: str, text: str) -> None:
         prog.contracts.extend(sub.contracts)
 
 
+@gc_paused()
 def parse_file(path: str | Path) -> A.Program:
     p = check_input_file(path)
     limits.check_source_size(p)

@@ -38,6 +38,11 @@ def misplaced(scope: _Scope, e: A.When) -> A.Expr:
                     e.pos)
 
 
+def _tag(ck: A.SampleClock) -> str:
+    """The merge case a sampling clock selects: ``true``, ``false`` or a value ``A``."""
+    return ck.case or ("true" if ck.positive else "false")
+
+
 def _clock_text(name: str, tag: str) -> str:
     return {"true": name, "false": f"not {name}"}.get(tag, f"{tag}({name})")
 
@@ -95,12 +100,10 @@ def _case(scope: _Scope, e: A.Merge, c: A.Expr, tag: str, x: A.Expr) -> A.Expr:
     inner = x
     if isinstance(x, A.When):
         ck = x.clock
-        want = {"true": (None, True), "false": (None, False)}.get(tag, (tag, True))
-        if ck.name != e.clock or (ck.case, ck.positive) != want:
-            got = ck.name if ck.case is None and ck.positive else \
-                f"not {ck.name}" if ck.case is None else f"{ck.case}({ck.name})"
+        if ck.name != e.clock or _tag(ck) != tag:
             raise scope.err(f"clock mismatch: the case '{tag}' of this merge is sampled 'when "
-                            f"{_clock_text(e.clock, tag)}', not 'when {got}'", ck.pos)
+                            f"{_clock_text(e.clock, tag)}', not 'when "
+                            f"{_clock_text(ck.name, _tag(ck))}'", ck.pos)
         inner = x.arg
     if isinstance(inner, A.Activate) and inner.form == "activate" and inner.defaults is None:
         if not _same_clock(inner.every, e.clock, tag):
@@ -148,11 +151,21 @@ def check_current(scope: _Scope, e: A.Current) -> A.Expr:
                         e.pos)
     arg = e.arg
     if isinstance(arg, A.When):
-        cond, positive = _sample_test(scope, arg.clock)
+        ck = arg.clock
+        cond, positive = _sample_test(scope, ck)
         clock = make_clock(scope, cond, positive)
         inner = arg.arg
-        value = activated_call(scope, inner.name, inner.args, inner.pos, clock, None) \
-            if isinstance(inner, A.Call) else scope.check(inner)
+        tag = _tag(ck)
+        if isinstance(inner, A.Activate) and inner.form == "activate" and inner.defaults is None:
+            if not _same_clock(inner.every, ck.name, tag):
+                raise scope.err(f"clock mismatch: this activation is sampled 'when "
+                                f"{_clock_text(ck.name, tag)}': it must be 'every "
+                                f"{_every_text(ck.name, tag)}'", inner.every.pos)
+            value = _activated(scope, inner, clock)
+        elif isinstance(inner, A.Call):
+            value = activated_call(scope, inner.name, inner.args, inner.pos, clock, None)
+        else:
+            value = scope.check(inner)
     elif isinstance(arg, A.Activate) and arg.form == "activate" and arg.defaults is None:
         cond, positive = scope.expect(arg.every, BOOL), True
         clock = make_clock(scope, cond, True)

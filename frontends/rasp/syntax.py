@@ -23,6 +23,7 @@ from lark import Lark, Tree
 from kinduct.frontends.lark_window import shift, shift_error
 from kinduct.frontends.rasp.reader import Reader
 from kinduct.kernel.errors import InputError
+from kinduct.kernel.frontend import gc_paused
 
 _GRAMMAR = Path(__file__).with_name("rasp.lark")
 
@@ -70,6 +71,7 @@ def _expected(names: set[str]) -> str:
     return "; expected " + ", ".join(words)
 
 
+@gc_paused()
 def parse(text: str, file: str | Path | None) -> Tree:
     """Parse a whole program; syntax errors become ``file:line:col: error: ...`` (exit 2)."""
     # A node's enclosing nodes take a token each, but for an argument list and its argument

@@ -6,6 +6,13 @@ letter; ``[ab]`` a class; juxtaposition concatenates; postfix ``*``, ``+``, ``?`
 complements relative to the alphabet's words; ``&`` intersects; ``|`` unites; ``()`` is the
 empty word.  Postfix operators and ``~`` bind tightest (``~a*`` is ``~(a*)``), then
 concatenation, then ``&``, then ``|``.
+
+:mod:`~kinduct.frontends.regex.reader` reads the text; lark words the syntax errors, reading the
+text up to the line where the reader stopped.  A term nests at most :data:`MAX_DEPTH` deep
+(chains ``a|b|c`` and ``abc`` are flat; parentheses around one operand add nothing): the
+printer and the derivatives recurse on terms; and it expands to at most :data:`MAX_EXPANSION`
+nodes beyond four per character of the text.  Errors come in this order: syntax, the depth
+limit, the alphabet, then the first letter not in the alphabet.
 """
 
 from __future__ import annotations
@@ -14,13 +21,22 @@ import functools
 from pathlib import Path
 
 import attrs
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from kinduct.frontends.regex.terms import EPS, Algebra, Term
+from kinduct.frontends.regex.reader import Decline, Letter, Reader, Tokens, read_alphabet
+from kinduct.frontends.regex.terms import Algebra, Term
 from kinduct.kernel.errors import InputError
+from kinduct.kernel.frontend import gc_paused, read_source
 
 _GRAMMAR = Path(__file__).with_name("regex.lark")
+
+#: Deepest term (each ``|``, ``&`` and concatenation chain, ``~`` and postfix operator is one
+#: level, ``+`` two: ``r+`` is ``r r*``).
+MAX_DEPTH = 100
+#: Largest term, in nodes counted as often as they are printed, beyond four per character of
+#: the text: ``r+`` is ``r r*``, so each nested ``+`` doubles what unions sort by.
+MAX_EXPANSION = 1_000_000
 
 _NAMES = {"QUOTED": "a quoted letter", "BARE": "a letter", "LPAR": "'('", "RPAR": "')'",
           "LSQB": "'['", "RSQB": "']'", "DOT": "'.'", "TILDE": "'~'", "VBAR": "'|'",
@@ -44,67 +60,8 @@ class Regex:
 
 @functools.cache
 def _lark() -> Lark:
-    return Lark(_GRAMMAR.read_text(encoding="utf-8"), parser="lalr", propagate_positions=True)
-
-
-def _letter(tok: Token) -> str:
-    return tok.value[1] if tok.type == "QUOTED" else tok.value
-
-
-class _Build(Transformer):
-    def __init__(self, algebra: Algebra, text: str, file: str | None) -> None:
-        super().__init__()
-        self.R = algebra
-        self.text = text
-        self.file = file
-
-    def _check(self, tok: Token) -> str:
-        ch = _letter(tok)
-        if ch not in self.R.sigma:
-            letters = ", ".join(repr(x) for x in self.R.alphabet)
-            raise InputError.at(f"letter {ch!r} is not in the alphabet ({letters})", self.file,
-                                self.text, tok.line, tok.column)
-        return ch
-
-    def letter(self, items):
-        return self.R.chars([self._check(items[0])])
-
-    def klass(self, items):
-        return self.R.chars([self._check(it.children[0]) for it in items])
-
-    def any(self, _items):
-        return self.R.any()
-
-    def eps(self, _items):
-        return EPS
-
-    @v_args(inline=True)
-    def union(self, a, b):
-        return self.R.alt(a, b)
-
-    @v_args(inline=True)
-    def intersect(self, a, b):
-        return self.R.inter(a, b)
-
-    @v_args(inline=True)
-    def concat(self, a, b):
-        return self.R.cat(a, b)
-
-    @v_args(inline=True)
-    def complement(self, a):
-        return self.R.neg(a)
-
-    @v_args(inline=True)
-    def star(self, a):
-        return self.R.star(a)
-
-    @v_args(inline=True)
-    def plus(self, a):
-        return self.R.plus(a)
-
-    @v_args(inline=True)
-    def opt(self, a):
-        return self.R.opt(a)
+    # Only syntax errors are asked of lark, and their places come from tokens.
+    return Lark(_GRAMMAR.read_text(encoding="utf-8"), parser="lalr")
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputError:
@@ -124,45 +81,66 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputErr
     return InputError.at(msg, file, text, line, col)
 
 
-def _alphabet(tree, text: str, file: str | None) -> tuple[str, ...]:
-    letters: list[str] = []
-    for tok in tree.children:
-        ch = _letter(tok)
-        if ch in letters:
-            raise InputError.at(f"letter {ch!r} appears twice in the alphabet", file, text,
-                                tok.line, tok.column)
+def _alphabet(letters: list[Letter], text: str, file: str | None) -> tuple[str, ...]:
+    seen: list[str] = []
+    for ch, line, col in letters:
+        if ch in seen:
+            raise InputError.at(f"letter {ch!r} appears twice in the alphabet", file, text, line, col)
         if ch.isspace():
-            raise InputError.at("a letter cannot be a space", file, text, tok.line, tok.column)
-        letters.append(ch)
-    return tuple(letters)
+            raise InputError.at("a letter cannot be a space", file, text, line, col)
+        seen.append(ch)
+    return tuple(seen)
 
 
+@gc_paused()
 def parse(text: str, file: str | Path | None = None) -> Regex:
     """Parse a ``.regex`` specification; raise :class:`InputError` on any problem."""
     file_s = str(file) if file is not None else None
+    tokens = Tokens(text)
     try:
-        tree = _lark().parse(text)
-    except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, file_s) from None
-    except UnexpectedEOF as exc:  # pragma: no cover - lalr reports UnexpectedToken instead
-        raise _syntax_error(exc, text, file_s) from None
-    alphabet = _alphabet(tree.children[0], text, file_s)
-    algebra = Algebra(alphabet)
-    try:
-        term = _Build(algebra, text, file_s).transform(tree.children[1])
-    except VisitError as exc:
-        if isinstance(exc.orig_exc, InputError):
-            raise exc.orig_exc from None
-        raise
+        letters = read_alphabet(tokens)
+        algebra = Algebra(tuple(dict.fromkeys(ch for ch, _, _ in letters)))
+        reader = Reader(algebra, MAX_DEPTH, MAX_EXPANSION + 4 * len(text))
+        term = reader.read(tokens)
+    except Decline as stop:
+        if stop.line == 0:  # the end of the text, where lark would stop too
+            lines = text.rstrip().splitlines() or [""]
+            expected = "an expression" if stop.expression else "more input"
+            raise InputError.at(f"unexpected end of input, expected {expected}", file_s, text,
+                                len(lines), len(lines[-1]) + 1) from None
+        raise _lark_error(text, file_s, stop.line) from None
+    if reader.too_big is not None:
+        limit, place = reader.too_big
+        raise InputError.at(f"the regular expression nests deeper than {MAX_DEPTH} levels"
+                            if limit == "depth" else "the regular expression expands to too many "
+                            "terms (r+ is r r*: nested + double it)", file_s, text, *place)
+    alphabet = _alphabet(letters, text, file_s)
+    if reader.unknown is not None:
+        ch, line, col = reader.unknown
+        shown = ", ".join(repr(x) for x in alphabet)
+        raise InputError.at(f"letter {ch!r} is not in the alphabet ({shown})", file_s, text, line, col)
     return Regex(alphabet, algebra, term, text)
+
+
+def _lark_error(text: str, file: str | None, line: int) -> InputError:
+    """lark's error for a text the reader stopped in at ``line``: lark reads the text to the
+    end of that line (or else the whole text)."""
+    end = -1
+    for _ in range(line):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            break
+    prefix = text if end < 0 else text[:end + 1]
+    for candidate in dict.fromkeys((prefix, text)):
+        try:
+            _lark().parse(candidate)
+        except UnexpectedInput as exc:
+            at_end = isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
+            if not at_end or len(candidate) == len(text):
+                return _syntax_error(exc, text, file)
+    raise AssertionError("the reader refused a text lark reads")  # pragma: no cover
 
 
 def load(path: str | Path) -> Regex:
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{p}: not a UTF-8 text file") from None
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read ({exc.strerror})") from None
-    return parse(text, p)
+    return parse(read_source(p), p)

@@ -15,6 +15,7 @@ With these rules a term has finitely many derivatives, so exploring them yields 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 
 import attrs
@@ -43,9 +44,7 @@ class Chars:
     letters: frozenset[str]
 
     def __str__(self) -> str:
-        items = sorted(self.letters)
-        quoted = [_quote(x) for x in items]
-        return quoted[0] if len(items) == 1 else "[" + "".join(quoted) + "]"
+        return _chars_text(self.letters)
 
 
 @attrs.frozen(cache_hash=True)
@@ -93,6 +92,13 @@ Term = Empty | Eps | Chars | Cat | Star | Or | And | Not
 EMPTY = Empty()
 EPS = Eps()
 TOP = Not(EMPTY)  # Σ*
+
+
+@functools.lru_cache(maxsize=4096)
+def _chars_text(letters: frozenset[str]) -> str:
+    """A letter set as printed (remembered: unions sort their parts by their printed form)."""
+    quoted = [_quote(x) for x in sorted(letters)]
+    return quoted[0] if len(quoted) == 1 else "[" + "".join(quoted) + "]"
 
 
 def _quote(letter: str) -> str:

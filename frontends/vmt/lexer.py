@@ -36,13 +36,15 @@ MAX_DIGITS = 1000
 MAX_BV_WIDTH = 1 << 16
 
 _TOKEN = re.compile(r"""
-    (?P<space>[ \t\r\n\f\v]+)
-  | (?P<comment>;[^\n]*)
+    [ \t\r\n\f\v]*
+    (?:
+    (?P<comment>;[^\n]*)
   | (?P<paren>[()])
   | (?P<quoted>\|[^|]*\|)
   | (?P<string>"(?:[^"]|"")*")
   | (?P<atom>[^ \t\r\n\f\v()|";]+)
   | (?P<bad>[|"])
+    )
 """, re.VERBOSE)
 _NUMERAL = re.compile(r"[0-9]+(?:\.[0-9]*)?")
 
@@ -68,7 +70,7 @@ class Tokens:
         self._matches = _TOKEN.finditer(text)
         self._extra: deque[str] = deque()
         self._pending_keyword: tuple[str, int] | None = None
-        self._previous = ("", "")  # the two tokens before the current one
+        self._previous = self._before_previous = ""  # the two tokens before the current one
         self.keywords: list[Keyword] = []
         self.depth = 0
         #: Offsets of the last token read (start, end) and of the '(' opening the current command.
@@ -110,12 +112,12 @@ class Tokens:
             return self._extra.popleft()
         for m in self._matches:
             kind = m.lastgroup
-            if kind == "space" or kind == "comment":
+            if kind == "comment" or kind is None:  # a comment, or spaces at the end
                 continue
-            start = m.start()
+            start = m.start(kind)
             self.offset = start
             self.end = m.end()
-            token = m.group()
+            token = m.group(kind)
             if kind == "paren":
                 if token == "(":
                     if self.depth == 0:
@@ -130,15 +132,17 @@ class Tokens:
             elif kind == "bad":
                 raise self.error("unterminated quoted symbol" if token == "|" else
                                  "unterminated string literal")
-            elif _NUMERAL.fullmatch(token):
+            elif token[:1].isdigit() and _NUMERAL.fullmatch(token):
                 if len(token) > MAX_DIGITS:
                     raise self.error(f"numeral of {len(token)} characters (at most {MAX_DIGITS} "
                                      "digits are accepted)")
-                if self._previous == ("_", "BitVec") and int(token) > MAX_BV_WIDTH:
+                if (self._before_previous, self._previous) == ("_", "BitVec") \
+                        and int(token) > MAX_BV_WIDTH:
                     raise self.error(f"bit-vector width {token} is too large (at most "
                                      f"{MAX_BV_WIDTH})")
-            self._previous = (self._previous[1], token)
-            self._note_keyword(token, kind, start)
+            self._before_previous, self._previous = self._previous, token
+            if self._pending_keyword is not None or token.startswith(":"):
+                self._note_keyword(token, kind, start)
             return token
         raise StopIteration
 

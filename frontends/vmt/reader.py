@@ -24,7 +24,7 @@ from pysmt.smtlib.script import SmtLibScript
 
 from kinduct.frontends.vmt.lexer import Keyword, Tokens
 from kinduct.kernel.errors import InputError, SourceLocation
-from kinduct.kernel.frontend import read_source
+from kinduct.kernel.frontend import gc_paused, read_source
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 
 _UNSUPPORTED = (":live-property", ":invar-constraint")
@@ -35,6 +35,7 @@ def read_vmt(path: Path) -> TransitionSystem:
     return parse_vmt(text, str(path))
 
 
+@gc_paused()
 def _parse_script(text: str, filename: str, env: Environment) -> tuple[SmtLibScript, Tokens]:
     parser = SmtLibParser(environment=env)
     parser._reset()  # what get_script does first; we feed our own token stream
@@ -84,6 +85,7 @@ def _at(tokens: Tokens, kw: Keyword, message: str, on_value: bool = True) -> Inp
     return InputError.at(message, tokens.filename, tokens.text, line, col)
 
 
+@gc_paused()
 def parse_vmt(text: str, filename: str = "<vmt>") -> TransitionSystem:
     env = Environment()
     script, tokens = _parse_script(text, filename, env)

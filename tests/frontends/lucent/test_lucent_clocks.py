@@ -7,6 +7,7 @@ counterexamples and simulations show instances on clocks."""
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -68,7 +69,8 @@ def test_current_and_kinduct_extensions():
     branches and a restarted node with a lazy branch of its own."""
     assert answers(CLOCKS / "current.lus") == {
         "sampled": "valid", "activated": "valid", "before first tick": "falsifiable",
-        "any order": "valid", "in a branch": "valid", "branch restarted": "valid"}
+        "any order": "valid", "in a branch": "valid", "branch restarted": "valid",
+        "declared later": "valid", "sampled activation": "valid"}
 
 
 def test_kind2_suite_clock_models():
@@ -132,9 +134,25 @@ def test_counterexample_shows_steps_as_kind2():
 
 
 def test_text_counterexample_table_has_every_step():
+    """A subnode's table has a column for every step of the trace, empty where it does not
+    step."""
     proc = run_cli("check", CLOCKS / "shown.lus", "--timeout", "60")
     assert proc.returncode == 40, proc.stderr
-    assert "Traceback" not in proc.stderr
+    headers = [line for line in proc.stdout.splitlines() if line.startswith("┃ stream")]
+    assert len(headers) == 3
+    for header in headers:
+        assert re.findall(r"\d+", header) == [str(k) for k in range(6)]
+
+
+def test_api_counterexample_has_none_where_a_clock_does_not_tick():
+    import kinduct
+    result = kinduct.check(CLOCKS / "shown.lus", timeout=60)["n < 5"]
+    c = result.counterexample["c"]
+    assert len(c) == 6 and any(c) and not all(c)
+    # the condact instance (the API names subnodes by node: the last Acc block): no value
+    # before its first tick, its last tick's value after
+    first = c.index(True)
+    assert [v is not None for v in result.counterexample["Acc.s"]] == [k >= first for k in range(6)]
 
 
 # ---- refusals: a located message, exit 3 ----
@@ -185,7 +203,6 @@ def test_refused(body, message):
 
 
 def _escaped(text: str) -> str:
-    import re
     return re.escape(text)
 
 

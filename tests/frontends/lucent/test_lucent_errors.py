@@ -51,6 +51,8 @@ CASES = [
     ("29_unknown_field.lus", "5:7", "record type P has no field 'c'"),
     ("30_unterminated_comment.lus", "1:1", "unterminated comment: expected '*)'"),
     ("31_contract_imported_twice.lus", "8:3", "contract 'Spec' is already imported here"),
+    ("33_empty_lhs_in_if_block.lus", "8:5", "an equation with no variable on its left side "
+     "is not allowed here"),
     ("32_when_block_incomplete.lus", "3:3", "'z' is not defined in every branch of this when "
      "block (an omitted else or otherwise branch included)"),
 ]
