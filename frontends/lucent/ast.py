@@ -230,7 +230,7 @@ class Activate(Expr):
 
 @dataclass(eq=False)
 class TypeExpr:
-    kind: str  # name | subrange | subtype | enum | struct | tuple | array
+    kind: str  # name | subrange | subtype | enum | struct | tuple | array | machine (args: (T,))
     args: tuple
     pos: Pos = NOPOS
 

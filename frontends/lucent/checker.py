@@ -24,17 +24,7 @@ from kinduct.frontends.lucent.typecheck import (
     _typed_var,
     _Unresolved,
 )
-from kinduct.frontends.lucent.types import (
-    BOOL,
-    INT,
-    REAL,
-    Refinement,
-    T,
-    flat,
-    leaf_count,
-    machine,
-    tuple_of,
-)
+from kinduct.frontends.lucent.types import BOOL, INT, REAL, Refinement, T, flat, leaf_count, tuple_of
 from kinduct.frontends.lucent.walk import Instant, _has_temporal, children, const_value, current_vars
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 
@@ -162,8 +152,8 @@ class Checker:
                 raise self.err(f"unknown type '{n}'", te.pos)
             ref = self.type_refs.get(n)
             return self.types[n], ref.copy() if ref else Refinement()
-        if k == "machine":
-            return machine(*te.args), Refinement()
+        if k == "machine":  # resolved by the parser
+            return te.args[0], Refinement()
         if k == "subrange":
             ref = Refinement()
             lo = None if te.args[0] is None else self._bound(te.args[0], ">=", ref)

@@ -235,7 +235,7 @@ class _Builder(ClockSyntax):
         return A.TypeExpr("name", (str(items[0]),), _pos(meta))
 
     def machine_type(self, meta, items):
-        return A.TypeExpr("machine", self._machine(meta, items), _pos(meta))
+        return A.TypeExpr("machine", (machine.machine(*self._machine(meta, items)),), _pos(meta))
 
     def mtype(self, meta, items):
         return str(items[0])
