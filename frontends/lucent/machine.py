@@ -128,8 +128,8 @@ def concat_value(a: int, b: int, right: T) -> int:
 
 
 def unop_value(op: str, a: Any, t: T) -> int:
-    """The value of the unary ``op`` (``neg``, ``bvnot``, a conversion) giving a value of type
-    ``t`` (the conversions: from an ``int`` or another machine integer)."""
+    """The value of the unary ``op`` (``neg``, ``bvnot``, an extraction, a conversion) giving a
+    value of type ``t`` (the conversions: from an ``int`` or another machine integer)."""
     if op == "neg":
         return wrap(-a, t)
     if op == "bvnot":
@@ -180,7 +180,7 @@ def check_unop(scope: _Scope, e: A.Unop, arg: A.Expr) -> A.Expr:
 
 def involved(op: str, a: A.Expr, b: A.Expr) -> bool:
     """Whether the binary ``op`` on ``a`` and ``b`` is typed here: a machine integer operand,
-    or a bitwise or shift operator."""
+    or a bitwise, shift or concatenation operator."""
     return op in (*BITWISE, *SHIFTS, CONCAT) or a.ty.kind == "machine" or b.ty.kind == "machine"
 
 
@@ -222,7 +222,8 @@ def smt_type(t: T):
 
 
 def translate_unop(inst: _Inst, e: A.Unop, a: FNode) -> FNode:
-    """A conversion to or from a machine integer, ``!`` or unary minus, on the term ``a``."""
+    """A conversion to or from a machine integer, an extraction, ``!`` or unary minus, on the
+    term ``a``."""
     mgr = inst.mgr
     src, t = e.arg.ty, e.ty
     if e.op == "neg":

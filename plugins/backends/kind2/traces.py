@@ -41,6 +41,8 @@ def _convert(var: FNode, value: Any) -> Value | None:
             return int(f) if f.denominator == 1 else None
         if t.is_real_type():
             return Fraction(value)
+        if t.is_bv_type() and not isinstance(value, bool):  # a machine integer, maybe signed
+            return int(value) % (1 << t.width)
     except (TypeError, ValueError):
         return None
     return None

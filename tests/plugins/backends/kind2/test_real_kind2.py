@@ -253,8 +253,10 @@ def test_generated_properties_have_kind2s_names(kind2, model):
     import subprocess
 
     options = ["--compositional", "true"] if "abstracted" in model.stem else []
-    proc = subprocess.run([kind2, "-json", *options, str(model)], capture_output=True, text=True,
-                          timeout=120)
+    # Kind 2's own time limit ends its worker processes too; killed from here instead (on a
+    # loaded machine), the orphaned workers would keep the output pipe open, and the test hang.
+    proc = subprocess.run([kind2, "-json", "--timeout", "100", *options, str(model)],
+                          capture_output=True, text=True, timeout=300)
     theirs = {o["name"]: o["answer"]["value"] for o in parse_objects(proc.stdout)
               if o.get("objectType") == "property"}
     ours = answers(properties(json.loads(run_cli(
