@@ -127,3 +127,20 @@ cmd_sample  # called by name from frontends/crasp/synthesis/commands.py
 cmd_learn  # likewise
 cmd_minimize  # likewise
 cmd_constrain  # likewise
+_.datatype_decl  # unused method (frontends/lucent/parser.py:203)
+_.constructor  # unused method (frontends/lucent/parser.py:207)
+_.ctor_field  # unused method (frontends/lucent/parser.py:210)
+_.machine_type  # unused method (frontends/lucent/parser.py:237)
+_.machine_conv  # unused method (frontends/lucent/parser.py:256)
+_.extract  # unused method (frontends/lucent/parser.py:261)
+_.bvnot  # unused method (frontends/lucent/parser.py:265)
+_.quantifier  # unused method (frontends/lucent/parser.py:526)
+_.match_expr  # unused method (frontends/lucent/parser.py:559)
+_.match_case  # unused method (frontends/lucent/parser.py:563)
+_.any_of_type  # unused method (frontends/lucent/parser.py:570)
+_.poly_call  # unused method (frontends/lucent/parser.py:627)
+_._Tester  # unused method (frontends/lucent/typecheck.py:393)
+_._Match  # unused method (frontends/lucent/typecheck.py:396)
+_._Quant  # unused method (frontends/lucent/typecheck.py:399)
+_.end_column  # unused attribute (frontends/rasp/reader.py:145)
+_.end_line  # unused attribute (frontends/rasp/reader.py:145)

@@ -9,9 +9,10 @@ reports the CPU and wall time of that stage alone, imports excluded.  Two stages
 - ``load``: the whole load, as ``kinduct check`` does it (parse, checks and translation to a
   transition system; for RASP, running the program).
 
-The table gives MB/s on CPU time (the machine may be shared: wall time is printed too) and, per
-frontend and stage, the CPU seconds per MB at the largest size over that at the smallest: about
-1 when the stage is linear.  A stage that times out is not run at larger sizes.
+The table gives MB/s on CPU time (the machine may be shared: wall time is printed too), the
+child's peak memory, and, per frontend and stage, the CPU seconds per MB at the largest size
+over that at the smallest: about 1 when the stage is linear.  A stage that times out is not run
+at larger sizes.
 
 - ``vmt``: n counters with a big ``:trans`` conjunction (parse: PySMT's script from
   ``lexer.Tokens``; load: ``read_vmt``, the checks and the system);
@@ -22,7 +23,7 @@ frontend and stage, the CPU seconds per MB at the largest size over that at the 
   step limit beyond about 10 MB);
 - ``regex``: a union of words over lines (parse: ``parser.load``; load: the minimal DFA and the
   system, whose size grows with the words);
-- ``lucent``: one node with a long list of equations (parse: ``parser.parse_text``; load: the
+- ``lucent``: one node with a long list of equations (parse: ``parser.parse_file``; load: the
   frontend's checks and translation); sizes over Lucent's source limit are skipped.
 
     .venv/bin/python benchmarks/parse_speed.py [--sizes 1,5,25,50] [--stages parse,load]
@@ -117,7 +118,7 @@ GENERATORS = {"vmt": (gen_vmt, ".vmt"), "crasp": (gen_crasp, ".crasp"), "rasp": 
               "regex": (gen_regex, ".regex"), "lucent": (gen_lucent, ".lus")}
 
 _CHILD = r"""
-import json, sys, time
+import json, resource, sys, time
 from pathlib import Path
 frontend, stage, path = sys.argv[1], sys.argv[2], Path(sys.argv[3])
 from kinduct.kernel import registry
@@ -136,8 +137,8 @@ def parse():
     if frontend == "regex":
         from kinduct.frontends.regex.parser import load
         return load(path)
-    from kinduct.frontends.lucent.parser import parse_text
-    return parse_text(read_source(path), str(path))
+    from kinduct.frontends.lucent.parser import parse_file
+    return parse_file(path)
 def load():
     if frontend == "rasp":
         from kinduct.frontends.rasp.interp import load_program
@@ -153,7 +154,8 @@ try:
     error = None
 except Exception as exc:
     error = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}"
-print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall, "error": error}))
+print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall, "error": error,
+                  "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
 
@@ -185,7 +187,7 @@ def main() -> int:
     stages = args.stages.split(",")
     table = Table(title="parsing speed (a generated model, each stage in a fresh process)")
     for col in ("frontend", "stage", "size (MB)", "CPU (s)", "wall (s)", "MB/s (CPU)", "MB/s (wall)",
-                "note"):
+                "peak RSS (MB)", "note"):
         table.add_column(col, justify="left" if col in ("frontend", "stage", "note") else "right")
     ratios = []
     console = Console(width=150)
@@ -200,23 +202,24 @@ def main() -> int:
                 real_mb = os.path.getsize(path) / 1e6
                 for st in stages:
                     if fe == "lucent" and real_mb > _lucent_limit_mb():
-                        table.add_row(fe, st, f"{real_mb:.1f}", "-", "-", "-", "-",
+                        table.add_row(fe, st, f"{real_mb:.1f}", "-", "-", "-", "-", "-",
                                       f"over Lucent's {_lucent_limit_mb():g} MB source limit")
                         continue
                     if st in stopped:
-                        table.add_row(fe, st, f"{real_mb:.1f}", "-", "-", "-", "-",
+                        table.add_row(fe, st, f"{real_mb:.1f}", "-", "-", "-", "-", "-",
                                       "not run (timed out at a smaller size)")
                         continue
                     r = measure(fe, st, path, args.timeout)
                     if r["cpu"] is None or r["error"]:
                         if r["cpu"] is None and "no answer" in (r["error"] or ""):
                             stopped.add(st)
-                        table.add_row(fe, st, f"{real_mb:.1f}", "-", "-", "-", "-",
+                        table.add_row(fe, st, f"{real_mb:.1f}", "-", "-", "-", "-", "-",
                                       (r["error"] or "")[:60])
                         continue
                     per_mb[st].append((real_mb, r["cpu"] / real_mb))
                     table.add_row(fe, st, f"{real_mb:.1f}", f"{r['cpu']:.1f}", f"{r['wall']:.1f}",
-                                  f"{real_mb / r['cpu']:.2f}", f"{real_mb / r['wall']:.2f}", "")
+                                  f"{real_mb / r['cpu']:.2f}", f"{real_mb / r['wall']:.2f}",
+                                  f"{r['rss']:.0f}", "")
                     console.print(f"{fe} {st} {real_mb:.1f} MB: {r['cpu']:.1f} s CPU", style="dim")
                 path.unlink()
             for st in stages:

@@ -31,3 +31,10 @@ def simulate(path: Path, inputs: list[dict], main: str | None = None) -> list[di
     if main is None:
         main = checked.top_nodes()[0]
     return Simulator(checked, main).run(inputs)
+
+
+def write(tmp_path: Path, text: str, name: str = "m.lus") -> Path:
+    """A model file ``name`` in ``tmp_path`` holding ``text``."""
+    p = tmp_path / name
+    p.write_text(text)
+    return p

@@ -8,13 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import run_cli
-from tests.frontends.lucent.helpers import answers, simulate
-
-
-def write(tmp_path, text: str, name: str = "m.lus"):
-    p = tmp_path / name
-    p.write_text(text)
-    return p
+from tests.frontends.lucent.helpers import answers, simulate, write
 
 
 def test_inductive_definition_reads_earlier_and_later_elements(tmp_path):

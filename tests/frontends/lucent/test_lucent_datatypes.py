@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.frontends.lucent.helpers import answers
+from tests.frontends.lucent.helpers import answers, write
 
 DATATYPES = ROOT / "tests" / "data" / "lucent" / "datatypes.lus"
 
@@ -34,11 +34,6 @@ def test_datatype_semantics_on_both_backends(solver):
            if o.get("objectType") == "property"}
     assert got == EXPECTED
 
-
-def write(tmp_path, text: str, name: str = "m.lus"):
-    p = tmp_path / name
-    p.write_text(text)
-    return p
 
 
 def test_match_cases_are_lazy(tmp_path):

@@ -6,13 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import run_cli
-from tests.frontends.lucent.helpers import answers
-
-
-def write(tmp_path, text: str, name: str = "m.lus"):
-    p = tmp_path / name
-    p.write_text(text)
-    return p
+from tests.frontends.lucent.helpers import answers, write
 
 
 def test_type_argument_keeps_its_refinement(tmp_path):
