@@ -523,7 +523,13 @@ def _results(props: Sequence[Property], decided: dict[str, Verdict],
             results.append(decided[prop.name])
             continue
         unk = best_unknown.get(prop.name)
-        message = unk.message if unk and unk.message else "; ".join(notes.values()) or None
+        noted = "; ".join(notes.values())
+        if unk and unk.message:
+            message = unk.message
+        elif timed_out:  # the time ran out; what failed beside is said too
+            message = f"timeout ({noted})" if noted else "timeout"
+        else:
+            message = noted or None
         all_refused = bool(notes) and len(notes) == sources and not unk
         results.append(Verdict(
             property=prop.name,
@@ -532,7 +538,7 @@ def _results(props: Sequence[Property], decided: dict[str, Verdict],
             solver=solver,
             k=unk.k if unk else None,
             runtime=time.monotonic() - start,
-            message=message if not timed_out else (message or "timeout"),
+            message=message,
             timeout=timed_out,
         ))
     return results

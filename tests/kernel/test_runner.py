@@ -137,6 +137,19 @@ def test_the_deadline_holds(toys):
     assert verdict.answer is Answer.UNKNOWN and verdict.timeout
 
 
+def test_a_timeout_says_so_beside_a_refusal(toys):
+    """An engine that declines (IC3 on bit-vector state) is not the reason the others ran out
+    of time: the message says timeout first."""
+    def forever(props):
+        while props:
+            time.sleep(1)
+        yield from ()
+    names = (toys("toy-failing", refuse), toys("toy-forever", forever))
+    (verdict,) = run(counter(), RunOptions(engines=names, timeout=2))
+    assert verdict.answer is Answer.UNKNOWN and verdict.timeout
+    assert verdict.message.startswith("timeout (engine toy-failing refused: toy engine does not")
+
+
 class SlowPreparation(Toy):
     """A toy whose preparation asks its solver many slow questions (and counts them)."""
 
