@@ -13,6 +13,7 @@ import pytest
 
 from kinduct.frontends.lucent import machine
 from kinduct.frontends.lucent.types import machine as mtype
+from kinduct.kernel.cli import main
 from tests.conftest import properties, run_cli, run_json
 from tests.frontends.lucent.helpers import simulate
 
@@ -237,17 +238,18 @@ def test_python_values_agree_with_bit_vectors(width, signed):
     ("(uint16 u) + v < 3", "4:26", "type mismatch: expected uint<16>, got int"),
     ("(uint@<0> 1) = u", "4:16", "machine integer width 0 is outside kinduct's limits"),
 ])
-def test_type_errors_are_located(tmp_path, snippet, where, message):
+def test_type_errors_are_located(tmp_path, capsys, snippet, where, message):
     model = write(tmp_path, f"""node N(x: int8; u: uint8; v: uint16; b: bool; i: int) returns (y: bool);
 let
   y = true;
   check {snippet};
 tel
 """)
-    proc = run_cli("check", model)
-    assert proc.returncode == 3, proc.stderr
-    assert f"m.lus:{where}: error: " in proc.stderr and message in proc.stderr, proc.stderr
-    assert "Traceback" not in proc.stderr
+    code = main(["check", str(model)])
+    err = capsys.readouterr().err
+    assert code == 3, err
+    assert f"m.lus:{where}: error: " in err and message in err, err
+    assert "Traceback" not in err
 
 
 def test_simulate_reads_values_in_range(tmp_path):
