@@ -93,6 +93,21 @@ def constant(mgr, sym: FNode, value: Value) -> FNode:
         return mgr.Real(value)
     if t.is_bv_type():
         return mgr.BV(int(value), t.width)
+    if t.is_array_type():
+        from kinduct.kernel.arrays import constant as array_constant
+        return array_constant(mgr, t, value, lambda st, v: _scalar(mgr, st, v))
+    raise TypeError(f"no constant of type {t}")
+
+
+def _scalar(mgr, t, value: Value) -> FNode:
+    if t.is_bool_type():
+        return mgr.Bool(bool(value))
+    if t.is_int_type():
+        return mgr.Int(int(value))
+    if t.is_real_type():
+        return mgr.Real(value)
+    if t.is_bv_type():
+        return mgr.BV(int(value), t.width)
     raise TypeError(f"no constant of type {t}")
 
 

@@ -165,4 +165,25 @@ def holds(env: Environment, formula: FNode, values: Mapping[FNode, Value],
     mgr = env.formula_manager
     consts = {var: constant(mgr, var, v) for var, v in values.items()}
     value = env.simplifier.simplify(env.substituter.substitute(formula, consts))
-    return value.constant_value() if value.is_bool_constant() else None
+    if value.is_bool_constant():
+        return value.constant_value()
+    if not value.get_free_variables():  # closed, over arrays or with quantifiers: ask a solver
+        return _decide_closed(env, value)
+    return None
+
+
+def _decide_closed(env: Environment, formula: FNode) -> bool | None:
+    """The truth of a closed formula the simplifier leaves (array constants compared,
+    quantifiers over them), decided by z3; None when it cannot say."""
+    try:
+        with env.factory.Solver(name="z3") as solver:
+            solver.add_assertion(formula)
+            if not solver.solve():
+                return False
+        with env.factory.Solver(name="z3") as solver:
+            solver.add_assertion(env.formula_manager.Not(formula))
+            if not solver.solve():
+                return True
+    except Exception:  # noqa: BLE001 - no solver, or one that cannot decide: undecided
+        return None
+    return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kinduct.frontends.lucent import arraydef, blocks, datatypes, lazy, polymorphism, walk
+from kinduct.frontends.lucent import arraydef, blocks, collections, datatypes, lazy, polymorphism, walk
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
 from kinduct.frontends.lucent.dependencies import call_order, cut_circular, instant_inputs, reads_now
@@ -197,6 +197,8 @@ class Checker:
             resolved = [self.resolve_type(x) for x in te.args]
             parts = {i: r for i, (_, r) in enumerate(resolved) if not r.empty}
             return T("tuple", items=tuple(t for t, _ in resolved)), Refinement(parts=parts)
+        if k in ("set", "map"):
+            return collections.resolve_type(self, te)
         if k == "array":
             elem, eref = self.resolve_type(te.args[0])
             size = self.const_int(te.args[1])

@@ -10,7 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent import machine, ticks
+from kinduct.frontends.lucent import collections_sim, machine, ticks
 from kinduct.frontends.lucent.checker import Checked, check_program
 from kinduct.frontends.lucent.parser import parse_file, parse_text
 from kinduct.frontends.lucent.simulate import Instance, Simulator, leaves, refinement_holds
@@ -109,6 +109,8 @@ def _reachable_from(checked: Checked, main: str) -> set[str]:
 # ---- values between trace and simulator ----
 
 def _from_trace(value: Any, t: T) -> Any:
+    if t.kind in ("set", "lift"):  # an array's text
+        return collections_sim.from_trace(value, t)
     if t.kind == "machine":  # the solver reads a bit-vector as unsigned
         return machine.from_bits(value, t)
     if t.kind == "real":
@@ -180,6 +182,8 @@ def replay_on_simulator(checked: Checked, main: str, infos: dict[str, PropInfo],
             bad = _compare(sim, trace, k) or _unsatisfied(sim, k)
             if bad:
                 return bad
+    except collections_sim.Undecided as exc:  # an infinite set, an undecided quantifier
+        return Inconclusive(str(exc))
     except Exception as exc:  # the simulator is the reference: any failure is a mismatch
         return f"simulator failed: {type(exc).__name__}: {exc}"
     clash = _incongruent(sim) or sim.by_zero_clash
@@ -254,7 +258,8 @@ def _compare(sim: Simulator, trace: Trace, k: int) -> str | None:
             for (_, lt), (leaf, v) in zip(scalar_paths(t), values, strict=True):
                 if leaf not in step:
                     continue
-                got = machine.from_bits(step[leaf], lt) if lt.kind == "machine" else step[leaf]
+                got = _from_trace(step[leaf], lt) if lt.kind in ("machine", "set", "lift") \
+                    else step[leaf]
                 if got != v:
                     return (f"stream {leaf} is {v} on the simulator but {got} in the trace "
                             f"at step {k}")
@@ -293,6 +298,8 @@ def _json(v: Any, t: T) -> Any:
         return {f: _json(v[f], ft) for f, ft in t.items}
     if t.kind == "adt":
         return adt_text(v, t)
+    if t.kind in ("set", "map"):
+        return collections_sim.text(v, t, _json)
     if t.kind == "array":
         return [_json(x, t.items[0]) for x in v]
     if t.kind == "tuple":

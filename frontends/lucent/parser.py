@@ -19,7 +19,7 @@ import lark
 from lark import Token, v_args
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import limits, machine
+from kinduct.frontends.lucent import collections, limits, machine
 from kinduct.frontends.lucent.clocksyntax import ClockSyntax
 from kinduct.frontends.lucent.limits import MAX_NESTING, check_tree
 from kinduct.frontends.lucent.prescan import check_unsupported
@@ -177,7 +177,7 @@ def _decimal(s: str) -> Fraction:
 _BINOPS = {"or": "or", "xor": "xor", "and": "and", "=>": "=>", "=": "=", "<>": "<>", "<": "<",
            "<=": "<=", ">": ">", ">=": ">=", "+": "+", "-": "-", "*": "*", "/": "/", "div": "div",
            "mod": "mod", "==>": "==>", "&&": "&&", "||": "||", "lsh": "lsh", "rsh": "rsh",
-           "++": "++"}
+           "++": "++", "in": "in"}
 
 
 @v_args(meta=True)
@@ -592,7 +592,22 @@ class _Builder(ClockSyntax):
         return A.Index(items[0], items[1], pos=_pos(meta))
 
     def update(self, meta, items):
+        if len(items) > 3:  # m[k1 := v1; k2 := v2]: one update after the other
+            return collections.updates(items[0], items[1:], _pos(meta))
         return A.Update(items[0], items[1], items[2], pos=_pos(meta))
+
+    def set_type(self, meta, items):
+        return A.TypeExpr("set", (items[2],), _pos(meta))
+
+    def map_type(self, meta, items):
+        key, value = (i for i in items if isinstance(i, A.TypeExpr))
+        return A.TypeExpr("map", (key, value), _pos(meta))
+
+    def set_lit(self, meta, items):
+        return collections.set_literal(items, _pos(meta))
+
+    def map_lit(self, meta, items):
+        return collections.map_literal(items[1:], _pos(meta))
 
     def field(self, meta, items):
         return A.Field(items[0], str(items[1]), pos=_pos(meta))

@@ -17,9 +17,8 @@ from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 #: text.
 UNSUPPORTED = [
     (re.compile(r"\bchoose\b"), "'choose'"),
-    (re.compile(r"\bset\s*<"), "sets"),
-    (re.compile(r"\bmap\s*(<|\[)"), "maps"),
-    (re.compile(r"@\s*<[^>]*>\s*\{|[\]}]\s*@\s*<"), "polymorphism (type instantiation)"),
+    (re.compile(r"@\s*<[^>]*>\s*\{|(?<!\[)\]\s*@\s*<|(?<!\{)\}\s*@\s*<"),
+     "polymorphism (type instantiation)"),
     (re.compile(r"\b(type|contract)\s+[A-Za-z_]\w*\s*<"), "polymorphism (type parameters)"),
     (re.compile(r"\bdatatype\s+[A-Za-z_]\w*\s*<"), "polymorphic algebraic datatypes"),
     (re.compile(r"\brealizable\b", re.I), "realizability checking"),

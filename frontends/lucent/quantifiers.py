@@ -18,6 +18,7 @@ import math
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent import unbounded
 from kinduct.frontends.lucent.checked import Refines
 from kinduct.frontends.lucent.types import BOOL, INT, Refinement, T
 from kinduct.frontends.lucent.walk import _has_temporal, children, const_value
@@ -40,6 +41,10 @@ def expand(scope: _Scope, q: A.Quant) -> A.Expr:
     for p in q.params:
         t, ref = scope.c.resolve_type(p.type_expr)
         values = _domain(scope, q, p, t, ref, guards)
+        if values is None:  # an infinite domain: an SMT quantifier where it can be
+            return unbounded.check(scope, q, f"a quantifier over {t} other than a finite range "
+                                   "(kinduct expands quantifiers over bool, enumerations and "
+                                   "bounded integers)")
         domains.append(values)
         refinements.append(ref if ref.preds or ref.parts else None)
     if math.prod(len(d) for d in domains) > MAX_INSTANCES:
@@ -63,8 +68,8 @@ def expand(scope: _Scope, q: A.Quant) -> A.Expr:
 
 
 def _domain(scope: _Scope, q: A.Quant, p: A.Param, t: T, ref: Refinement,
-            guards: list[A.Expr]) -> list[A.Expr]:
-    """The values ``p`` ranges over, as checked literals."""
+            guards: list[A.Expr]) -> list[A.Expr] | None:
+    """The values ``p`` ranges over, as checked literals (None: infinitely many)."""
     if t.kind == "bool":
         return [A.Lit(b, "bool", pos=p.pos, ty=BOOL) for b in (False, True)]
     if t.kind == "enum":
@@ -84,8 +89,7 @@ def _domain(scope: _Scope, q: A.Quant, p: A.Param, t: T, ref: Refinement,
                 raise _unsupported(scope, f"a quantifier of more than {MAX_INSTANCES} instances",
                                    q.pos)
             return [A.Lit(i, "int", pos=p.pos, ty=INT) for i in range(lo, hi + 1)]
-    raise _unsupported(scope, f"a quantifier over {t} other than a finite range (kinduct "
-                       "expands quantifiers over bool, enumerations and bounded integers)", p.pos)
+    return None
 
 
 def _guard_conjuncts(q: A.Quant) -> list[A.Expr]:

@@ -27,6 +27,10 @@ def constraints(inst: _Inst, term: STerm, ref: Refinement) -> list[FNode]:
     mgr = inst.mgr
     out = []
     for key, sub in ref.parts.items():
+        if isinstance(key, tuple):  # a set's elements, a map's keys or values
+            from kinduct.frontends.lucent.collections_smt import part_constraints
+            out.extend(part_constraints(inst, term, key, sub))
+            continue
         items = term if key == "*" else [term[key]]
         for item in items:
             out.extend(constraints(inst, item, sub))

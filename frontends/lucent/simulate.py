@@ -29,6 +29,9 @@ Oracle = Callable[[str, T, int], Any]
 
 
 def default_value(t: T) -> Any:
+    if t.kind in ("set", "map", "lift"):
+        from kinduct.frontends.lucent.collections_sim import default
+        return default(t)
     if t.kind == "bool":
         return False
     if t.kind == "real":
@@ -312,13 +315,19 @@ class Instance:
             if e.uid not in self.memo:
                 self.memo[e.uid] = self.sim.oracle(self.prefix + e.uid, e.ty, self.step_no)
             return self.memo[e.uid]
-        raise SimulationError(f"cannot evaluate {type(e).__name__}")
+        from kinduct.frontends.lucent import collections_sim  # sets, maps, quantifiers
+        return collections_sim.evaluate(self, e)
 
 
 def refinement_holds(inst: Instance, value: Any, ref: Any) -> bool:
     """Whether ``value`` has the refinement type ``ref`` (components included), evaluated in
     ``inst`` (a predicate may read the node's constants and streams)."""
     for key, sub in ref.parts.items():
+        if isinstance(key, tuple):  # a set's elements, a map's keys or values
+            from kinduct.frontends.lucent.collections_sim import part_holds
+            if not part_holds(inst, value, key, sub):
+                return False
+            continue
         items = value if key == "*" else [value[key]]
         if not all(refinement_holds(inst, item, sub) for item in items):
             return False

@@ -24,12 +24,21 @@ from pysmt.typing import INT as SINT
 from pysmt.typing import REAL as SREAL
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import choice, machine, obligations, refine
+from kinduct.frontends.lucent import choice, collections_smt, machine, obligations, refine, unbounded
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop, Refines
 from kinduct.frontends.lucent.clocks import ClockTerms
 from kinduct.frontends.lucent.division import congruence, division
 from kinduct.frontends.lucent.lazy import Clock, clock_of
-from kinduct.frontends.lucent.types import Adt, T, adt_fields, assemble, flat, leaves, scalar_paths
+from kinduct.frontends.lucent.types import (
+    Adt,
+    MapParts,
+    T,
+    adt_fields,
+    assemble,
+    flat,
+    leaves,
+    scalar_paths,
+)
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuilder
 
@@ -43,6 +52,8 @@ def smt_type(t: T):
         return SREAL
     if t.kind == "machine":
         return machine.smt_type(t)
+    if t.kind in ("set", "lift"):
+        return collections_smt.sort(t)
     return SINT
 
 
@@ -408,8 +419,8 @@ class _Inst:
         return self.mgr.EqualsOrIff(a, b)
 
     def ite(self, c: FNode, a: STerm, b: STerm) -> STerm:
-        if isinstance(a, Adt):
-            return Adt({k: self.ite(c, a[k], b[k]) for k in a}, a.ty)
+        if isinstance(a, (Adt, MapParts)):
+            return type(a)({k: self.ite(c, a[k], b[k]) for k in a}, a.ty)
         if isinstance(a, dict):
             return {k: self.ite(c, a[k], b[k]) for k in a}
         if isinstance(a, list):
@@ -505,6 +516,9 @@ class _Inst:
                 return mgr.Not(mgr.Iff(a, b))
             if op == "=>":
                 return mgr.Implies(a, b)
+            if op in ("=", "<>") and collections_smt.contains_container(e.left.ty):
+                eq = collections_smt.same(self, a, b, e.left.ty)
+                return eq if op == "=" else mgr.Not(eq)
             if op == "=":
                 return self.same(a, b)
             if op == "<>":
@@ -575,7 +589,9 @@ class _Inst:
                 self.tr.assume(want if can is None else self.mgr.Implies(can, want))
             self.tr.guard = guard
             return var
-        raise TypeError(f"cannot translate {type(e).__name__}")
+        if isinstance(e, unbounded.UQuant):
+            return unbounded.translate(self, e)
+        return collections_smt.translate(self, e)
 
     def call(self, e: A.Call) -> STerm:
         tr = self.tr

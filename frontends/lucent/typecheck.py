@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import (
     activation,
+    collections,
     datatypes,
     lazy,
     machine,
@@ -102,8 +103,8 @@ class _Scope:
         return u
 
     def check(self, e: A.Expr) -> A.Expr:
-        m = getattr(self, "_" + type(e).__name__)
-        return m(e)
+        m = getattr(self, "_" + type(e).__name__, None)
+        return e.check(self) if m is None else m(e)  # sets and maps check themselves
 
     def clocked(self, e: A.Expr) -> A.Expr:
         """``e`` (a ``pre``, ``->``, call or ``any``) marked with the lazy branch's clock."""
@@ -225,6 +226,8 @@ class _Scope:
             self.unify(BOOL, a.ty, e.left.pos)
             self.unify(BOOL, b.ty, e.right.pos)
             return A.Binop(op, a, b, pos=e.pos, ty=BOOL)
+        if collections.involved(op, a, b):
+            return collections.check_binop(self, e, a, b)
         if op in ("=", "<>"):
             if flat(a.ty) != flat(b.ty):
                 raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.right.pos)
@@ -324,6 +327,8 @@ class _Scope:
             if not 0 <= i < len(arg.ty.items):
                 raise self.err(f"tuple index {i} out of range", e.index.pos)
             return A.Index(arg, A.Lit(i, "int", pos=e.index.pos, ty=INT), pos=e.pos, ty=arg.ty.items[i])
+        if arg.ty.kind == "map":
+            return collections.check_read(self, arg, e)
         if arg.ty.kind != "array":
             raise self.err(f"type mismatch: expected an array, got {arg.ty}", e.arg.pos)
         idx = self.expect(e.index, INT)
@@ -338,6 +343,8 @@ class _Scope:
 
     def _Update(self, e: A.Update) -> A.Expr:
         arg = self.check(e.arg)
+        if arg.ty.kind == "map":
+            return collections.check_update(self, arg, e)
         if arg.ty.kind != "array":
             raise self.err(f"type mismatch: expected an array, got {arg.ty}", e.arg.pos)
         idx = self.expect(e.index, INT)

@@ -11,10 +11,11 @@ from typing import Any
 @dataclass(frozen=True)
 class T:
     #: bool | int | real | machine | enum | abstract | tuple | array | record | adt | typevar
+    #: | set | map (:mod:`.collections`) | lift (a map's values at every key: one SMT array)
     kind: str
     name: str = ""  # machine: "sint" or "uint"
     #: tuple: item types; array: (elem,); record: ((field, type), ...); enum: values;
-    #: adt: ((constructor, ((field, type), ...)), ...)
+    #: adt: ((constructor, ((field, type), ...)), ...); set: (elem,); map and lift: (key, value)
     items: tuple = ()
     size: int = 0  # array: its size; machine: the width in bits
 
@@ -29,6 +30,8 @@ class T:
             return "[" + ", ".join(map(str, self.items)) + "]"
         if self.kind == "array":
             return f"{self.items[0]}^{self.size}"
+        if self.kind in ("set", "map"):
+            return f"{self.kind}<{', '.join(map(str, self.items))}>"
         return self.kind
 
 
@@ -97,6 +100,25 @@ class Adt(dict):
     __hash__ = None  # type: ignore[assignment]
 
 
+class MapParts(dict):
+    """A map's value or term: its key set under ``%dom`` and its values under ``%val`` (the
+    value type's structure, each leaf an array over the keys).  Two maps are equal when their
+    key sets are and their values at those keys are (:mod:`.collections`)."""
+
+    def __init__(self, items: Any, ty: T) -> None:
+        super().__init__(items)
+        self.ty = ty
+
+    def __eq__(self, other: object) -> bool:
+        from kinduct.frontends.lucent.collections import map_values_equal
+        return isinstance(other, MapParts) and map_values_equal(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 def leaf_count(t: T) -> int:
     """How many scalar streams a value of type ``t`` is expanded into."""
     if t.kind == "adt":
@@ -107,6 +129,8 @@ def leaf_count(t: T) -> int:
         return t.size * leaf_count(t.items[0])
     if t.kind == "tuple":
         return sum(leaf_count(it) for it in t.items)
+    if t.kind == "map":  # its key set, and its values as one array per leaf of the value type
+        return 1 + leaf_count(t.items[1])
     return 1
 
 
@@ -170,6 +194,10 @@ def scalar_paths(t: T, prefix: str = "") -> list[tuple[str, T]]:
         return [p for i in range(t.size) for p in scalar_paths(t.items[0], f"{prefix}[{i}]")]
     if t.kind == "tuple":
         return [p for i, it in enumerate(t.items) for p in scalar_paths(it, f"{prefix}.%{i}")]
+    if t.kind == "map":  # the key set, then the value type's leaves lifted to arrays
+        key, value = t.items
+        return [(f"{prefix}.%dom", T("set", items=(key,)))] + \
+            [(p, T("lift", items=(key, lt))) for p, lt in scalar_paths(value, f"{prefix}.%val")]
     return [(prefix, t)]
 
 
@@ -185,6 +213,11 @@ def assemble(name: str, t: T, read: Callable[[str, T], Any]) -> Any:
         return [assemble(f"{name}[{i}]", t.items[0], read) for i in range(t.size)]
     if t.kind == "tuple":
         return [assemble(f"{name}.%{i}", it, read) for i, it in enumerate(t.items)]
+    if t.kind == "map":
+        key, value = t.items
+        return MapParts({"%dom": read(f"{name}.%dom", T("set", items=(key,))),
+                         "%val": assemble(f"{name}.%val", value,
+                                          lambda n, lt: read(n, T("lift", items=(key, lt))))}, t)
     return read(name, t)
 
 

@@ -77,7 +77,8 @@ def children(e: A.Expr) -> list[A.Expr]:
         return [x for _, x in e.cases]
     if isinstance(e, A.Activate):
         return [*e.args, *(x for x in (e.every, e.restart) if x is not None), *(e.defaults or [])]
-    return []
+    kids = getattr(e, "kids", None)  # sets and maps (:mod:`.collections`)
+    return kids() if kids is not None else []
 
 
 #: Per elaborated node: its number of inputs, and the positions of those its outputs read at

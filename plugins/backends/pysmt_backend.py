@@ -19,8 +19,17 @@ from typing import Any
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.logics import Logic
-from pysmt.operators import BV_CONSTANT, BV_OPERATORS, BV_RELATIONS, BV_TONATURAL, DIV, POW
+from pysmt.operators import (
+    ARRAY_OPERATORS,
+    BV_CONSTANT,
+    BV_OPERATORS,
+    BV_RELATIONS,
+    BV_TONATURAL,
+    DIV,
+    POW,
+)
 
+from kinduct.kernel import arrays
 from kinduct.kernel.backend import Backend, Solver, SolverUnknown
 from kinduct.kernel.hookspecs import hookimpl
 from kinduct.kernel.verdict import Value
@@ -225,6 +234,8 @@ class Z3Solver(_PySMTSolver):
                 out[sym] = val.as_long()
             elif z3.is_algebraic_value(val):
                 out[sym] = Fraction(val.approx(20).as_fraction())
+            elif z3.is_array(val):
+                out[sym] = arrays.to_text(_z3_array(model, val, sym))
             else:
                 raise SolverUnknown(f"cannot read a value of {sym}: {val}")
         return out
@@ -294,9 +305,75 @@ class CVC5Solver(_PySMTSolver):
                 out[sym] = Fraction(val.getRealValue())
             elif val.isBitVectorValue():
                 out[sym] = int(val.getBitVectorValue(10))
+            elif val.getSort().isArray():
+                out[sym] = arrays.to_text(_cvc5_array(val, sym))
             else:
                 raise SolverUnknown(f"cannot read a value of {sym}: {val}")
         return out
+
+
+def _z3_scalar(model: Any, val: Any, sym: FNode) -> Any:
+    import z3
+    if z3.is_true(val):
+        return True
+    if z3.is_false(val):
+        return False
+    if z3.is_int_value(val) or z3.is_bv_value(val):
+        return val.as_long()
+    if z3.is_rational_value(val):
+        return Fraction(val.numerator_as_long(), val.denominator_as_long())
+    if z3.is_algebraic_value(val):
+        return Fraction(val.approx(20).as_fraction())
+    if z3.is_array(val):
+        return _z3_array(model, val, sym)
+    raise SolverUnknown(f"cannot read a value of {sym}: {val}")
+
+
+def _z3_array(model: Any, val: Any, sym: FNode) -> arrays.ArrayValue:
+    """An array value of z3's model: stores over a constant array, or a function's graph."""
+    import z3
+    entries = []
+    while z3.is_store(val):
+        entries.append((_z3_scalar(model, val.arg(1), sym), _z3_scalar(model, val.arg(2), sym)))
+        val = val.arg(0)
+    if z3.is_const_array(val):
+        default = _z3_scalar(model, val.arg(0), sym)
+    elif z3.is_as_array(val):
+        graph = model[z3.get_as_array_func(val)]
+        for k, v in graph.as_list()[:-1]:
+            entries.append((_z3_scalar(model, k, sym), _z3_scalar(model, v, sym)))
+        default = _z3_scalar(model, model.eval(graph.else_value(), model_completion=True), sym)
+    else:
+        simpler = z3.simplify(val)
+        if simpler.eq(val):
+            raise SolverUnknown(f"cannot read a value of {sym}: {val}")
+        rest = _z3_array(model, simpler, sym)
+        return arrays.ArrayValue(rest.default, tuple(entries) + rest.entries)
+    return arrays.ArrayValue(default, tuple(entries))
+
+
+def _cvc5_array(val: Any, sym: FNode) -> arrays.ArrayValue:
+    import cvc5
+
+    def scalar(v: Any) -> Any:
+        if v.isBooleanValue():
+            return v.getBooleanValue()
+        if v.isIntegerValue():
+            return int(v.getIntegerValue())
+        if v.isRealValue():
+            return Fraction(v.getRealValue())
+        if v.isBitVectorValue():
+            return int(v.getBitVectorValue(10))
+        if v.getSort().isArray():
+            return _cvc5_array(v, sym)
+        raise SolverUnknown(f"cannot read a value of {sym}: {v}")
+    entries = []
+    while val.getKind() == cvc5.Kind.STORE:
+        entries.append((scalar(val[1]), scalar(val[2])))
+        val = val[0]
+    if val.getKind() != cvc5.Kind.CONST_ARRAY:
+        raise SolverUnknown(f"cannot read a value of {sym}: {val}")
+    return arrays.ArrayValue(scalar(val.getConstArrayBase()), tuple(entries))
 
 
 #: cvc5's logic of every theory it supports, non-linear arithmetic included.
@@ -309,7 +386,8 @@ _SCANNED: weakref.WeakKeyDictionary[Any, tuple[int, bool]] = weakref.WeakKeyDict
 
 
 def _beyond(node: FNode) -> bool:
-    """Whether ``node`` is outside linear arithmetic: a non-linear term or a bit-vector one."""
+    """Whether ``node`` is outside linear arithmetic: a non-linear term, a bit-vector one, an
+    array or a quantifier."""
     kind = node.node_type()
     if node.is_times():
         return sum(1 for a in node.args() if not a.is_constant()) > 1
@@ -317,7 +395,10 @@ def _beyond(node: FNode) -> bool:
         return not node.arg(1).is_constant()
     if kind in BV_OPERATORS or kind in BV_RELATIONS or kind in (BV_CONSTANT, BV_TONATURAL):
         return True
-    return node.is_symbol() and node.symbol_type().is_bv_type()
+    if node.is_quantifier() or kind in ARRAY_OPERATORS:  # Lucent's sets and maps
+        return True
+    return node.is_symbol() and (node.symbol_type().is_bv_type() or
+                                 node.symbol_type().is_array_type())
 
 
 def beyond_default_logic(env: Environment) -> bool:

@@ -1,0 +1,113 @@
+"""Quantifiers over infinite domains (``forall (i: int) i in s => i >= 0``), kept as SMT
+quantifiers where :mod:`.quantifiers` cannot expand them.
+
+Allowed: variables of ``int``, ``real``, ``bool``, enumerations, abstract types, and records,
+tuples, arrays and datatypes of these (each leaf a bound SMT variable; a datatype's value is
+its canonical representative, :func:`.collections_smt.canonical`); the body may not hold
+``pre``, ``->``, node calls, nor choices named by the quantified variable (divisions by it,
+array reads out of range), which would need one stream per value.  Machine integers, sets and
+maps are not quantified over.
+
+The simulator evaluates such a quantifier on the values its sets and maps hold
+(:mod:`.collections_sim`): exactly when every variable is guarded by its membership in a
+set or map, and otherwise only when some value decides it (a counterexample to a ``forall``,
+a witness of an ``exists``); else the evaluation is undetermined and a replay inconclusive.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent.types import BOOL, Refinement, T
+from kinduct.frontends.lucent.walk import _has_temporal, uid_nodes_reading
+from kinduct.kernel.errors import SourceLocation, UnsupportedError
+
+if TYPE_CHECKING:
+    from kinduct.frontends.lucent.translate import _Inst
+    from kinduct.frontends.lucent.typecheck import _Scope
+
+
+@dataclass(eq=False)
+class UQuant(A.Expr):
+    kind: str  # forall | exists
+    params: list[tuple[str, T, Refinement]]
+    body: A.Expr  # the variables' concise predicates included (a guard)
+
+    def kids(self) -> list[A.Expr]:
+        return [self.body]
+
+
+def _quantifiable(t: T) -> bool:
+    if t.kind in ("int", "real", "bool", "enum", "abstract"):
+        return True
+    if t.kind == "record":
+        return all(_quantifiable(ft) for _, ft in t.items)
+    if t.kind == "adt":
+        return all(_quantifiable(ft) for _, fields in t.items for _, ft in fields)
+    if t.kind in ("array", "tuple"):
+        return all(_quantifiable(x) for x in t.items)
+    return False
+
+
+def _refuse(scope: _Scope, what: str, pos: A.Pos) -> UnsupportedError:
+    from kinduct.frontends.lucent.typecheck import _line
+    return UnsupportedError(what, SourceLocation(scope.c.file, pos.line, pos.col),
+                            _line(scope.c.text, pos.line))
+
+
+def check(scope: _Scope, q: A.Quant, refused: str) -> A.Expr:
+    """The quantifier ``q`` kept whole; ``refused``: the message when it cannot be."""
+    params = []
+    for p in q.params:
+        t, ref = scope.c.resolve_type(p.type_expr)
+        if not _quantifiable(t):
+            raise _refuse(scope, refused, p.pos)
+        params.append((p.name, t, ref))
+    names = {n for n, _, _ in params}
+    sub = copy.copy(scope)
+    sub.env = {**scope.env, **{n: t for n, t, _ in params}}
+    sub.local_consts = {k: v for k, v in scope.local_consts.items() if k not in names}
+    conds = [sub.expect(p.pred, BOOL) for p in q.params if p.pred is not None]
+    body = sub.expect(q.body, BOOL)
+    for c in reversed(conds):
+        body = A.Binop("=>" if q.kind == "forall" else "and", c, body, pos=q.pos, ty=BOOL)
+    if _has_temporal(body, calls=True):
+        raise _refuse(scope, "'pre', '->' or a node call in a quantifier over an infinite domain",
+                      q.pos)
+    for n in names:
+        bad = uid_nodes_reading(body, n)
+        if bad:
+            raise _refuse(scope, "a division or an array read by the variable of a quantifier "
+                          "over an infinite domain", bad[0].pos)
+    return UQuant(q.kind, params, body, pos=q.pos, ty=BOOL)
+
+
+def translate(inst: _Inst, e: UQuant) -> Any:
+    from kinduct.frontends.lucent import refine
+    from kinduct.frontends.lucent.collections_smt import bound_keys, canonical, key_value
+    mgr = inst.mgr
+    syms_all, conds, saved = [], [], {}
+    for name, t, ref in e.params:
+        syms = bound_keys(mgr, t)
+        syms_all += syms
+        value = key_value(t, syms)
+        saved[name] = inst.env.get(name)
+        inst.env[name] = value
+        conds.append(canonical(mgr, t, iter(syms)))
+        if not ref.empty:
+            conds += refine.constraints(inst, value, ref)
+    try:
+        body = inst.expr(e.body)
+    finally:
+        for name, old in saved.items():
+            if old is None:
+                del inst.env[name]
+            else:
+                inst.env[name] = old
+    guard = mgr.And(conds)
+    if e.kind == "forall":
+        return mgr.ForAll(syms_all, mgr.Implies(guard, body))
+    return mgr.Exists(syms_all, mgr.And(guard, body))
