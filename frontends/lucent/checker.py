@@ -165,7 +165,7 @@ class Checker:
         if k == "subtype":
             var, base_te, pred = te.args
             base, ref = self.resolve_type(base_te)
-            scope = _Scope(self, None, {var: base})
+            scope = _Scope(self, None, {var: base}, strict_consts=self.strict)
             p = scope.expect(pred, BOOL)
             bad = [e for e in walk.uid_nodes_reading(p, var) if walk.shares_state(e)][:1]
             if _has_temporal(p) or bad:

@@ -42,6 +42,10 @@ class Undecided(Exception):
     """A value the simulator cannot hold (an infinite set) or a quantifier it cannot decide."""
 
 
+#: How a counterexample shows a set the solver made infinite (no Lucent value).
+INFINITE = "(infinite)"
+
+
 class Fun:
     """A total function of keys (curried over their leaves, as an SMT array): ``default``
     (a value, or a :class:`Fun` of the next leaves) but at the leaves of ``entries``."""
@@ -327,6 +331,9 @@ _MISSING = object()
 
 def text(v: Any, t: T, json_of: Callable[[Any, T], Any]) -> str:
     """A set or map value in Lucent's syntax: ``{1, 2}``, ``map[1 := true; 2 := false]``."""
+    if v is INFINITE or (isinstance(v, MapParts) and v["%dom"] is INFINITE):
+        return INFINITE
+
     def show(x: Any, xt: T) -> str:
         j = json_of(x, xt)
         return j if isinstance(j, str) else _json_text(j)

@@ -63,7 +63,7 @@ def build_system(checked: Checked, main: str, compositional: bool = False) -> Tr
     def lift(trace: Trace, prop: Property | None) -> list[dict[str, Any]]:
         leaves = sorted(trace.steps[0]) if trace.steps else []
         stepped = _stepped(checked, main, trace, abstract)
-        return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace), leaves,
+        return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace, True), leaves,
                        stepped)]
 
     def replay(trace: Trace, prop: Property) -> str | None:
@@ -122,12 +122,19 @@ def _from_trace(value: Any, t: T) -> Any:
     return value
 
 
-def trace_oracle(trace: Trace):
+def trace_oracle(trace: Trace, shown: bool = False):
+    """The simulator's oracle reading ``trace``; ``shown``: for printing, where a value that is
+    no Lucent value (an infinite set) is shown as such instead of raising."""
     def oracle(name: str, t: T, k: int) -> Any:
         step = trace.steps[min(k, len(trace.steps) - 1)]
 
         def read(leaf: str, lt: T) -> Any:
             if leaf in step:
+                if shown:
+                    try:
+                        return _from_trace(step[leaf], lt)
+                    except collections_sim.Undecided:
+                        return collections_sim.INFINITE
                 return _from_trace(step[leaf], lt)
             from kinduct.frontends.lucent.simulate import default_value
             return default_value(lt)

@@ -1,12 +1,13 @@
 """Quantifiers over infinite domains (``forall (i: int) i in s => i >= 0``), kept as SMT
 quantifiers where :mod:`.quantifiers` cannot expand them.
 
-Allowed: variables of ``int``, ``real``, ``bool``, enumerations, abstract types, and records,
+Allowed: variables of ``int``, ``real``, ``bool``, enumerations, abstract types, machine
+integers, and records,
 tuples, arrays and datatypes of these (each leaf a bound SMT variable; a datatype's value is
 its canonical representative, :func:`.collections_smt.canonical`); the body may not hold
 ``pre``, ``->``, node calls, nor choices named by the quantified variable (divisions by it,
-array reads out of range), which would need one stream per value.  Machine integers, sets and
-maps are not quantified over.
+array reads out of range), which would need one stream per value.  Sets and maps are not
+quantified over.
 
 The simulator evaluates such a quantifier on the values its sets and maps hold
 (:mod:`.collections_sim`): exactly when every variable is guarded by its membership in a
@@ -41,7 +42,7 @@ class UQuant(A.Expr):
 
 
 def _quantifiable(t: T) -> bool:
-    if t.kind in ("int", "real", "bool", "enum", "abstract"):
+    if t.kind in ("int", "real", "bool", "enum", "abstract", "machine"):
         return True
     if t.kind == "record":
         return all(_quantifiable(ft) for _, ft in t.items)
