@@ -64,6 +64,7 @@ class _PySMTSolver(Solver):
         self._last_assumptions: list[FNode] = []
         self._fresh = 0
         self._time_limit: float | None = None
+        self._quantifiers: dict[FNode, bool] = {}
         self._new_native()
 
     def _new_native(self) -> None:
@@ -134,8 +135,10 @@ class _PySMTSolver(Solver):
 
     def check(self, assumptions: Sequence[FNode] = ()) -> bool:
         self._last_assumptions = list(assumptions)
-        literals = list(assumptions) if self.native_assumptions else \
-            [self._literal(a) for a in assumptions]
+        # a quantified assumption goes through a proxy: asserted, its existentials are
+        # Skolemized, which a solver does not do to an assumption literal
+        literals = [a if self.native_assumptions and not _quantified(a, self._quantifiers)
+                    else self._literal(a) for a in assumptions]
         self._last_literals = literals
         natives = self._native_call(lambda: [self.to_native(lit) for lit in literals])
         return self._native_call(self._check_native, natives)
@@ -156,6 +159,23 @@ class _PySMTSolver(Solver):
 
     def close(self) -> None:
         self._pysmt.exit()
+
+
+def _quantified(term: FNode, cache: dict[FNode, bool]) -> bool:
+    """Whether ``term`` holds a quantifier (Lucent's sets and maps); ``cache``: the answers so
+    far."""
+    found = cache.get(term)
+    if found is None:
+        stack, seen, found = [term], set(), False
+        while stack and not found:
+            t = stack.pop()
+            if t in seen:
+                continue
+            seen.add(t)
+            found = t.is_quantifier()
+            stack.extend(t.args())
+        cache[term] = found
+    return found
 
 
 class Z3Solver(_PySMTSolver):

@@ -13,6 +13,7 @@ from pysmt.fnode import FNode
 
 from kinduct.kernel.certify import check_invariant
 from kinduct.kernel.engine import EngineContext
+from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
@@ -39,6 +40,11 @@ class InvGen(AnalysingEngine):
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
+        arrays = [v for v in (*system.state_vars, *system.input_vars)
+                  if v.symbol_type().is_array_type()]
+        if arrays:  # its candidates and samples are over numbers and Booleans
+            raise EngineRefusal(f"invgen does not mine array state ({arrays[0]}: "
+                                f"{arrays[0].symbol_type()})")
         options: InvGen.Options = ctx.options
         budget = options.budget
         left = ctx.time_left()
