@@ -12,8 +12,11 @@ with the simulator's:
 
 A trace holds arrays as text (:mod:`kinduct.kernel.arrays`); :func:`from_trace` reads them.
 A set that the solver made infinite (a default ``true`` over an infinite sort) is no Lucent
-value: reading it raises :class:`Undecided`, and so does a quantifier over an infinite domain
-that the values at hand do not decide (:mod:`.unbounded`); a replay then is inconclusive.
+value: it is read without the elements of its default, as a :class:`Finitized` set; a replay
+where such a set does not give the trace's streams and violation is inconclusive (the finite
+set is what the simulator and the printed counterexample hold, so a replay that succeeds is a
+genuine counterexample).  A quantifier over an infinite domain that the values at hand do not
+decide (:mod:`.unbounded`) raises :class:`Undecided`, and a replay is inconclusive too.
 """
 
 from __future__ import annotations
@@ -42,8 +45,21 @@ class Undecided(Exception):
     """A value the simulator cannot hold (an infinite set) or a quantifier it cannot decide."""
 
 
-#: How a counterexample shows a set the solver made infinite (no Lucent value).
-INFINITE = "(infinite)"
+class Finitized(frozenset):
+    """The finite part of a set that the solver made infinite (its listed elements)."""
+
+
+def finitized(v: Any) -> bool:
+    """Whether the value ``v`` holds a :class:`Finitized` set."""
+    if isinstance(v, Finitized):
+        return True
+    if isinstance(v, dict):
+        return any(finitized(x) for x in v.values())
+    if isinstance(v, list):
+        return any(finitized(x) for x in v)
+    if isinstance(v, Fun):
+        return finitized(v.default) or any(finitized(x) for x in v.entries.values())
+    return False
 
 
 class Fun:
@@ -151,21 +167,23 @@ def _bool_level(t: T) -> list[Any] | None:
     return None
 
 
-def _members(arr: Any, paths: list[T], prefix: tuple) -> set[tuple]:
+def _members(arr: Any, paths: list[T], prefix: tuple, dropped: list[bool]) -> set[tuple]:
+    """The elements of the set ``arr`` (curried over ``paths``); ``dropped`` notes the
+    elements of an infinite default left out."""
     if not paths:
         return {prefix} if arr else set()
     lt, rest = paths[0], paths[1:]
     listed = {_scalar(k, lt): v for k, v in arr.entries}
     out: set[tuple] = set()
     for k, v in listed.items():
-        out |= _members(v, rest, prefix + (k,))
+        out |= _members(v, rest, prefix + (k,), dropped)
     finite = _bool_level(lt)
     if finite is not None:
         for k in finite:
             if k not in listed:
-                out |= _members(arr.default, rest, prefix + (k,))
+                out |= _members(arr.default, rest, prefix + (k,), dropped)
     elif _any_true(arr.default, rest):
-        raise Undecided("the counterexample holds an infinite set, which is no Lucent value")
+        dropped.append(True)
     return out
 
 
@@ -186,7 +204,9 @@ def _fun(arr: Any, key_paths: list[T], leaf: T) -> Any:
 def _leaf_value(v: Any, t: T) -> Any:
     if t.kind == "set":
         paths = [lt for _, lt in scalar_paths(t.items[0])]
-        return frozenset(k for k in _members(v, paths, ()) if _canonical(k, t.items[0]))
+        dropped: list[bool] = []
+        members = [k for k in _members(v, paths, (), dropped) if _canonical(k, t.items[0])]
+        return Finitized(members) if dropped else frozenset(members)
     if t.kind == "lift":
         return _fun(v, [lt for _, lt in scalar_paths(t.items[0])], t.items[1])
     return _scalar(v, t)
@@ -331,9 +351,6 @@ _MISSING = object()
 
 def text(v: Any, t: T, json_of: Callable[[Any, T], Any]) -> str:
     """A set or map value in Lucent's syntax: ``{1, 2}``, ``map[1 := true; 2 := false]``."""
-    if v is INFINITE or (isinstance(v, MapParts) and v["%dom"] is INFINITE):
-        return INFINITE
-
     def show(x: Any, xt: T) -> str:
         j = json_of(x, xt)
         return j if isinstance(j, str) else _json_text(j)

@@ -283,6 +283,17 @@ def translate(inst: _Inst, e: C.CExpr) -> Any:
     raise TypeError(f"cannot translate {type(e).__name__}")
 
 
+def refuse_abstract_call(tr: Any, callee: Any, call: Any) -> None:
+    """An imported (or abstracted) function of sets or maps is not encoded: its congruence
+    would compare containers by their encoding, not by Lucent's equality."""
+    if any(contains_container(callee.types[n]) for n in callee.inputs + callee.outputs):
+        from kinduct.kernel.errors import SourceLocation, UnsupportedError
+        lines = tr.checked.text.splitlines()
+        line = lines[call.pos.line - 1] if 0 < call.pos.line <= len(lines) else None
+        raise UnsupportedError("an imported or abstracted function of sets or maps",
+                               SourceLocation(tr.file, call.pos.line, call.pos.col), line)
+
+
 def part_constraints(inst: _Inst, term: Any, key: tuple, ref: Any) -> list[FNode]:
     """A refinement of a set's elements (``("elem", T)``), a map's keys (``("key", K)``) or
     values (``("value", K)``): quantified over the elements or bound keys."""

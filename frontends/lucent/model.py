@@ -63,7 +63,7 @@ def build_system(checked: Checked, main: str, compositional: bool = False) -> Tr
     def lift(trace: Trace, prop: Property | None) -> list[dict[str, Any]]:
         leaves = sorted(trace.steps[0]) if trace.steps else []
         stepped = _stepped(checked, main, trace, abstract)
-        return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace, True), leaves,
+        return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace), leaves,
                        stepped)]
 
     def replay(trace: Trace, prop: Property) -> str | None:
@@ -122,29 +122,28 @@ def _from_trace(value: Any, t: T) -> Any:
     return value
 
 
-def trace_oracle(trace: Trace, shown: bool = False):
-    """The simulator's oracle reading ``trace``; ``shown``: for printing, where a value that is
-    no Lucent value (an infinite set) is shown as such instead of raising."""
+def trace_oracle(trace: Trace):
+    """The simulator's oracle reading ``trace``; its ``finitized`` list notes the names of
+    values read without an infinite set's default (:mod:`.collections_sim`)."""
     def oracle(name: str, t: T, k: int) -> Any:
         step = trace.steps[min(k, len(trace.steps) - 1)]
 
         def read(leaf: str, lt: T) -> Any:
             if leaf in step:
-                if shown:
-                    try:
-                        return _from_trace(step[leaf], lt)
-                    except collections_sim.Undecided:
-                        return collections_sim.INFINITE
-                return _from_trace(step[leaf], lt)
+                v = _from_trace(step[leaf], lt)
+                if lt.kind in ("set", "lift") and collections_sim.finitized(v):
+                    oracle.finitized.append(leaf)
+                return v
             from kinduct.frontends.lucent.simulate import default_value
             return default_value(lt)
         return assemble(name, t, read)
+    oracle.finitized = []
     return oracle
 
 
-def trace_inputs(checked: Checked, main: str, trace: Trace) -> list[dict[str, Any]]:
+def trace_inputs(checked: Checked, main: str, trace: Trace, oracle=None) -> list[dict[str, Any]]:
     node = checked.nodes[main]
-    oracle = trace_oracle(trace)
+    oracle = oracle or trace_oracle(trace)
     return [{n: oracle(n, node.types[n], k) for n in node.inputs} for k in range(len(trace))]
 
 
@@ -168,20 +167,31 @@ def concrete_violation(checked: Checked, main: str, infos: dict[str, PropInfo], 
 def replay_on_simulator(checked: Checked, main: str, infos: dict[str, PropInfo], trace: Trace,
                         prop: Property, abstract: set[str] | frozenset[str] = frozenset()) -> str | None:
     """Run the simulator on the trace's inputs (and its nondeterministic choices); every stream
-    must agree with the trace and the property must really fail (or be reached) at the end."""
+    must agree with the trace and the property must really fail (or be reached) at the end.
+    Where the trace holds an infinite set (no Lucent value: the simulator reads its finite
+    part), a trace that does not replay is inconclusive."""
+    oracle = trace_oracle(trace)
+    problem = _replay(checked, main, infos, trace, prop, abstract, oracle)
+    if problem is not None and not isinstance(problem, Inconclusive) and oracle.finitized:
+        return Inconclusive(f"the counterexample holds an infinite set ({oracle.finitized[0]}), "
+                            f"which is no Lucent value; with its finite part: {problem}")
+    return problem
+
+
+def _replay(checked: Checked, main: str, infos: dict[str, PropInfo], trace: Trace,
+            prop: Property, abstract: set[str] | frozenset[str], oracle) -> str | None:
     info = infos.get(prop.name)
     if info is None:
         return f"unknown property {prop.name}"
-    sim = Simulator(checked, main, trace_oracle(trace), abstract)
+    sim = Simulator(checked, main, oracle, abstract)
     inst = sim.instance(info.prefix)
     if inst is None:
         return f"no instance {info.prefix!r} in the simulator"
     inst.watches.append(("prop", _prop_watch(info)))
     for a_i, a in enumerate(sim.main.asserts + [x.expr for x in sim.main.assumes]):
         sim.root.watches.append((f"assert{a_i}", lambda ins, a=a: ins.eval(a)))
-    inputs = trace_inputs(checked, main, trace)
     try:
-        for k, inp in enumerate(inputs):
+        for k, inp in enumerate(trace_inputs(checked, main, trace, oracle)):
             sim.step(inp)
             for key, val in sim.root.watched.items():
                 if key.startswith("assert") and val is not True:
@@ -189,7 +199,7 @@ def replay_on_simulator(checked: Checked, main: str, infos: dict[str, PropInfo],
             bad = _compare(sim, trace, k) or _unsatisfied(sim, k)
             if bad:
                 return bad
-    except collections_sim.Undecided as exc:  # an infinite set, an undecided quantifier
+    except collections_sim.Undecided as exc:  # an undecided quantifier
         return Inconclusive(str(exc))
     except Exception as exc:  # the simulator is the reference: any failure is a mismatch
         return f"simulator failed: {type(exc).__name__}: {exc}"

@@ -610,6 +610,7 @@ class _Inst:
         outs = inst.translate()
         tr.guard = guard
         if callee.kind == "function" and (callee.imported or callee.name in tr.abstract_nodes()):
+            collections_smt.refuse_abstract_call(tr, callee, e)
             tr.congruence(callee.name, [x for n in callee.inputs for x in leaves(env[n])],
                           [x for o in outs for x in leaves(o)])
         return outs[0] if len(outs) == 1 else list(outs)

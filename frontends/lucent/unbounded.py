@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.types import BOOL, Refinement, T
-from kinduct.frontends.lucent.walk import _has_temporal, uid_nodes_reading
+from kinduct.frontends.lucent.walk import _has_temporal, const_value, uid_nodes_reading
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -79,11 +79,19 @@ def check(scope: _Scope, q: A.Quant, refused: str) -> A.Expr:
         raise _refuse(scope, "'pre', '->' or a node call in a quantifier over an infinite domain",
                       q.pos)
     for n in names:
-        bad = uid_nodes_reading(body, n)
+        bad = [x for x in uid_nodes_reading(body, n) if not _in_range(x)]
         if bad:
             raise _refuse(scope, "a division or an array read by the variable of a quantifier "
                           "over an infinite domain", bad[0].pos)
     return UQuant(q.kind, params, body, pos=q.pos, ty=BOOL)
+
+
+def _in_range(e: A.Expr) -> bool:
+    """An array read at a constant index within its bounds (no choice of its own)."""
+    if not isinstance(e, A.Index) or e.arg.ty.kind != "array":
+        return False
+    i = const_value(e.index)
+    return isinstance(i, int) and 0 <= i < e.arg.ty.size
 
 
 def translate(inst: _Inst, e: UQuant) -> Any:
