@@ -363,6 +363,8 @@ def _z3_array(model: Any, val: Any, sym: FNode) -> arrays.ArrayValue:
         for k, v in graph.as_list()[:-1]:
             entries.append((_z3_scalar(model, k, sym), _z3_scalar(model, v, sym)))
         default = _z3_scalar(model, model.eval(graph.else_value(), model_completion=True), sym)
+    elif z3.is_quantifier(val) and val.is_lambda() and val.num_vars() == 1:
+        return _z3_lambda(model, val, sym, entries)
     else:
         simpler = z3.simplify(val)
         if simpler.eq(val):
@@ -370,6 +372,50 @@ def _z3_array(model: Any, val: Any, sym: FNode) -> arrays.ArrayValue:
         rest = _z3_array(model, simpler, sym)
         return arrays.ArrayValue(rest.default, tuple(entries) + rest.entries)
     return arrays.ArrayValue(default, tuple(entries))
+
+
+def _z3_lambda(model: Any, val: Any, sym: FNode, entries: list) -> arrays.ArrayValue:
+    """An array given as ``lambda k. body`` where ``k`` is only compared for equality with
+    values: its value at each of those values, and elsewhere (a value none of them is)."""
+    import z3
+    body = val.body()
+    points: list[Any] = []
+    stack, seen = [body], set()
+    while stack:
+        e = stack.pop()
+        if e.get_id() in seen:
+            continue
+        seen.add(e.get_id())
+        kids = e.children()
+        if any(z3.is_var(k) for k in kids):
+            other = [k for k in kids if not z3.is_var(k)]
+            if not (z3.is_eq(e) and len(other) == 1 and z3.is_const(other[0])):
+                raise SolverUnknown(f"cannot read a value of {sym}: {val}")
+            points.append(other[0])
+        stack.extend(k for k in kids if not z3.is_var(k))
+    if z3.is_var(body):
+        raise SolverUnknown(f"cannot read a value of {sym}: {val}")
+
+    def at(point: Any) -> Any:
+        return _z3_scalar(model, z3.simplify(z3.substitute_vars(body, point)), sym)
+    index = val.var_sort(0)
+    known = {}
+    for p in points:
+        known.setdefault(_z3_scalar(model, p, sym), p)
+    for k, p in known.items():
+        if all(k != e[0] for e in entries):
+            entries.append((k, at(p)))
+    if index == z3.BoolSort():
+        rest = [b for b in (False, True) if b not in known]
+        return arrays.ArrayValue(at(z3.BoolVal(rest[0])) if rest else entries[-1][1],
+                                 tuple(entries))
+    numbers = [k for k in known if not isinstance(k, bool)]
+    fresh = max(numbers, default=0) + 1
+    point = z3.BitVecVal(fresh % (1 << index.size()), index.size()) if z3.is_bv_sort(index) \
+        else z3.RealVal(fresh) if index == z3.RealSort() else z3.IntVal(fresh)
+    if z3.is_bv_sort(index) and _z3_scalar(model, point, sym) in known:
+        raise SolverUnknown(f"cannot read a value of {sym}: {val}")
+    return arrays.ArrayValue(at(point), tuple(entries))
 
 
 def _cvc5_array(val: Any, sym: FNode) -> arrays.ArrayValue:
