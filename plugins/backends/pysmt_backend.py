@@ -254,7 +254,7 @@ class Z3Solver(_PySMTSolver):
                 out[sym] = val.as_long()
             elif z3.is_algebraic_value(val):
                 out[sym] = Fraction(val.approx(20).as_fraction())
-            elif z3.is_array(val):
+            elif _z3_is_array(val):
                 out[sym] = arrays.to_text(_z3_array(model, val, sym))
             else:
                 raise SolverUnknown(f"cannot read a value of {sym}: {val}")
@@ -332,6 +332,11 @@ class CVC5Solver(_PySMTSolver):
         return out
 
 
+def _z3_is_array(val: Any) -> bool:
+    import z3
+    return z3.is_array(val) or (z3.is_quantifier(val) and val.is_lambda())
+
+
 def _z3_scalar(model: Any, val: Any, sym: FNode) -> Any:
     import z3
     if z3.is_true(val):
@@ -344,7 +349,7 @@ def _z3_scalar(model: Any, val: Any, sym: FNode) -> Any:
         return Fraction(val.numerator_as_long(), val.denominator_as_long())
     if z3.is_algebraic_value(val):
         return Fraction(val.approx(20).as_fraction())
-    if z3.is_array(val):
+    if _z3_is_array(val):
         return _z3_array(model, val, sym)
     raise SolverUnknown(f"cannot read a value of {sym}: {val}")
 
@@ -375,11 +380,17 @@ def _z3_array(model: Any, val: Any, sym: FNode) -> arrays.ArrayValue:
 
 
 def _z3_lambda(model: Any, val: Any, sym: FNode, entries: list) -> arrays.ArrayValue:
-    """An array given as ``lambda k. body`` where ``k`` is only compared for equality with
-    values: its value at each of those values, and elsewhere (a value none of them is)."""
+    """An array given as ``lambda k. body`` where ``k`` is only compared with values
+    (``=``, ``<=``, ``<``): piecewise constant between those values, read at each of them,
+    at the integers between them (at most :data:`_LAMBDA_SPAN`) or between consecutive ones
+    (reals, which must then hold the default), and on both sides (which must agree: the
+    default)."""
     import z3
     body = val.body()
-    points: list[Any] = []
+    if z3.is_var(body):
+        raise SolverUnknown(f"cannot read a value of {sym}: {val}")
+    comparisons = (z3.is_eq, z3.is_le, z3.is_lt, z3.is_ge, z3.is_gt)
+    points: dict[Any, Any] = {}
     stack, seen = [body], set()
     while stack:
         e = stack.pop()
@@ -389,33 +400,52 @@ def _z3_lambda(model: Any, val: Any, sym: FNode, entries: list) -> arrays.ArrayV
         kids = e.children()
         if any(z3.is_var(k) for k in kids):
             other = [k for k in kids if not z3.is_var(k)]
-            if not (z3.is_eq(e) and len(other) == 1 and z3.is_const(other[0])):
+            if not (any(c(e) for c in comparisons) and len(other) == 1 and
+                    z3.is_const(other[0])):
                 raise SolverUnknown(f"cannot read a value of {sym}: {val}")
-            points.append(other[0])
+            points.setdefault(_z3_scalar(model, other[0], sym), other[0])
         stack.extend(k for k in kids if not z3.is_var(k))
-    if z3.is_var(body):
-        raise SolverUnknown(f"cannot read a value of {sym}: {val}")
+    index = val.var_sort(0)
 
     def at(point: Any) -> Any:
         return _z3_scalar(model, z3.simplify(z3.substitute_vars(body, point)), sym)
-    index = val.var_sort(0)
-    known = {}
-    for p in points:
-        known.setdefault(_z3_scalar(model, p, sym), p)
-    for k, p in known.items():
-        if all(k != e[0] for e in entries):
-            entries.append((k, at(p)))
+
+    def term(x: Any) -> Any:
+        if z3.is_bv_sort(index):
+            return z3.BitVecVal(x % (1 << index.size()), index.size())
+        return z3.RealVal(x) if index == z3.RealSort() else z3.IntVal(x)
+    listed = {k for k, _ in entries}
     if index == z3.BoolSort():
-        rest = [b for b in (False, True) if b not in known]
-        return arrays.ArrayValue(at(z3.BoolVal(rest[0])) if rest else entries[-1][1],
-                                 tuple(entries))
-    numbers = [k for k in known if not isinstance(k, bool)]
-    fresh = max(numbers, default=0) + 1
-    point = z3.BitVecVal(fresh % (1 << index.size()), index.size()) if z3.is_bv_sort(index) \
-        else z3.RealVal(fresh) if index == z3.RealSort() else z3.IntVal(fresh)
-    if z3.is_bv_sort(index) and _z3_scalar(model, point, sym) in known:
-        raise SolverUnknown(f"cannot read a value of {sym}: {val}")
-    return arrays.ArrayValue(at(point), tuple(entries))
+        for b in (False, True):
+            if b not in listed:
+                entries.append((b, at(z3.BoolVal(b))))
+        return arrays.ArrayValue(entries[-1][1], tuple(entries))
+    keys = sorted(k for k in points if not isinstance(k, bool))
+    if not keys:
+        return arrays.ArrayValue(at(term(0)), tuple(entries))
+    low, high = keys[0], keys[-1]
+    default = at(term(low - 1))
+    if at(term(high + 1)) != default:
+        raise SolverUnknown(f"cannot read a value of {sym} (no default): {val}")
+    if index == z3.RealSort():
+        inside = list(keys)
+        for a, b in zip(keys, keys[1:]):
+            if at(term((a + b) / 2)) != default:
+                raise SolverUnknown(f"cannot read a value of {sym} (an interval): {val}")
+    else:
+        if high - low > _LAMBDA_SPAN:
+            raise SolverUnknown(f"cannot read a value of {sym} (too wide): {val}")
+        inside = list(range(int(low), int(high) + 1))
+    for k in inside:
+        if k not in listed:
+            v = at(term(k))
+            if v != default:
+                entries.append((k, v))
+    return arrays.ArrayValue(default, tuple(entries))
+
+
+#: The widest range of integers read from an array's model given as a lambda.
+_LAMBDA_SPAN = 10_000
 
 
 def _cvc5_array(val: Any, sym: FNode) -> arrays.ArrayValue:
