@@ -267,8 +267,9 @@ class CVC5Solver(_PySMTSolver):
     native_assumptions = True
     # PySMT forces ite-simp and simp-ite-compress, which cvc5 refuses together with
     # unsat assumptions; model completion is cvc5's default for getValue.
+    # arrays-exp: constant arrays (Lucent's empty sets).
     solver_options = {"ite-simp": "false", "simp-ite-compress": "false",
-                      "produce-unsat-assumptions": "true"}
+                      "produce-unsat-assumptions": "true", "arrays-exp": "true"}
 
     def _new_native(self) -> None:
         if self.logic is not None or not beyond_default_logic(self.env):
@@ -470,6 +471,28 @@ def _cvc5_array(val: Any, sym: FNode) -> arrays.ArrayValue:
     if val.getKind() != cvc5.Kind.CONST_ARRAY:
         raise SolverUnknown(f"cannot read a value of {sym}: {val}")
     return arrays.ArrayValue(scalar(val.getConstArrayBase()), tuple(entries))
+
+
+def _cvc5_array_value(self: Any, formula: FNode, args: Sequence[Any], **kwargs: Any) -> Any:
+    """PySMT's cvc5 converter lacks constant arrays (Lucent's empty sets): a constant array
+    of the default, then the stores."""
+    import cvc5
+    from pysmt.typing import ArrayType
+    sort = ArrayType(formula.array_value_index_type(), formula.array_value_default().get_type())
+    term = self.cvc5.mkConstArray(self._type_to_cvc5(sort), args[0])
+    for i in range(1, len(args), 2):
+        term = self.cvc5.mkTerm(cvc5.Kind.STORE, term, args[i], args[i + 1])
+    return term
+
+
+def _patch_cvc5_converter() -> None:
+    if importlib.util.find_spec("cvc5") is None:
+        return
+    from pysmt.solvers.cvcfive import CVC5Converter
+    CVC5Converter.walk_array_value = _cvc5_array_value
+
+
+_patch_cvc5_converter()
 
 
 #: cvc5's logic of every theory it supports, non-linear arithmetic included.
