@@ -234,21 +234,24 @@ def same(inst: _Inst, a: Any, b: Any, t: T) -> FNode:
         for i, (c, fields) in enumerate(t.items) if fields))
 
 
-def bounded(mgr, arr: FNode, t: T) -> FNode | None:
-    """That the set ``arr`` of type ``t`` is bounded in its integer leaves (for sets of
-    integers, tuples and records of them: finite), so that a solver's model of a free set is a
-    Lucent value; None where the key has other leaves of infinite sorts (reals)."""
+def needs_bound(t: T) -> bool:
+    """Whether a free set of type ``t`` is made finite by a bound on its integer leaves
+    (:func:`bounded`): not where the key has real leaves (a bound does not make those
+    finite), nor where every leaf is of a finite sort."""
     paths = [lt for _, lt in scalar_paths(t.items[0])]
-    if any(lt.kind in ("real",) for lt in paths) or \
-            all(lt.kind in ("bool", "enum", "machine") for lt in paths):
-        return None
-    from pysmt.typing import INT as SINT
-    bound = mgr.FreshSymbol(SINT, template="_bound%d")
+    return not any(lt.kind == "real" for lt in paths) and \
+        not all(lt.kind in ("bool", "enum", "machine") for lt in paths)
+
+
+def bounded(mgr, arr: FNode, t: T, bound: FNode) -> FNode:
+    """That the set ``arr`` of type ``t`` is within ``bound`` in its integer leaves (for sets
+    of integers, tuples and records of them: finite), so that a solver's model of a free set
+    is a Lucent value."""
+    paths = [lt for _, lt in scalar_paths(t.items[0])]
     syms = bound_keys(mgr, t.items[0])
     within = [mgr.And(mgr.LE(mgr.Minus(mgr.Int(0), bound), k), mgr.LE(k, bound))
               for k, lt in zip(syms, paths, strict=True) if lt.kind in ("int", "abstract")]
-    return mgr.Exists([bound], mgr.ForAll(syms, mgr.Implies(select(mgr, arr, syms),
-                                                            mgr.And(within))))
+    return mgr.ForAll(syms, mgr.Implies(select(mgr, arr, syms), mgr.And(within)))
 
 
 def _define(inst: _Inst, name: str, t: T, body) -> FNode:

@@ -103,10 +103,6 @@ class Translator:
             formula = self.mgr.Implies(self.guard, formula)
         self.assumptions.append(formula)
 
-    def assume_opt(self, formula: FNode | None) -> None:
-        if formula is not None:
-            self.assume(formula)
-
     def congruence(self, fn: str, args: list[FNode], outs: list[FNode]) -> None:
         """An abstracted function is a mathematical function: equal arguments give equal
         results.  Encoded between its call sites at the same step, and between each call
@@ -145,8 +141,9 @@ class Translator:
         def leaf(n: str, lt: T) -> FNode:
             cur, nxt = self.b.state(n, smt_type(lt))
             self.next_of[cur] = nxt
-            if enum_range and lt.kind == "set":  # a free set (a choice, a memory) is finite
-                self.assume_opt(collections_smt.bounded(self.mgr, cur, lt))
+            if enum_range and lt.kind == "set" and collections_smt.needs_bound(lt):
+                bound = self.b.input(n + ".%bound", SINT)  # a free set (a choice) is finite
+                self.assume(collections_smt.bounded(self.mgr, cur, lt, bound))
             if enum_range and lt.kind == "enum":
                 self.assume(self.mgr.And(self.mgr.GE(cur, self.mgr.Int(0)),
                                                    self.mgr.LT(cur, self.mgr.Int(len(lt.items)))))
@@ -156,8 +153,9 @@ class Translator:
     def input(self, name: str, t: T) -> STerm:
         def leaf(n: str, lt: T) -> FNode:
             sym = self.b.input(n, smt_type(lt))
-            if lt.kind == "set":  # a free set is finite
-                self.assume_opt(collections_smt.bounded(self.mgr, sym, lt))
+            if lt.kind == "set" and collections_smt.needs_bound(lt):  # a free set is finite
+                bound = self.b.input(n + ".%bound", SINT)
+                self.assume(collections_smt.bounded(self.mgr, sym, lt, bound))
             if lt.kind == "enum":
                 self.assume(self.mgr.And(self.mgr.GE(sym, self.mgr.Int(0)),
                                                    self.mgr.LT(sym, self.mgr.Int(len(lt.items)))))
