@@ -174,8 +174,8 @@ def _key_type(scope: _Scope, t: T, pos: A.Pos) -> None:
     from kinduct.frontends.lucent.collections_smt import unsupported_key
     why = unsupported_key(t)
     if why is not None:
-        from kinduct.kernel.errors import SourceLocation, UnsupportedError
         from kinduct.frontends.lucent.typecheck import _line
+        from kinduct.kernel.errors import SourceLocation, UnsupportedError
         raise UnsupportedError(f"sets and maps with {why} as elements or keys",
                                SourceLocation(scope.c.file, pos.line, pos.col),
                                _line(scope.c.text, pos.line))
@@ -191,8 +191,8 @@ def resolve_type(checker: Checker, te: A.TypeExpr) -> tuple[T, Refinement]:
     from kinduct.frontends.lucent.collections_smt import unsupported_key
     why = unsupported_key(t.items[0])
     if why is not None:
-        from kinduct.kernel.errors import SourceLocation, UnsupportedError
         from kinduct.frontends.lucent.typecheck import _line
+        from kinduct.kernel.errors import SourceLocation, UnsupportedError
         raise UnsupportedError(f"sets and maps with {why} as elements or keys",
                                SourceLocation(checker.file, te.pos.line, te.pos.col),
                                _line(checker.text, te.pos.line))

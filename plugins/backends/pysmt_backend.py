@@ -430,7 +430,7 @@ def _z3_lambda(model: Any, val: Any, sym: FNode, entries: list) -> arrays.ArrayV
         raise SolverUnknown(f"cannot read a value of {sym} (no default): {val}")
     if index == z3.RealSort():
         inside = list(keys)
-        for a, b in zip(keys, keys[1:]):
+        for a, b in itertools.pairwise(keys):
             if at(term((a + b) / 2)) != default:
                 raise SolverUnknown(f"cannot read a value of {sym} (an interval): {val}")
     else:
