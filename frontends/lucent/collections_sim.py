@@ -304,6 +304,23 @@ def _collected(inst: Instance, t: T) -> set[tuple]:
     return {k for k in found if _canonical(k, t)}
 
 
+def _numbers(inst: Instance, t: T) -> set[Any]:
+    """The numbers of ``t``'s kind in the instance's streams and the constants (and 0)."""
+    found: set[Any] = {0}
+    stack = list(inst.cur.values()) + list(inst.sim.consts.values())
+    while stack:
+        v = stack.pop()
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, int if t.kind == "int" else (int, Fraction)):
+            found.add(v if t.kind == "int" else Fraction(v))
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, (list, frozenset, tuple)):
+            stack.extend(v)
+    return found
+
+
 def _quantifier(inst: Instance, e: UQuant) -> bool:
     from kinduct.frontends.lucent.simulate import default_value, refinement_holds
     guards = _guards(e)
@@ -315,8 +332,8 @@ def _quantifier(inst: Instance, e: UQuant) -> bool:
             keys = coll["%dom"] if isinstance(coll, MapParts) else coll
         else:
             keys = _collected(inst, t) | {key_of(default_value(t), t)}
-            if t.kind == "int":
-                keys |= {(i,) for i in (-1, 1)}
+            if t.kind in ("int", "real"):  # the numbers at hand and their neighbours
+                keys |= {(n + d,) for n in _numbers(inst, t) for d in (-1, 0, 1)}
         domains.append([value_of(k, t) for k in sorted(keys, key=repr)])
     want = e.kind == "exists"
     saved = {n: inst.cur.get(n, _MISSING) for n, _, _ in e.params}

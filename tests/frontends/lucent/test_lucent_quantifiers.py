@@ -39,10 +39,25 @@ tel
                               "SubRange[L3C28]": "valid"}
 
 
+def test_quantifiers_over_infinite_domains_are_smt_quantifiers(tmp_path):
+    """Where a quantifier cannot be expanded, it is kept as an SMT quantifier
+    (:mod:`kinduct.frontends.lucent.unbounded`)."""
+    model = write(tmp_path, """
+node N(x: int) returns ();
+let
+  check "bounded_by_stream" forall (i: int) 0 <= i and i < x => i + 1 > 0;
+  check "real" forall (y: real) y = y;
+  check "exists" exists (i: int) i > x;
+  check "wrong" forall (i: int) i > x;
+tel
+""")
+    assert answers(model) == {"bounded_by_stream": "valid", "real": "valid", "exists": "valid",
+                              "wrong": "falsifiable"}
+
+
 @pytest.mark.parametrize("prop, message", [
-    ("forall (i: int) i >= 0 => i * i >= 0", "a quantifier over int other than a finite range"),
-    ("forall (x: real) x = x", "a quantifier over real other than a finite range"),
-    ("forall (i: int) 0 <= i and i < x => true", "a quantifier over int other than"),
+    ("forall (s: set<int>) 1 in s", "a quantifier over set<int> other than a finite range"),
+    ("forall (i: int) pre x = i", "'pre', '->' or a node call in a quantifier over an infinite"),
     ("forall (i: int) 0 <= i and i < 100000 => true", "a quantifier of more than 4096 instances"),
 ])
 def test_unbounded_quantifiers_are_unsupported_and_located(tmp_path, prop, message):
