@@ -343,7 +343,7 @@ class _Scope:
 
     def _Update(self, e: A.Update) -> A.Expr:
         arg = self.check(e.arg)
-        if arg.ty.kind == "map":
+        if arg.ty.kind in ("map", "record", "tuple"):
             return collections.check_update(self, arg, e)
         if arg.ty.kind != "array":
             raise self.err(f"type mismatch: expected an array, got {arg.ty}", e.arg.pos)
