@@ -75,6 +75,7 @@ def check(scope: _Scope, q: A.Quant, refused: str) -> A.Expr:
     body = sub.expect(q.body, BOOL)
     for c in reversed(conds):
         body = A.Binop("=>" if q.kind == "forall" else "and", c, body, pos=q.pos, ty=BOOL)
+    body = _inline(scope, body)
     if _has_temporal(body, calls=True):
         raise _refuse(scope, "'pre', '->' or a node call in a quantifier over an infinite domain",
                       q.pos)
@@ -84,6 +85,61 @@ def check(scope: _Scope, q: A.Quant, refused: str) -> A.Expr:
             raise _refuse(scope, "a division or an array read by the variable of a quantifier "
                           "over an infinite domain", bad[0].pos)
     return UQuant(q.kind, params, body, pos=q.pos, ty=BOOL)
+
+
+def _inlinable(callee: Any) -> bool:
+    """A function that is one expression of its inputs: no state, calls, contract,
+    properties, obligations or refinements, one output."""
+    return (callee is not None and callee.kind == "function" and not callee.imported and
+            not callee.has_contract and not callee.props and not callee.asserts and
+            not callee.pres and not callee.calls and not callee.obligations and
+            not callee.refinements and not callee.cut and len(callee.outputs) == 1 and
+            all(len(names) == 1 for names, _ in callee.eqs))
+
+
+def _inline(scope: _Scope, e: A.Expr) -> A.Expr:
+    """``e`` with the calls of :func:`_inlinable` functions replaced by their bodies (a
+    quantifier's body cannot hold a node instance per value of its variables)."""
+    if isinstance(e, A.Call):
+        callee = scope.done.get(e.name)
+        if _inlinable(callee) and len(e.args) == len(callee.inputs):
+            args = [_inline(scope, a) for a in e.args]
+            if scope.node is not None and e in scope.node.calls:
+                scope.node.calls.remove(e)
+            defs = {names[0]: x for names, x in callee.eqs}
+            return _substitute(defs[callee.outputs[0]], dict(zip(callee.inputs, args, strict=True)),
+                               defs)
+        return e
+    return _rebuild(e, lambda x: _inline(scope, x))
+
+
+def _substitute(e: A.Expr, env: dict[str, A.Expr], defs: dict[str, A.Expr]) -> A.Expr:
+    """A callee's expression with its inputs bound to ``env`` and its locals to their
+    definitions (fresh names for what it chooses)."""
+    if isinstance(e, A.Var):
+        if e.name in env:
+            return env[e.name]
+        if e.name in defs:
+            return _substitute(defs[e.name], env, defs)
+        return e
+    out = _rebuild(e, lambda x: _substitute(x, env, defs))
+    if getattr(out, "uid", None) is not None:
+        from kinduct.frontends.lucent.typecheck import _uid
+        out.uid = _uid("inl", out)
+    return out
+
+
+def _rebuild(e: A.Expr, fn) -> A.Expr:
+    """A copy of ``e`` with ``fn`` applied to its direct subexpressions."""
+    out = copy.copy(e)
+    for k, v in vars(e).items():
+        if isinstance(v, A.Expr):
+            setattr(out, k, fn(v))
+        elif isinstance(v, list):
+            setattr(out, k, [fn(x) if isinstance(x, A.Expr) else
+                             tuple(fn(y) if isinstance(y, A.Expr) else y for y in x)
+                             if isinstance(x, tuple) else x for x in v])
+    return out
 
 
 def _in_range(e: A.Expr) -> bool:

@@ -23,8 +23,9 @@ MODEL = ROOT / "tests" / "data" / "lucent" / "collections.lus"
 
 VALID = ["union", "inter", "diff", "literal", "update_read", "update_keeps", "restricted_equal",
          "functional_read", "enum_set", "enum_set_eq", "adt_set", "nested", "temporal", "finite",
-         "keys", "values", "range", "SubType[L77C71]"]
-FALSIFIABLE = ["wrong_union", "wrong_missing", "wrong_enum", "SubType[L103C43]"]
+         "keys", "values", "range", "SubType[L77C71]", "inlined"]
+FALSIFIABLE = ["wrong_union", "wrong_missing", "wrong_enum", "SubType[L103C43]",
+               "wrong_inlined"]
 #: What cvc5 cannot decide (quantified satisfiable queries, a bound to instantiate).
 CVC5_UNKNOWN = {"finite", "wrong_union"}
 
