@@ -23,7 +23,12 @@ from typing import TYPE_CHECKING, Any
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.types import BOOL, Refinement, T
-from kinduct.frontends.lucent.walk import _has_temporal, const_value, uid_nodes_reading
+from kinduct.frontends.lucent.walk import (
+    _has_temporal,
+    const_value,
+    subterms,
+    uid_nodes_reading,
+)
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -71,8 +76,14 @@ def check(scope: _Scope, q: A.Quant, refused: str) -> A.Expr:
     sub = copy.copy(scope)
     sub.env = {**scope.env, **{n: t for n, t, _ in params}}
     sub.local_consts = {k: v for k, v in scope.local_consts.items() if k not in names}
+    before = len(scope.node.obligations) if scope.node is not None else 0
     conds = [sub.expect(p.pred, BOOL) for p in q.params if p.pred is not None]
     body = sub.expect(q.body, BOOL)
+    if scope.node is not None:
+        for p in scope.node.obligations[before:]:
+            if any(isinstance(x, A.Var) and x.name in names for x in subterms(p.expr)):
+                raise _refuse(scope, "an obligation (a selector, a type ascription) on the "
+                              "variable of a quantifier over an infinite domain", p.pos)
     for c in reversed(conds):
         body = A.Binop("=>" if q.kind == "forall" else "and", c, body, pos=q.pos, ty=BOOL)
     body = _inline(scope, body)

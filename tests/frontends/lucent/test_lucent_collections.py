@@ -154,3 +154,24 @@ tel
     assert proc.returncode == 3
     assert "unsupported: an imported or abstracted function of sets or maps" in proc.stderr
     assert ":5:7:" in proc.stderr
+
+
+@pytest.mark.parametrize("check, message, where", [
+    ("forall (d: D) d in s => d.a > 0", "an obligation (a selector, a type ascription) on the "
+     "variable of a quantifier over an infinite domain", ":5:32:"),
+    ("forall (t: set<int>) 1 in t", "a quantifier over set<int> other than a finite range",
+     ":5:17:"),
+    ("forall (d: D) d in s => pre (d in s)", "'pre', '->' or a node call in a quantifier",
+     ":5:9:"),
+])
+def test_unsupported_quantifiers_are_located(tmp_path, check, message, where):
+    model = write(tmp_path, f"""
+datatype D = A (a: int) | B (b: bool);
+node N(s: set<D>) returns ();
+let
+  check {check};
+tel
+""")
+    proc = run_cli("check", model)
+    assert proc.returncode == 3, proc.stderr
+    assert f"unsupported: {message}" in proc.stderr and where in proc.stderr, proc.stderr
