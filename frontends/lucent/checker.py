@@ -404,13 +404,16 @@ class Checker:
         obligations (not the assumptions, nor an imported node's obligations).  A contract is
         imported at most once per contract (Kind 2: "already declared")."""
         imported: set[str] = set()
+        # ghost variables with a declared type may be read before their declaration (and
+        # under 'pre' by their own definition): declared first
+        typed = {id(item): (self._ghost(node, scope, prefix, item.name, t, item.pos), t, ref)
+                 for item in items if item.kind == "var" and item.type_expr is not None
+                 for t, ref in [self.resolve_type(item.type_expr)]}
         for item in items:
             if item.kind in ("var", "const"):
                 name = item.name
-                if item.kind == "var" and item.type_expr is not None:
-                    # a ghost variable with a declared type may refer to its own previous value
-                    gt, gref = self.resolve_type(item.type_expr)
-                    gname = self._ghost(node, scope, prefix, name, gt, item.pos)
+                if id(item) in typed:
+                    gname, gt, gref = typed[id(item)]
                     node.eqs.append(([gname], scope.expect(item.expr, gt)))
                     self._obligation(node, _typed_var(gname, gt, item.pos), gref, item.pos,
                                      contract=True, site=prefix)
