@@ -20,6 +20,7 @@ of a node's declarations, whose predicates and subrange bounds may read the node
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import ast as A
@@ -73,10 +74,14 @@ def bind_params(c: Checker, node: Node, scope: _Scope) -> None:
             scope.local_consts[name] = c.node_consts[name]
 
 
+class UnknownConstant(UnsupportedError):
+    """A constant expression needs the value of a ``const`` parameter that has none."""
+
+
 def unknown_param(c: Checker, name: str, pos: A.Pos) -> None:
     """Refuse a constant expression that needs the value of a ``const`` parameter that has
     none here."""
-    raise UnsupportedError(
+    raise UnknownConstant(
         f"the value of the const parameter '{name}' of {c.unknown_consts[name]}, which is not "
         "known where it is needed here (a node analysed for every value of it, or called with "
         "a free constant); kinduct expands arrays element by element and needs their sizes",
@@ -91,6 +96,120 @@ def unknown_size(c: Checker, checked: A.Expr, pos: A.Pos) -> None:
             f"a constant expression that needs the value of the free constant '{free.name}' "
             "(kinduct expands arrays element by element and needs their sizes)",
             SourceLocation(c.file, pos.line, pos.col), _text_line(c.text, pos.line))
+
+
+def elaborate_uncalled(c: Checker, d: A.NodeDecl, done: dict[str, Node]) -> None:
+    """Elaborate the generic node ``d`` that no node calls, its ``const`` parameters unknown.
+    Where that needs their values (an array of size ``n``), ``d`` is only type-checked, on two
+    instances with arbitrary values (a value-specific failure refuses it as the unknown value
+    does), and left out of the analysis when nothing in it or below it is to be checked
+    (Kind 2 analyses only its main node); otherwise the unknown value is refused."""
+    try:
+        c.elaborate(d, done)
+        return
+    except UnknownConstant as refusal:
+        unknown = refusal
+    params = [p for p in d.inputs if p.const]
+    if _per_value(c, d, params, done):
+        return
+    if c.const_obligations or any(p.type_expr.kind != "name" or p.type_expr.args[0] != "int"
+                                  for p in params):
+        raise unknown
+    warnings = len(c.warnings)
+    for base in (2, 5):
+        values: dict[str, A.Expr] = {p.name: A.Lit(base + i, "int", pos=p.pos, ty=INT)
+                                     for i, p in enumerate(params)}
+        before, finished = set(done), len(c.finished)
+        try:
+            c.elaborate(replace(d, name=f"{d.name}<<{', '.join(instance_label(values))}>>"),
+                        done, values)
+        except InputError:
+            raise unknown from None
+        made = [n for n in done if n not in before]
+        if any(_checks(done[n]) for n in made):
+            raise unknown
+        for n in made:
+            del done[n]
+            c.instant.pop(n, None)
+        del c.finished[finished:]
+        if base != 2:
+            del c.warnings[warnings:]
+
+
+#: Most instances of a node analysed once per value of its ``const`` parameters.
+MAX_VALUES = 16
+
+
+def _per_value(c: Checker, d: A.NodeDecl, params: list[A.Param], done: dict[str, Node]) -> bool:
+    """Where the assumptions of ``d``'s contract (and the parameters' subrange types) bound
+    each ``const`` parameter to a finite range of values, elaborate one instance per
+    combination of values (at most :data:`MAX_VALUES`), each analysed on its own: together
+    they cover every value the assumptions allow."""
+    import itertools
+    ranges = []
+    for p in params:
+        lo, hi = _bounds_of(c, d, p)
+        if lo is None or hi is None:
+            return False
+        ranges.append(range(lo, max(lo, hi + 1)))
+    count = 1
+    for r in ranges:
+        count *= len(r)
+    if count > MAX_VALUES:
+        return False
+    for combo in itertools.product(*ranges):
+        values: dict[str, A.Expr] = {p.name: A.Lit(v, "int", pos=p.pos, ty=INT)
+                                     for p, v in zip(params, combo, strict=True)}
+        c.elaborate(replace(d, name=f"{d.name}<<{', '.join(instance_label(values))}>>"),
+                    done, values)
+    shown = ", ".join(f"{p.name} in {r.start}..{r.stop - 1}" for p, r in zip(params, ranges,
+                                                                              strict=True))
+    c.warnings.append(f"{c.file}:{d.pos.line}:{d.pos.col}: warning: node {d.name} is analysed "
+                      f"once per value its assumptions allow ({shown})")
+    return True
+
+
+def _bounds_of(c: Checker, d: A.NodeDecl, p: A.Param) -> tuple[int | None, int | None]:
+    """Integer bounds on the ``const`` parameter ``p`` of ``d`` from its subrange type and
+    from the assumptions of ``d``'s own contract that compare it with a constant (the
+    conjuncts of an ``assume``); None where there is none."""
+    lo = hi = None
+    te = p.type_expr
+    if te.kind == "subrange":
+        lo, hi = (folded_bound(c, b) if b is not None else None for b in te.args)
+    elif not (te.kind == "name" and te.args[0] == "int"):
+        return None, None
+    todo = [i.expr for i in d.contract if i.kind == "assume" and i.expr is not None]
+    while todo:
+        e = todo.pop()
+        if not isinstance(e, A.Binop):
+            continue
+        if e.op == "and":
+            todo += [e.left, e.right]
+            continue
+        op, left, right = e.op, e.left, e.right
+        if isinstance(right, A.Var) and right.name == p.name:
+            op = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "="}.get(op, "")
+            left, right = right, left
+        if not (isinstance(left, A.Var) and left.name == p.name) or op not in ("<", "<=", ">",
+                                                                                ">=", "="):
+            continue
+        v = folded_bound(c, right)
+        if v is None:
+            continue
+        if op in (">", ">=", "="):
+            v2 = v + 1 if op == ">" else v
+            lo = v2 if lo is None else max(lo, v2)
+        if op in ("<", "<=", "="):
+            v2 = v - 1 if op == "<" else v
+            hi = v2 if hi is None else min(hi, v2)
+    return lo, hi
+
+
+def _checks(node: Node) -> bool:
+    """Whether an analysis of ``node`` would check something of its own."""
+    return bool(node.props or node.guarantees or node.modes or node.obligations or node.assumes
+                or node.refinements or node.has_contract)
 
 
 def call_params(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> dict[str, A.Expr]:

@@ -62,7 +62,7 @@ def elaborate_uncalled(checker: Checker, order: list[str], done: dict[str, Node]
             saved = checker.type_params
             checker.type_params = {p: (T("abstract", p), Refinement()) for p in d.type_params}
             try:
-                checker.elaborate(replace(d, type_params=[]), done)
+                constants.elaborate_uncalled(checker, replace(d, type_params=[]), done)
             finally:
                 checker.type_params = saved
 
