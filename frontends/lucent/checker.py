@@ -332,6 +332,7 @@ class Checker:
                     what = "output" if n in node.outputs else "local variable"
                     raise self.err(f"{what} '{n}' is not defined by an equation or a frame block",
                                    node.var_pos[n])
+        constants.check_input_types(self, node)
         self.warnings.extend(cut_circular(node, self.file, self.err))
         for w in scope.warnings:
             node.warnings.append(w)

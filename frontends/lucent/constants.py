@@ -283,6 +283,23 @@ def checked_predicate(scope: _Scope, var: str, base: T, pred: A.Expr) -> A.Expr:
     return p
 
 
+def check_input_types(c: Checker, node: Node) -> None:
+    """An input's refinement type is an assumption of the node analysed on its own: it may not
+    read an output or a local variable at the current step (Kind 2: "illegal variable")."""
+    from kinduct.frontends.lucent.walk import current_vars
+    inner = set(node.outputs) | set(node.locals)
+    for name in node.inputs:
+        todo = [node.refinements[name]] if name in node.refinements else []
+        while todo:
+            ref = todo.pop()
+            todo.extend(ref.parts.values())
+            for var, pred in ref.preds:
+                bad = sorted((current_vars(pred, instant=c.instant) - {var}) & inner)
+                if bad:
+                    raise c.err(f"the type of input '{name}' reads '{bad[0]}' at the current "
+                                "step (an assumption on the node's own variables)", pred.pos)
+
+
 def refuse_stateful(c: Checker, p: A.Expr, var: str, pos: A.Pos) -> None:
     """A refinement type's predicate is applied to each value of the type on its own: it may
     not keep state, nor call a node or divide by a variable on its bound variable."""

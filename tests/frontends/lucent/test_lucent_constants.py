@@ -226,3 +226,33 @@ let
 tel
 """)
     assert set(answers(model, "z3").values()) == {"valid"}
+
+
+@pytest.mark.parametrize("declaration", ["x: subtype { v: int | v = y + 1 }", "x: int | x = y + 1"])
+def test_input_type_may_not_read_the_outputs(tmp_path, declaration):
+    """Regression: an input's type that read the current output was assumed, made the node
+    vacuous and 'check false' valid (Kind 2 refuses it)."""
+    model = write(tmp_path, f"""
+node N({declaration}) returns (y: int);
+let
+  y = x;
+  check false;
+tel
+""")
+    with pytest.raises(InputError) as e:
+        load_checked(model)
+    assert "the type of input 'x' reads 'y' at the current step" in str(e.value)
+    assert e.value.location.line == 2
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_input_type_may_read_other_inputs_and_past_outputs(tmp_path, solver):
+    model = write(tmp_path, """
+node N(x: subtype { v: int | v > z }; z: int) returns (y: int);
+let
+  y = x;
+  check "gt" y > z;
+  check "wrong" y > z + 1;
+tel
+""")
+    assert answers(model, solver) == {"gt": "valid", "wrong": "falsifiable"}
