@@ -256,3 +256,40 @@ let
 tel
 """)
     assert answers(model, solver) == {"gt": "valid", "wrong": "falsifiable"}
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_free_constant_argument_calls_the_node_for_every_value(tmp_path, solver):
+    """A const parameter given a free constant is an unknown input that never changes."""
+    model = write(tmp_path, """
+const C: int;
+node Add(const k: int; x: int) returns (y: int);
+let
+  y = x + k;
+  check "fixed" true -> k = pre k;
+tel
+node M(x: int) returns (y: int);
+let
+  y = Add(C, x);
+  check "c" y = x + C;
+  check "e" y > x;
+tel
+""")
+    assert answers(model, solver) == {"Add[L10C7].fixed": "valid", "c": "valid",
+                                      "e": "falsifiable"}
+
+
+def test_type_and_const_parameters_together(tmp_path):
+    model = write(tmp_path, """
+node Delay<T>(const n: int; x: T^n) returns (y: T^n);
+let
+  y = x -> pre x;
+tel
+node M(a: int^3; b: bool^5) returns ();
+let
+  check "a" Delay@<int>(3, a)[0] = (a[0] -> pre a[0]);
+  check "b" Delay(5, b)[4] = (b[4] -> pre b[4]);
+tel
+""")
+    assert answers(model, "z3") == {"a": "valid", "b": "valid"}
+    assert {"Delay<<int, n=3>>", "Delay<<bool, n=5>>"} <= set(load_checked(model).nodes)
