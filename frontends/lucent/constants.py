@@ -245,7 +245,9 @@ def _constant_part(scope: _Scope, e: A.Expr) -> bool:
 
 def instance_label(params: dict[str, A.Expr]) -> list[str]:
     """How an instance's name shows the values of its ``const`` parameters."""
-    return [f"{n}={const_value(v)}" for n, v in params.items()]
+    def shown(x: object) -> str:
+        return str(x).lower() if isinstance(x, bool) else str(x)
+    return [f"{n}={shown(const_value(v))}" for n, v in params.items()]
 
 
 class Deferred:
@@ -365,6 +367,9 @@ def _defined(checker: Checker, node: Node, check: _Scope, scope: _Scope, name: s
     v = check.check(value)
     if _has_temporal(v):
         raise checker.err("a constant cannot use 'pre' or '->'", value.pos)
+    bad = next((x for x in subterms(v) if isinstance(x, (A.Call, A.Activate, A.AnyE))), None)
+    if bad is not None:  # as Kind 2: its value would not be fixed
+        raise checker.err(f"a node call or 'any' in the definition of constant '{name}'", bad.pos)
     if te is not None:
         t, ref = checker.resolve_type(te)
         scope.unify(t, v.ty, value.pos)

@@ -293,3 +293,21 @@ tel
 """)
     assert answers(model, "z3") == {"a": "valid", "b": "valid"}
     assert {"Delay<<int, n=3>>", "Delay<<bool, n=5>>"} <= set(load_checked(model).nodes)
+
+
+@pytest.mark.parametrize("value", ["Count()", "any@<int>"])
+def test_local_constant_may_not_call_nodes(tmp_path, value):
+    """As Kind 2 ("Illegal node call … in definition of constant"): its value would change."""
+    model = write(tmp_path, f"""
+node Count() returns (c: int);
+let c = 0 -> pre c + 1; tel
+node M() returns (z: int);
+const c: int = {value};
+let
+  z = c;
+tel
+""")
+    with pytest.raises(InputError) as e:
+        load_checked(model)
+    assert "in the definition of constant 'c'" in str(e.value)
+    assert (e.value.location.line, e.value.location.column) == (5, 16)
