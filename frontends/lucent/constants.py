@@ -384,7 +384,7 @@ def _free(checker: Checker, node: Node, scope: _Scope, name: str, te: A.TypeExpr
         raise UnsupportedError(
             "a free constant in a function (a function has no memory to keep it fixed)",
             SourceLocation(checker.file, pos.line, pos.col), _text_line(checker.text, pos.line))
-    t, ref = checker.resolve_type(te, scope=scope)
+    t, ref = checker.resolve_type(te)  # constant over time: its type names no stream
     node.locals.append(name)
     node.types[name] = t
     node.var_pos[name] = pos

@@ -311,3 +311,17 @@ tel
         load_checked(model)
     assert "in the definition of constant 'c'" in str(e.value)
     assert (e.value.location.line, e.value.location.column) == (5, 16)
+
+
+def test_free_local_constant_type_names_no_stream(tmp_path):
+    """As Kind 2 ("Illegal variable 'x' in type of constant"): a constant's type is fixed."""
+    model = write(tmp_path, """
+node N(x: int) returns (y: int);
+const C: subtype { v: int | v > x };
+let
+  y = C;
+tel
+""")
+    with pytest.raises(InputError) as e:
+        load_checked(model)
+    assert (e.value.location.line, e.value.location.column) == (3, 33)
