@@ -384,12 +384,13 @@ class _Builder(ClockSyntax):
         return [A.Param(n, texpr, p, False, pred) for n, p in names]
 
     def const_section(self, meta, items):
-        return ("consts", [(*item[:3], _pos(meta)) for item in items])
+        return ("consts", [(*item[:3], _pos(meta)) for group in items for item in group])
 
     def local_const(self, meta, items):
-        name = items[0]
-        texpr = items[1] if len(items) == 3 else None
-        return (str(name), texpr, items[-1], _tpos(name))
+        """``const a, b: T;`` (free: no value) or ``const c [: T] = e;``."""
+        texpr = next((i for i in items[1:] if isinstance(i, A.TypeExpr)), None)
+        value = next((i for i in items[1:] if isinstance(i, A.Expr)), None)
+        return [(n, texpr, value, p) for n, p in items[0]]
 
     def body(self, meta, items):
         return ("body", [s for s in items if not isinstance(s, Token)])

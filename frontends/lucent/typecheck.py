@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import (
     activation,
+    constants,
     datatypes,
     lazy,
     machine,
@@ -122,6 +123,10 @@ class _Scope:
             return A.Var(n, pos=e.pos, ty=self.env[n])
         if n in self.local_consts:
             return _copy_at(self.local_consts[n], e.pos)
+        if n in self.c.node_consts:
+            return self.c.node_consts[n]
+        if n in self.c.unknown_consts:
+            constants.unknown_param(self.c, n, e.pos)
         if n in self.c.consts:
             return _copy_at(self.c.consts[n], e.pos)
         if n in self.c.free_consts:
@@ -264,8 +269,8 @@ class _Scope:
             if e.name in self.c.contracts:
                 raise self.err(f"'{e.name}' is a contract, not a node", e.pos)
             raise self.err(f"unknown node '{e.name}'", e.pos)
-        if d.type_params or e.type_args is not None:
-            if not d.type_params:
+        if constants.generic(d) or e.type_args is not None:
+            if not d.type_params and e.type_args is not None:
                 raise self.err(f"node {e.name} has no type parameters", e.pos)
             args = [self.check(a) for a in e.args]
             callee = polymorphism.instance(self, d, e, args)
@@ -371,7 +376,7 @@ class _Scope:
         return A.RecordLit(e.type_name, [(f, given[f]) for f in fields], pos=e.pos, ty=t)
 
     def _AnyE(self, e: A.AnyE) -> A.Expr:
-        t, ref = self.c.resolve_type(e.type_expr)
+        t, ref = self.c.resolve_type(e.type_expr, scope=self if self.node is not None else None)
         pred = None
         if e.pred is not None:
             sub = _Scope(self.c, self.node, {**self.env, e.var: t}, done=self.done)
@@ -401,7 +406,7 @@ class _Scope:
 
     def _Ascribe(self, e: A.Ascribe) -> A.Expr:
         arg = self.check(e.arg)
-        t, ref = self.c.resolve_type(e.type_expr)
+        t, ref = self.c.resolve_type(e.type_expr, scope=self if self.node is not None else None)
         self.unify(t, arg.ty, e.arg.pos)
         if not ref.empty and self.node is not None:
             where = f"L{e.pos.line}C{e.pos.col}"
