@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kinduct.frontends.lucent import arraydef, blocks, datatypes, lazy, polymorphism, walk
+from kinduct.frontends.lucent import arraydef, blocks, contractforms, datatypes, lazy, polymorphism, walk
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
 from kinduct.frontends.lucent.dependencies import call_order, cut_circular, instant_inputs, reads_now
@@ -386,8 +386,11 @@ class Checker:
         obligations (not the assumptions, nor an imported node's obligations).  A contract is
         imported at most once per contract (Kind 2: "already declared")."""
         imported: set[str] = set()
+        modes = contractforms.announce_modes(self, items, node, scope, prefix, contract)
         for item in items:
-            if item.kind in ("var", "const"):
+            if item.kind == "vars":
+                contractforms.define_ghosts(self, item, node, scope, prefix)
+            elif item.kind in ("var", "const"):
                 name = item.name
                 if item.kind == "var" and item.type_expr is not None:
                     # a ghost variable with a declared type may refer to its own previous value
@@ -416,12 +419,7 @@ class Checker:
                 name = item.name or f"guarantee[L{item.pos.line}C{item.pos.col}]"
                 node.guarantees.append(Prop(prefix + name, e, item.pos, "Guarantee"))
             elif item.kind == "mode":
-                reqs = [scope.expect(x, BOOL) for _, x, _ in item.requires]
-                ens = [(prefix + (n or f"{item.name}.ensure[L{p.line}C{p.col}]"),
-                        scope.expect(x, BOOL), p) for n, x, p in item.ensures]
-                mode = Mode(item.name, reqs, ens, item.pos, prefix, contract)
-                node.modes.append(mode)
-                scope.modes[item.name] = mode
+                modes[id(item)]()
             elif item.kind == "import":
                 c = self.contracts.get(item.name)
                 if c is None:
@@ -451,6 +449,7 @@ class Checker:
                 sub.local_consts.update(sub_consts)
                 sub.in_contract = True
                 sub.modes = scope.modes
+                sub.pending_modes = scope.pending_modes
                 site = f"{prefix}{item.name}[L{item.pos.line}C{item.pos.col}]."
                 self._contract_items(c.contract, node, sub, site, done, c.name)
 

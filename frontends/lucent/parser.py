@@ -21,6 +21,7 @@ from lark import Token, v_args
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import limits, machine
 from kinduct.frontends.lucent.clocksyntax import ClockSyntax
+from kinduct.frontends.lucent.gapsyntax import GapSyntax
 from kinduct.frontends.lucent.limits import MAX_NESTING, check_tree
 from kinduct.frontends.lucent.prescan import check_unsupported
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
@@ -181,7 +182,7 @@ _BINOPS = {"or": "or", "xor": "xor", "and": "and", "=>": "=>", "=": "=", "<>": "
 
 
 @v_args(meta=True)
-class _Builder(ClockSyntax):
+class _Builder(ClockSyntax, GapSyntax):
     """lark tree → AST.  Property names are the raw source text of their expression, as Kind 2
     names unnamed properties."""
 
@@ -398,9 +399,6 @@ class _Builder(ClockSyntax):
     def contract_block(self, meta, items):
         return ("contract", [i for i in items if isinstance(i, A.ContractItem)])
 
-    def ghost_var(self, meta, items):
-        return A.ContractItem("var", str(items[0]), _tpos(items[0]), expr=items[2], type_expr=items[1])
-
     def ghost_const(self, meta, items):
         texpr = items[1] if len(items) == 3 else None
         return A.ContractItem("const", str(items[0]), _tpos(items[0]), expr=items[-1], type_expr=texpr)
@@ -590,9 +588,6 @@ class _Builder(ClockSyntax):
 
     def index(self, meta, items):
         return A.Index(items[0], items[1], pos=_pos(meta))
-
-    def update(self, meta, items):
-        return A.Update(items[0], items[1], items[2], pos=_pos(meta))
 
     def field(self, meta, items):
         return A.Field(items[0], str(items[1]), pos=_pos(meta))
