@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kinduct.frontends.lucent import arraydef, blocks, contractforms, datatypes, lazy, polymorphism, walk
+from kinduct.frontends.lucent import (
+    arraydef,
+    blocks,
+    calldeps,
+    contractforms,
+    datatypes,
+    lazy,
+    polymorphism,
+    walk,
+)
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
 from kinduct.frontends.lucent.dependencies import call_order, cut_circular, instant_inputs, reads_now
@@ -56,6 +65,7 @@ class Checker:
         self.pending_names: set[str] = set()
         #: Per elaborated node: its number of inputs, and those its outputs read at once.
         self.instant: Instant = {}
+        self.output_reads: calldeps.OutputReads = {}
         #: While declarations wait for those they name: an unknown name postpones, not fails.
         self.strict = False
         #: The types (with their refinements) a polymorphic node's instance binds to its type
@@ -103,6 +113,7 @@ class Checker:
         """Elaborate the node ``d`` into ``done``, after the instances it needs."""
         node = done[d.name] = self._node(d, done)
         self.instant[d.name] = instant_inputs(node, self.instant)
+        self.output_reads[d.name] = calldeps.output_reads(node, self.output_reads)
         self.finished.append(d.name)
         return node
 
@@ -314,7 +325,7 @@ class Checker:
                     what = "output" if n in node.outputs else "local variable"
                     raise self.err(f"{what} '{n}' is not defined by an equation or a frame block",
                                    node.var_pos[n])
-        self.warnings.extend(cut_circular(node, self.file, self.err))
+        self.warnings.extend(cut_circular(node, self.file, self.err, self.output_reads))
         for w in scope.warnings:
             node.warnings.append(w)
             self.warnings.append(w)
