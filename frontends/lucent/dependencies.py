@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent import elemdeps
 from kinduct.frontends.lucent.calldeps import OutputReads, stream_reads, untangle
 from kinduct.frontends.lucent.checked import Node
 from kinduct.frontends.lucent.walk import Instant, _calls_in_decl, _find_cycle, current_vars
@@ -94,8 +95,8 @@ def cut_circular(node: Node, file: str | None, err: ErrorAt,
     nodes ``node`` calls reads at the current step (:mod:`.calldeps`; without it, a call reads
     every argument)."""
     where: dict[str, A.Pos] = {}
-    first = stream_reads(node, 0, reads or {})
-    later = stream_reads(node, 1, reads or {})
+    first = elemdeps.refine(node, stream_reads(node, 0, reads or {}), 0)
+    later = elemdeps.refine(node, stream_reads(node, 1, reads or {}), 1)
     for names, e in node.eqs:
         for n in names:
             where[n] = e.pos
