@@ -6,8 +6,7 @@
 * a frame block's initial values assigned together, ``(y1, y2) = N(0);`` or ``y1, y2 = N(0);``
   (an :class:`~.ast.Equation` as the value of the ``%tuple`` initialisation);
 * several updates at once, ``r[f := a; g := b]``, which nest left to right (the later wins);
-  a record's field and a tuple's component are updated the same way (:mod:`.structural`);
-* groups ``{a, b}``, Kind 2's (and Lustre v4's) tuple expressions.
+  a record's field and a tuple's component are updated the same way (:mod:`.structural`).
 
 ``parser._Builder`` inherits them."""
 
@@ -65,9 +64,3 @@ class GapSyntax(Transformer):
         for k in range(0, len(rest), 2):
             acc = A.Update(acc, rest[k], rest[k + 1], pos=_pos(meta))
         return acc
-
-    def group(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
-        exprs = list(items[0])
-        if len(exprs) == 1:
-            return exprs[0]
-        return A.TupleE(exprs, pos=_pos(meta))
