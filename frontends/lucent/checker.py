@@ -286,6 +286,8 @@ class Checker:
             for p in group:
                 if p.name in node.types:
                     raise self.err(f"'{p.name}' is declared twice", p.pos)
+                if p.name in self.consts or p.name in self.free_consts:  # Kind 2: no shadowing
+                    raise self.err(f"'{p.name}' is already declared as a constant", p.pos)
                 t, ref = self.resolve_type(p.type_expr)
                 node.types[p.name] = t
                 node.var_pos[p.name] = p.pos
