@@ -46,7 +46,7 @@ _TOKEN_NAMES = {
     "VAR": "'var'", "NOC": "'noc'", "OF": "'of'", "PROVIDED": "'provided'", "DOT": "'.'",
     "NODE": "'node'", "FUNCTION": "'function'", "TYPE": "'type'", "CONST": "'const'",
     "CIRCUMFLEX": "'^'", "BAR": "'|'", "$END": "end of file", "INCLUDE": "'include'",
-    "CONTRACT": "'contract'",
+    "CONTRACT": "'contract'", "CONTRACT_CLOSE": "'*)' or '*/'",
 }
 
 
@@ -475,12 +475,15 @@ class _Builder(ClockSyntax, GapSyntax):
     def reach_bound(self, meta, items):
         return (str(items[0]).lower(), items[1])
 
-    def property_stmt(self, meta, items):  # --%PROPERTY ["name"] e;
-        e = items[-1]
-        name = str(items[1])[1:-1] if len(items) > 2 else None
+    def property_stmt(self, meta, items):  # --%PROPERTY ["name"] e;  (*!PROPERTY: e; *)
+        e = next(i for i in items if isinstance(i, A.Expr))
+        name = next((str(i)[1:-1] for i in items if isinstance(i, Token) and i.type == "STRING"),
+                    None)
         return A.Check(name, e, e.pos, kind="invariant", text=self._src(e))
 
-    def main_stmt(self, meta, items):
+    def main_stmt(self, meta, items):  # --%MAIN;  --!MAIN: true;  (*%MAIN; *)
+        if any(isinstance(i, Token) and i.type == "FALSE" for i in items):
+            return lark.Discard
         return A.MainAnnot(_pos(meta))
 
     def if_stmt(self, meta, items):

@@ -1,7 +1,8 @@
 """Kind 2 forms the Lucent frontend once refused (issue 14): ``tel.``, record and tuple updates
 (``r[f := v; g := w]``, ``p[1 := v]``), ghost variables and a frame block's initial values
 assigned together, modes referred to before their declaration, circular definitions that are
-none once node calls are followed output by output, and inductive definitions across arrays."""
+none once node calls are followed output by output, inductive definitions across arrays, and
+Kind 2's annotations in block comments (``(*%PROPERTY e; *)``, ``(*!MAIN: true; *)``)."""
 
 from __future__ import annotations
 
@@ -132,3 +133,46 @@ tel
     bad = Trace(steps=({"k": 1, "a": 5, "b": 1},))
     message = system.replay(bad, prop)
     assert message is not None and "does not hold at step 0" in message
+
+
+ANNOTATED = """
+node A(i: int) returns (x: int);
+let
+  x = if i < 0 then -i else i;
+  (*%PROPERTY x >= 0; *)
+  /*!PROPERTY : "named" x = i or x = -i; */
+  --!PROPERTY x > 0;
+  (* %PROPERTY a comment; *)
+  -- !PROPERTY another comment;
+tel
+node B(i: int) returns (x: int);
+let
+  x = i;
+  --%PROPERTY x = i;
+  MAIN_B
+tel
+"""
+
+
+@pytest.mark.parametrize("main", ["(*%MAIN; *)", "(*!MAIN: true; *)", "--!MAIN: true;",
+                                  "--!MAIN: false;", ""])
+def test_annotations_in_block_comments(tmp_path, main):
+    """Kind 2 reads ``(*%PROPERTY``, ``(*!PROPERTY:``, ``/*%…*/`` and ``--!PROPERTY`` as
+    properties and the same forms of ``MAIN`` as the main node annotation (``: false``: none);
+    a space after the comment's opening makes it a comment."""
+    path = write(tmp_path, ANNOTATED.replace("MAIN_B", main))
+    got = answers(path)
+    if main and "false" not in main:
+        assert got == {"x = i": "valid"}
+    else:
+        assert got == {"x >= 0": "valid", "named": "valid", "x > 0": "falsifiable",
+                       "x = i": "valid"}
+
+
+@pytest.mark.parametrize("text", ["(*%PROPERTY x >= 0 *)", "(*%PROPERTY x >= 0; x > 1; *)",
+                                  "--!PROPERTY: x >= 0;", "(*%PROPERTY x >= 0;"])
+def test_malformed_block_annotations_are_refused(tmp_path, text):
+    path = write(tmp_path, f"node A(i: int) returns (x: int);\nlet\n  x = i;\n  {text}\ntel\n")
+    with pytest.raises(InputError) as info:
+        load_systems(path, LoadOptions())
+    assert f"{path}:4:" in str(info.value) or f"{path}:5:" in str(info.value)
