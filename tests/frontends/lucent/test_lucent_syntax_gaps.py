@@ -176,3 +176,25 @@ def test_malformed_block_annotations_are_refused(tmp_path, text):
     with pytest.raises(InputError) as info:
         load_systems(path, LoadOptions())
     assert f"{path}:4:" in str(info.value) or f"{path}:5:" in str(info.value)
+
+
+def test_simulate_refuses_an_untangled_stream(tmp_path):
+    """Without a trace, a stream that breaks a call cycle has no value to read: refused."""
+    path = write(tmp_path, """
+node Delay(x: int) returns (y: int);
+let
+  y = 0 -> pre x;
+tel
+node N(k: int) returns (a, b: int);
+let
+  a = Delay(b);
+  b = Delay(a) + k;
+tel
+""")
+    inputs = tmp_path / "in.csv"
+    inputs.write_text("k\n1\n2\n")
+    proc = run_cli("simulate", path, "--input", inputs)
+    assert proc.returncode == 3
+    assert "cannot simulate: 'a' is defined circularly (after the first step, or through a " \
+           "node call)" in proc.stderr
+    assert "Traceback" not in proc.stderr
