@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kinduct.frontends.lucent import arraydef, blocks, constants, datatypes, lazy, polymorphism
+from kinduct.frontends.lucent import (
+    arraydef,
+    blocks,
+    calldeps,
+    constants,
+    contractforms,
+    datatypes,
+    lazy,
+    polymorphism,
+)
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
 from kinduct.frontends.lucent.dependencies import call_order, cut_circular, instant_inputs, reads_now
@@ -55,6 +64,7 @@ class Checker:
         self.pending_names: set[str] = set()
         #: Per elaborated node: its number of inputs, and those its outputs read at once.
         self.instant: Instant = {}
+        self.output_reads: calldeps.OutputReads = {}
         #: While declarations wait for those they name: an unknown name postpones, not fails.
         self.strict = False
         #: The types (with their refinements) a polymorphic node's instance binds to its type
@@ -114,6 +124,7 @@ class Checker:
         finally:
             self.node_consts, self.unknown_consts = saved
         self.instant[d.name] = instant_inputs(node, self.instant)
+        self.output_reads[d.name] = calldeps.output_reads(node, self.output_reads)
         self.finished.append(d.name)
         return node
 
@@ -297,6 +308,8 @@ class Checker:
             for p in group:
                 if p.name in node.types:
                     raise self.err(f"'{p.name}' is declared twice", p.pos)
+                if p.name in self.consts or p.name in self.free_consts:  # Kind 2: no shadowing
+                    raise self.err(f"'{p.name}' is already declared as a constant", p.pos)
                 t, ref = self.resolve_type(p.type_expr, scope=deferred)
                 node.types[p.name] = t
                 node.var_pos[p.name] = p.pos
@@ -333,7 +346,7 @@ class Checker:
                     raise self.err(f"{what} '{n}' is not defined by an equation or a frame block",
                                    node.var_pos[n])
         constants.check_input_types(self, node)
-        self.warnings.extend(cut_circular(node, self.file, self.err))
+        self.warnings.extend(cut_circular(node, self.file, self.err, self.output_reads))
         for w in scope.warnings:
             node.warnings.append(w)
             self.warnings.append(w)
@@ -405,13 +418,16 @@ class Checker:
         obligations (not the assumptions, nor an imported node's obligations).  A contract is
         imported at most once per contract (Kind 2: "already declared")."""
         imported: set[str] = set()
+        modes = contractforms.announce_modes(self, items, node, scope, prefix, contract)
         # ghost variables with a declared type may be read before their declaration (and
         # under 'pre' by their own definition): declared first
         typed = {id(item): (self._ghost(node, scope, prefix, item.name, t, item.pos), t, ref)
                  for item in items if item.kind == "var" and item.type_expr is not None
                  for t, ref in [self.resolve_type(item.type_expr)]}
         for item in items:
-            if item.kind in ("var", "const"):
+            if item.kind == "vars":
+                contractforms.define_ghosts(self, item, node, scope, prefix)
+            elif item.kind in ("var", "const"):
                 name = item.name
                 if id(item) in typed:
                     gname, gt, gref = typed[id(item)]
@@ -438,12 +454,7 @@ class Checker:
                 name = item.name or f"guarantee[L{item.pos.line}C{item.pos.col}]"
                 node.guarantees.append(Prop(prefix + name, e, item.pos, "Guarantee"))
             elif item.kind == "mode":
-                reqs = [scope.expect(x, BOOL) for _, x, _ in item.requires]
-                ens = [(prefix + (n or f"{item.name}.ensure[L{p.line}C{p.col}]"),
-                        scope.expect(x, BOOL), p) for n, x, p in item.ensures]
-                mode = Mode(item.name, reqs, ens, item.pos, prefix, contract)
-                node.modes.append(mode)
-                scope.modes[item.name] = mode
+                modes[id(item)]()
             elif item.kind == "import":
                 c = self.contracts.get(item.name)
                 if c is None:
@@ -473,6 +484,7 @@ class Checker:
                 sub.local_consts.update(sub_consts)
                 sub.in_contract = True
                 sub.modes = scope.modes
+                sub.pending_modes = scope.pending_modes
                 site = f"{prefix}{item.name}[L{item.pos.line}C{item.pos.col}]."
                 self._contract_items(c.contract, node, sub, site, done, c.name)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import (
@@ -16,6 +17,7 @@ from kinduct.frontends.lucent import (
     polymorphism,
     quantifiers,
     sampling,
+    structural,
 )
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import ConstRef, Mode, Node, Prop
@@ -66,6 +68,8 @@ class _Scope:
         self.done = done if done is not None else {}
         self.local_consts: dict[str, A.Expr] = {}
         self.modes: dict[str, Mode] = {}
+        #: Modes not elaborated yet, by name: referring to one elaborates it (forward refs).
+        self.pending_modes: dict[str, Callable[[], None]] = {}
         self.in_contract = False
         self.guarded = False
         self.last: dict[str, A.Expr] | None = None
@@ -146,6 +150,9 @@ class _Scope:
     def _ModeRef(self, e: A.ModeRef) -> A.Expr:
         name = e.path[-1]
         mode = self.modes.get(name)
+        if mode is None and name in self.pending_modes:
+            self.pending_modes[name]()
+            mode = self.modes.get(name)
         if mode is None:
             raise self.err(f"unknown mode '{'::'.join(e.path)}'", e.pos)
         acc: A.Expr = A.Lit(True, "bool", pos=e.pos, ty=BOOL)
@@ -343,6 +350,8 @@ class _Scope:
 
     def _Update(self, e: A.Update) -> A.Expr:
         arg = self.check(e.arg)
+        if arg.ty.kind in ("record", "tuple"):
+            return structural.update(self, arg, e)
         if arg.ty.kind != "array":
             raise self.err(f"type mismatch: expected an array, got {arg.ty}", e.arg.pos)
         idx = self.expect(e.index, INT)
