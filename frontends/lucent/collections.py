@@ -159,14 +159,6 @@ def map_literal(items: list[Any], pos: A.Pos) -> MapLit:
     return MapLit(list(zip(exprs[::2], exprs[1::2], strict=True)), annot, pos=pos)
 
 
-def updates(arg: A.Expr, items: list[Any], pos: A.Pos) -> A.Expr:
-    """``e[k1 := v1; k2 := v2]``: one update after the other."""
-    exprs = [i for i in items if isinstance(i, A.Expr)]
-    for k, v in zip(exprs[::2], exprs[1::2], strict=True):
-        arg = A.Update(arg, k, v, pos=pos)
-    return arg
-
-
 # ---- typing ----
 
 def _key_type(scope: _Scope, t: T, pos: A.Pos) -> None:
@@ -232,27 +224,6 @@ def check_read(scope: _Scope, arg: A.Expr, e: A.Index) -> A.Expr:
 
 
 def check_update(scope: _Scope, arg: A.Expr, e: A.Update) -> A.Expr:
-    """``m[k := v]`` on a map; also ``r[f := v]`` on a record and ``t[i := v]`` on a tuple
-    (a numeral ``i``): the same value with that field or item replaced."""
-    if arg.ty.kind == "record":
-        fields = dict(arg.ty.items)
-        name = e.index.name if isinstance(e.index, A.Var) else None
-        if name not in fields:
-            raise scope.err(f"record type {arg.ty} has no field "
-                            f"'{name or scope.c.text[e.index.pos.start:e.index.pos.end]}'",
-                            e.index.pos)
-        v = scope.expect(e.value, fields[name])
-        return A.RecordLit(arg.ty.name, [(f, v if f == name else A.Field(arg, f, pos=e.pos, ty=ft))
-                                         for f, ft in arg.ty.items], pos=e.pos, ty=arg.ty)
-    if arg.ty.kind == "tuple":
-        from kinduct.frontends.lucent.walk import const_value
-        i = const_value(scope.expect(e.index, T("int")))
-        if not isinstance(i, int) or not 0 <= i < len(arg.ty.items):
-            raise scope.err("a tuple is updated at a numeral within its size", e.index.pos)
-        v = scope.expect(e.value, arg.ty.items[i])
-        items = [v if j == i else A.Index(arg, A.Lit(j, "int", pos=e.pos, ty=T("int")), pos=e.pos,
-                                          ty=it) for j, it in enumerate(arg.ty.items)]
-        return A.TupleE(items, pos=e.pos, ty=arg.ty)
     key = scope.expect(e.index, arg.ty.items[0])
     value = scope.expect(e.value, arg.ty.items[1])
     return MapUpdate(arg, key, value, pos=e.pos, ty=arg.ty)

@@ -39,7 +39,7 @@ def expand(scope: _Scope, q: A.Quant) -> A.Expr:
     domains: list[list[A.Expr]] = []
     refinements: list[Refinement | None] = []
     for p in q.params:
-        t, ref = scope.c.resolve_type(p.type_expr)
+        t, ref = scope.c.resolve_type(p.type_expr, scope=scope if scope.node is not None else None)
         values = _domain(scope, q, p, t, ref, guards)
         if values is None:  # an infinite domain: an SMT quantifier where it can be
             return unbounded.check(scope, q, f"a quantifier over {t} other than a finite range "
