@@ -158,7 +158,7 @@ tel
 
 @pytest.mark.parametrize("check, message, where", [
     ("forall (d: D) d in s => d.a > 0", "an obligation (a selector, a type ascription) on the "
-     "variable of a quantifier over an infinite domain", ":5:32:"),
+     "variable of a quantifier over an infinite domain", ":5:33:"),
     ("forall (t: set<int>) 1 in t", "a quantifier over set<int> other than a finite range",
      ":5:17:"),
     ("forall (d: D) d in s => pre (d in s)", "'pre', '->' or a node call in a quantifier",
