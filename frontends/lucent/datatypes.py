@@ -39,13 +39,30 @@ if TYPE_CHECKING:
 def declare(checker: Checker, te: A.TypeExpr, name: str) -> T:
     """The type of ``datatype name = …``; its constructors are registered in
     ``checker.ctors`` (name → (type, index))."""
+    check_names(checker, te)
+    t = T("adt", name, items=constructors(checker, te, name))
+    for i, (ctor, _) in enumerate(t.items):
+        checker.ctors[ctor] = (t, i)
+    return t
+
+
+def check_names(checker: Checker, te: A.TypeExpr) -> None:
+    """Refuse a constructor's name declared twice (as a constructor, constant, enumeration
+    value or node)."""
     seen: set[str] = set()
-    ctors = []
-    for ctor, fields, pos in te.args:
-        if ctor in seen or ctor in checker.ctors or ctor in checker.enum_values or \
-                ctor in checker.const_names or ctor in checker.decls:
+    for ctor, _, pos in te.args:
+        if ctor in seen or ctor in checker.ctors or ctor in checker.poly_ctors or \
+                ctor in checker.enum_values or ctor in checker.const_names or \
+                ctor in checker.decls:
             raise checker.err(f"'{ctor}' is declared twice", pos)
         seen.add(ctor)
+
+
+def constructors(checker: Checker, te: A.TypeExpr, name: str) -> tuple:
+    """The constructors of ``datatype name = …`` with their resolved fields (under the
+    checker's current type parameters, for an instance of a polymorphic datatype)."""
+    ctors = []
+    for ctor, fields, pos in te.args:
         names = [f for f, _ in fields]
         twice = [f for i, f in enumerate(names) if f in names[:i]]
         if twice:
@@ -62,15 +79,14 @@ def declare(checker: Checker, te: A.TypeExpr, name: str) -> T:
                                    "field", fte.pos)
             resolved.append((f, ft))
         ctors.append((ctor, tuple(resolved)))
-    t = T("adt", name, items=tuple(ctors))
-    for i, (ctor, _) in enumerate(ctors):
-        checker.ctors[ctor] = (t, i)
-    return t
+    return tuple(ctors)
 
 
 def _names_type(te: A.TypeExpr, name: str) -> bool:
     if te.kind == "name":
         return te.args[0] == name
+    if te.kind == "app" and te.args[0] == name:
+        return True
     return any(isinstance(a, A.TypeExpr) and _names_type(a, name) for a in _type_args(te))
 
 
@@ -88,7 +104,8 @@ def _names_pending_datatype(checker: Checker, te: A.TypeExpr) -> bool:
     """Whether ``te`` names a datatype not declared yet (once no declaration can progress:
     datatypes that name each other)."""
     pending = {td.name for td in checker.prog.types
-               if td.type_expr is not None and td.type_expr.kind == "adt"} - set(checker.types)
+               if td.type_expr is not None and td.type_expr.kind == "adt"} - set(checker.types) \
+        - set(checker.poly_types)
     return any(_names_type(te, n) for n in pending)
 
 
@@ -108,12 +125,18 @@ def construct(scope: _Scope, name: str, args: list[A.Expr], pos: A.Pos,
     if len(args) != len(fields):
         raise scope.err(f"constructor '{name}' takes {len(fields)} argument(s), got {len(args)}",
                         pos)
-    checked = []
-    for a, (_, ft) in zip(args, fields, strict=True):
-        x = scope.check(a)
+    checked = [scope.check_as(a, ft) for a, (_, ft) in zip(args, fields, strict=True)]
+    return build(scope, t, index, args, checked, pos, uid)
+
+
+def build(scope: _Scope, t: T, index: int, args: list[A.Expr], checked: list[A.Expr],
+          pos: A.Pos, uid: Callable[[str, A.Expr], str]) -> A.Expr:
+    """The value of ``t`` built by its constructor number ``index`` from the ``checked``
+    arguments (``args`` as written)."""
+    name, fields = t.items[index]
+    for a, x, (_, ft) in zip(args, checked, fields, strict=True):
         if flat(x.ty) != flat(ft):
             raise scope.err(f"type mismatch: expected {ft}, got {x.ty}", a.pos)
-        checked.append(x)
     e = A.Construct(name, index, checked, pos=pos, ty=t)
     e.uid = uid("ctor", e)  # names the other constructors' fields
     return e
@@ -121,11 +144,12 @@ def construct(scope: _Scope, name: str, args: list[A.Expr], pos: A.Pos,
 
 def tester(scope: _Scope, e: A.Tester) -> A.Expr:
     """``C?(arg)``."""
-    if e.ctor not in scope.c.ctors:
+    if e.ctor not in scope.c.ctors and e.ctor not in scope.c.poly_ctors:
         raise scope.err(f"unknown constructor '{e.ctor}'", e.pos)
-    t, _ = scope.c.ctors[e.ctor]
     arg = scope.check(e.arg)
-    if arg.ty != t:
+    if arg.ty.kind != "adt" or all(c != e.ctor for c, _ in arg.ty.items):
+        t = scope.c.ctors[e.ctor][0] if e.ctor in scope.c.ctors else \
+            f"{scope.c.poly_ctors[e.ctor][0]}<…>"
         raise scope.err(f"type mismatch: expected {t}, got {arg.ty}", e.arg.pos)
     return A.Tester(e.ctor, arg, pos=e.pos, ty=BOOL)
 
@@ -203,7 +227,7 @@ def _is_ctor_pattern(p: A.Pattern, t: T) -> bool:
 
 def _check_pattern(scope: _Scope, p: A.Pattern, t: T, top: bool = False) -> None:
     if not _is_ctor_pattern(p, t):
-        if p.name in scope.c.ctors:
+        if p.name in scope.c.ctors or p.name in scope.c.poly_ctors:
             raise scope.err(f"constructor '{p.name}' does not build a value of {t}", p.pos)
         return  # a variable or '_'
     if t.kind != "adt":

@@ -13,6 +13,7 @@ from kinduct.frontends.lucent import (
     lazy,
     machine,
     polymorphism,
+    polytypes,
     quantifiers,
     sampling,
 )
@@ -90,9 +91,26 @@ class _Scope:
             raise self.err(f"type mismatch: expected {want}, got {got}", pos)
 
     def expect(self, e: A.Expr, t: T) -> A.Expr:
-        r = self.check(e)
+        r = self.check_as(e, t)
         self.unify(t, r.ty, e.pos)
         return r
+
+    def check_as(self, e: A.Expr, t: T | None) -> A.Expr:
+        """``e`` checked where a value of type ``t`` is expected (None: unknown), which gives
+        a constructor of a polymorphic datatype its type arguments if nothing else does (the
+        caller still compares the types)."""
+        if t is not None and polytypes.is_constructor(self, e):
+            return polytypes.construct(self, e, t, _uid)  # type: ignore[arg-type]
+        return self.check(e)
+
+    def check_pair(self, a: A.Expr, b: A.Expr) -> tuple[A.Expr, A.Expr]:
+        """Two expressions of one type (operands of ``=``, branches): each gives the other
+        its expected type."""
+        if polytypes.is_constructor(self, a) and not polytypes.is_constructor(self, b):
+            y = self.check(b)
+            return self.check_as(a, y.ty), y
+        x = self.check(a)
+        return x, self.check_as(b, x.ty)
 
     def make_pre(self, arg: A.Expr, pos: A.Pos) -> A.Unop:
         u = A.Unop("pre", arg, pos=pos, ty=arg.ty)
@@ -131,6 +149,8 @@ class _Scope:
             return A.Lit(i, "enum", pos=e.pos, ty=t)
         if n in self.c.ctors:
             return datatypes.construct(self, n, [], e.pos, _uid)
+        if n in self.c.poly_ctors:
+            return polytypes.construct(self, e, None, _uid)
         if self.strict_consts:  # maybe a constant or an enumeration value declared later
             raise _Unresolved(n)
         raise self.err(f"unknown name '{n}'", e.pos)
@@ -209,18 +229,24 @@ class _Scope:
         if op == "->":
             if self.node is not None and self.node.kind == "function":
                 raise self.err("'->' is not allowed in a function", e.pos)
-            a = self.check(e.left)
             was = self.guarded
-            self.guarded = True
-            b = self.check(e.right)
-            self.guarded = was
+            if polytypes.is_constructor(self, e.left):  # its type from the right operand
+                self.guarded = True
+                b = self.check(e.right)
+                self.guarded = was
+                a = self.check_as(e.left, b.ty)
+            else:
+                a = self.check(e.left)
+                self.guarded = True
+                b = self.check_as(e.right, a.ty)
+                self.guarded = was
             if flat(a.ty) != flat(b.ty):
                 raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.right.pos)
             return self.clocked(A.Binop("->", a, b, pos=e.pos, ty=a.ty))
         if op in lazy.LAZY_OPS:
             return lazy.check_binop(self, e)
-        a = self.check(e.left)
-        b = self.check(e.right)
+        a, b = self.check_pair(e.left, e.right) if op in ("=", "<>") else \
+            (self.check(e.left), self.check(e.right))
         if op in ("and", "or", "xor", "=>"):
             self.unify(BOOL, a.ty, e.left.pos)
             self.unify(BOOL, b.ty, e.right.pos)
@@ -248,15 +274,22 @@ class _Scope:
         if e.lazy:
             return lazy.check_ite(self, e)
         c = self.expect(e.cond, BOOL)
-        a = self.check(e.then)
-        b = self.check(e.orelse)
+        a, b = self.check_pair(e.then, e.orelse)
         if flat(a.ty) != flat(b.ty):
             raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.orelse.pos)
         return A.Ite(c, a, b, pos=e.pos, ty=a.ty)
 
     def _Call(self, e: A.Call) -> A.Expr:
         if e.name in self.c.ctors and e.name not in self.c.decls:
+            if e.type_args is not None:
+                raise self.err(f"constructor '{e.name}' of a datatype without type parameters "
+                               "takes no type arguments", e.pos)
             return datatypes.construct(self, e.name, e.args, e.pos, _uid)
+        if polytypes.is_constructor(self, e):
+            return polytypes.construct(self, e, None, _uid)
+        if e.bare:
+            raise self.err(f"'{e.name}' is not a constructor of a polymorphic datatype: a call "
+                           "needs its arguments in parentheses", e.pos)
         if self.node is None:
             raise self.err("node calls are not allowed in constants", e.pos)
         d = self.c.decls.get(e.name)
@@ -356,7 +389,11 @@ class _Scope:
         return A.Field(arg, e.name, pos=e.pos, ty=fields[e.name])
 
     def _RecordLit(self, e: A.RecordLit) -> A.Expr:
-        t = self.c.types.get(e.type_name)
+        checked: dict[str, A.Expr] = {}  # fields checked to infer type arguments
+        if e.type_args is not None or e.type_name in self.c.poly_types:
+            t: T | None = polytypes.record_type(self, e, checked)
+        else:
+            t = self.c.types.get(e.type_name)
         if t is None or t.kind != "record":
             raise self.err(f"unknown record type '{e.type_name}'", e.pos)
         fields = dict(t.items)
@@ -364,7 +401,8 @@ class _Scope:
         for f, x in e.fields:
             if f not in fields:
                 raise self.err(f"record type {t} has no field '{f}'", x.pos)
-            given[f] = self.expect(x, fields[f])
+            given[f] = checked[f] if f in checked else self.check_as(x, fields[f])
+            self.unify(fields[f], given[f].ty, x.pos)
         missing = [f for f in fields if f not in given]
         if missing:
             raise self.err(f"missing field '{missing[0]}' in record {t}", e.pos)
