@@ -200,7 +200,7 @@ class Checker:
                 self.enum_values[v] = (t, i)
             return t, Refinement()
         if k == "adt":
-            return datatypes.declare(self, te, name), Refinement()
+            return datatypes.declare(self, te, name)
         if k == "struct":
             resolved = [(f, self.resolve_type(ft)) for f, ft in te.args]
             fields = tuple((f, t) for f, (t, _) in resolved)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import lazy
 from kinduct.frontends.lucent.checked import Prop
-from kinduct.frontends.lucent.types import BOOL, Refinement, T, flat
+from kinduct.frontends.lucent.types import BOOL, Refinement, T, Variant, flat
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -36,14 +36,15 @@ if TYPE_CHECKING:
     from kinduct.frontends.lucent.typecheck import _Scope
 
 
-def declare(checker: Checker, te: A.TypeExpr, name: str) -> T:
-    """The type of ``datatype name = …``; its constructors are registered in
-    ``checker.ctors`` (name → (type, index))."""
+def declare(checker: Checker, te: A.TypeExpr, name: str) -> tuple[T, Refinement]:
+    """The type of ``datatype name = …`` and the refinements of its fields; its constructors
+    are registered in ``checker.ctors`` (name → (type, index))."""
     check_names(checker, te)
-    t = T("adt", name, items=constructors(checker, te, name))
+    items, ref = constructors(checker, te, name)
+    t = T("adt", name, items=items)
     for i, (ctor, _) in enumerate(t.items):
         checker.ctors[ctor] = (t, i)
-    return t
+    return t, ref
 
 
 def check_names(checker: Checker, te: A.TypeExpr) -> None:
@@ -58,10 +59,13 @@ def check_names(checker: Checker, te: A.TypeExpr) -> None:
         seen.add(ctor)
 
 
-def constructors(checker: Checker, te: A.TypeExpr, name: str) -> tuple:
+def constructors(checker: Checker, te: A.TypeExpr, name: str) -> tuple[tuple, Refinement]:
     """The constructors of ``datatype name = …`` with their resolved fields (under the
-    checker's current type parameters, for an instance of a polymorphic datatype)."""
+    checker's current type parameters, for an instance ``name<…>`` of a polymorphic datatype),
+    and the refinements of the fields, each owed only by a value of its constructor."""
     ctors = []
+    parts: dict[Variant, Refinement] = {}
+    name = name.split("<", 1)[0]
     for ctor, fields, pos in te.args:
         names = [f for f, _ in fields]
         twice = [f for i, f in enumerate(names) if f in names[:i]]
@@ -75,11 +79,10 @@ def constructors(checker: Checker, te: A.TypeExpr, name: str) -> tuple:
                 raise _unsupported(checker, "recursive algebraic datatypes", fte.pos)
             ft, ref = checker.resolve_type(fte)
             if not ref.empty:
-                raise _unsupported(checker, "a refinement type as the type of a constructor's "
-                                   "field", fte.pos)
+                parts[Variant(len(ctors), f"{ctor}.{f}")] = ref
             resolved.append((f, ft))
         ctors.append((ctor, tuple(resolved)))
-    return tuple(ctors)
+    return tuple(ctors), Refinement(parts=parts)
 
 
 def _names_type(te: A.TypeExpr, name: str) -> bool:

@@ -72,8 +72,8 @@ def instantiate(checker: Checker, td: A.TypeDecl, targs: list[tuple[T, Refinemen
                                                                 strict=True)}
     try:
         if td.type_expr.kind == "adt":
-            return T("adt", name, items=datatypes.constructors(checker, td.type_expr, name)), \
-                Refinement()
+            items, ref = datatypes.constructors(checker, td.type_expr, name)
+            return T("adt", name, items=items), ref
         if td.type_expr.kind == "enum":
             raise checker.err("an enumeration cannot have type parameters", td.pos)
         return checker.resolve_type(td.type_expr, name)

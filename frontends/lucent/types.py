@@ -114,11 +114,22 @@ def numeric(t: T) -> bool:
     return t.kind in ("int", "real")
 
 
+@dataclass(frozen=True)
+class Variant:
+    """The key of a datatype's field among a refinement's ``parts``: the field ``key``
+    (``Constructor.field``) of a value built by the constructor numbered ``index``, which alone
+    owes the field's refinement."""
+
+    index: int
+    key: str
+
+
 @dataclass
 class Refinement:
     """Constraints a declared type adds: integer bounds and/or a predicate over ``var``, and
     the refinements of its components (``parts``: a record's fields by name, a tuple's items by
-    position, every element of an array under ``"*"``)."""
+    position, every element of an array under ``"*"``, a datatype's fields by
+    :class:`Variant`)."""
 
     lo: Any = None
     hi: Any = None
