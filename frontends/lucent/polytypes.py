@@ -96,6 +96,28 @@ def is_constructor(scope: _Scope, e: A.Expr) -> bool:
     return isinstance(e, A.Call) and e.name in scope.c.poly_ctors and e.name not in scope.c.decls
 
 
+def needs_hint(scope: _Scope, e: A.Expr) -> bool:
+    """Whether ``e`` applies a constructor of a polymorphic datatype whose fields do not name
+    every type parameter (``None``, ``Left(1)`` of ``Either<L; R>``), with no type arguments:
+    typed by where it is used."""
+    if not is_constructor(scope, e) or (isinstance(e, A.Call) and e.type_args is not None):
+        return False
+    dname, index = scope.c.poly_ctors[e.name]  # type: ignore[attr-defined]
+    td = scope.c.poly_types[dname]
+    generic, _ = instantiate(scope.c, td, [(T("typevar", p), Refinement())
+                                           for p in td.type_params])
+    return not set(td.type_params) <= _typevars(generic.items[index][1])
+
+
+def _typevars(x: object) -> set[str]:
+    """The type variables in a type or in a structure of types."""
+    if isinstance(x, T):
+        return {x.name} if x.kind == "typevar" else _typevars(x.items)
+    if isinstance(x, tuple):
+        return set().union(*(_typevars(i) for i in x))
+    return set()
+
+
 def construct(scope: _Scope, e: A.Var | A.Call, expected: T | None,
               uid: Callable[[str, A.Expr], str]) -> A.Expr:
     """``C(args)``, ``C``, ``C@<types>(args)`` or ``C@<types>`` for a constructor ``C`` of a

@@ -73,6 +73,8 @@ class _Scope:
         self.clock: lazy.Clock | None = None
         self.warnings: list[str] = []
         self.strict_consts = strict_consts
+        #: The type expected of the conditional or '->' being checked (:meth:`check_as`).
+        self.hint: T | None = None
 
     def err(self, msg, pos):
         return self.c.err(msg, pos)
@@ -101,12 +103,17 @@ class _Scope:
         caller still compares the types)."""
         if t is not None and polytypes.is_constructor(self, e):
             return polytypes.construct(self, e, t, _uid)  # type: ignore[arg-type]
+        if isinstance(e, A.Ite) or (isinstance(e, A.Binop) and e.op == "->"):
+            self.hint = t  # for the branches: read (and cleared) first thing
         return self.check(e)
 
-    def check_pair(self, a: A.Expr, b: A.Expr) -> tuple[A.Expr, A.Expr]:
+    def check_pair(self, a: A.Expr, b: A.Expr, hint: T | None = None
+                   ) -> tuple[A.Expr, A.Expr]:
         """Two expressions of one type (operands of ``=``, branches): each gives the other
-        its expected type."""
-        if polytypes.is_constructor(self, a) and not polytypes.is_constructor(self, b):
+        its expected type (``hint``: the type both are expected to have)."""
+        if hint is not None:
+            return self.check_as(a, hint), self.check_as(b, hint)
+        if polytypes.needs_hint(self, a) and not polytypes.needs_hint(self, b):
             y = self.check(b)
             return self.check_as(a, y.ty), y
         x = self.check(a)
@@ -226,11 +233,17 @@ class _Scope:
 
     def _Binop(self, e: A.Binop) -> A.Expr:
         op = e.op
+        hint, self.hint = self.hint, None
         if op == "->":
             if self.node is not None and self.node.kind == "function":
                 raise self.err("'->' is not allowed in a function", e.pos)
             was = self.guarded
-            if polytypes.is_constructor(self, e.left):  # its type from the right operand
+            if hint is not None:
+                a = self.check_as(e.left, hint)
+                self.guarded = True
+                b = self.check_as(e.right, hint)
+                self.guarded = was
+            elif polytypes.needs_hint(self, e.left):  # its type from the right operand
                 self.guarded = True
                 b = self.check(e.right)
                 self.guarded = was
@@ -271,10 +284,11 @@ class _Scope:
         return r
 
     def _Ite(self, e: A.Ite) -> A.Expr:
+        hint, self.hint = self.hint, None
         if e.lazy:
             return lazy.check_ite(self, e)
         c = self.expect(e.cond, BOOL)
-        a, b = self.check_pair(e.then, e.orelse)
+        a, b = self.check_pair(e.then, e.orelse, hint)
         if flat(a.ty) != flat(b.ty):
             raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.orelse.pos)
         return A.Ite(c, a, b, pos=e.pos, ty=a.ty)
@@ -306,7 +320,9 @@ class _Scope:
             callee = self.done.get(e.name)
             if callee is None:
                 raise self.err(f"unknown node '{e.name}'", e.pos)
-            args = [self.check(a) for a in e.args]
+            hints = [callee.types[n] for n in callee.inputs] if len(e.args) == len(
+                callee.inputs) else [None] * len(e.args)
+            args = [self.check_as(a, h) for a, h in zip(e.args, hints, strict=True)]
         if self.node.kind == "function" and callee.kind == "node":
             raise self.err(f"function {self.node.name} cannot call node {e.name}", e.pos)
         got = [t for a in args for t in flat(a.ty)]
