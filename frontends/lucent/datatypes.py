@@ -16,6 +16,10 @@ clock of the steps where it is the first case whose pattern matches, so ``pre`` 
 it count those steps.  Patterns are constructors with sub-patterns, variables and ``_``; a
 match must be exhaustive (checked over nested patterns).
 
+A field's refinement type is owed only by the values its constructor builds (a part of the
+type's refinement keyed by :class:`~kinduct.frontends.lucent.types.Variant`).  Polymorphic
+datatypes are instantiated by :mod:`.polytypes` with :func:`constructors`.
+
 Recursive datatypes (a constructor's field of the type being declared, or of one declared
 with it) are not supported: the expansion would not be finite.
 """
