@@ -194,7 +194,9 @@ def _read(arg: A.Expr, ctor: str, field: str, ft: T) -> A.Expr:
 # ---- match ----
 
 def match(scope: _Scope, e: A.Match) -> A.Expr:
-    """The cases of ``match`` as a chain of lazy branches."""
+    """The cases of ``match`` as a chain of lazy branches (the type the context expects,
+    ``scope.hint``, or else the first case's, is expected of the others)."""
+    hint, scope.hint = scope.hint, None
     arg = scope.check(e.arg)
     t = arg.ty
     if t.kind != "adt":
@@ -203,29 +205,30 @@ def match(scope: _Scope, e: A.Match) -> A.Expr:
         _check_pattern(scope, p, t, top=True)
     if not _exhaustive([[p] for p, _ in e.cases], [t]):
         raise scope.err("this match is not exhaustive: some values match no case", e.pos)
-    return _cases(scope, arg, e.cases, e.pos)
+    return _cases(scope, arg, e.cases, e.pos, hint)
 
 
 def _cases(scope: _Scope, arg: A.Expr, cases: list[tuple[A.Pattern, A.Expr]],
-           pos: A.Pos) -> A.Expr:
+           pos: A.Pos, hint: T | None) -> A.Expr:
     pattern, body = cases[0]
     if len(cases) == 1:
-        return _body(scope, arg, pattern, body)
+        return _body(scope, arg, pattern, body, hint)
     cond = _condition(pattern, arg)
     if cond is None:  # a variable or '_' matches all: later cases are never reached
-        return _body(scope, arg, pattern, body)
+        return _body(scope, arg, pattern, body, hint)
     with lazy.branch(scope, cond, True):
-        then = _body(scope, arg, pattern, body)
+        then = _body(scope, arg, pattern, body, hint)
     with lazy.branch(scope, cond, False):
-        orelse = _cases(scope, arg, cases[1:], pos)
+        orelse = _cases(scope, arg, cases[1:], pos, hint or then.ty)
     if flat(then.ty) != flat(orelse.ty):
         raise scope.err(f"type mismatch: expected {then.ty}, got {orelse.ty}", cases[1][1].pos)
     return A.Ite(cond, then, orelse, lazy=True, pos=pos, ty=then.ty)
 
 
-def _body(scope: _Scope, arg: A.Expr, pattern: A.Pattern, body: A.Expr) -> A.Expr:
+def _body(scope: _Scope, arg: A.Expr, pattern: A.Pattern, body: A.Expr, hint: T | None
+          ) -> A.Expr:
     bound = _bindings(pattern, arg)
-    return (scope.with_constants(bound) if bound else scope).check(body)
+    return (scope.with_constants(bound) if bound else scope).check_as(body, hint)
 
 
 def _is_ctor_pattern(p: A.Pattern, t: T) -> bool:

@@ -103,7 +103,7 @@ class _Scope:
         caller still compares the types)."""
         if t is not None and polytypes.is_constructor(self, e):
             return polytypes.construct(self, e, t, _uid)  # type: ignore[arg-type]
-        if isinstance(e, A.Ite) or (isinstance(e, A.Binop) and e.op == "->"):
+        if isinstance(e, A.Ite | A.Match) or (isinstance(e, A.Binop) and e.op == "->"):
             self.hint = t  # for the branches: read (and cleared) first thing
         return self.check(e)
 
@@ -286,7 +286,7 @@ class _Scope:
     def _Ite(self, e: A.Ite) -> A.Expr:
         hint, self.hint = self.hint, None
         if e.lazy:
-            return lazy.check_ite(self, e)
+            return lazy.check_ite(self, e, hint)
         c = self.expect(e.cond, BOOL)
         a, b = self.check_pair(e.then, e.orelse, hint)
         if flat(a.ty) != flat(b.ty):

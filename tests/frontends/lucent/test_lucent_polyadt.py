@@ -133,3 +133,18 @@ def test_bad_polymorphic_types_are_located_errors(tmp_path, capsys, snippet, whe
     assert code == 3, err
     assert f"m.lus:{where}: error: " in err and message in err, err
     assert "Traceback" not in err
+
+
+def test_match_cases_and_lazy_branches_share_their_type(tmp_path):
+    """A case or lazy branch takes the type the context expects, or the first one's."""
+    model = write(tmp_path, """
+datatype Opt<T> = Absent | Present (val: T);
+node N(o: Opt<int>; c: bool) returns (p, q: Opt<int>);
+let
+  p = match o with | Present(x) : Present(x + 1) | Absent : Absent end;
+  q = when c then Absent else o;
+  check "p" Present?(o) = Present?(p);
+  check "q" c => Absent?(q);
+tel
+""")
+    assert answers(model) == {"p": "valid", "q": "valid"}
