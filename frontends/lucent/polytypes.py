@@ -81,11 +81,6 @@ def instantiate(checker: Checker, td: A.TypeDecl, targs: list[tuple[T, Refinemen
         checker.type_params, checker.type_param_names = saved
 
 
-def base_name(t: T) -> str:
-    """The declared name of a (possibly instantiated) record or datatype: ``Option``."""
-    return t.name.split("<", 1)[0]
-
-
 # ---- constructors ----
 
 def is_constructor(scope: _Scope, e: A.Expr) -> bool:
