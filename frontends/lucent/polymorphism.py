@@ -101,7 +101,7 @@ def _inferred(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) ->
     saved = c.type_params
     c.type_params = {p: (T("typevar", p), Refinement()) for p in d.type_params}
     try:
-        want = [c.resolve_type(p.type_expr)[0] for p in d.inputs]
+        want = [t for p in d.inputs for t in flat(c.resolve_type(p.type_expr)[0])]
     finally:
         c.type_params = saved
     got = [t for a in args for t in flat(a.ty)]

@@ -326,7 +326,7 @@ class _Scope:
         if self.node.kind == "function" and callee.kind == "node":
             raise self.err(f"function {self.node.name} cannot call node {e.name}", e.pos)
         got = [t for a in args for t in flat(a.ty)]
-        want = [callee.types[n] for n in callee.inputs]
+        want = [t for n in callee.inputs for t in flat(callee.types[n])]  # a tuple's items
         if len(got) != len(want):
             raise self.err(f"node {e.name} expects {len(want)} argument{'s' if len(want) != 1 else ''}, "
                            f"got {len(got)}", e.pos)

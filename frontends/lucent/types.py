@@ -58,6 +58,16 @@ def flat(t: T) -> list[T]:
     return [t]
 
 
+def regroup(items: list[Any], types: list[T]) -> list[Any]:
+    """Values (or terms) flattened as :func:`flat` flattens their types, put back together one
+    per type of ``types`` (a call's arguments, one per input of the callee)."""
+    it = iter(items)
+
+    def one(t: T) -> Any:
+        return [one(x) for x in t.items] if t.kind == "tuple" else next(it)
+    return [one(t) for t in types]
+
+
 def constructor_tag(t: T) -> T:
     """The type of an algebraic datatype's tag: an enumeration of its constructors."""
     return T("enum", t.name, items=tuple(c for c, _ in t.items))

@@ -148,3 +148,28 @@ let
 tel
 """)
     assert answers(model) == {"p": "valid", "q": "valid"}
+
+
+def test_primer_pair_swap(tmp_path):
+    """The primer's polymorphic type: an input of tuple type takes a tuple argument."""
+    model = write(tmp_path, """
+type Pair<T; U> = [T, U];
+node Swap<T; U>(x: Pair<T; U>) returns (y: Pair<U; T>);
+let
+  y = '(x[1], x[0]);
+tel
+function F(p: [int, bool]) returns (q: int);
+let
+  q = if p[1] then p[0] else 0;
+tel
+node Top(a: int; b: bool) returns (q: Pair<bool; int>; r: int);
+var p: Pair<int; bool>;
+let
+  p = '(a, b);
+  q = Swap(p);
+  r = F('(a, b));
+  check "swapped" q[0] = b and q[1] = a;
+  check "wrong" r = a;
+tel
+""")
+    assert answers(model) == {"swapped": "valid", "wrong": "falsifiable"}
