@@ -116,8 +116,9 @@ def _inferred(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) ->
                             f"got {g}", call.pos)
     missing = [p for p in d.type_params if p not in binding]
     if missing:
-        raise scope.err(f"the type parameter '{missing[0]}' of {d.name} cannot be inferred from "
-                        f"the arguments: give it, as in {d.name}@<int>(…)", call.pos)
+        raise scope.err(f"call requires explicit annotation; type variable {missing[0]} of "
+                        f"{d.name} cannot be inferred bottom-up: give it, as in "
+                        f"{d.name}@<int>(…)", call.pos)
     return [binding[p] for p in d.type_params]
 
 
