@@ -45,6 +45,22 @@ def instance(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> 
         c.type_params, c.type_param_names = saved
 
 
+def input_hints(scope: _Scope, d: A.NodeDecl, call: A.Call) -> list[T | None]:
+    """The types the inputs of ``d`` have in the instance ``call`` gives explicitly (``N@<int>
+    (…)``), one per argument, to type its arguments' constructors (None where unknown)."""
+    c = scope.c
+    if call.type_args is None or len(call.type_args) != len(d.type_params) or \
+            len(call.args) != len(d.inputs):
+        return [None] * len(call.args)
+    targs = [c.resolve_type(te) for te in call.type_args]
+    saved = c.type_params
+    c.type_params = dict(zip(d.type_params, targs, strict=True))
+    try:
+        return [c.resolve_type(p.type_expr)[0] for p in d.inputs]
+    finally:
+        c.type_params = saved
+
+
 def elaborate_uncalled(checker: Checker, order: list[str], done: dict[str, Node]) -> None:
     """Elaborate each polymorphic node that no node calls under its own name, its type
     parameters abstract types: what it proves holds for every instance."""

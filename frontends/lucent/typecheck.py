@@ -314,7 +314,8 @@ class _Scope:
         if d.type_params or e.type_args is not None:
             if not d.type_params:
                 raise self.err(f"node {e.name} has no type parameters", e.pos)
-            args = [self.check(a) for a in e.args]
+            hints = polymorphism.input_hints(self, d, e)
+            args = [self.check_as(a, h) for a, h in zip(e.args, hints, strict=True)]
             callee = polymorphism.instance(self, d, e, args)
         else:
             callee = self.done.get(e.name)

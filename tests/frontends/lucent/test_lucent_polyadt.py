@@ -70,16 +70,18 @@ let
   o = Present(x);
   check "lifted" o.val = x;
 tel
-node N(i: int; r: real) returns (a: int; b: real);
+node N(i: int; r: real) returns (a, a2: int; b: real);
 let
   a = Or(Absent@<int>, i);
+  a2 = Or@<int>(Absent, i);  -- typed by the instance's input
+  check "a2" a2 = i;
   b = Or(Present(r), 0.0);
   check "a" a = i;
   check "b" b = r;
 tel
 """)
     got = answers(model)
-    assert {k: got[k] for k in ("a", "b")} == {"a": "valid", "b": "valid"}
+    assert {k: got[k] for k in ("a", "a2", "b")} == {"a": "valid", "a2": "valid", "b": "valid"}
     assert set(got.values()) == {"valid"}, got
 
 
