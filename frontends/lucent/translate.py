@@ -29,16 +29,7 @@ from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop, Refi
 from kinduct.frontends.lucent.clocks import ClockTerms
 from kinduct.frontends.lucent.division import congruence, division
 from kinduct.frontends.lucent.lazy import Clock, clock_of
-from kinduct.frontends.lucent.types import (
-    Adt,
-    T,
-    adt_fields,
-    assemble,
-    flat,
-    leaves,
-    regroup,
-    scalar_paths,
-)
+from kinduct.frontends.lucent.types import Adt, T, adt_fields, assemble, flat, leaves, regroup, scalar_paths
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuilder
 
