@@ -327,7 +327,7 @@ class Param:
 
 @dataclass(eq=False)
 class ContractItem:
-    kind: str  # var | const | assume | guarantee | mode | import
+    kind: str  # var | vars | const | assume | guarantee | mode | import
     name: str | None
     pos: Pos
     expr: Expr | None = None
@@ -339,6 +339,8 @@ class ContractItem:
     outs: list[str] = field(default_factory=list)
     #: ``import C@<int>(…)``: the type arguments of a polymorphic contract, given.
     type_args: list[TypeExpr] | None = None
+    #: ``vars``: the ghost variables defined together (name, type, position).
+    ghosts: list[tuple[str, TypeExpr, Pos]] = field(default_factory=list)
 
 
 @dataclass(eq=False)
