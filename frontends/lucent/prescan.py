@@ -19,9 +19,7 @@ UNSUPPORTED = [
     (re.compile(r"\bchoose\b"), "'choose'"),
     (re.compile(r"\bset\s*<"), "sets"),
     (re.compile(r"\bmap\s*(<|\[)"), "maps"),
-    (re.compile(r"@\s*<[^>]*>\s*\{|[\]}]\s*@\s*<"), "polymorphism (type instantiation)"),
-    (re.compile(r"\b(type|contract)\s+[A-Za-z_]\w*\s*<"), "polymorphism (type parameters)"),
-    (re.compile(r"\bdatatype\s+[A-Za-z_]\w*\s*<"), "polymorphic algebraic datatypes"),
+    (re.compile(r"[\]}]\s*@\s*<"), "polymorphism (type instantiation)"),
     (re.compile(r"\brealizable\b", re.I), "realizability checking"),
     (re.compile(r"\b(function|node)\s+rec\b"), "recursive nodes and functions ('rec')"),
 ]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from pysmt.fnode import FNode
 
-from kinduct.frontends.lucent.types import Refinement
+from kinduct.frontends.lucent.types import Refinement, Variant
 from kinduct.frontends.lucent.walk import uid_nodes_reading
 
 if TYPE_CHECKING:
@@ -27,6 +27,10 @@ def constraints(inst: _Inst, term: STerm, ref: Refinement) -> list[FNode]:
     mgr = inst.mgr
     out = []
     for key, sub in ref.parts.items():
+        if isinstance(key, Variant):  # owed by a value of that constructor only
+            built = mgr.Equals(term["%tag"], mgr.Int(key.index))
+            out.extend(mgr.Implies(built, c) for c in constraints(inst, term[key.key], sub))
+            continue
         items = term if key == "*" else [term[key]]
         for item in items:
             out.extend(constraints(inst, item, sub))

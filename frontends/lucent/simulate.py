@@ -21,7 +21,7 @@ from kinduct.frontends.lucent import machine
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Refines
 from kinduct.frontends.lucent.clocks import INIT
 from kinduct.frontends.lucent.lazy import Clock, clock_of
-from kinduct.frontends.lucent.types import Adt, T, adt_fields, scalar_paths
+from kinduct.frontends.lucent.types import Adt, T, Variant, adt_fields, regroup, scalar_paths
 from kinduct.frontends.lucent.types import leaves as value_leaves
 from kinduct.frontends.lucent.values import SimulationError, binop_value
 
@@ -270,8 +270,9 @@ class Instance:
         if isinstance(e, A.Call):
             if e.uid in self.memo:
                 return self.memo[e.uid]
-            args = [x for a in e.args for x in _flatten_typed(self.eval(a), a.ty)]
             child = self.children[e.uid]
+            args = regroup([x for a in e.args for x in _flatten_typed(self.eval(a), a.ty)],
+                           [child.node.types[n] for n in child.node.inputs])
             restart = getattr(e, "restart", None)
             if restart is not None and self.eval(restart):
                 child.restart()
@@ -320,7 +321,10 @@ def refinement_holds(inst: Instance, value: Any, ref: Any) -> bool:
     """Whether ``value`` has the refinement type ``ref`` (components included), evaluated in
     ``inst`` (a predicate may read the node's constants and streams)."""
     for key, sub in ref.parts.items():
-        items = value if key == "*" else [value[key]]
+        if isinstance(key, Variant):  # owed by a value of that constructor only
+            items = [value[key.key]] if value["%tag"] == key.index else []
+        else:
+            items = value if key == "*" else [value[key]]
         if not all(refinement_holds(inst, item, sub) for item in items):
             return False
     if ref.lo is not None and value < ref.lo:

@@ -29,7 +29,7 @@ from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop, Refi
 from kinduct.frontends.lucent.clocks import ClockTerms
 from kinduct.frontends.lucent.division import congruence, division
 from kinduct.frontends.lucent.lazy import Clock, clock_of
-from kinduct.frontends.lucent.types import Adt, T, adt_fields, assemble, flat, leaves, scalar_paths
+from kinduct.frontends.lucent.types import Adt, T, adt_fields, assemble, flat, leaves, regroup, scalar_paths
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuilder
 
@@ -581,7 +581,8 @@ class _Inst:
         tr = self.tr
         callee = tr.checked.nodes[e.name]
         prefix = f"{self.prefix}{e.site}."
-        args = [x for a in e.args for x in _flatten_typed(self.expr(a), a.ty)]
+        args = regroup([x for a in e.args for x in _flatten_typed(self.expr(a), a.ty)],
+                       [callee.types[n] for n in callee.inputs])
         env = {}
         for n, a in zip(callee.inputs, args, strict=True):
             var = tr.state(prefix + n, callee.types[n])
