@@ -67,11 +67,15 @@ def enter(c: Checker, d: A.NodeDecl, params: dict[str, A.Expr]) -> None:
 
 
 def bind_params(c: Checker, node: Node, scope: _Scope) -> None:
-    """In an instance, its ``const`` parameters are their values in its body too."""
+    """In an instance, its ``const`` parameters are their values in its body too, and the
+    input streams hold them (an instance analysed on its own reads no other value)."""
     for name in node.inputs:
         if name in node.const_inputs and name in c.node_consts:
+            value = c.node_consts[name]
+            node.asserts.append(A.Binop("=", A.Var(name, pos=value.pos, ty=node.types[name]),
+                                        value, pos=value.pos, ty=BOOL))
             scope.env.pop(name, None)
-            scope.local_consts[name] = c.node_consts[name]
+            scope.local_consts[name] = value
 
 
 class UnknownConstant(UnsupportedError):
