@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kinduct.frontends.lucent import arraydef, blocks, datatypes, lazy, polymorphism, walk
+from kinduct.frontends.lucent import arraydef, blocks, datatypes, lazy, polymorphism, skolem, walk
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
 from kinduct.frontends.lucent.dependencies import call_order, cut_circular, instant_inputs, reads_now
@@ -499,8 +499,12 @@ class Checker:
                                stmt.rhs.pos)
             node.eqs.append((names, rhs))
         elif isinstance(stmt, A.Assert):
+            skolem.mark(stmt.expr, "exists")
             node.asserts.append(scope.expect(stmt.expr, BOOL))
         elif isinstance(stmt, A.Check):
+            skolem.mark(stmt.expr, "exists" if stmt.kind == "reachable" else "forall")
+            if stmt.provided is not None:
+                skolem.mark(stmt.provided, "exists")
             e = scope.expect(stmt.expr, BOOL)
             name = stmt.name or stmt.text
             bounds = {}
