@@ -18,7 +18,7 @@ import math
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import skolem
+from kinduct.frontends.lucent import quantified, skolem
 from kinduct.frontends.lucent.checked import Refines
 from kinduct.frontends.lucent.types import BOOL, INT, Refinement, T
 from kinduct.frontends.lucent.walk import _has_temporal, children, const_value
@@ -35,13 +35,15 @@ _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 def expand(scope: _Scope, q: A.Quant) -> A.Expr:
     """The checked Boolean expression that the quantifier ``q`` stands for: its finite
-    expansion, else its witness form where :func:`.skolem.mark` marked it."""
+    expansion, else its witness form where :func:`.skolem.mark` marked it, else the
+    quantifier itself (:mod:`.quantified`)."""
     try:
         return _expand(scope, q)
     except _Infinite as infinite:
         if getattr(q, "witness", False) and scope.node is not None:
             return skolem.witness_form(scope, q)
-        raise infinite.error from None
+        del infinite
+        return quantified.check(scope, q)
 
 
 class _Infinite(Exception):

@@ -17,7 +17,8 @@ from fractions import Fraction
 from typing import Any
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import machine
+from kinduct.frontends.lucent import machine, quantified
+from kinduct.frontends.lucent.checked import Quantified
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Refines
 from kinduct.frontends.lucent.clocks import INIT
 from kinduct.frontends.lucent.lazy import Clock, clock_of
@@ -223,6 +224,8 @@ class Instance:
             return self.sim.const_value(e.name, e.ty)
         if isinstance(e, Refines):
             return refinement_holds(self, self.eval(e.arg), e.ref)
+        if isinstance(e, Quantified):
+            return quantified.evaluate(e, self.eval)
         if isinstance(e, A.Unop):
             if e.op == "pre":
                 if self.clocked or self.restartable or clock_of(e) is not None:
