@@ -187,7 +187,7 @@ def _decide_closed(env: Environment, formula: FNode) -> bool:
     when the solver answers unknown or refuses it."""
     try:
         solver = env.factory.Solver(name="z3")
-        solver.z3.set("timeout", DECIDE_SECONDS * 1000)
+        solver.z3.set("timeout", int(DECIDE_SECONDS * 1000))
     except Exception as exc:  # noqa: BLE001 - no z3 here
         raise Undecided(f"no solver to decide a quantified formula: {exc}") from None
     try:

@@ -268,7 +268,7 @@ def evaluate(e: Quantified, value_of: Callable[[A.Expr], Any]) -> bool:
     except Exception as exc:  # noqa: BLE001 - no z3: nothing decides it here
         raise Undecided(f"no solver to decide a quantified formula: {exc}") from None
     try:
-        solver.z3.set("timeout", DECIDE_SECONDS * 1000)
+        solver.z3.set("timeout", int(DECIDE_SECONDS * 1000))
         solver.add_assertion(formula)
         return bool(solver.solve())
     except Exception as exc:  # noqa: BLE001 - z3's unknown, or a term it refuses
