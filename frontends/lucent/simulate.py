@@ -314,6 +314,9 @@ class Instance:
         if isinstance(e, A.AnyE):
             if e.uid not in self.memo:
                 self.memo[e.uid] = self.sim.oracle(self.prefix + e.uid, e.ty, self.step_no)
+                if e.functional:
+                    self.sim.chosen(e, [self.eval(a) for a in getattr(e, "args", [])],
+                                    self.memo[e.uid], self.step_no)
             return self.memo[e.uid]
         raise SimulationError(f"cannot evaluate {type(e).__name__}")
 
@@ -402,6 +405,10 @@ class Simulator:
         self.by_zero: dict[tuple[str, str], tuple[Any, int]] = {}
         #: Where the oracle gave one dividend two results (then no Lucent execution does this).
         self.by_zero_clash: str | None = None
+        #: The values of ``choose`` read so far, per (occurrence, arguments), and where the
+        #: oracle gave equal arguments two values.
+        self.choices: dict[tuple[str, str], tuple[str, int]] = {}
+        self.choice_clash: str | None = None
         self.root = Instance(self, self.main, "")
         self.steps = 0
 
@@ -413,6 +420,16 @@ class Simulator:
                                   f"two results, {seen[0]} (step {seen[1]}) and {result} (step "
                                   f"{step}); division is a function")
         return result
+
+    def chosen(self, e: A.AnyE, args: list[Any], value: Any, step: int) -> None:
+        """Record that ``choose`` ``e`` gave ``value`` for ``args`` at ``step``: it is a
+        function, so another value for equal arguments is a clash (``choice_clash``)."""
+        seen = self.choices.setdefault((e.uid, repr(args)), (repr(value), step))
+        if seen[0] != repr(value) and self.choice_clash is None:
+            self.choice_clash = (f"the counterexample reads 'choose' at {e.pos.line}:{e.pos.col} "
+                                 f"on {args} as {seen[0]} (step {seen[1]}) and as {value!r} "
+                                 f"(step {step}); the choice is not modelled as a function "
+                                 "across more than one step")
 
     def const_value(self, name: str, t: T) -> Any:
         if name not in self.consts:

@@ -576,6 +576,9 @@ class _Inst:
                 want = self.mgr.And(parts)
                 can = choice.possible(self.tr.b.env, leaves(var), want)
                 self.tr.assume(want if can is None else self.mgr.Implies(can, want))
+            if e.functional:  # choose: a function of what its predicate reads
+                self.tr.congruence(f"%choose.{e.uid}", [x for a in getattr(e, "args", [])
+                                                        for x in leaves(self.expr(a))], leaves(var))
             self.tr.guard = guard
             return var
         raise TypeError(f"cannot translate {type(e).__name__}")
