@@ -33,6 +33,7 @@ from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import lazy
 from kinduct.frontends.lucent.checked import Refines
 from kinduct.frontends.lucent.types import BOOL
+from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.typecheck import _Scope
@@ -66,6 +67,14 @@ def witness_form(scope: _Scope, q: A.Quant) -> A.Expr:
     """The checked expression standing for the marked quantifier ``q``: its variables bound to
     fresh streams, its guards (refinement types, concise predicates) joined to its body by
     ``=>`` (``forall``) or ``and`` (``exists``), lazily where the body calls a node."""
+    names = {p.name for p in q.params}
+    for part in [q.body, *(p.pred for p in q.params if p.pred is not None)]:
+        memory = _memory_of(part, names)
+        if memory is not None:  # the variable is a value, not a stream: it has no past
+            located = scope.c.err("", memory.pos)
+            raise UnsupportedError("'pre' of a quantified variable",
+                                   SourceLocation(scope.c.file, memory.pos.line, memory.pos.col),
+                                   located.source_line)
     lazy_body = _calls(q.body) or any(p.pred is not None and _calls(p.pred) for p in q.params)
     return _bind(scope, q, 0, {}, lazy_body)
 
@@ -99,15 +108,30 @@ def _bind(scope: _Scope, q: A.Quant, i: int, bound: dict[str, A.Expr], lazy_body
     return A.Binop("=>" if q.kind == "forall" else "and", cond, inner, pos=q.pos, ty=BOOL)
 
 
-def _calls(e: object) -> bool:
-    """Whether the source expression ``e`` holds a call (of a node, or a constructor)."""
+def _memory_of(e: object, names: set[str]) -> A.Unop | None:
+    """A ``pre`` in the source expression ``e`` whose argument reads one of ``names``."""
+    for x in _nodes(e):
+        if isinstance(x, A.Unop) and x.op == "pre" and any(
+                isinstance(y, A.Var) and y.name in names for y in _nodes(x.arg)):
+            return x
+    return None
+
+
+def _nodes(e: object) -> list[object]:
+    """The source expressions in ``e`` (itself included)."""
+    out: list[object] = []
     stack = [e]
     while stack:
         x = stack.pop()
-        if isinstance(x, (A.Call, A.Activate)):
-            return True
         if isinstance(x, list | tuple):
             stack.extend(x)
         elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+            if isinstance(x, A.Expr):
+                out.append(x)
             stack.extend(getattr(x, f.name) for f in dataclasses.fields(x) if f.name != "ty")
-    return False
+    return out
+
+
+def _calls(e: object) -> bool:
+    """Whether the source expression ``e`` holds a call (of a node, or a constructor)."""
+    return any(isinstance(x, (A.Call, A.Activate)) for x in _nodes(e))

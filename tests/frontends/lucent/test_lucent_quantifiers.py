@@ -178,3 +178,18 @@ tel
     proc = run_cli("check", model)
     assert proc.returncode == 3, proc.stderr
     assert "m.lus:6:" in proc.stderr and f"unsupported: {message}" in proc.stderr, proc.stderr
+
+
+def test_pre_of_a_quantified_variable_is_refused(tmp_path):
+    # Kind 2 does not see the variable under 'pre' ("Unknown identifier"): it is a value, not
+    # a stream; a witness stream's past would give it a meaning it does not have.
+    model = write(tmp_path, """
+node N(x: int) returns ();
+let
+  check forall (i: int) true -> pre i = i;
+tel
+""")
+    proc = run_cli("check", model)
+    assert proc.returncode == 3, proc.stderr
+    assert "m.lus:4:33:" in proc.stderr and "unsupported: 'pre' of a quantified variable" \
+        in proc.stderr, proc.stderr
