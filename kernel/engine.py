@@ -119,10 +119,13 @@ class Engine(abc.ABC):
     #: that the preparation never delays them.
     prepares: bool = False
     #: When set, a run of several engines on a small system first runs this engine in the
-    #: runner's own process, up to this bound and for at most ``runner.QUICK_SLICE`` seconds
-    #: (it must stop starting steps once ``ctx.expired()``): what it decides there needs no
-    #: process at all, and only the properties left open go to the engines' processes.
+    #: runner's own process (after its :meth:`prepare`, with no engine beside it), up to this
+    #: bound and for at most :attr:`quick_slice` seconds (it must stop starting steps once
+    #: ``ctx.expired()``; each solver query is bounded by the slice): what it decides there
+    #: needs no process at all, and only the properties left open go to the engines' processes.
     quick_bound: int | None = None
+    #: Seconds the quick phase gives this engine (None: ``runner.QUICK_SLICE``).
+    quick_slice: float | None = None
 
     def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
         """Work on ``system`` done once in the runner's process before this engine's process is

@@ -389,16 +389,21 @@ class _Portfolio:
         for eng in quick:
             if self._finished():
                 return
-            deadline = time.monotonic() + QUICK_SLICE
+            deadline = time.monotonic() + (QUICK_SLICE if eng.quick_slice is None
+                                           else eng.quick_slice)
             deadline = deadline if self.deadline is None else min(deadline, self.deadline)
             bound = eng.quick_bound if self.opts.max_k is None else min(eng.quick_bound,
                                                                          self.opts.max_k)
+
+            def make_solver(d: float = deadline) -> Solver:
+                return _Bounded(backend.solver(self.system.env), d)
+
+            # No engine runs beside a quick one: it does its own invariant discovery.
             ctx = EngineContext(solver_name=self.opts.solver, deadline=deadline, max_k=bound,
-                                make_solver=lambda d=deadline: _Bounded(
-                                    backend.solver(self.system.env), d),
-                                options=self.options[eng.name],
-                                companions=self._companions(eng))
+                                make_solver=make_solver, options=self.options[eng.name])
             try:
+                if eng.prepares:
+                    eng.prepare(self.system, make_solver)
                 for verdict in eng.check(self.system, self._open(), ctx):
                     if verdict.answer.definitive:
                         self._handle("verdict", eng.name,

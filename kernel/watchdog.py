@@ -4,6 +4,8 @@ run (a native solver call that holds the interpreter, as cvc5's check does)."""
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
 import os
 import signal
@@ -57,6 +59,7 @@ def fork_sentinel(delay: float) -> None:
     except OSError:
         return
     if pid:
+        atexit.register(_stop_sentinel, pid)
         return
     try:
         from kinduct.kernel.runner import die_with_parent
@@ -69,6 +72,14 @@ def fork_sentinel(delay: float) -> None:
             os.kill(parent, signal.SIGKILL)
     finally:
         os._exit(0)
+
+
+def _stop_sentinel(pid: int) -> None:
+    """A run that ends normally takes its sentinel with it, so nothing of it outlives the
+    command (the sentinel would die with it anyway, a moment later)."""
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
 
 
 

@@ -152,6 +152,19 @@ class _Elements:
             return None
         return tuple(indices)
 
+    def _outside(self, e: A.Expr) -> bool:
+        """Whether ``e`` is ``A[c1]…[ck]`` with constant indices, one out of range."""
+        indices: list[int] = []
+        while isinstance(e, A.Index):
+            i = const_value(e.index)
+            if not isinstance(i, int) or isinstance(i, bool):
+                return False
+            indices.append(i)
+            e = e.arg
+        indices.reverse()
+        return isinstance(e, A.Var) and e.name == self.name and any(
+            not 0 <= i < s for i, s in zip(indices, self.sizes, strict=False))
+
     def _resolve(self, e: A.Expr, key: Key) -> A.Expr:
         """``e`` with its current reads of the array replaced (in place: the element's
         expression is its own) and its constant conditions decided."""
@@ -167,6 +180,12 @@ class _Elements:
             element = self.get(read)
             self._count(key, self.weight[read])
             return element
+        if self._outside(e):  # an unconstrained value (named by the read), not a read of A
+            inner = e
+            while isinstance(inner.arg, A.Index):
+                inner = inner.arg
+            inner.arg = A.ArrayLit([], pos=inner.arg.pos, ty=T("array", items=(inner.ty,)))
+            return e
         if isinstance(e, A.Var) and e.name == self.name:
             raise self.checker.err(
                 f"circular definition: this definition of '{self.name}' reads '{self.name}' "

@@ -324,7 +324,7 @@ class Param:
 
 @dataclass(eq=False)
 class ContractItem:
-    kind: str  # var | const | assume | guarantee | mode | import
+    kind: str  # var | vars | const | assume | guarantee | mode | import
     name: str | None
     pos: Pos
     expr: Expr | None = None
@@ -334,6 +334,8 @@ class ContractItem:
     ensures: list[tuple[str | None, Expr, Pos]] = field(default_factory=list)
     args: list[Expr] = field(default_factory=list)
     outs: list[str] = field(default_factory=list)
+    #: ``vars``: the ghost variables defined together (name, type, position).
+    ghosts: list[tuple[str, TypeExpr, Pos]] = field(default_factory=list)
 
 
 @dataclass(eq=False)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import arraydef, lazy
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent.gapsyntax import TUPLE_INIT
 from kinduct.frontends.lucent.typecheck import _typed_var
 from kinduct.frontends.lucent.types import BOOL
 
@@ -84,6 +85,12 @@ def define_frame(checker: Checker, fr: A.FrameBlock, node: Node, scope: _Scope,
     """Add to ``node`` the equations of the frame block ``fr``."""
     inits = {}
     for n, e, p in fr.inits:
+        if n == TUPLE_INIT:  # several variables initialised at once
+            for m, x in lazy.equation_parts(checker, node, scope, None, e).items():
+                if m not in fr.names:
+                    raise checker.err(f"'{m}' is not a variable of this frame", p)
+                inits[m] = x
+            continue
         if n not in fr.names:
             raise checker.err(f"'{n}' is not a variable of this frame", p)
         inits[n] = (arraydef.elaborate(checker, e, node, scope) if isinstance(e, A.ArrayDef)

@@ -114,6 +114,9 @@ class Node:
     warnings: list[str] = field(default_factory=list)
     #: Streams defined circularly after the first step, whose equations are constraints.
     cut: set[str] = field(default_factory=set)
+    #: Streams whose equations the simulator checks rather than evaluates, at every step: each
+    #: breaks a cycle through node calls that is no cycle of values (``calldeps.untangle``).
+    untangled: set[str] = field(default_factory=set)
     #: The ghost stream "every assumption has held up to now", when the node has assumptions.
     sofar: str | None = None
     #: Generated obligations on expressions: type ascriptions ``(e : T)``, local and ghost

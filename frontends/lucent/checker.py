@@ -12,21 +12,30 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kinduct.frontends.lucent import arraydef, blocks, datatypes, lazy, polymorphism, skolem, walk
+from kinduct.frontends.lucent import (
+    arraydef,
+    blocks,
+    calldeps,
+    constants,
+    contractforms,
+    datatypes,
+    lazy,
+    polymorphism,
+    skolem,
+)
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
 from kinduct.frontends.lucent.dependencies import call_order, cut_circular, instant_inputs, reads_now
 from kinduct.frontends.lucent.typecheck import (
     MAX_ARRAY_SIZE,
     _compatible_flat,
-    _line,
     _Scope,
     _typed_var,
     _Unresolved,
 )
 from kinduct.frontends.lucent.types import BOOL, INT, REAL, Refinement, T, flat, leaf_count, tuple_of
 from kinduct.frontends.lucent.walk import Instant, _has_temporal, children, const_value, current_vars
-from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
+from kinduct.kernel.errors import InputError
 
 #: The value a symbolic subrange bound constrains, in the predicate it becomes.
 _BOUND_VAR = "%bound"
@@ -56,6 +65,7 @@ class Checker:
         self.pending_names: set[str] = set()
         #: Per elaborated node: its number of inputs, and those its outputs read at once.
         self.instant: Instant = {}
+        self.output_reads: calldeps.OutputReads = {}
         #: While declarations wait for those they name: an unknown name postpones, not fails.
         self.strict = False
         #: The types (with their refinements) a polymorphic node's instance binds to its type
@@ -64,6 +74,11 @@ class Checker:
         self.type_param_names: dict[str, str] = {}
         #: The elaborated nodes, each after those it calls (instances included).
         self.finished: list[str] = []
+        #: While a node is elaborated: the values of its ``const`` parameters (an instance's)
+        #: and of its local constants that fold, which constant expressions (array sizes) see;
+        #: and the ``const`` parameters whose value is not known (analysed for every value).
+        self.node_consts: dict[str, A.Expr] = {}
+        self.unknown_consts: dict[str, str] = {}
 
     # ---- errors ----
     def err(self, msg: str, pos: A.Pos) -> InputError:
@@ -91,7 +106,7 @@ class Checker:
         order = call_order(self.decls, self.contracts, self.err)
         nodes: dict[str, Node] = {}
         for name in order:
-            if not self.decls[name].type_params:  # a polymorphic node: per instance
+            if not constants.generic(self.decls[name]):  # per instance (polymorphism.py)
                 self.elaborate(self.decls[name], nodes)
         polymorphism.elaborate_uncalled(self, order, nodes)
         for c in self.prog.contracts:  # every contract is type-checked, imported or not
@@ -99,10 +114,18 @@ class Checker:
         return Checked(nodes, self.finished, self.free_consts, self.const_refs, self.file,
                        self.text, self.warnings, self.const_obligations)
 
-    def elaborate(self, d: A.NodeDecl, done: dict[str, Node]) -> Node:
-        """Elaborate the node ``d`` into ``done``, after the instances it needs."""
-        node = done[d.name] = self._node(d, done)
+    def elaborate(self, d: A.NodeDecl, done: dict[str, Node],
+                  params: dict[str, A.Expr] | None = None) -> Node:
+        """Elaborate the node ``d`` into ``done``, after the instances it needs; ``params``:
+        the values of its ``const`` parameters in an instance (the others stay unknown)."""
+        saved = self.node_consts, self.unknown_consts
+        constants.enter(self, d, params or {})
+        try:
+            node = done[d.name] = self._node(d, done)
+        finally:
+            self.node_consts, self.unknown_consts = saved
         self.instant[d.name] = instant_inputs(node, self.instant)
+        self.output_reads[d.name] = calldeps.output_reads(node, self.output_reads)
         self.finished.append(d.name)
         return node
 
@@ -137,7 +160,11 @@ class Checker:
         if ref and not ref.empty:
             self.type_refs[td.name] = ref
 
-    def resolve_type(self, te: A.TypeExpr, name: str = "") -> tuple[T, Refinement]:
+    def resolve_type(self, te: A.TypeExpr, name: str = "",
+                     scope: _Scope | constants.Deferred | None = None) -> tuple[T, Refinement]:
+        """The type ``te`` denotes and its refinement.  With ``scope`` (a node's), predicates
+        and subrange bounds may read the node's streams and call nodes; a
+        :class:`constants.Deferred` collects them to be checked once the node's scope exists."""
         k = te.kind
         if k == "name":
             n = te.args[0]
@@ -156,24 +183,21 @@ class Checker:
             return te.args[0], Refinement()
         if k == "subrange":
             ref = Refinement()
-            lo = None if te.args[0] is None else self._bound(te.args[0], ">=", ref)
-            hi = None if te.args[1] is None else self._bound(te.args[1], "<=", ref)
+            lo = None if te.args[0] is None else self._bound(te.args[0], ">=", ref, scope)
+            hi = None if te.args[1] is None else self._bound(te.args[1], "<=", ref, scope)
             if lo is not None and hi is not None and lo > hi:
                 raise self.err(f"empty subrange [{lo}, {hi}]", te.pos)
             ref.lo, ref.hi = lo, hi
             return INT, ref
         if k == "subtype":
             var, base_te, pred = te.args
-            base, ref = self.resolve_type(base_te)
-            scope = _Scope(self, None, {var: base})
+            base, ref = self.resolve_type(base_te, scope=scope)
+            if scope is not None:
+                constants.node_predicate(scope, ref, var, base, pred)
+                return base, ref
+            scope = _Scope(self, None, {var: base}, strict_consts=self.strict)
             p = scope.expect(pred, BOOL)
-            bad = [e for e in walk.uid_nodes_reading(p, var) if walk.shares_state(e)][:1]
-            if _has_temporal(p) or bad:
-                what = "a call or a division by a variable that reads the bound variable" if bad \
-                    else "'pre' or '->'"
-                at = bad[0].pos if bad else pred.pos
-                raise UnsupportedError(f"{what} in the predicate of a refinement type",
-                                       SourceLocation(self.file, at.line, at.col), _line(self.text, at.line))
+            constants.refuse_stateful(self, p, var, pred.pos)
             ref.preds.append((var, p))
             return base, ref
         if k == "enum":
@@ -189,16 +213,16 @@ class Checker:
         if k == "adt":
             return datatypes.declare(self, te, name), Refinement()
         if k == "struct":
-            resolved = [(f, self.resolve_type(ft)) for f, ft in te.args]
+            resolved = [(f, self.resolve_type(ft, scope=scope)) for f, ft in te.args]
             fields = tuple((f, t) for f, (t, _) in resolved)
             parts = {f: r for f, (_, r) in resolved if not r.empty}
             return T("record", name or "struct", items=fields), Refinement(parts=parts)
         if k == "tuple":
-            resolved = [self.resolve_type(x) for x in te.args]
+            resolved = [self.resolve_type(x, scope=scope) for x in te.args]
             parts = {i: r for i, (_, r) in enumerate(resolved) if not r.empty}
             return T("tuple", items=tuple(t for t, _ in resolved)), Refinement(parts=parts)
         if k == "array":
-            elem, eref = self.resolve_type(te.args[0])
+            elem, eref = self.resolve_type(te.args[0], scope=scope)
             size = self.const_int(te.args[1])
             if size < 0:
                 raise self.err("array size must be non-negative", te.args[1].pos)
@@ -210,9 +234,17 @@ class Checker:
             return T("array", items=(elem,), size=size), Refinement(parts=parts)
         raise self.err(f"unknown type form {k}", te.pos)
 
-    def _bound(self, e: A.Expr, op: str, ref: Refinement) -> int | None:
+    def _bound(self, e: A.Expr, op: str, ref: Refinement,
+               scope: _Scope | constants.Deferred | None = None) -> int | None:
         """A subrange bound: its value, or None where it names free constants (``[0, N]``
-        with ``const N: int;``), then added to ``ref`` as a predicate (Kind 2: a SubType)."""
+        with ``const N: int;``) or, in a node (``scope``), its streams; then added to ``ref``
+        as a predicate (Kind 2: a SubType)."""
+        if scope is not None:
+            v = constants.folded_bound(self, e)
+            if v is None:
+                bound = A.Var(_BOUND_VAR, pos=e.pos)
+                constants.node_predicate(scope, ref, _BOUND_VAR, INT, A.Binop(op, bound, e, pos=e.pos))
+            return v
         checked, v = self._constant_int(e)
         if v is not None:
             return int(v)
@@ -226,8 +258,9 @@ class Checker:
         return checked, const_value(checked)
 
     def const_int(self, e: A.Expr) -> int:
-        _, v = self._constant_int(e)
+        checked, v = self._constant_int(e)
         if v is None:
+            constants.unknown_size(self, checked, e.pos)
             raise self.err("expected a constant integer expression", e.pos)
         return int(v)
 
@@ -271,11 +304,14 @@ class Checker:
     def _node(self, d: A.NodeDecl, done: dict[str, Node]) -> Node:
         node = Node(d.name, d.kind, d.imported, d)
         locals_env: dict[str, T] = {}
+        deferred = constants.Deferred()
         for group, cls in ((d.inputs, "input"), (d.outputs, "output"), (d.locals, "local")):
             for p in group:
                 if p.name in node.types:
                     raise self.err(f"'{p.name}' is declared twice", p.pos)
-                t, ref = self.resolve_type(p.type_expr)
+                if p.name in self.consts or p.name in self.free_consts:  # Kind 2: no shadowing
+                    raise self.err(f"'{p.name}' is already declared as a constant", p.pos)
+                t, ref = self.resolve_type(p.type_expr, scope=deferred)
                 node.types[p.name] = t
                 node.var_pos[p.name] = p.pos
                 if p.decl_pos is not None:
@@ -289,20 +325,16 @@ class Checker:
                     node.refinements[p.name] = ref
                 locals_env[p.name] = t
         scope = _Scope(self, node, locals_env, done=done)
-        for name, te, value, pos in d.consts:
-            v = scope.check(value)
-            if te is not None:
-                t, ref = self.resolve_type(te)
-                scope.unify(t, v.ty, value.pos)
-                self._obligation(node, v, ref, pos, source="Generated")
-            scope.local_consts[name] = v
+        constants.bind_params(self, node, scope)
+        free = constants.declare(self, d, node, scope)
+        deferred.finish(scope)
         # inline refinements (x: T | p) are checked in the node's scope; subtype ones already are
         for ref in node.refinements.values():
             ref.preds = [(var, scope.expect(p, BOOL) if p.ty is None else p) for var, p in ref.preds]
         self._contract(d, node, scope, done)
         if node.assumes or any(n in node.refinements for n in node.inputs):
             self._sofar(node, scope)
-        defined: dict[str, A.Pos] = {}
+        defined: dict[str, A.Pos] = dict(free)
         scope.guarded = False
         for stmt in d.body:
             self._stmt(stmt, node, scope, defined)
@@ -314,7 +346,8 @@ class Checker:
                     what = "output" if n in node.outputs else "local variable"
                     raise self.err(f"{what} '{n}' is not defined by an equation or a frame block",
                                    node.var_pos[n])
-        self.warnings.extend(cut_circular(node, self.file, self.err))
+        constants.check_input_types(self, node)
+        self.warnings.extend(cut_circular(node, self.file, self.err, self.output_reads))
         for w in scope.warnings:
             node.warnings.append(w)
             self.warnings.append(w)
@@ -386,13 +419,19 @@ class Checker:
         obligations (not the assumptions, nor an imported node's obligations).  A contract is
         imported at most once per contract (Kind 2: "already declared")."""
         imported: set[str] = set()
+        modes = contractforms.announce_modes(self, items, node, scope, prefix, contract)
+        # ghost variables with a declared type may be read before their declaration (and
+        # under 'pre' by their own definition): declared first
+        typed = {id(item): (self._ghost(node, scope, prefix, item.name, t, item.pos), t, ref)
+                 for item in items if item.kind == "var" and item.type_expr is not None
+                 for t, ref in [self.resolve_type(item.type_expr)]}
         for item in items:
-            if item.kind in ("var", "const"):
+            if item.kind == "vars":
+                contractforms.define_ghosts(self, item, node, scope, prefix)
+            elif item.kind in ("var", "const"):
                 name = item.name
-                if item.kind == "var" and item.type_expr is not None:
-                    # a ghost variable with a declared type may refer to its own previous value
-                    gt, gref = self.resolve_type(item.type_expr)
-                    gname = self._ghost(node, scope, prefix, name, gt, item.pos)
+                if id(item) in typed:
+                    gname, gt, gref = typed[id(item)]
                     node.eqs.append(([gname], scope.expect(item.expr, gt)))
                     self._obligation(node, _typed_var(gname, gt, item.pos), gref, item.pos,
                                      contract=True, site=prefix)
@@ -416,12 +455,7 @@ class Checker:
                 name = item.name or f"guarantee[L{item.pos.line}C{item.pos.col}]"
                 node.guarantees.append(Prop(prefix + name, e, item.pos, "Guarantee"))
             elif item.kind == "mode":
-                reqs = [scope.expect(x, BOOL) for _, x, _ in item.requires]
-                ens = [(prefix + (n or f"{item.name}.ensure[L{p.line}C{p.col}]"),
-                        scope.expect(x, BOOL), p) for n, x, p in item.ensures]
-                mode = Mode(item.name, reqs, ens, item.pos, prefix, contract)
-                node.modes.append(mode)
-                scope.modes[item.name] = mode
+                modes[id(item)]()
             elif item.kind == "import":
                 c = self.contracts.get(item.name)
                 if c is None:
@@ -451,6 +485,7 @@ class Checker:
                 sub.local_consts.update(sub_consts)
                 sub.in_contract = True
                 sub.modes = scope.modes
+                sub.pending_modes = scope.pending_modes
                 site = f"{prefix}{item.name}[L{item.pos.line}C{item.pos.col}]."
                 self._contract_items(c.contract, node, sub, site, done, c.name)
 

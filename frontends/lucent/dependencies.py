@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent import elemdeps
+from kinduct.frontends.lucent.calldeps import OutputReads, stream_reads, untangle
 from kinduct.frontends.lucent.checked import Node
 from kinduct.frontends.lucent.walk import Instant, _calls_in_decl, _find_cycle, current_vars
 from kinduct.kernel.errors import InputError
@@ -79,7 +81,8 @@ def instant_inputs(node: Node, instant: Instant) -> tuple[int, set[int]]:
     return len(node.inputs), {i for i, n in enumerate(node.inputs) if n in read}
 
 
-def cut_circular(node: Node, file: str | None, err: ErrorAt) -> list[str]:
+def cut_circular(node: Node, file: str | None, err: ErrorAt,
+                 reads: OutputReads | None = None) -> list[str]:
     """Reject circular definitions, except those that exist only after the first step; the
     warnings added to ``node.warnings``.
 
@@ -88,15 +91,14 @@ def cut_circular(node: Node, file: str | None, err: ErrorAt) -> list[str]:
     alone (JKind's ``drivetrain`` model: ``g = e0 -> f(g)``) is read as JKind reads it: the
     equation is a constraint that the stream's value must satisfy.  Such streams are
     recorded in ``node.cut``; the simulator takes their values from the trace and checks the
-    equations, and a warning names the cycle."""
-    first: dict[str, set[str]] = {}
-    later: dict[str, set[str]] = {}
+    equations, and a warning names the cycle.  ``reads``: which inputs each output of the
+    nodes ``node`` calls reads at the current step (:mod:`.calldeps`; without it, a call reads
+    every argument)."""
     where: dict[str, A.Pos] = {}
+    first = elemdeps.refine(node, stream_reads(node, 0, reads or {}), 0)
+    later = elemdeps.refine(node, stream_reads(node, 1, reads or {}), 1)
     for names, e in node.eqs:
-        cur0, cur1 = current_vars(e, phase=0), current_vars(e, phase=1)
         for n in names:
-            first[n] = cur0
-            later[n] = cur1
             where[n] = e.pos
     cycle0 = _find_cycle(first)
     if cycle0 is not None:
@@ -112,4 +114,5 @@ def cut_circular(node: Node, file: str | None, err: ErrorAt) -> list[str]:
         node.warnings.append(warnings[-1])
         later[cycle[0]] = set()
         cycle = _find_cycle(later)
+    untangle(node)
     return warnings

@@ -21,6 +21,7 @@ from lark import Token, v_args
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import limits, machine
 from kinduct.frontends.lucent.clocksyntax import ClockSyntax
+from kinduct.frontends.lucent.gapsyntax import GapSyntax
 from kinduct.frontends.lucent.limits import MAX_NESTING, check_tree
 from kinduct.frontends.lucent.prescan import check_unsupported
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
@@ -45,7 +46,7 @@ _TOKEN_NAMES = {
     "VAR": "'var'", "NOC": "'noc'", "OF": "'of'", "PROVIDED": "'provided'", "DOT": "'.'",
     "NODE": "'node'", "FUNCTION": "'function'", "TYPE": "'type'", "CONST": "'const'",
     "CIRCUMFLEX": "'^'", "BAR": "'|'", "$END": "end of file", "INCLUDE": "'include'",
-    "CONTRACT": "'contract'",
+    "CONTRACT": "'contract'", "CONTRACT_CLOSE": "'*)' or '*/'",
 }
 
 
@@ -181,7 +182,7 @@ _BINOPS = {"or": "or", "xor": "xor", "and": "and", "=>": "=>", "=": "=", "<>": "
 
 
 @v_args(meta=True)
-class _Builder(ClockSyntax):
+class _Builder(ClockSyntax, GapSyntax):
     """lark tree → AST.  Property names are the raw source text of their expression, as Kind 2
     names unnamed properties."""
 
@@ -384,12 +385,13 @@ class _Builder(ClockSyntax):
         return [A.Param(n, texpr, p, False, pred) for n, p in names]
 
     def const_section(self, meta, items):
-        return ("consts", [(*item[:3], _pos(meta)) for item in items])
+        return ("consts", [(*item[:3], _pos(meta)) for group in items for item in group])
 
     def local_const(self, meta, items):
-        name = items[0]
-        texpr = items[1] if len(items) == 3 else None
-        return (str(name), texpr, items[-1], _tpos(name))
+        """``const a, b: T;`` (free: no value) or ``const c [: T] = e;``."""
+        texpr = next((i for i in items[1:] if isinstance(i, A.TypeExpr)), None)
+        value = next((i for i in items[1:] if isinstance(i, A.Expr)), None)
+        return [(n, texpr, value, p) for n, p in items[0]]
 
     def body(self, meta, items):
         return ("body", [s for s in items if not isinstance(s, Token)])
@@ -397,9 +399,6 @@ class _Builder(ClockSyntax):
     # ---- contracts ----
     def contract_block(self, meta, items):
         return ("contract", [i for i in items if isinstance(i, A.ContractItem)])
-
-    def ghost_var(self, meta, items):
-        return A.ContractItem("var", str(items[0]), _tpos(items[0]), expr=items[2], type_expr=items[1])
 
     def ghost_const(self, meta, items):
         texpr = items[1] if len(items) == 3 else None
@@ -477,12 +476,15 @@ class _Builder(ClockSyntax):
     def reach_bound(self, meta, items):
         return (str(items[0]).lower(), items[1])
 
-    def property_stmt(self, meta, items):  # --%PROPERTY ["name"] e;
-        e = items[-1]
-        name = str(items[1])[1:-1] if len(items) > 2 else None
+    def property_stmt(self, meta, items):  # --%PROPERTY ["name"] e;  (*!PROPERTY: e; *)
+        e = next(i for i in items if isinstance(i, A.Expr))
+        name = next((str(i)[1:-1] for i in items if isinstance(i, Token) and i.type == "STRING"),
+                    None)
         return A.Check(name, e, e.pos, kind="invariant", text=self._src(e))
 
-    def main_stmt(self, meta, items):
+    def main_stmt(self, meta, items):  # --%MAIN;  --!MAIN: true;  (*%MAIN; *)
+        if any(isinstance(i, Token) and i.type == "FALSE" for i in items):
+            return lark.Discard
         return A.MainAnnot(_pos(meta))
 
     def if_stmt(self, meta, items):
@@ -596,9 +598,6 @@ class _Builder(ClockSyntax):
 
     def index(self, meta, items):
         return A.Index(items[0], items[1], pos=_pos(meta))
-
-    def update(self, meta, items):
-        return A.Update(items[0], items[1], items[2], pos=_pos(meta))
 
     def field(self, meta, items):
         return A.Field(items[0], str(items[1]), pos=_pos(meta))

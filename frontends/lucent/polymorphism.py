@@ -11,7 +11,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent import constants
 from kinduct.frontends.lucent.types import Refinement, T, flat
+from kinduct.frontends.lucent.walk import _calls_in_decl
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.checked import Node
@@ -20,10 +22,13 @@ if TYPE_CHECKING:
 
 
 def instance(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> Node:
-    """The instance of the polymorphic node ``d`` that ``call`` (with its checked ``args``)
-    calls, elaborated on first use."""
+    """The instance of the polymorphic (or ``const``-parameterised, :mod:`.constants`) node
+    ``d`` that ``call`` (with its checked ``args``) calls, elaborated on first use."""
     c = scope.c
-    if call.type_args is not None:
+    params = constants.call_params(scope, d, call, args)
+    if not d.type_params:
+        targs, names = [], []
+    elif call.type_args is not None:
         if len(call.type_args) != len(d.type_params):
             raise scope.err(f"node {d.name} has {len(d.type_params)} type parameter(s), "
                             f"{len(call.type_args)} given", call.pos)
@@ -31,16 +36,17 @@ def instance(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> 
         names = [_type_name(scope, te, t, ref) for te, (t, ref) in zip(call.type_args, targs,
                                                                         strict=True)]
     else:
-        targs = [(t, Refinement()) for t in _inferred(scope, d, call, args)]
+        targs = [(t, Refinement()) for t in _inferred(scope, d, call, args, params)]
         names = [str(t) for t, _ in targs]
-    name = f"{d.name}<<{', '.join(names)}>>"
+    labels = names + constants.instance_label(params)
+    name = f"{d.name}<<{', '.join(labels)}>>" if labels else d.name
     if name in scope.done:
         return scope.done[name]
     saved = c.type_params, c.type_param_names
     c.type_params = dict(zip(d.type_params, targs, strict=True))
     c.type_param_names = dict(zip(d.type_params, names, strict=True))
     try:
-        return c.elaborate(replace(d, name=name, type_params=[]), scope.done)
+        return c.elaborate(replace(d, name=name, type_params=[]), scope.done, params)
     finally:
         c.type_params, c.type_param_names = saved
 
@@ -48,26 +54,29 @@ def instance(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> 
 def elaborate_uncalled(checker: Checker, order: list[str], done: dict[str, Node]) -> None:
     """Elaborate each polymorphic node that no node calls under its own name, its type
     parameters abstract types: what it proves holds for every instance."""
-    called = {n.split("<<", 1)[0] for n in done if "<<" in n}
+    called = {c.name for d in [*checker.decls.values(), *checker.contracts.values()]
+              for c in _calls_in_decl(d)}
     for name in order:
         d = checker.decls[name]
-        if d.type_params and name not in called:
+        if constants.generic(d) and name not in called and name not in done:
             saved = checker.type_params
             checker.type_params = {p: (T("abstract", p), Refinement()) for p in d.type_params}
             try:
-                checker.elaborate(replace(d, type_params=[]), done)
+                constants.elaborate_uncalled(checker, replace(d, type_params=[]), done)
             finally:
                 checker.type_params = saved
 
 
-def _inferred(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> list[T]:
+def _inferred(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr],
+              params: dict[str, A.Expr]) -> list[T]:
     c = scope.c
-    saved = c.type_params
+    saved = c.type_params, c.node_consts, c.unknown_consts
     c.type_params = {p: (T("typevar", p), Refinement()) for p in d.type_params}
+    constants.enter(c, d, params)
     try:
-        want = [c.resolve_type(p.type_expr)[0] for p in d.inputs]
+        want = [c.resolve_type(p.type_expr, scope=constants.Deferred())[0] for p in d.inputs]
     finally:
-        c.type_params = saved
+        c.type_params, c.node_consts, c.unknown_consts = saved
     got = [t for a in args for t in flat(a.ty)]
     if len(want) != len(got):
         raise scope.err(f"node {d.name} expects {len(want)} argument(s), got {len(got)}",

@@ -25,13 +25,14 @@ UNSUPPORTED = [
     (re.compile(r"\b(function|node)\s+rec\b"), "recursive nodes and functions ('rec')"),
 ]
 
-#: A comment (not Kind 2's ``--%PROPERTY``/``--%MAIN`` annotations, nor a ``(*@contract``
+#: A comment (not Kind 2's ``--%PROPERTY``/``(*!MAIN …*)``… annotations, nor a ``(*@contract``
 #: block), or a string literal: whichever starts first, so that ``"a -- b"`` is a string and
 #: ``-- say "x"`` a comment.
-_BLANKED = re.compile(r"--(?!%PROPERTY\b|%MAIN\b)[^\n]*|\(\*(?!@contract)(?:.|\n)*?\*\)"
-                      r"|/\*(?!@contract)(?:.|\n)*?\*/|\"[^\"\n]*\"", re.I)
+_NOT_ANNOT = r"(?!@contract|[%!](?:PROPERTY|MAIN)\b)"
+_BLANKED = re.compile(rf"--(?![%!]PROPERTY\b|[%!]MAIN\b)[^\n]*|\(\*{_NOT_ANNOT}(?:.|\n)*?\*\)"
+                      rf"|/\*{_NOT_ANNOT}(?:.|\n)*?\*/|\"[^\"\n]*\"", re.I)
 
-_UNCLOSED = re.compile(r"\(\*(?!@contract)|/\*(?!@contract)")
+_UNCLOSED = re.compile(rf"\(\*{_NOT_ANNOT}|/\*{_NOT_ANNOT}", re.I)
 
 
 def blank_comments(text: str) -> str:

@@ -59,7 +59,7 @@ def _expand(scope: _Scope, q: A.Quant) -> A.Expr:
     domains: list[list[A.Expr]] = []
     refinements: list[Refinement | None] = []
     for p in q.params:
-        t, ref = scope.c.resolve_type(p.type_expr)
+        t, ref = scope.c.resolve_type(p.type_expr, scope=scope if scope.node is not None else None)
         values = _domain(scope, q, p, t, ref, guards)
         domains.append(values)
         refinements.append(ref if ref.preds or ref.parts else None)

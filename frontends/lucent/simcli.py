@@ -139,12 +139,14 @@ def run_simulate(args: argparse.Namespace) -> int:
         return default_value(t)
 
     sim = Simulator(checked, main, oracle)
-    circular = [(inst, n) for inst in sim.instances() for n in sorted(inst.node.cut)]
+    circular = [(inst, n) for inst in sim.instances()
+                for n in sorted(inst.node.cut | inst.node.untangled)]
     if circular:
         inst, n = circular[0]
         pos = inst.node.var_pos[n]
-        raise InputError.at(f"cannot simulate: '{inst.prefix}{n}' is defined circularly after the first "
-                            "step, so its value is not computed by its equation but constrained by it",
+        raise InputError.at(f"cannot simulate: '{inst.prefix}{n}' is defined circularly (after the first "
+                            "step, or through a node call), so its value is not computed by its "
+                            "equation but constrained by it",
                             str(path), checked.text, pos.line or None, pos.col or None)
     sim.run(inputs)
     if chosen:

@@ -122,9 +122,9 @@ class Instance:
                 except (KeyError, SimulationError):
                     continue  # a 'pre' of the body, which the abstraction does not have
             return self._end(new_mem)
-        if self.ticks > 0:  # a circular definition is a constraint: its value comes from the oracle
-            for n in node.cut:
-                self.cur[n] = self.sim.oracle(self.prefix + n, node.types[n], k)
+        # a circular definition is a constraint: its value comes from the oracle
+        for n in sorted(node.untangled | (node.cut if self.ticks > 0 else set())):
+            self.cur[n] = self.sim.oracle(self.prefix + n, node.types[n], k)
         for n in node.streams:
             self.value(n)
         for c in node.calls:
@@ -132,7 +132,8 @@ class Instance:
                 self.eval(c)
             else:
                 self.children[c.uid].skip(k)
-        self.unsatisfied = [n for n in sorted(node.cut) if self.ticks > 0 and not self._satisfied(n)]
+        self.unsatisfied = [n for n in sorted(node.cut | node.untangled)
+                            if (self.ticks > 0 or n in node.untangled) and not self._satisfied(n)]
         self.watched = {key: fn(self) for key, fn in self.watches}
         new_mem = dict(self.pre_mem)
         new_mem.update({p.uid: self.eval(p.arg) for p in node.pres if self.active(clock_of(p))})

@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import copy
 import itertools
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import (
     activation,
     choice,
+    constants,
     datatypes,
     lazy,
     machine,
     polymorphism,
     quantifiers,
     sampling,
+    structural,
 )
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import ConstRef, Mode, Node, Prop
@@ -66,6 +69,8 @@ class _Scope:
         self.done = done if done is not None else {}
         self.local_consts: dict[str, A.Expr] = {}
         self.modes: dict[str, Mode] = {}
+        #: Modes not elaborated yet, by name: referring to one elaborates it (forward refs).
+        self.pending_modes: dict[str, Callable[[], None]] = {}
         self.in_contract = False
         self.guarded = False
         self.last: dict[str, A.Expr] | None = None
@@ -123,6 +128,10 @@ class _Scope:
             return A.Var(n, pos=e.pos, ty=self.env[n])
         if n in self.local_consts:
             return _copy_at(self.local_consts[n], e.pos)
+        if n in self.c.node_consts:
+            return self.c.node_consts[n]
+        if n in self.c.unknown_consts:
+            constants.unknown_param(self.c, n, e.pos)
         if n in self.c.consts:
             return _copy_at(self.c.consts[n], e.pos)
         if n in self.c.free_consts:
@@ -142,6 +151,9 @@ class _Scope:
     def _ModeRef(self, e: A.ModeRef) -> A.Expr:
         name = e.path[-1]
         mode = self.modes.get(name)
+        if mode is None and name in self.pending_modes:
+            self.pending_modes[name]()
+            mode = self.modes.get(name)
         if mode is None:
             raise self.err(f"unknown mode '{'::'.join(e.path)}'", e.pos)
         acc: A.Expr = A.Lit(True, "bool", pos=e.pos, ty=BOOL)
@@ -265,8 +277,8 @@ class _Scope:
             if e.name in self.c.contracts:
                 raise self.err(f"'{e.name}' is a contract, not a node", e.pos)
             raise self.err(f"unknown node '{e.name}'", e.pos)
-        if d.type_params or e.type_args is not None:
-            if not d.type_params:
+        if constants.generic(d) or e.type_args is not None:
+            if not d.type_params and e.type_args is not None:
                 raise self.err(f"node {e.name} has no type parameters", e.pos)
             args = [self.check(a) for a in e.args]
             callee = polymorphism.instance(self, d, e, args)
@@ -339,6 +351,8 @@ class _Scope:
 
     def _Update(self, e: A.Update) -> A.Expr:
         arg = self.check(e.arg)
+        if arg.ty.kind in ("record", "tuple"):
+            return structural.update(self, arg, e)
         if arg.ty.kind != "array":
             raise self.err(f"type mismatch: expected an array, got {arg.ty}", e.arg.pos)
         idx = self.expect(e.index, INT)
@@ -372,7 +386,7 @@ class _Scope:
         return A.RecordLit(e.type_name, [(f, given[f]) for f in fields], pos=e.pos, ty=t)
 
     def _AnyE(self, e: A.AnyE) -> A.Expr:
-        t, ref = self.c.resolve_type(e.type_expr)
+        t, ref = self.c.resolve_type(e.type_expr, scope=self if self.node is not None else None)
         pred = None
         if e.pred is not None:
             sub = _Scope(self.c, self.node, {**self.env, e.var: t}, done=self.done)
@@ -403,7 +417,7 @@ class _Scope:
 
     def _Ascribe(self, e: A.Ascribe) -> A.Expr:
         arg = self.check(e.arg)
-        t, ref = self.c.resolve_type(e.type_expr)
+        t, ref = self.c.resolve_type(e.type_expr, scope=self if self.node is not None else None)
         self.unify(t, arg.ty, e.arg.pos)
         if not ref.empty and self.node is not None:
             where = f"L{e.pos.line}C{e.pos.col}"

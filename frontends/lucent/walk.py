@@ -16,18 +16,22 @@ def _calls_in_decl(d: A.NodeDecl | None):
     if d is None:
         return
     stack: list = list(d.body) + [i for i in d.contract]
+    # refinement types of the declarations may call nodes too (:mod:`.constants`)
+    stack += [p.type_expr for p in d.inputs + d.outputs + d.locals] + [te for _, te, _, _ in d.consts]
+    stack += [e for p in d.inputs + d.outputs + d.locals for e in (p.pred,) if e is not None]
     while stack:
         x = stack.pop()
         if isinstance(x, (A.Call, A.Activate)):  # an activation calls its node too
             yield x
         if isinstance(x, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.LazyBlock, A.FrameBlock,
-                          A.ContractItem)):
+                          A.ContractItem, A.TypeExpr)):
             for v in vars(x).values():
                 _push(stack, v)
 
 
 def _push(stack, v) -> None:
-    if isinstance(v, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.LazyBlock, A.FrameBlock)):
+    if isinstance(v, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.LazyBlock, A.FrameBlock,
+                      A.TypeExpr)):
         stack.append(v)
     elif isinstance(v, (list, tuple)):
         for i in v:

@@ -92,8 +92,9 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
     # Half the runs keep the latches true (wire and register alike, or the flag falls a step
     # later) and the flags a fact ties to the property.
     flags = [*latched[:MAX_STICKY], *(b for b in near[:2] if b not in latched)]
-    samples = sim.runs(count=runs, depth=depth,
-                       deadline=time.monotonic() + budget / 2, flags=flags)
+    until = time.monotonic() + budget / 2
+    samples = sim.runs(count=runs, depth=depth, flags=flags,
+                       deadline=until if ctx.deadline is None else min(until, ctx.deadline))
     sim.solver.close()
     given = set(facts)
     mgr = system.env.formula_manager

@@ -133,7 +133,7 @@ def test_timeout_returns_unknown_and_leaves_no_children():
         time.sleep(0.2)
     out, err = proc.communicate()
     elapsed = time.monotonic() - start
-    assert elapsed < 7.5
+    assert elapsed < 15  # a hang, not a speed check: benchmarks/timeout_overrun.py measures
     assert proc.returncode == 30, err
     assert properties(__import__("json").loads(out))["P0"]["answer"]["value"] == "unknown"
     assert seen, "the portfolio should have run engines in child processes"
