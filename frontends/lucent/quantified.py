@@ -106,8 +106,8 @@ def _reads(e: A.Expr, names: set[str]) -> bool:
     if isinstance(e, Quantified):
         inner = names - {b.name for b in e.params}
         return any(_reads(c, inner) for c in children(e)) if inner else False
-    if isinstance(e, A.Unop) and e.op == "pre":
-        return _reads(e.arg, names)
+    if isinstance(e, A.AnyE):  # its predicate is no child of it
+        return e.pred is not None and _reads(e.pred, names - {e.var})
     return any(_reads(c, names) for c in children(e))
 
 

@@ -193,3 +193,16 @@ tel
     assert proc.returncode == 3, proc.stderr
     assert "m.lus:4:33:" in proc.stderr and "unsupported: 'pre' of a quantified variable" \
         in proc.stderr, proc.stderr
+
+
+def test_any_reading_a_kept_quantifier_variable_is_refused(tmp_path):
+    model = write(tmp_path, """
+node N(x: int) returns ();
+let
+  check exists (i: int) (any { v: int | v > i }) > x;
+tel
+""")
+    proc = run_cli("check", model)
+    assert proc.returncode == 3, proc.stderr
+    assert "m.lus:4:26:" in proc.stderr and "unsupported: this expression on the variable" \
+        in proc.stderr, proc.stderr
