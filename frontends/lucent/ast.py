@@ -126,6 +126,9 @@ class AnyE(Expr):
     var: str
     type_expr: Any
     pred: Expr | None
+    #: ``choose``: the same value for the same values of what the predicate reads
+    #: (:mod:`..lucent.choice`).
+    functional: bool = False
 
 
 @dataclass(eq=False)

@@ -22,6 +22,7 @@ from kinduct.frontends.lucent import (
     lazy,
     polymorphism,
     polytypes,
+    skolem,
 )
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
@@ -552,8 +553,12 @@ class Checker:
                                stmt.rhs.pos)
             node.eqs.append((names, rhs))
         elif isinstance(stmt, A.Assert):
+            skolem.mark(stmt.expr, "exists")
             node.asserts.append(scope.expect(stmt.expr, BOOL))
         elif isinstance(stmt, A.Check):
+            skolem.mark(stmt.expr, "exists" if stmt.kind == "reachable" else "forall")
+            if stmt.provided is not None:
+                skolem.mark(stmt.provided, "exists")
             e = scope.expect(stmt.expr, BOOL)
             name = stmt.name or stmt.text
             bounds = {}

@@ -10,7 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent import machine, ticks
+from kinduct.frontends.lucent import machine, quantified, ticks
 from kinduct.frontends.lucent.checker import Checked, check_program
 from kinduct.frontends.lucent.parser import parse_file, parse_text
 from kinduct.frontends.lucent.simulate import Instance, Simulator, leaves, refinement_holds
@@ -180,9 +180,11 @@ def replay_on_simulator(checked: Checked, main: str, infos: dict[str, PropInfo],
             bad = _compare(sim, trace, k) or _unsatisfied(sim, k)
             if bad:
                 return bad
+    except quantified.Undecided as exc:
+        return Inconclusive(f"the simulator cannot confirm the counterexample: {exc}")
     except Exception as exc:  # the simulator is the reference: any failure is a mismatch
         return f"simulator failed: {type(exc).__name__}: {exc}"
-    clash = _incongruent(sim) or sim.by_zero_clash
+    clash = _incongruent(sim) or sim.by_zero_clash or sim.choice_clash
     if clash is not None:
         return Inconclusive(clash)
     value = inst.watched.get("prop")

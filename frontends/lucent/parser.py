@@ -569,6 +569,9 @@ class _Builder(ClockSyntax, GapSyntax):
     def any_expr(self, meta, items):
         return A.AnyE(str(items[0]), items[1], items[2], pos=_pos(meta))
 
+    def choose_expr(self, meta, items):
+        return A.AnyE(str(items[0]), items[1], items[2], functional=True, pos=_pos(meta))
+
     def tester(self, meta, items):
         return A.Tester(str(items[0]), items[1], pos=_pos(meta))
 
@@ -585,6 +588,9 @@ class _Builder(ClockSyntax, GapSyntax):
 
     def any_of_type(self, meta, items):  # any@<T>: any value of T
         return A.AnyE("%any", items[1], None, pos=_pos(meta))
+
+    def choose_of_type(self, meta, items):  # choose@<T>: one value of T, the same at every step
+        return A.AnyE("%any", items[1], None, functional=True, pos=_pos(meta))
 
     def binop(self, meta, items):
         return A.Binop(_BINOPS[str(items[1])], items[0], items[2], pos=_pos(meta))

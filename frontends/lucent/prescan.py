@@ -16,7 +16,6 @@ from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 #: Features of the primer that kinduct refuses, found by keyword in comment- and string-free
 #: text.
 UNSUPPORTED = [
-    (re.compile(r"\bchoose\b"), "'choose'"),
     (re.compile(r"\bset\s*<"), "sets"),
     (re.compile(r"\bmap\s*(<|\[)"), "maps"),
     (re.compile(r"[\]}]\s*@\s*<"), "polymorphism (type instantiation)"),

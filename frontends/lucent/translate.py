@@ -24,7 +24,8 @@ from pysmt.typing import INT as SINT
 from pysmt.typing import REAL as SREAL
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import choice, machine, obligations, refine
+from kinduct.frontends.lucent import choice, machine, obligations, quantified, refine
+from kinduct.frontends.lucent.checked import Quantified
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop, Refines
 from kinduct.frontends.lucent.clocks import ClockTerms
 from kinduct.frontends.lucent.division import congruence, division
@@ -460,6 +461,8 @@ class _Inst:
             return self.tr.const(e.name, e.ty)
         if isinstance(e, Refines):
             return self.mgr.And(self.refine_term(self.expr(e.arg), e.ref))
+        if isinstance(e, Quantified):
+            return quantified.translate(mgr, e, self.expr)
         uid = getattr(e, "uid", None)
         if uid is not None and uid in self.memo:
             return self.memo[uid]
@@ -573,6 +576,9 @@ class _Inst:
                 want = self.mgr.And(parts)
                 can = choice.possible(self.tr.b.env, leaves(var), want)
                 self.tr.assume(want if can is None else self.mgr.Implies(can, want))
+            if e.functional:  # choose: a function of what its predicate reads
+                self.tr.congruence(f"%choose.{e.uid}", [x for a in getattr(e, "args", [])
+                                                        for x in leaves(self.expr(a))], leaves(var))
             self.tr.guard = guard
             return var
         raise TypeError(f"cannot translate {type(e).__name__}")

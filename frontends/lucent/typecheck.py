@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import (
     activation,
+    choice,
     constants,
     datatypes,
     lazy,
@@ -454,8 +455,9 @@ class _Scope:
                     "a node call on the variable of 'any' in its predicate",
                     SourceLocation(self.c.file, call.pos.line, call.pos.col),
                     _line(self.c.text, call.pos.line))
-        r = A.AnyE(e.var, t, pred, pos=e.pos, ty=t)
+        r = A.AnyE(e.var, t, pred, functional=e.functional, pos=e.pos, ty=t)
         r.uid = _uid("any", r)
+        r.args = choice.arguments(pred, e.var) if e.functional and pred is not None else []
         r.ref = ref
         return self.clocked(r)
 
