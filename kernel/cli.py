@@ -403,15 +403,6 @@ def _version() -> str:
         return "0+unknown"
 
 
-def _in_process_solver(args: argparse.Namespace) -> bool:
-    """Whether the solver runs under kinduct's engines (an external checker such as Kind 2
-    enforces the limit itself and gets its own grace to print its results)."""
-    try:
-        return registry.backends()[args.solver].smt
-    except (KeyError, AttributeError):
-        return True
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; ``argv=None`` means this process's arguments, and then (only then)
     a watchdog enforces ``--timeout`` on the whole process."""
@@ -429,7 +420,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(spelled)
         if getattr(args, "solver", "") is None:
             args.solver = registry.default_solver()
-        if as_script and getattr(args, "whole_run_timeout", False) and _in_process_solver(args):
+        if as_script and getattr(args, "whole_run_timeout", False):
             watchdog.arm(PROCESS_START, args.timeout, as_json)
         code = args.handler(args)
         sys.stdout.flush()

@@ -8,7 +8,9 @@ per question and computes Booleans, integers and exact rationals directly.
 It answers only what it can compute exactly: Booleans, linear and non-linear integer/real
 arithmetic with exact rationals, ``ite`` and equality.  Anything else (bit-vectors, arrays,
 uninterpreted functions, a division by zero, a variable without a value) makes
-:func:`evaluate` return :data:`UNDECIDED`; :func:`holds` then falls back to substitution.
+:func:`evaluate` return :data:`UNDECIDED`; :func:`holds` then falls back to substitution, and
+a closed quantified formula left by it is decided by a solver call (:class:`Undecided` where
+the solver cannot tell).
 """
 
 from __future__ import annotations
@@ -167,23 +169,32 @@ def holds(env: Environment, formula: FNode, values: Mapping[FNode, Value],
     value = env.simplifier.simplify(env.substituter.substitute(formula, consts))
     if value.is_bool_constant():
         return value.constant_value()
-    if not value.get_free_variables():  # closed, over arrays or with quantifiers: ask a solver
+    if not value.get_free_variables():  # closed: quantified, or over array constants
         return _decide_closed(env, value)
     return None
 
 
-def _decide_closed(env: Environment, formula: FNode) -> bool | None:
-    """The truth of a closed formula the simplifier leaves (array constants compared,
-    quantifiers over them), decided by z3; None when it cannot say."""
+#: Seconds a solver may take to decide one closed quantified formula on replay.
+DECIDE_SECONDS = 20
+
+
+class Undecided(Exception):
+    """A closed quantified formula on replay that the solver could not decide."""
+
+
+def _decide_closed(env: Environment, formula: FNode) -> bool:
+    """Whether the closed (quantified) ``formula`` holds, by a solver call; :class:`Undecided`
+    when the solver answers unknown or refuses it."""
     try:
-        with env.factory.Solver(name="z3") as solver:
-            solver.add_assertion(formula)
-            if not solver.solve():
-                return False
-        with env.factory.Solver(name="z3") as solver:
-            solver.add_assertion(env.formula_manager.Not(formula))
-            if not solver.solve():
-                return True
-    except Exception:  # noqa: BLE001 - no solver, or one that cannot decide: undecided
-        return None
-    return None
+        solver = env.factory.Solver(name="z3")
+        solver.z3.set("timeout", int(DECIDE_SECONDS * 1000))
+    except Exception as exc:  # noqa: BLE001 - no z3 here
+        raise Undecided(f"no solver to decide a quantified formula: {exc}") from None
+    try:
+        solver.add_assertion(formula)
+        return bool(solver.solve())
+    except Exception as exc:  # noqa: BLE001 - unknown, or a term the solver refuses
+        raise Undecided(f"z3 could not decide a quantified formula on the trace's values "
+                        f"({type(exc).__name__})") from None
+    finally:
+        solver.exit()

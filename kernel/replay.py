@@ -9,8 +9,8 @@ from __future__ import annotations
 import attrs
 from pysmt.fnode import FNode
 
-from kinduct.kernel.evaluate import Computed, computable, holds
-from kinduct.kernel.system import Property, TransitionSystem
+from kinduct.kernel.evaluate import Computed, Undecided, computable, holds
+from kinduct.kernel.system import Inconclusive, Property, TransitionSystem
 from kinduct.kernel.verdict import Trace, Value
 
 
@@ -50,7 +50,16 @@ def _holds(system: TransitionSystem, formula: FNode, step: _Assignment) -> bool 
 def replay_trace(system: TransitionSystem, trace: Trace, prop: Property,
                  expect_violation_at_end: bool = True) -> str | None:
     """None when ``trace`` is a genuine execution ending in a violation of ``prop``'s
-    obligation; otherwise a message saying where it breaks."""
+    obligation; otherwise a message saying where it breaks (an :class:`Inconclusive` one
+    where a quantified formula cannot be decided on the trace's values)."""
+    try:
+        return _replay(system, trace, prop, expect_violation_at_end)
+    except Undecided as exc:
+        return Inconclusive(f"the counterexample cannot be confirmed: {exc}")
+
+
+def _replay(system: TransitionSystem, trace: Trace, prop: Property,
+            expect_violation_at_end: bool) -> str | None:
     if len(trace) == 0:
         return "empty trace"
     steps = [_step(system, trace, k) for k in range(len(trace))]

@@ -12,6 +12,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 
 from kinduct.kernel.report import log_object
 
@@ -25,6 +26,22 @@ GRACE = 1.5
 SENTINEL_MARGIN = 0.4
 
 
+#: Process groups of external checkers running now (:func:`track`): killed when the watchdog
+#: ends the run, so none outlives it.
+_GROUPS: set[int] = set()
+
+
+@contextlib.contextmanager
+def track(group: int) -> Iterator[None]:
+    """While the block runs, the process group ``group`` (an external checker started in a
+    session of its own) is killed if the watchdog ends the run."""
+    _GROUPS.add(group)
+    try:
+        yield
+    finally:
+        _GROUPS.discard(group)
+
+
 def arm(process_start: float, timeout: float | None, as_json: bool) -> None:
     """The last line of defence for ``--timeout``: a run still busy ``GRACE`` seconds after
     its limit (a long solver call, a frontend loop) ends at once, with unknown's exit code."""
@@ -32,6 +49,9 @@ def arm(process_start: float, timeout: float | None, as_json: bool) -> None:
         return
 
     def expire() -> None:
+        for group in list(_GROUPS):  # external checkers (Kind 2) end with the run
+            with contextlib.suppress(OSError):
+                os.killpg(group, signal.SIGKILL)
         message = f"timeout: no answer within {timeout:g} s"
         if as_json:
             sys.stdout.write(json.dumps([log_object("error", "kinduct", message)], indent=2) + "\n")

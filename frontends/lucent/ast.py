@@ -74,6 +74,8 @@ class Call(Expr):
     args: list[Expr]
     #: ``N@<int; bool>(…)``: the type arguments of a polymorphic node, given.
     type_args: list[TypeExpr] | None = None
+    #: ``None@<int>``: type arguments with no argument list (a nullary constructor).
+    bare: bool = False
 
 
 @dataclass(eq=False)
@@ -115,6 +117,8 @@ class Field(Expr):
 class RecordLit(Expr):
     type_name: str
     fields: list[tuple[str, Expr]]
+    #: ``P@<int> { … }``: the type arguments of a polymorphic record type.
+    type_args: list[TypeExpr] | None = None
 
 
 @dataclass(eq=False)
@@ -122,6 +126,9 @@ class AnyE(Expr):
     var: str
     type_expr: Any
     pred: Expr | None
+    #: ``choose``: the same value for the same values of what the predicate reads
+    #: (:mod:`..lucent.choice`).
+    functional: bool = False
 
 
 @dataclass(eq=False)
@@ -230,7 +237,9 @@ class Activate(Expr):
 
 @dataclass(eq=False)
 class TypeExpr:
-    kind: str  # name | subrange | subtype | enum | struct | tuple | array | machine (args: (T,))
+    #: name | subrange | subtype | enum | struct | tuple | array | adt | machine (args: (T,))
+    #: | app (``Pair<int; bool>``, args: (name, (TypeExpr, ...)))
+    kind: str
     args: tuple
     pos: Pos = NOPOS
 
@@ -331,6 +340,8 @@ class ContractItem:
     ensures: list[tuple[str | None, Expr, Pos]] = field(default_factory=list)
     args: list[Expr] = field(default_factory=list)
     outs: list[str] = field(default_factory=list)
+    #: ``import C@<int>(…)``: the type arguments of a polymorphic contract, given.
+    type_args: list[TypeExpr] | None = None
     #: ``vars``: the ghost variables defined together (name, type, position).
     ghosts: list[tuple[str, TypeExpr, Pos]] = field(default_factory=list)
 
@@ -357,6 +368,8 @@ class TypeDecl:
     name: str
     type_expr: TypeExpr | None
     pos: Pos
+    #: ``type Pair<T; U> = …``: a type constructor, instantiated per type arguments.
+    type_params: list[str] = field(default_factory=list)
 
 
 @dataclass(eq=False)

@@ -1,6 +1,6 @@
 """The elaborated Lucent model the checker produces and the translation and simulator read:
-nodes with typed streams and plain equations, properties, modes, and the two expression forms
-the checker adds (free constants, refinement-type tests)."""
+nodes with typed streams and plain equations, properties, modes, and the expression forms
+the checker adds (free constants, refinement-type tests, quantifiers kept as such)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,26 @@ class Refines(A.Expr):
 
     arg: A.Expr
     ref: Refinement
+
+
+@dataclass
+class Bound:
+    """A variable of a :class:`Quantified`: its type, refinement and concise predicate."""
+
+    name: str
+    ty: T
+    ref: Refinement
+    pred: A.Expr | None = None
+
+
+@dataclass(eq=False)
+class Quantified(A.Expr):
+    """``forall``/``exists`` over an unbounded domain, kept as a quantifier
+    (:mod:`.quantified`): ``body`` reads the variables of ``params`` as :class:`~.ast.Var`."""
+
+    kind: str  # forall | exists
+    params: list[Bound]
+    body: A.Expr
 
 
 @dataclass

@@ -22,6 +22,8 @@ from kinduct.frontends.lucent import (
     datatypes,
     lazy,
     polymorphism,
+    polytypes,
+    skolem,
 )
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
@@ -54,6 +56,10 @@ class Checker:
         self.enum_values: dict[str, tuple[T, int]] = {}
         #: Constructors of algebraic datatypes: their type and index.
         self.ctors: dict[str, tuple[T, int]] = {}
+        #: Polymorphic type declarations (:mod:`.polytypes`) by name, and the constructors of
+        #: polymorphic datatypes: their datatype's name and index.
+        self.poly_types: dict[str, A.TypeDecl] = {}
+        self.poly_ctors: dict[str, tuple[str, int]] = {}
         self.consts: dict[str, A.Expr] = {}  # checked values of defined constants
         self.free_consts: dict[str, T] = {}
         self.const_refs: dict[str, Refinement] = {}
@@ -110,7 +116,9 @@ class Checker:
                 self.elaborate(self.decls[name], nodes)
         polymorphism.elaborate_uncalled(self, order, nodes)
         for c in self.prog.contracts:  # every contract is type-checked, imported or not
+            self.type_params = {p: (T("abstract", p), Refinement()) for p in c.type_params}
             self._node(c, nodes)
+        self.type_params = {}
         return Checked(nodes, self.finished, self.free_consts, self.const_refs, self.file,
                        self.text, self.warnings, self.const_obligations)
 
@@ -152,6 +160,9 @@ class Checker:
 
     # ---- types ----
     def _declare_type(self, td: A.TypeDecl) -> None:
+        if td.type_params:
+            polytypes.declare(self, td)
+            return
         if td.type_expr is None:
             self.types[td.name] = T("abstract", td.name)
             return
@@ -173,12 +184,16 @@ class Checker:
                 return t, ref.copy()
             if n in ("bool", "int", "real"):
                 return {"bool": BOOL, "int": INT, "real": REAL}[n], Refinement()
+            if n in self.poly_types:
+                raise self.err(f"type {n} needs type arguments ({n}<…>)", te.pos)
             if n not in self.types:
                 if self.strict and n in self.pending_names:
                     raise _Unresolved(n)
                 raise self.err(f"unknown type '{n}'", te.pos)
             ref = self.type_refs.get(n)
             return self.types[n], ref.copy() if ref else Refinement()
+        if k == "app":
+            return polytypes.apply(self, te, _Unresolved)
         if k == "machine":  # resolved by the parser
             return te.args[0], Refinement()
         if k == "subrange":
@@ -211,7 +226,7 @@ class Checker:
                 self.enum_values[v] = (t, i)
             return t, Refinement()
         if k == "adt":
-            return datatypes.declare(self, te, name), Refinement()
+            return datatypes.declare(self, te, name)
         if k == "struct":
             resolved = [(f, self.resolve_type(ft, scope=scope)) for f, ft in te.args]
             fields = tuple((f, t) for f, (t, _) in resolved)
@@ -276,11 +291,12 @@ class Checker:
             if not ref.empty:
                 self.const_refs[cd.name] = ref
             return
-        v = scope.check(cd.value)
+        declared = self.resolve_type(cd.type_expr) if cd.type_expr is not None else None
+        v = scope.check_as(cd.value, declared[0] if declared else None)
         if _has_temporal(v):
             raise self.err("a constant cannot use 'pre' or '->'", cd.value.pos)
-        if cd.type_expr is not None:
-            t, ref = self.resolve_type(cd.type_expr)
+        if declared is not None:
+            t, ref = declared
             scope.unify(t, v.ty, cd.value.pos)
             if not ref.empty:
                 self._subrange_constant(cd, v, ref)
@@ -471,8 +487,10 @@ class Checker:
                 # the contract sees its parameters (bound to the arguments, which may be any
                 # expression, temporal ones included), the global constants and its own ghosts
                 sub_consts: dict[str, A.Expr] = {}
-                for p, a in zip(c.inputs, item.args, strict=True):
-                    arg = scope.check(a)
+                args = [scope.check(a) for a in item.args]
+                saved = self.type_params  # a polymorphic contract's, while it is checked
+                self.type_params = polymorphism.contract_types(scope, c, item, args)
+                for p, a, arg in zip(c.inputs, item.args, args, strict=True):
                     want, _ = self.resolve_type(p.type_expr)
                     if flat(want) != flat(arg.ty):
                         raise self.err(f"type mismatch in argument '{p.name}' of contract "
@@ -490,6 +508,7 @@ class Checker:
                 sub.pending_modes = scope.pending_modes
                 site = f"{prefix}{item.name}[L{item.pos.line}C{item.pos.col}]."
                 self._contract_items(c.contract, node, sub, site, done, c.name)
+                self.type_params = saved
 
     def _obligation(self, node: Node, e: A.Expr, ref: Refinement, pos: A.Pos,
                     contract: bool = False, site: str = "", source: str = "Guarantee") -> None:
@@ -519,7 +538,8 @@ class Checker:
 
     def _stmt(self, stmt, node: Node, scope: _Scope, defined: dict[str, A.Pos]) -> None:
         if isinstance(stmt, A.Equation):
-            rhs = scope.check(stmt.rhs)
+            hint = node.types.get(stmt.lhs[0][0]) if len(stmt.lhs) == 1 else None
+            rhs = scope.check_as(stmt.rhs, hint)
             names = [n for n, _ in stmt.lhs]
             for n, p in stmt.lhs:
                 if n not in node.types:
@@ -536,8 +556,12 @@ class Checker:
                                stmt.rhs.pos)
             node.eqs.append((names, rhs))
         elif isinstance(stmt, A.Assert):
+            skolem.mark(stmt.expr, "exists")
             node.asserts.append(scope.expect(stmt.expr, BOOL))
         elif isinstance(stmt, A.Check):
+            skolem.mark(stmt.expr, "exists" if stmt.kind == "reachable" else "forall")
+            if stmt.provided is not None:
+                skolem.mark(stmt.provided, "exists")
             e = scope.expect(stmt.expr, BOOL)
             name = stmt.name or stmt.text
             bounds = {}

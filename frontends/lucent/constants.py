@@ -67,11 +67,15 @@ def enter(c: Checker, d: A.NodeDecl, params: dict[str, A.Expr]) -> None:
 
 
 def bind_params(c: Checker, node: Node, scope: _Scope) -> None:
-    """In an instance, its ``const`` parameters are their values in its body too."""
+    """In an instance, its ``const`` parameters are their values in its body too, and the
+    input streams hold them (an instance analysed on its own reads no other value)."""
     for name in node.inputs:
         if name in node.const_inputs and name in c.node_consts:
+            value = c.node_consts[name]
+            node.asserts.append(A.Binop("=", A.Var(name, pos=value.pos, ty=node.types[name]),
+                                        value, pos=value.pos, ty=BOOL))
             scope.env.pop(name, None)
-            scope.local_consts[name] = c.node_consts[name]
+            scope.local_consts[name] = value
 
 
 class UnknownConstant(UnsupportedError):
@@ -364,14 +368,15 @@ def declare(checker: Checker, d: A.NodeDecl, node: Node, scope: _Scope) -> dict[
 
 def _defined(checker: Checker, node: Node, check: _Scope, scope: _Scope, name: str,
              te: A.TypeExpr | None, value: A.Expr, pos: A.Pos) -> None:
-    v = check.check(value)
+    declared = checker.resolve_type(te) if te is not None else None
+    v = check.check_as(value, declared[0] if declared else None)
     if _has_temporal(v):
         raise checker.err("a constant cannot use 'pre' or '->'", value.pos)
     bad = next((x for x in subterms(v) if isinstance(x, (A.Call, A.Activate, A.AnyE))), None)
     if bad is not None:  # as Kind 2: its value would not be fixed
         raise checker.err(f"a node call or 'any' in the definition of constant '{name}'", bad.pos)
-    if te is not None:
-        t, ref = checker.resolve_type(te)
+    if declared is not None:
+        t, ref = declared
         scope.unify(t, v.ty, value.pos)
         checker._obligation(node, v, ref, pos, source="Generated")
     scope.local_consts[name] = v

@@ -16,6 +16,10 @@ clock of the steps where it is the first case whose pattern matches, so ``pre`` 
 it count those steps.  Patterns are constructors with sub-patterns, variables and ``_``; a
 match must be exhaustive (checked over nested patterns).
 
+A field's refinement type is owed only by the values its constructor builds (a part of the
+type's refinement keyed by :class:`~kinduct.frontends.lucent.types.Variant`).  Polymorphic
+datatypes are instantiated by :mod:`.polytypes` with :func:`constructors`.
+
 Recursive datatypes (a constructor's field of the type being declared, or of one declared
 with it) are not supported: the expansion would not be finite.
 """
@@ -28,7 +32,7 @@ from typing import TYPE_CHECKING
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import lazy
 from kinduct.frontends.lucent.checked import Prop
-from kinduct.frontends.lucent.types import BOOL, Refinement, T, flat
+from kinduct.frontends.lucent.types import BOOL, Refinement, T, Variant, flat
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -36,16 +40,37 @@ if TYPE_CHECKING:
     from kinduct.frontends.lucent.typecheck import _Scope
 
 
-def declare(checker: Checker, te: A.TypeExpr, name: str) -> T:
-    """The type of ``datatype name = …``; its constructors are registered in
-    ``checker.ctors`` (name → (type, index))."""
+def declare(checker: Checker, te: A.TypeExpr, name: str) -> tuple[T, Refinement]:
+    """The type of ``datatype name = …`` and the refinements of its fields; its constructors
+    are registered in ``checker.ctors`` (name → (type, index))."""
+    check_names(checker, te)
+    items, ref = constructors(checker, te, name)
+    t = T("adt", name, items=items)
+    for i, (ctor, _) in enumerate(t.items):
+        checker.ctors[ctor] = (t, i)
+    return t, ref
+
+
+def check_names(checker: Checker, te: A.TypeExpr) -> None:
+    """Refuse a constructor's name declared twice (as a constructor, constant, enumeration
+    value or node)."""
     seen: set[str] = set()
-    ctors = []
-    for ctor, fields, pos in te.args:
-        if ctor in seen or ctor in checker.ctors or ctor in checker.enum_values or \
-                ctor in checker.const_names or ctor in checker.decls:
+    for ctor, _, pos in te.args:
+        if ctor in seen or ctor in checker.ctors or ctor in checker.poly_ctors or \
+                ctor in checker.enum_values or ctor in checker.const_names or \
+                ctor in checker.decls:
             raise checker.err(f"'{ctor}' is declared twice", pos)
         seen.add(ctor)
+
+
+def constructors(checker: Checker, te: A.TypeExpr, name: str) -> tuple[tuple, Refinement]:
+    """The constructors of ``datatype name = …`` with their resolved fields (under the
+    checker's current type parameters, for an instance ``name<…>`` of a polymorphic datatype),
+    and the refinements of the fields, each owed only by a value of its constructor."""
+    ctors = []
+    parts: dict[Variant, Refinement] = {}
+    name = name.split("<", 1)[0]
+    for ctor, fields, pos in te.args:
         names = [f for f, _ in fields]
         twice = [f for i, f in enumerate(names) if f in names[:i]]
         if twice:
@@ -58,19 +83,17 @@ def declare(checker: Checker, te: A.TypeExpr, name: str) -> T:
                 raise _unsupported(checker, "recursive algebraic datatypes", fte.pos)
             ft, ref = checker.resolve_type(fte)
             if not ref.empty:
-                raise _unsupported(checker, "a refinement type as the type of a constructor's "
-                                   "field", fte.pos)
+                parts[Variant(len(ctors), f"{ctor}.{f}")] = ref
             resolved.append((f, ft))
         ctors.append((ctor, tuple(resolved)))
-    t = T("adt", name, items=tuple(ctors))
-    for i, (ctor, _) in enumerate(ctors):
-        checker.ctors[ctor] = (t, i)
-    return t
+    return tuple(ctors), Refinement(parts=parts)
 
 
 def _names_type(te: A.TypeExpr, name: str) -> bool:
     if te.kind == "name":
         return te.args[0] == name
+    if te.kind == "app" and te.args[0] == name:
+        return True
     return any(isinstance(a, A.TypeExpr) and _names_type(a, name) for a in _type_args(te))
 
 
@@ -88,7 +111,8 @@ def _names_pending_datatype(checker: Checker, te: A.TypeExpr) -> bool:
     """Whether ``te`` names a datatype not declared yet (once no declaration can progress:
     datatypes that name each other)."""
     pending = {td.name for td in checker.prog.types
-               if td.type_expr is not None and td.type_expr.kind == "adt"} - set(checker.types)
+               if td.type_expr is not None and td.type_expr.kind == "adt"} - set(checker.types) \
+        - set(checker.poly_types)
     return any(_names_type(te, n) for n in pending)
 
 
@@ -108,12 +132,18 @@ def construct(scope: _Scope, name: str, args: list[A.Expr], pos: A.Pos,
     if len(args) != len(fields):
         raise scope.err(f"constructor '{name}' takes {len(fields)} argument(s), got {len(args)}",
                         pos)
-    checked = []
-    for a, (_, ft) in zip(args, fields, strict=True):
-        x = scope.check(a)
+    checked = [scope.check_as(a, ft) for a, (_, ft) in zip(args, fields, strict=True)]
+    return build(scope, t, index, args, checked, pos, uid)
+
+
+def build(scope: _Scope, t: T, index: int, args: list[A.Expr], checked: list[A.Expr],
+          pos: A.Pos, uid: Callable[[str, A.Expr], str]) -> A.Expr:
+    """The value of ``t`` built by its constructor number ``index`` from the ``checked``
+    arguments (``args`` as written)."""
+    name, fields = t.items[index]
+    for a, x, (_, ft) in zip(args, checked, fields, strict=True):
         if flat(x.ty) != flat(ft):
             raise scope.err(f"type mismatch: expected {ft}, got {x.ty}", a.pos)
-        checked.append(x)
     e = A.Construct(name, index, checked, pos=pos, ty=t)
     e.uid = uid("ctor", e)  # names the other constructors' fields
     return e
@@ -121,11 +151,12 @@ def construct(scope: _Scope, name: str, args: list[A.Expr], pos: A.Pos,
 
 def tester(scope: _Scope, e: A.Tester) -> A.Expr:
     """``C?(arg)``."""
-    if e.ctor not in scope.c.ctors:
+    if e.ctor not in scope.c.ctors and e.ctor not in scope.c.poly_ctors:
         raise scope.err(f"unknown constructor '{e.ctor}'", e.pos)
-    t, _ = scope.c.ctors[e.ctor]
     arg = scope.check(e.arg)
-    if arg.ty != t:
+    if arg.ty.kind != "adt" or all(c != e.ctor for c, _ in arg.ty.items):
+        t = scope.c.ctors[e.ctor][0] if e.ctor in scope.c.ctors else \
+            f"{scope.c.poly_ctors[e.ctor][0]}<…>"
         raise scope.err(f"type mismatch: expected {t}, got {arg.ty}", e.arg.pos)
     return A.Tester(e.ctor, arg, pos=e.pos, ty=BOOL)
 
@@ -163,7 +194,9 @@ def _read(arg: A.Expr, ctor: str, field: str, ft: T) -> A.Expr:
 # ---- match ----
 
 def match(scope: _Scope, e: A.Match) -> A.Expr:
-    """The cases of ``match`` as a chain of lazy branches."""
+    """The cases of ``match`` as a chain of lazy branches (the type the context expects,
+    ``scope.hint``, or else the first case's, is expected of the others)."""
+    hint, scope.hint = scope.hint, None
     arg = scope.check(e.arg)
     t = arg.ty
     if t.kind != "adt":
@@ -172,29 +205,30 @@ def match(scope: _Scope, e: A.Match) -> A.Expr:
         _check_pattern(scope, p, t, top=True)
     if not _exhaustive([[p] for p, _ in e.cases], [t]):
         raise scope.err("this match is not exhaustive: some values match no case", e.pos)
-    return _cases(scope, arg, e.cases, e.pos)
+    return _cases(scope, arg, e.cases, e.pos, hint)
 
 
 def _cases(scope: _Scope, arg: A.Expr, cases: list[tuple[A.Pattern, A.Expr]],
-           pos: A.Pos) -> A.Expr:
+           pos: A.Pos, hint: T | None) -> A.Expr:
     pattern, body = cases[0]
     if len(cases) == 1:
-        return _body(scope, arg, pattern, body)
+        return _body(scope, arg, pattern, body, hint)
     cond = _condition(pattern, arg)
     if cond is None:  # a variable or '_' matches all: later cases are never reached
-        return _body(scope, arg, pattern, body)
+        return _body(scope, arg, pattern, body, hint)
     with lazy.branch(scope, cond, True):
-        then = _body(scope, arg, pattern, body)
+        then = _body(scope, arg, pattern, body, hint)
     with lazy.branch(scope, cond, False):
-        orelse = _cases(scope, arg, cases[1:], pos)
+        orelse = _cases(scope, arg, cases[1:], pos, hint or then.ty)
     if flat(then.ty) != flat(orelse.ty):
         raise scope.err(f"type mismatch: expected {then.ty}, got {orelse.ty}", cases[1][1].pos)
     return A.Ite(cond, then, orelse, lazy=True, pos=pos, ty=then.ty)
 
 
-def _body(scope: _Scope, arg: A.Expr, pattern: A.Pattern, body: A.Expr) -> A.Expr:
+def _body(scope: _Scope, arg: A.Expr, pattern: A.Pattern, body: A.Expr, hint: T | None
+          ) -> A.Expr:
     bound = _bindings(pattern, arg)
-    return (scope.with_constants(bound) if bound else scope).check(body)
+    return (scope.with_constants(bound) if bound else scope).check_as(body, hint)
 
 
 def _is_ctor_pattern(p: A.Pattern, t: T) -> bool:
@@ -203,7 +237,7 @@ def _is_ctor_pattern(p: A.Pattern, t: T) -> bool:
 
 def _check_pattern(scope: _Scope, p: A.Pattern, t: T, top: bool = False) -> None:
     if not _is_ctor_pattern(p, t):
-        if p.name in scope.c.ctors:
+        if p.name in scope.c.ctors or p.name in scope.c.poly_ctors:
             raise scope.err(f"constructor '{p.name}' does not build a value of {t}", p.pos)
         return  # a variable or '_'
     if t.kind != "adt":

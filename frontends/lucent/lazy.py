@@ -85,13 +85,13 @@ def branch(scope: _Scope, cond: A.Expr, positive: bool) -> Iterator[Clock]:
         scope.clock, scope.guarded = saved
 
 
-def check_ite(scope: _Scope, e: A.Ite) -> A.Expr:
-    """``when c then a else b``."""
+def check_ite(scope: _Scope, e: A.Ite, hint: T | None = None) -> A.Expr:
+    """``when c then a else b`` (``hint``: the type expected of it, if known)."""
     c = scope.expect(e.cond, BOOL)
     with branch(scope, c, True):
-        a = scope.check(e.then)
+        a = scope.check_as(e.then, hint)
     with branch(scope, c, False):
-        b = scope.check(e.orelse)
+        b = scope.check_as(e.orelse, hint or a.ty)
     if flat(a.ty) != flat(b.ty):
         raise scope.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.orelse.pos)
     return A.Ite(c, a, b, lazy=True, pos=e.pos, ty=a.ty)

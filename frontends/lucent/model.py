@@ -10,7 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent import collections_sim, machine, ticks
+from kinduct.frontends.lucent import collections_sim, machine, quantified, ticks
 from kinduct.frontends.lucent.checker import Checked, check_program
 from kinduct.frontends.lucent.parser import parse_file, parse_text
 from kinduct.frontends.lucent.simulate import Instance, Simulator, leaves, refinement_holds
@@ -201,9 +201,11 @@ def _replay(checked: Checked, main: str, infos: dict[str, PropInfo], trace: Trac
                 return bad
     except collections_sim.Undecided as exc:  # an undecided quantifier
         return Inconclusive(str(exc))
+    except quantified.Undecided as exc:
+        return Inconclusive(f"the simulator cannot confirm the counterexample: {exc}")
     except Exception as exc:  # the simulator is the reference: any failure is a mismatch
         return f"simulator failed: {type(exc).__name__}: {exc}"
-    clash = _incongruent(sim) or sim.by_zero_clash
+    clash = _incongruent(sim) or sim.by_zero_clash or sim.choice_clash
     if clash is not None:
         return Inconclusive(clash)
     value = inst.watched.get("prop")

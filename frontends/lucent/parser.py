@@ -203,7 +203,16 @@ class _Builder(ClockSyntax, GapSyntax):
 
     def datatype_decl(self, meta, items):
         name, *ctors = items
-        return [A.TypeDecl(str(name), A.TypeExpr("adt", tuple(ctors), _pos(meta)), _tpos(name))]
+        params = ctors.pop(0)[1] if ctors and ctors[0][0] == "tparams" else []
+        return [A.TypeDecl(str(name), A.TypeExpr("adt", tuple(ctors), _pos(meta)), _tpos(name),
+                           params)]
+
+    def poly_type_decl(self, meta, items):
+        return [A.TypeDecl(str(items[0]), items[2], _tpos(items[0]), items[1][1])]
+
+    def type_app(self, meta, items):
+        args = tuple(i for i in items[1:] if isinstance(i, A.TypeExpr))
+        return A.TypeExpr("app", (str(items[0]), args), _pos(meta))
 
     def constructor(self, meta, items):
         return (str(items[0]), tuple(items[1:]), _tpos(items[0]))
@@ -359,9 +368,11 @@ class _Builder(ClockSyntax, GapSyntax):
     def contract_decl(self, meta, items):
         name = items[0]
         params = [it[1] for it in items if isinstance(it, tuple) and it[0] == "params"]
+        tparams = next((it[1] for it in items if isinstance(it, tuple) and it[0] == "tparams"), [])
         contract = [it for it in items if isinstance(it, A.ContractItem)]
         ins, outs = self._split_params(meta, params)
-        return A.NodeDecl(str(name), "contract", False, ins, outs, [], [], [], contract, _tpos(name))
+        return A.NodeDecl(str(name), "contract", False, ins, outs, [], [], [], contract, _tpos(name),
+                          type_params=tparams)
 
     def params(self, meta, items):
         return ("params", [p for group in items for p in group])
@@ -431,7 +442,10 @@ class _Builder(ClockSyntax, GapSyntax):
         args = next((i for i in items[1:] if isinstance(i, list) and (not i or isinstance(i[0], A.Expr))),
                     [])
         outs = next((i for i in items[1:] if isinstance(i, list) and i and isinstance(i[0], tuple)), [])
-        return A.ContractItem("import", str(name), _pos(meta), args=args, outs=[n for n, _ in outs])
+        targs = next((i for i in items[1:] if isinstance(i, list) and i
+                      and isinstance(i[0], A.TypeExpr)), None)
+        return A.ContractItem("import", str(name), _pos(meta), args=args, outs=[n for n, _ in outs],
+                              type_args=targs)
 
     # ---- statements ----
     def equation(self, meta, items):
@@ -555,6 +569,9 @@ class _Builder(ClockSyntax, GapSyntax):
     def any_expr(self, meta, items):
         return A.AnyE(str(items[0]), items[1], items[2], pos=_pos(meta))
 
+    def choose_expr(self, meta, items):
+        return A.AnyE(str(items[0]), items[1], items[2], functional=True, pos=_pos(meta))
+
     def tester(self, meta, items):
         return A.Tester(str(items[0]), items[1], pos=_pos(meta))
 
@@ -571,6 +588,9 @@ class _Builder(ClockSyntax, GapSyntax):
 
     def any_of_type(self, meta, items):  # any@<T>: any value of T
         return A.AnyE("%any", items[1], None, pos=_pos(meta))
+
+    def choose_of_type(self, meta, items):  # choose@<T>: one value of T, the same at every step
+        return A.AnyE("%any", items[1], None, functional=True, pos=_pos(meta))
 
     def binop(self, meta, items):
         return A.Binop(_BINOPS[str(items[1])], items[0], items[2], pos=_pos(meta))
@@ -652,6 +672,12 @@ class _Builder(ClockSyntax, GapSyntax):
 
     def record_lit(self, meta, items):
         return A.RecordLit(str(items[0]), list(items[1:]), pos=_pos(meta))
+
+    def poly_record_lit(self, meta, items):
+        return A.RecordLit(str(items[0]), list(items[2:]), items[1], pos=_pos(meta))
+
+    def poly_var(self, meta, items):  # a nullary constructor or 'any' given type arguments
+        return A.Call(str(items[0]), [], items[1], pos=_pos(meta), bare=True)
 
     def field_init(self, meta, items):
         return (str(items[0]), items[1])

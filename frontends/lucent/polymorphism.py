@@ -14,6 +14,7 @@ from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import constants
 from kinduct.frontends.lucent.types import Refinement, T, flat
 from kinduct.frontends.lucent.walk import _calls_in_decl
+from kinduct.kernel.errors import InputError, UnsupportedError
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.checked import Node
@@ -51,6 +52,24 @@ def instance(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> 
         c.type_params, c.type_param_names = saved
 
 
+def input_hints(scope: _Scope, d: A.NodeDecl, call: A.Call) -> list[T | None]:
+    """The types the inputs of ``d`` have in the instance ``call`` gives explicitly (``N@<int>
+    (…)``), one per argument, to type its arguments' constructors (None where unknown)."""
+    c = scope.c
+    if call.type_args is None or len(call.type_args) != len(d.type_params) or \
+            len(call.args) != len(d.inputs):
+        return [None] * len(call.args)
+    targs = [c.resolve_type(te) for te in call.type_args]
+    saved = c.type_params
+    c.type_params = dict(zip(d.type_params, targs, strict=True))
+    try:  # only hints: a type that needs the node's constants gives none
+        return [c.resolve_type(p.type_expr, scope=constants.Deferred())[0] for p in d.inputs]
+    except (InputError, UnsupportedError):
+        return [None] * len(call.args)
+    finally:
+        c.type_params = saved
+
+
 def elaborate_uncalled(checker: Checker, order: list[str], done: dict[str, Node]) -> None:
     """Elaborate each polymorphic node that no node calls under its own name, its type
     parameters abstract types: what it proves holds for every instance."""
@@ -67,6 +86,43 @@ def elaborate_uncalled(checker: Checker, order: list[str], done: dict[str, Node]
                 checker.type_params = saved
 
 
+def contract_types(scope: _Scope, c: A.NodeDecl, item: A.ContractItem, args: list[A.Expr]
+                   ) -> dict[str, tuple[T, Refinement]]:
+    """The type parameters of the contract ``c`` that ``import c@<types>(args) returns (…)``
+    binds: those given, or those its arguments' types give (a contract without type
+    parameters: the types of the importing node, unchanged)."""
+    checker = scope.c
+    if not c.type_params:
+        if item.type_args is not None:
+            raise scope.err(f"contract {c.name} has no type parameters", item.pos)
+        return checker.type_params
+    if item.type_args is not None:
+        if len(item.type_args) != len(c.type_params):
+            raise scope.err(f"contract {c.name} has {len(c.type_params)} type parameter(s), "
+                            f"{len(item.type_args)} given", item.pos)
+        return dict(zip(c.type_params, [checker.resolve_type(te) for te in item.type_args],
+                        strict=True))
+    outs = [scope.check(A.Var(o, pos=item.pos)) for o in item.outs]
+    saved = checker.type_params
+    checker.type_params = {p: (T("typevar", p), Refinement()) for p in c.type_params}
+    try:
+        want = [checker.resolve_type(p.type_expr, scope=constants.Deferred())[0]
+                for p in c.inputs + c.outputs]
+    finally:
+        checker.type_params = saved
+    binding: dict[str, T] = {}
+    for w, g in zip(want, args + outs, strict=True):
+        if not match_type(w, g.ty, binding):
+            raise scope.err(f"type mismatch in an argument of contract {c.name}: expected {w}, "
+                            f"got {g.ty}", g.pos)
+    missing = [p for p in c.type_params if p not in binding]
+    if missing:
+        raise scope.err(f"import requires explicit annotation; type variable {missing[0]} of "
+                        f"contract {c.name} cannot be inferred bottom-up: give it, as in "
+                        f"{c.name}@<int>(…)", item.pos)
+    return {p: (binding[p], Refinement()) for p in c.type_params}
+
+
 def _inferred(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr],
               params: dict[str, A.Expr]) -> list[T]:
     c = scope.c
@@ -74,7 +130,8 @@ def _inferred(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr],
     c.type_params = {p: (T("typevar", p), Refinement()) for p in d.type_params}
     constants.enter(c, d, params)
     try:
-        want = [c.resolve_type(p.type_expr, scope=constants.Deferred())[0] for p in d.inputs]
+        want = [t for p in d.inputs
+                for t in flat(c.resolve_type(p.type_expr, scope=constants.Deferred())[0])]
     finally:
         c.type_params, c.node_consts, c.unknown_consts = saved
     got = [t for a in args for t in flat(a.ty)]
@@ -83,14 +140,15 @@ def _inferred(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr],
                         call.pos)
     binding: dict[str, T] = {}
     for i, (w, g) in enumerate(zip(want, got, strict=True)):
-        if not _match(w, g, binding):
+        if not match_type(w, g, binding):
             shown = binding.get(w.name, w) if w.kind == "typevar" else w
             raise scope.err(f"type mismatch in argument {i + 1} of {d.name}: expected {shown}, "
                             f"got {g}", call.pos)
     missing = [p for p in d.type_params if p not in binding]
     if missing:
-        raise scope.err(f"the type parameter '{missing[0]}' of {d.name} cannot be inferred from "
-                        f"the arguments: give it, as in {d.name}@<int>(…)", call.pos)
+        raise scope.err(f"call requires explicit annotation; type variable {missing[0]} of "
+                        f"{d.name} cannot be inferred bottom-up: give it, as in "
+                        f"{d.name}@<int>(…)", call.pos)
     return [binding[p] for p in d.type_params]
 
 
@@ -106,8 +164,10 @@ def _type_name(scope: _Scope, te: A.TypeExpr, t: T, ref: Refinement) -> str:
     return " ".join(text.split())
 
 
-def _match(want: T, got: T, binding: dict[str, T]) -> bool:
-    """Whether ``got`` is ``want`` with its type variables bound (extending ``binding``)."""
+def match_type(want: T, got: T, binding: dict[str, T]) -> bool:
+    """Whether ``got`` is ``want`` with its type variables bound (extending ``binding``); an
+    instance of a polymorphic record or datatype (``Option<T>``) matches those of the same
+    declaration (``Option<int>``) field by field."""
     if want.kind == "typevar":
         if want.name in binding:
             return binding[want.name] == got
@@ -116,9 +176,17 @@ def _match(want: T, got: T, binding: dict[str, T]) -> bool:
     if want.kind != got.kind or want.size != got.size or len(want.items) != len(got.items):
         return False
     if want.kind in ("tuple", "array"):
-        return all(_match(w, g, binding) for w, g in zip(want.items, got.items, strict=True))
-    if want.kind == "record":
-        return want.name == got.name and all(
-            wf == gf and _match(wt, gt, binding)
-            for (wf, wt), (gf, gt) in zip(want.items, got.items, strict=True))
+        return all(match_type(w, g, binding) for w, g in zip(want.items, got.items, strict=True))
+    if want.kind in ("record", "adt") and "<" in want.name:
+        return want.name.split("<", 1)[0] == got.name.split("<", 1)[0] and all(
+            wf == gf and match_type(wt, gt, binding)
+            for (wf, wt), (gf, gt) in zip(_parts(want), _parts(got), strict=True))
     return want == got
+
+
+def _parts(t: T) -> list[tuple[str, T]]:
+    """A record's fields, or a datatype's fields keyed by constructor."""
+    if t.kind == "adt":
+        return [(f"{c}.{f}", ft) for c, fields in t.items for f, ft in fields] + \
+            [(f"{c}/{len(fields)}", T("bool")) for c, fields in t.items]
+    return list(t.items)

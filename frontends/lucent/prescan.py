@@ -16,11 +16,7 @@ from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 #: Features of the primer that kinduct refuses, found by keyword in comment- and string-free
 #: text.
 UNSUPPORTED = [
-    (re.compile(r"\bchoose\b"), "'choose'"),
-    (re.compile(r"@\s*<[^>]*>\s*\{|(?<!\[)\]\s*@\s*<|(?<!\{)\}\s*@\s*<"),
-     "polymorphism (type instantiation)"),
-    (re.compile(r"\b(type|contract)\s+[A-Za-z_]\w*\s*<"), "polymorphism (type parameters)"),
-    (re.compile(r"\bdatatype\s+[A-Za-z_]\w*\s*<"), "polymorphic algebraic datatypes"),
+    (re.compile(r"(?<!\[)\]\s*@\s*<|(?<!\{)\}\s*@\s*<"), "polymorphism (type instantiation)"),
     (re.compile(r"\brealizable\b", re.I), "realizability checking"),
     (re.compile(r"\b(function|node)\s+rec\b"), "recursive nodes and functions ('rec')"),
 ]

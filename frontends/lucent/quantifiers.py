@@ -18,7 +18,7 @@ import math
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import unbounded
+from kinduct.frontends.lucent import quantified, skolem, unbounded
 from kinduct.frontends.lucent.checked import Refines
 from kinduct.frontends.lucent.types import BOOL, INT, Refinement, T
 from kinduct.frontends.lucent.walk import _has_temporal, children, const_value
@@ -34,7 +34,33 @@ _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
 def expand(scope: _Scope, q: A.Quant) -> A.Expr:
-    """The checked Boolean expression that the quantifier ``q`` stands for."""
+    """The checked Boolean expression that the quantifier ``q`` stands for: its finite
+    expansion, else its witness form where :func:`.skolem.mark` marked it, else the
+    quantifier itself (:mod:`.quantified`)."""
+    try:
+        return _expand(scope, q)
+    except _Infinite as infinite:
+        if getattr(q, "witness", False) and scope.node is not None:
+            return skolem.witness_form(scope, q)
+        try:
+            return quantified.check(scope, q)
+        except UnsupportedError as refused:
+            # sets and maps, datatypes, inlined functions: :mod:`.unbounded`'s quantifiers
+            try:
+                return unbounded.check(scope, q, str(infinite.error))
+            except UnsupportedError:
+                raise refused from None
+
+
+class _Infinite(Exception):
+    """A variable's domain is not a finite range (``error`` says so, located)."""
+
+    def __init__(self, error: UnsupportedError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _expand(scope: _Scope, q: A.Quant) -> A.Expr:
     guards = _guard_conjuncts(q)
     domains: list[list[A.Expr]] = []
     refinements: list[Refinement | None] = []
@@ -48,7 +74,8 @@ def expand(scope: _Scope, q: A.Quant) -> A.Expr:
         domains.append(values)
         refinements.append(ref if ref.preds or ref.parts else None)
     if math.prod(len(d) for d in domains) > MAX_INSTANCES:
-        raise _unsupported(scope, f"a quantifier of more than {MAX_INSTANCES} instances", q.pos)
+        raise _Infinite(_unsupported(scope, f"a quantifier of more than {MAX_INSTANCES} "
+                                     "instances", q.pos))
     instances: list[A.Expr] = []
     for values in itertools.product(*domains):
         sub = scope.with_constants({p.name: v for p, v in zip(q.params, values, strict=True)})
@@ -86,10 +113,13 @@ def _domain(scope: _Scope, q: A.Quant, p: A.Param, t: T, ref: Refinement,
                     hi = value if hi is None else min(hi, value)
         if isinstance(lo, int) and isinstance(hi, int):
             if hi - lo + 1 > MAX_INSTANCES:
-                raise _unsupported(scope, f"a quantifier of more than {MAX_INSTANCES} instances",
-                                   q.pos)
+                raise _Infinite(_unsupported(scope, f"a quantifier of more than {MAX_INSTANCES} "
+                                             "instances", q.pos))
             return [A.Lit(i, "int", pos=p.pos, ty=INT) for i in range(lo, hi + 1)]
-    return None
+    raise _Infinite(_unsupported(scope, f"a quantifier over {t} other than a finite range "
+                                 "(kinduct expands quantifiers over bool, enumerations and "
+                                 "bounded integers, and decides a forall in a property or an "
+                                 "exists in an assumption by a witness)", p.pos))
 
 
 def _guard_conjuncts(q: A.Quant) -> list[A.Expr]:

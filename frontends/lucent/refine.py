@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from pysmt.fnode import FNode
 
-from kinduct.frontends.lucent.types import Refinement
+from kinduct.frontends.lucent.types import Refinement, Variant
 from kinduct.frontends.lucent.walk import uid_nodes_reading
 
 if TYPE_CHECKING:
@@ -30,6 +30,10 @@ def constraints(inst: _Inst, term: STerm, ref: Refinement) -> list[FNode]:
         if isinstance(key, tuple):  # a set's elements, a map's keys or values
             from kinduct.frontends.lucent.collections_smt import part_constraints
             out.extend(part_constraints(inst, term, key, sub))
+            continue
+        if isinstance(key, Variant):  # owed by a value of that constructor only
+            built = mgr.Equals(term["%tag"], mgr.Int(key.index))
+            out.extend(mgr.Implies(built, c) for c in constraints(inst, term[key.key], sub))
             continue
         items = term if key == "*" else [term[key]]
         for item in items:

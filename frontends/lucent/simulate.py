@@ -17,11 +17,12 @@ from fractions import Fraction
 from typing import Any
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import machine
+from kinduct.frontends.lucent import machine, quantified
+from kinduct.frontends.lucent.checked import Quantified
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Refines
 from kinduct.frontends.lucent.clocks import INIT
 from kinduct.frontends.lucent.lazy import Clock, clock_of
-from kinduct.frontends.lucent.types import Adt, T, adt_fields, scalar_paths
+from kinduct.frontends.lucent.types import Adt, T, Variant, adt_fields, regroup, scalar_paths
 from kinduct.frontends.lucent.types import leaves as value_leaves
 from kinduct.frontends.lucent.values import SimulationError, binop_value
 
@@ -227,6 +228,8 @@ class Instance:
             return self.sim.const_value(e.name, e.ty)
         if isinstance(e, Refines):
             return refinement_holds(self, self.eval(e.arg), e.ref)
+        if isinstance(e, Quantified):
+            return quantified.evaluate(e, self.eval)
         if isinstance(e, A.Unop):
             if e.op == "pre":
                 if self.clocked or self.restartable or clock_of(e) is not None:
@@ -273,8 +276,9 @@ class Instance:
         if isinstance(e, A.Call):
             if e.uid in self.memo:
                 return self.memo[e.uid]
-            args = [x for a in e.args for x in _flatten_typed(self.eval(a), a.ty)]
             child = self.children[e.uid]
+            args = regroup([x for a in e.args for x in _flatten_typed(self.eval(a), a.ty)],
+                           [child.node.types[n] for n in child.node.inputs])
             restart = getattr(e, "restart", None)
             if restart is not None and self.eval(restart):
                 child.restart()
@@ -315,6 +319,9 @@ class Instance:
         if isinstance(e, A.AnyE):
             if e.uid not in self.memo:
                 self.memo[e.uid] = self.sim.oracle(self.prefix + e.uid, e.ty, self.step_no)
+                if e.functional:
+                    self.sim.chosen(e, [self.eval(a) for a in getattr(e, "args", [])],
+                                    self.memo[e.uid], self.step_no)
             return self.memo[e.uid]
         from kinduct.frontends.lucent import collections_sim  # sets, maps, quantifiers
         return collections_sim.evaluate(self, e)
@@ -329,7 +336,10 @@ def refinement_holds(inst: Instance, value: Any, ref: Any) -> bool:
             if not part_holds(inst, value, key, sub):
                 return False
             continue
-        items = value if key == "*" else [value[key]]
+        if isinstance(key, Variant):  # owed by a value of that constructor only
+            items = [value[key.key]] if value["%tag"] == key.index else []
+        else:
+            items = value if key == "*" else [value[key]]
         if not all(refinement_holds(inst, item, sub) for item in items):
             return False
     if ref.lo is not None and value < ref.lo:
@@ -409,6 +419,10 @@ class Simulator:
         self.by_zero: dict[tuple[str, str], tuple[Any, int]] = {}
         #: Where the oracle gave one dividend two results (then no Lucent execution does this).
         self.by_zero_clash: str | None = None
+        #: The values of ``choose`` read so far, per (occurrence, arguments), and where the
+        #: oracle gave equal arguments two values.
+        self.choices: dict[tuple[str, str], tuple[str, int]] = {}
+        self.choice_clash: str | None = None
         self.root = Instance(self, self.main, "")
         self.steps = 0
 
@@ -420,6 +434,16 @@ class Simulator:
                                   f"two results, {seen[0]} (step {seen[1]}) and {result} (step "
                                   f"{step}); division is a function")
         return result
+
+    def chosen(self, e: A.AnyE, args: list[Any], value: Any, step: int) -> None:
+        """Record that ``choose`` ``e`` gave ``value`` for ``args`` at ``step``: it is a
+        function, so another value for equal arguments is a clash (``choice_clash``)."""
+        seen = self.choices.setdefault((e.uid, repr(args)), (repr(value), step))
+        if seen[0] != repr(value) and self.choice_clash is None:
+            self.choice_clash = (f"the counterexample reads 'choose' at {e.pos.line}:{e.pos.col} "
+                                 f"on {args} as {seen[0]} (step {seen[1]}) and as {value!r} "
+                                 f"(step {step}); the choice is not modelled as a function "
+                                 "across more than one step")
 
     def const_value(self, name: str, t: T) -> Any:
         if name not in self.consts:

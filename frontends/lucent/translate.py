@@ -24,7 +24,16 @@ from pysmt.typing import INT as SINT
 from pysmt.typing import REAL as SREAL
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import choice, collections_smt, machine, obligations, refine, unbounded
+from kinduct.frontends.lucent import (
+    choice,
+    collections_smt,
+    machine,
+    obligations,
+    quantified,
+    refine,
+    unbounded,
+)
+from kinduct.frontends.lucent.checked import Quantified
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Prop, Refines
 from kinduct.frontends.lucent.clocks import ClockTerms
 from kinduct.frontends.lucent.division import congruence, division
@@ -37,6 +46,7 @@ from kinduct.frontends.lucent.types import (
     assemble,
     flat,
     leaves,
+    regroup,
     scalar_paths,
 )
 from kinduct.kernel.errors import SourceLocation
@@ -477,6 +487,8 @@ class _Inst:
             return self.tr.const(e.name, e.ty)
         if isinstance(e, Refines):
             return self.mgr.And(self.refine_term(self.expr(e.arg), e.ref))
+        if isinstance(e, Quantified):
+            return quantified.translate(mgr, e, self.expr)
         uid = getattr(e, "uid", None)
         if uid is not None and uid in self.memo:
             return self.memo[uid]
@@ -593,6 +605,9 @@ class _Inst:
                 want = self.mgr.And(parts)
                 can = choice.possible(self.tr.b.env, leaves(var), want)
                 self.tr.assume(want if can is None else self.mgr.Implies(can, want))
+            if e.functional:  # choose: a function of what its predicate reads
+                self.tr.congruence(f"%choose.{e.uid}", [x for a in getattr(e, "args", [])
+                                                        for x in leaves(self.expr(a))], leaves(var))
             self.tr.guard = guard
             return var
         if isinstance(e, unbounded.UQuant):
@@ -603,7 +618,8 @@ class _Inst:
         tr = self.tr
         callee = tr.checked.nodes[e.name]
         prefix = f"{self.prefix}{e.site}."
-        args = [x for a in e.args for x in _flatten_typed(self.expr(a), a.ty)]
+        args = regroup([x for a in e.args for x in _flatten_typed(self.expr(a), a.ty)],
+                       [callee.types[n] for n in callee.inputs])
         env = {}
         for n, a in zip(callee.inputs, args, strict=True):
             var = tr.state(prefix + n, callee.types[n])

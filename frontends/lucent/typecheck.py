@@ -10,12 +10,14 @@ from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import (
     activation,
+    choice,
     collections,
     constants,
     datatypes,
     lazy,
     machine,
     polymorphism,
+    polytypes,
     quantifiers,
     sampling,
     structural,
@@ -78,6 +80,8 @@ class _Scope:
         self.clock: lazy.Clock | None = None
         self.warnings: list[str] = []
         self.strict_consts = strict_consts
+        #: The type expected of the conditional or '->' being checked (:meth:`check_as`).
+        self.hint: T | None = None
 
     def err(self, msg, pos):
         return self.c.err(msg, pos)
@@ -96,9 +100,31 @@ class _Scope:
             raise self.err(f"type mismatch: expected {want}, got {got}", pos)
 
     def expect(self, e: A.Expr, t: T) -> A.Expr:
-        r = self.check(e)
+        r = self.check_as(e, t)
         self.unify(t, r.ty, e.pos)
         return r
+
+    def check_as(self, e: A.Expr, t: T | None) -> A.Expr:
+        """``e`` checked where a value of type ``t`` is expected (None: unknown), which gives
+        a constructor of a polymorphic datatype its type arguments if nothing else does (the
+        caller still compares the types)."""
+        if t is not None and polytypes.is_constructor(self, e):
+            return polytypes.construct(self, e, t, _uid)  # type: ignore[arg-type]
+        if isinstance(e, A.Ite | A.Match) or (isinstance(e, A.Binop) and e.op == "->"):
+            self.hint = t  # for the branches: read (and cleared) first thing
+        return self.check(e)
+
+    def check_pair(self, a: A.Expr, b: A.Expr, hint: T | None = None
+                   ) -> tuple[A.Expr, A.Expr]:
+        """Two expressions of one type (operands of ``=``, branches): each gives the other
+        its expected type (``hint``: the type both are expected to have)."""
+        if hint is not None:
+            return self.check_as(a, hint), self.check_as(b, hint)
+        if polytypes.needs_hint(self, a) and not polytypes.needs_hint(self, b):
+            y = self.check(b)
+            return self.check_as(a, y.ty), y
+        x = self.check(a)
+        return x, self.check_as(b, x.ty)
 
     def make_pre(self, arg: A.Expr, pos: A.Pos) -> A.Unop:
         u = A.Unop("pre", arg, pos=pos, ty=arg.ty)
@@ -141,6 +167,8 @@ class _Scope:
             return A.Lit(i, "enum", pos=e.pos, ty=t)
         if n in self.c.ctors:
             return datatypes.construct(self, n, [], e.pos, _uid)
+        if n in self.c.poly_ctors:
+            return polytypes.construct(self, e, None, _uid)
         if self.strict_consts:  # maybe a constant or an enumeration value declared later
             raise _Unresolved(n)
         raise self.err(f"unknown name '{n}'", e.pos)
@@ -219,21 +247,33 @@ class _Scope:
 
     def _Binop(self, e: A.Binop) -> A.Expr:
         op = e.op
+        hint, self.hint = self.hint, None
         if op == "->":
             if self.node is not None and self.node.kind == "function":
                 raise self.err("'->' is not allowed in a function", e.pos)
-            a = self.check(e.left)
             was = self.guarded
-            self.guarded = True
-            b = self.check(e.right)
-            self.guarded = was
+            if hint is not None:
+                a = self.check_as(e.left, hint)
+                self.guarded = True
+                b = self.check_as(e.right, hint)
+                self.guarded = was
+            elif polytypes.needs_hint(self, e.left):  # its type from the right operand
+                self.guarded = True
+                b = self.check(e.right)
+                self.guarded = was
+                a = self.check_as(e.left, b.ty)
+            else:
+                a = self.check(e.left)
+                self.guarded = True
+                b = self.check_as(e.right, a.ty)
+                self.guarded = was
             if flat(a.ty) != flat(b.ty):
                 raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.right.pos)
             return self.clocked(A.Binop("->", a, b, pos=e.pos, ty=a.ty))
         if op in lazy.LAZY_OPS:
             return lazy.check_binop(self, e)
-        a = self.check(e.left)
-        b = self.check(e.right)
+        a, b = self.check_pair(e.left, e.right) if op in ("=", "<>") else \
+            (self.check(e.left), self.check(e.right))
         if op in ("and", "or", "xor", "=>"):
             self.unify(BOOL, a.ty, e.left.pos)
             self.unify(BOOL, b.ty, e.right.pos)
@@ -260,18 +300,26 @@ class _Scope:
         return r
 
     def _Ite(self, e: A.Ite) -> A.Expr:
+        hint, self.hint = self.hint, None
         if e.lazy:
-            return lazy.check_ite(self, e)
+            return lazy.check_ite(self, e, hint)
         c = self.expect(e.cond, BOOL)
-        a = self.check(e.then)
-        b = self.check(e.orelse)
+        a, b = self.check_pair(e.then, e.orelse, hint)
         if flat(a.ty) != flat(b.ty):
             raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.orelse.pos)
         return A.Ite(c, a, b, pos=e.pos, ty=a.ty)
 
     def _Call(self, e: A.Call) -> A.Expr:
         if e.name in self.c.ctors and e.name not in self.c.decls:
+            if e.type_args is not None:
+                raise self.err(f"constructor '{e.name}' of a datatype without type parameters "
+                               "takes no type arguments", e.pos)
             return datatypes.construct(self, e.name, e.args, e.pos, _uid)
+        if polytypes.is_constructor(self, e):
+            return polytypes.construct(self, e, None, _uid)
+        if e.bare:
+            raise self.err(f"'{e.name}' is not a constructor of a polymorphic datatype: a call "
+                           "needs its arguments in parentheses", e.pos)
         if self.node is None:
             raise self.err("node calls are not allowed in constants", e.pos)
         d = self.c.decls.get(e.name)
@@ -282,17 +330,20 @@ class _Scope:
         if constants.generic(d) or e.type_args is not None:
             if not d.type_params and e.type_args is not None:
                 raise self.err(f"node {e.name} has no type parameters", e.pos)
-            args = [self.check(a) for a in e.args]
+            hints = polymorphism.input_hints(self, d, e)
+            args = [self.check_as(a, h) for a, h in zip(e.args, hints, strict=True)]
             callee = polymorphism.instance(self, d, e, args)
         else:
             callee = self.done.get(e.name)
             if callee is None:
                 raise self.err(f"unknown node '{e.name}'", e.pos)
-            args = [self.check(a) for a in e.args]
+            hints = [callee.types[n] for n in callee.inputs] if len(e.args) == len(
+                callee.inputs) else [None] * len(e.args)
+            args = [self.check_as(a, h) for a, h in zip(e.args, hints, strict=True)]
         if self.node.kind == "function" and callee.kind == "node":
             raise self.err(f"function {self.node.name} cannot call node {e.name}", e.pos)
         got = [t for a in args for t in flat(a.ty)]
-        want = [callee.types[n] for n in callee.inputs]
+        want = [t for n in callee.inputs for t in flat(callee.types[n])]  # a tuple's items
         if len(got) != len(want):
             raise self.err(f"node {e.name} expects {len(want)} argument{'s' if len(want) != 1 else ''}, "
                            f"got {len(got)}", e.pos)
@@ -377,7 +428,11 @@ class _Scope:
         return A.Field(arg, e.name, pos=e.pos, ty=fields[e.name])
 
     def _RecordLit(self, e: A.RecordLit) -> A.Expr:
-        t = self.c.types.get(e.type_name)
+        checked: dict[str, A.Expr] = {}  # fields checked to infer type arguments
+        if e.type_args is not None or e.type_name in self.c.poly_types:
+            t: T | None = polytypes.record_type(self, e, checked)
+        else:
+            t = self.c.types.get(e.type_name)
         if t is None or t.kind != "record":
             raise self.err(f"unknown record type '{e.type_name}'", e.pos)
         fields = dict(t.items)
@@ -385,7 +440,8 @@ class _Scope:
         for f, x in e.fields:
             if f not in fields:
                 raise self.err(f"record type {t} has no field '{f}'", x.pos)
-            given[f] = self.expect(x, fields[f])
+            given[f] = checked[f] if f in checked else self.check_as(x, fields[f])
+            self.unify(fields[f], given[f].ty, x.pos)
         missing = [f for f in fields if f not in given]
         if missing:
             raise self.err(f"missing field '{missing[0]}' in record {t}", e.pos)
@@ -406,8 +462,9 @@ class _Scope:
                     "a node call on the variable of 'any' in its predicate",
                     SourceLocation(self.c.file, call.pos.line, call.pos.col),
                     _line(self.c.text, call.pos.line))
-        r = A.AnyE(e.var, t, pred, pos=e.pos, ty=t)
+        r = A.AnyE(e.var, t, pred, functional=e.functional, pos=e.pos, ty=t)
         r.uid = _uid("any", r)
+        r.args = choice.arguments(pred, e.var) if e.functional and pred is not None else []
         r.ref = ref
         return self.clocked(r)
 

@@ -61,6 +61,16 @@ def flat(t: T) -> list[T]:
     return [t]
 
 
+def regroup(items: list[Any], types: list[T]) -> list[Any]:
+    """Values (or terms) flattened as :func:`flat` flattens their types, put back together one
+    per type of ``types`` (a call's arguments, one per input of the callee)."""
+    it = iter(items)
+
+    def one(t: T) -> Any:
+        return [one(x) for x in t.items] if t.kind == "tuple" else next(it)
+    return [one(t) for t in types]
+
+
 def constructor_tag(t: T) -> T:
     """The type of an algebraic datatype's tag: an enumeration of its constructors."""
     return T("enum", t.name, items=tuple(c for c, _ in t.items))
@@ -138,11 +148,22 @@ def numeric(t: T) -> bool:
     return t.kind in ("int", "real")
 
 
+@dataclass(frozen=True)
+class Variant:
+    """The key of a datatype's field among a refinement's ``parts``: the field ``key``
+    (``Constructor.field``) of a value built by the constructor numbered ``index``, which alone
+    owes the field's refinement."""
+
+    index: int
+    key: str
+
+
 @dataclass
 class Refinement:
     """Constraints a declared type adds: integer bounds and/or a predicate over ``var``, and
     the refinements of its components (``parts``: a record's fields by name, a tuple's items by
-    position, every element of an array under ``"*"``)."""
+    position, every element of an array under ``"*"``, a datatype's fields by
+    :class:`Variant`)."""
 
     lo: Any = None
     hi: Any = None

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import machine
-from kinduct.frontends.lucent.checked import Refines
+from kinduct.frontends.lucent.checked import Quantified, Refines
 from kinduct.frontends.lucent.values import binop_value
 
 
@@ -75,6 +75,8 @@ def children(e: A.Expr) -> list[A.Expr]:
         return []
     if isinstance(e, A.Quant):  # source form only: the checker expands quantifiers
         return [e.body]
+    if isinstance(e, Quantified):
+        return [*(p.pred for p in e.params if p.pred is not None), e.body]
     if isinstance(e, (A.When, A.Current)):  # the clock operators, before they are checked
         return [e.arg]
     if isinstance(e, A.Merge):

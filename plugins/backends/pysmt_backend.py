@@ -505,8 +505,10 @@ _SCANNED: weakref.WeakKeyDictionary[Any, tuple[int, bool]] = weakref.WeakKeyDict
 
 
 def _beyond(node: FNode) -> bool:
-    """Whether ``node`` is outside linear arithmetic: a non-linear term, a bit-vector one, an
-    array or a quantifier."""
+    """Whether ``node`` is outside quantifier-free linear arithmetic: a non-linear term, a
+    bit-vector one, an array or a quantifier."""
+    if node.is_quantifier():
+        return True
     kind = node.node_type()
     if node.is_times():
         return sum(1 for a in node.args() if not a.is_constant()) > 1
@@ -521,8 +523,8 @@ def _beyond(node: FNode) -> bool:
 
 
 def beyond_default_logic(env: Environment) -> bool:
-    """Does any term built in ``env`` so far multiply, divide or raise by a non-constant, or
-    use bit-vectors?
+    """Does any term built in ``env`` so far multiply, divide or raise by a non-constant, use
+    bit-vectors, or quantify?
 
     The scan is incremental: terms are kept in creation order by the formula manager, so each
     call looks only at the terms created since the last one."""

@@ -21,8 +21,10 @@ CheckMethod = Callable[[Engine, TransitionSystem, Sequence[Property], EngineCont
 
 def unknown_on_solver_failure(check: CheckMethod) -> CheckMethod:
     """Wrap an engine's ``check``: when the solver cannot decide a query (it answers unknown,
-    or refuses a term outside its logic), every property the engine has not decided yet is
-    answered ``unknown`` with the solver's reason, instead of the engine crashing."""
+    or refuses a term outside its logic), the properties the engine has not decided yet are
+    checked again one at a time (quantifier-free ones first), and one the solver still cannot
+    decide alone is answered ``unknown`` with the solver's reason, instead of the engine
+    crashing."""
 
     @functools.wraps(check)
     def wrapper(self: Engine, system: TransitionSystem, properties: Sequence[Property],
@@ -35,9 +37,16 @@ def unknown_on_solver_failure(check: CheckMethod) -> CheckMethod:
                 yield verdict
         except SolverUnknown as exc:
             reason = f"the solver could not decide a query: {exc}"
-            for prop in properties:
-                if prop.name not in decided:
-                    yield Verdict(prop.name, Answer.UNKNOWN, engine=self.name, message=reason)
+            left = [p for p in properties if p.name not in decided]
+            if len(left) > 1 and not ctx.expired():
+                # The query may have failed on one property's terms (a quantifier): decide
+                # the others one at a time, those free of quantifiers first.
+                qf = system.env.qfo.is_qf
+                for prop in sorted(left, key=lambda p: not qf(p.formula)):
+                    yield from wrapper(self, system, [prop], ctx)
+                return
+            for prop in left:
+                yield Verdict(prop.name, Answer.UNKNOWN, engine=self.name, message=reason)
 
     return wrapper
 

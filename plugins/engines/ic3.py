@@ -55,6 +55,14 @@ CTG_MAX = 3
 WEAKEN_STEPS = 16
 
 
+def quantified(system: TransitionSystem) -> bool:
+    """Whether a formula of ``system`` (init, trans, an assumption, a property) quantifies."""
+    qf = system.env.qfo.is_qf
+    formulas = [system.init, system.trans, *system.assumptions,
+                *(p.formula for p in system.properties)]
+    return not all(qf(f) for f in formulas)
+
+
 def _bound(lit: FNode) -> tuple[FNode, int, bool] | None:
     """``(term, c, True)`` for ``c <= term``, ``(term, c, False)`` for ``term <= c`` (c integer)."""
     if not lit.is_le():
@@ -508,6 +516,11 @@ class IC3(AnalysingEngine):
                                or v.symbol_type().is_real_type())]
         if unsupported:
             raise EngineRefusal(f"ic3 handles Bool/Int/Real state, not {unsupported[0].symbol_type()}")
+        if quantified(system):  # its cubes, generalisation and projection are quantifier-free
+            for prop in properties:
+                yield Verdict(prop.name, Answer.UNKNOWN, message="ic3: the system has quantified "
+                              "formulas, which ic3 does not handle (bmc and kind do)")
+            return
         core = IC3Base(system, ctx)
         # Beside a running invgen engine its invariants arrive through the runner too, but
         # that engine mines every state variable; mining the step cone here is cheap and

@@ -25,6 +25,7 @@ from typing import Any
 
 import attrs
 
+from kinduct.kernel import watchdog
 from kinduct.kernel.backend import ExternalChecker, ExternalRequest
 from kinduct.kernel.errors import InputError, UsageError
 from kinduct.kernel.system import Property, PropertyKind, TransitionSystem
@@ -60,8 +61,10 @@ RUN_TIME_SOLVERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 #: Frontends whose source files Kind 2 reads as written.
 NATIVE_FRONTENDS = frozenset({"lucent"})
 
-#: Seconds Kind 2 gets beyond its own ``--timeout`` to print its results before it is killed.
-GRACE = 5.0
+#: Seconds Kind 2 gets beyond its own ``--timeout`` to print its results before it is killed:
+#: less than the watchdog's grace (``kernel.watchdog.GRACE``), so that the run still reports
+#: what Kind 2 printed, with the rest unknown, before the watchdog ends it.
+GRACE = 1.0
 
 #: Where ``make kind2`` puts the binary, relative to the working directory or the project.
 BUILT = Path(".kind2") / "bin" / "kind2"
@@ -194,7 +197,8 @@ class Kind2Backend(ExternalChecker):
             error = input_error(objects)
             if error is not None:  # Kind 2 rejects the user's file: a located input error
                 raise error
-        return self._verdicts(system, properties, source, objects, code, err, killed)
+        return self._verdicts(system, properties, source, objects, code, err, killed,
+                              request.deadline)
 
     def _input_file(self, system: TransitionSystem, props: Sequence[Property], tmp: Path) -> _Source:
         src = system.origin.path
@@ -207,7 +211,7 @@ class Kind2Backend(ExternalChecker):
 
     def _verdicts(self, system: TransitionSystem, props: Sequence[Property], source: _Source,
                   objects: list[dict[str, Any]], code: int | None, err: str,
-                  killed: bool) -> list[Verdict]:
+                  killed: bool, deadline: float | None = None) -> list[Verdict]:
         chosen = match_properties(objects, props, source.properties)
         # no property at all: Kind 2 stopped before its analysis, so its errors say why
         problems = [] if property_objects(objects) else problems_of(objects)
@@ -215,7 +219,13 @@ class Kind2Backend(ExternalChecker):
         results = []
         for prop in props:
             obj = chosen.get(prop.name)
-            if obj is not None:
+            if obj is not None and deadline is not None and time.monotonic() >= deadline \
+                    and answer_of(obj) is Answer.FALSIFIABLE:
+                # its counterexample is completed and replayed before it counts: no time left
+                results.append(Verdict(prop.name, Answer.UNKNOWN, engine="kind2", timeout=True,
+                                       message="timeout: Kind 2 falsified it, but no time was "
+                                               "left to replay its counterexample"))
+            elif obj is not None:
                 results.append(self._verdict(system, prop, obj, source))
             elif failed or problems:
                 detail = "; ".join(problems) or (err.strip().splitlines() or ["no output"])[-1]
@@ -265,7 +275,8 @@ def _run(cmd: list[str], timeout: float | None) -> tuple[int | None, str, str, b
     except OSError as exc:
         raise InputError(f"cannot run {cmd[0]}: {exc.strerror or exc}") from None
     try:
-        out, err = proc.communicate(timeout=timeout)
+        with watchdog.track(proc.pid):
+            out, err = proc.communicate(timeout=timeout)
         return proc.returncode, out, err, False
     except subprocess.TimeoutExpired as exc:
         with contextlib.suppress(ProcessLookupError, PermissionError):

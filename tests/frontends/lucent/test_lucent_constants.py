@@ -325,3 +325,21 @@ tel
     with pytest.raises(InputError) as e:
         load_checked(model)
     assert (e.value.location.line, e.value.location.column) == (3, 33)
+
+
+def test_instance_analysed_on_its_own_reads_its_value(tmp_path):
+    """A counterexample of the instance for n = 2 shows n = 2."""
+    model = write(tmp_path, """
+node Last(const n: int; A: int^n) returns (m: int);
+(*@contract
+  assume n >= 2 and n <= 2;
+*)
+let
+  m = A[n - 1];
+  check "first" m = A[0];
+tel
+""")
+    [system] = load_systems(model, LoadOptions())
+    [verdict] = run(system, RunOptions(timeout=60))
+    assert verdict.answer.value == "falsifiable"
+    assert all(step["n"] == 2 for step in verdict.trace.steps)

@@ -43,7 +43,8 @@ tel
 
 
 @pytest.mark.parametrize("call, message", [
-    ("Pick()", "the type parameter 'T' of Pick cannot be inferred"),
+    ("Pick()", "call requires explicit annotation; type variable T of Pick cannot be inferred "
+     "bottom-up"),
     ("Pick@<int; bool>()", "node Pick has 1 type parameter(s), 2 given"),
     ("Id@<bool>(1)", "type mismatch in argument 1 of Id: expected bool, got int"),
     ("Two(1, true)", "type mismatch in argument 2 of Two: expected int, got bool"),

@@ -1,0 +1,300 @@
+"""Quantifiers over unbounded domains kept as SMT quantifiers: those neither expanded over a
+finite domain (:mod:`.quantifiers`) nor decided by a witness stream (:mod:`.skolem`), such as
+an ``exists`` in a property, a ``forall`` in an assumption, or one in a contract or in a
+refinement type's predicate.
+
+The checked form is :class:`~.checked.Quantified`.  Its body is translated into one SMT term
+of the quantified variables (``ForAll``/``Exists`` over fresh symbols, a leaf each), guarded by
+their refinement types and concise predicates (``=>`` under ``forall``, ``and`` under
+``exists``); an enumeration's variable ranges over its values' indices.  The subexpressions
+that read no quantified variable are translated as usual (streams, ``pre``, calls).  Those
+that read one must be terms: Boolean, arithmetic (``+ - *``, comparisons), ``if``, records,
+tuples, arrays read at constant indices, nested quantifiers; anything that needs streams of
+its own (a call, a division, ``any``, ``pre``, an array read at a variable index, machine
+integers) is refused, located, as is a quantifier over an abstract type (an integer in the
+translation: a quantified formula true of the integers need not be true of every type).
+
+The simulator cannot enumerate such a domain: it evaluates the closed formula, with the
+step's values for the streams, by a call to z3 (:func:`evaluate`); where z3 answers unknown it
+raises :class:`Undecided`, and the replay makes the verdict ``unknown`` with that reason.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from pysmt.environment import Environment
+from pysmt.fnode import FNode
+from pysmt.typing import BOOL as SBOOL
+from pysmt.typing import INT as SINT
+from pysmt.typing import REAL as SREAL
+
+from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent.checked import Bound, ConstRef, Quantified, Refines
+from kinduct.frontends.lucent.types import BOOL, Refinement, T, assemble, leaves
+from kinduct.frontends.lucent.walk import children
+from kinduct.kernel.errors import SourceLocation, UnsupportedError
+
+if TYPE_CHECKING:
+    from kinduct.frontends.lucent.typecheck import _Scope
+
+#: Seconds z3 may take to decide one closed quantified formula in the simulator.
+DECIDE_SECONDS = 20
+
+_TERM_BINOPS = {"and", "or", "xor", "=>", "=", "<>", "<", "<=", ">", ">=", "+", "-", "*"}
+_SCALARS = {"bool", "int", "real", "enum"}
+
+
+class Undecided(Exception):
+    """The simulator could not decide a quantified formula (z3 answered unknown)."""
+
+
+def check(scope: _Scope, q: A.Quant) -> Quantified:
+    """The checked quantifier ``q`` kept as such; an :class:`UnsupportedError` where its
+    variables' types or its body are beyond what :func:`translate` takes."""
+    params: list[Bound] = []
+    sub = copy.copy(scope)
+    sub.env = dict(scope.env)
+    sub.local_consts = dict(scope.local_consts)
+    for p in q.params:
+        t, ref = scope.c.resolve_type(p.type_expr)
+        bad = _bad_type(t)
+        if bad is not None:
+            raise _unsupported(scope, f"a quantifier over {bad} (kinduct keeps a quantifier "
+                               "over bool, int, real, enumerations and their records, tuples "
+                               "and arrays as such; over other types it decides only a forall "
+                               "in a property or an exists in an assumption)", p.pos)
+        sub.env = {**sub.env, p.name: t}
+        sub.local_consts.pop(p.name, None)
+        pred = sub.expect(p.pred, BOOL) if p.pred is not None else None
+        params.append(Bound(p.name, t, ref, pred))
+    body = sub.expect(q.body, BOOL)
+    e = Quantified(q.kind, params, body, pos=q.pos, ty=BOOL)
+    names = {b.name for b in params}
+    for part in [*(b.pred for b in params if b.pred is not None), body]:
+        offending = _impure(part, names)
+        if offending is not None:
+            raise _unsupported(scope, "this expression on the variable of a quantifier kinduct "
+                               "keeps as such (inside one, only Boolean and linear terms, "
+                               "records, tuples and constant array indices read its variables)",
+                               offending.pos)
+    for b in params:
+        for var, pred in b.ref.preds:
+            offending = _impure(pred, {var})
+            if offending is not None:
+                raise _unsupported(scope, "a refinement type whose predicate is no term, on the "
+                                   "variable of a quantifier kinduct keeps as such", b.pred.pos
+                                   if b.pred is not None else q.pos)
+    return e
+
+
+def _bad_type(t: T) -> str | None:
+    if t.kind in _SCALARS:
+        return None
+    if t.kind in ("record", "tuple", "array"):
+        items = [ft for _, ft in t.items] if t.kind == "record" else list(t.items)
+        return next((b for b in map(_bad_type, items) if b is not None), None)
+    return f"{t.kind} type {t}" if t.kind != "abstract" else f"the abstract type {t}"
+
+
+def _reads(e: A.Expr, names: set[str]) -> bool:
+    if isinstance(e, A.Var):
+        return e.name in names
+    if isinstance(e, Quantified):
+        inner = names - {b.name for b in e.params}
+        return any(_reads(c, inner) for c in children(e)) if inner else False
+    if isinstance(e, A.AnyE):  # its predicate is no child of it
+        return e.pred is not None and _reads(e.pred, names - {e.var})
+    return any(_reads(c, names) for c in children(e))
+
+
+def _impure(e: A.Expr, names: set[str]) -> A.Expr | None:
+    """The first subexpression of ``e`` that reads one of ``names`` and is not a term."""
+    if not _reads(e, names):
+        return None
+    ok = (isinstance(e, (A.Lit, A.Var, ConstRef, A.TupleE, A.ArrayLit, A.Field, A.RecordLit))
+          or (isinstance(e, A.Unop) and e.op in ("not", "neg", "to_real"))
+          or (isinstance(e, A.Binop) and e.op in _TERM_BINOPS)
+          or (isinstance(e, A.Ite) and not e.lazy)
+          or (isinstance(e, A.Index) and (e.arg.ty.kind == "tuple"
+                                          or isinstance(e.index, A.Lit)))
+          or isinstance(e, (Refines, Quantified)))
+    if not ok or getattr(e.ty, "kind", None) in ("machine", "adt"):
+        return e
+    if isinstance(e, Quantified):
+        names = names - {b.name for b in e.params}
+    for c in children(e):
+        bad = _impure(c, names)
+        if bad is not None:
+            return bad
+    return None
+
+
+class Terms:
+    """SMT terms of the subexpressions of a quantifier's body: those reading a quantified
+    variable built here, the others handed to ``outside``."""
+
+    def __init__(self, mgr: Any, outside: Callable[[A.Expr], Any]) -> None:
+        self.mgr = mgr
+        self.outside = outside
+        self.bound: dict[str, Any] = {}
+
+    def quantified(self, e: Quantified) -> FNode:
+        mgr = self.mgr
+        saved = dict(self.bound)
+        symbols: list[FNode] = []
+        guards: list[FNode] = []
+        for b in e.params:
+            term = assemble(b.name, b.ty, lambda _n, t: mgr.FreshSymbol(_smt(t)))
+            self.bound[b.name] = term
+            symbols += leaves(term)
+            guards += self.ranges(term, b.ty) + self.refines(term, b.ref)
+            if b.pred is not None:
+                guards.append(self.term(b.pred))
+        body = self.term(e.body)
+        self.bound = saved
+        if e.kind == "forall":
+            return mgr.ForAll(symbols, mgr.Implies(mgr.And(guards), body))
+        return mgr.Exists(symbols, mgr.And(*guards, body))
+
+    def ranges(self, term: Any, t: T) -> list[FNode]:
+        """An enumeration's index stays among its values."""
+        mgr = self.mgr
+        if t.kind == "enum":
+            return [mgr.LE(mgr.Int(0), term), mgr.LT(term, mgr.Int(len(t.items)))]
+        if t.kind == "record":
+            return [g for f, ft in t.items for g in self.ranges(term[f], ft)]
+        if t.kind == "tuple":
+            return [g for x, it in zip(term, t.items, strict=True) for g in self.ranges(x, it)]
+        if t.kind == "array":
+            return [g for x in term for g in self.ranges(x, t.items[0])]
+        return []
+
+    def refines(self, term: Any, ref: Refinement) -> list[FNode]:
+        mgr = self.mgr
+        out: list[FNode] = []
+        for key, sub in ref.parts.items():
+            for item in (term if key == "*" else [term[key]]):
+                out += self.refines(item, sub)
+        if ref.lo is not None:
+            out.append(mgr.GE(term, mgr.Int(ref.lo)))
+        if ref.hi is not None:
+            out.append(mgr.LE(term, mgr.Int(ref.hi)))
+        for var, pred in ref.preds:
+            saved = dict(self.bound)
+            self.bound[var] = term
+            out.append(self.term(pred))
+            self.bound = saved
+        return out
+
+    def term(self, e: A.Expr) -> Any:  # noqa: C901 - one case per construct
+        mgr = self.mgr
+        if not self._reads_bound(e):
+            return self.outside(e)
+        if isinstance(e, Quantified):
+            return self.quantified(e)
+        if isinstance(e, A.Var):
+            return self.bound[e.name]
+        if isinstance(e, Refines):
+            return mgr.And(self.refines(self.term(e.arg), e.ref))
+        if isinstance(e, A.Unop):
+            a = self.term(e.arg)
+            if e.op == "not":
+                return mgr.Not(a)
+            if e.op == "neg":
+                return mgr.Minus(mgr.Int(0) if e.ty.kind == "int" else mgr.Real(0), a)
+            return a if e.arg.ty.kind == "real" else mgr.ToReal(a)  # to_real
+        if isinstance(e, A.Binop):
+            return self._binop(e.op, self.term(e.left), self.term(e.right))
+        if isinstance(e, A.Ite):
+            return _ite(mgr, self.term(e.cond), self.term(e.then), self.term(e.orelse))
+        if isinstance(e, (A.TupleE, A.ArrayLit)):
+            return [self.term(x) for x in e.items]
+        if isinstance(e, A.Index):
+            return self.term(e.arg)[e.index.value if isinstance(e.index, A.Lit) else 0]
+        if isinstance(e, A.Field):
+            return self.term(e.arg)[e.name]
+        if isinstance(e, A.RecordLit):
+            return {f: self.term(x) for f, x in e.fields}
+        raise TypeError(f"not a term: {type(e).__name__}")  # refused by :func:`check`
+
+    def _reads_bound(self, e: A.Expr) -> bool:
+        return bool(self.bound) and _reads(e, set(self.bound))
+
+    def _binop(self, op: str, a: Any, b: Any) -> FNode:
+        mgr = self.mgr
+        if op in ("=", "<>"):
+            same = mgr.And([mgr.EqualsOrIff(x, y)
+                            for x, y in zip(leaves(a), leaves(b), strict=True)])
+            return same if op == "=" else mgr.Not(same)
+        return {"and": mgr.And, "or": mgr.Or, "=>": mgr.Implies,
+                "xor": lambda x, y: mgr.Not(mgr.Iff(x, y)),
+                "<": mgr.LT, "<=": mgr.LE, ">": mgr.GT, ">=": mgr.GE,
+                "+": mgr.Plus, "-": mgr.Minus, "*": mgr.Times}[op](a, b)
+
+
+def _ite(mgr: Any, c: FNode, a: Any, b: Any) -> Any:
+    if isinstance(a, dict):
+        return {k: _ite(mgr, c, a[k], b[k]) for k in a}
+    if isinstance(a, list):
+        return [_ite(mgr, c, x, y) for x, y in zip(a, b, strict=True)]
+    return mgr.Ite(c, a, b)
+
+
+def _smt(t: T) -> Any:
+    return {"bool": SBOOL, "real": SREAL}.get(t.kind, SINT)
+
+
+def translate(mgr: Any, e: Quantified, outside: Callable[[A.Expr], Any]) -> FNode:
+    """The SMT formula of ``e`` (its free subexpressions translated by ``outside``)."""
+    return Terms(mgr, outside).quantified(e)
+
+
+def evaluate(e: Quantified, value_of: Callable[[A.Expr], Any]) -> bool:
+    """Whether ``e`` holds when its free subexpressions have the values ``value_of`` gives
+    them (the simulator's), decided by z3; :class:`Undecided` where z3 cannot tell."""
+    env = Environment()
+    mgr = env.formula_manager
+
+    def outside(x: A.Expr) -> Any:
+        return _constant(mgr, value_of(x), x.ty)
+
+    formula = translate(mgr, e, outside)
+    try:
+        solver = env.factory.Solver(name="z3")
+    except Exception as exc:  # noqa: BLE001 - no z3: nothing decides it here
+        raise Undecided(f"no solver to decide a quantified formula: {exc}") from None
+    try:
+        solver.z3.set("timeout", int(DECIDE_SECONDS * 1000))
+        solver.add_assertion(formula)
+        return bool(solver.solve())
+    except Exception as exc:  # noqa: BLE001 - z3's unknown, or a term it refuses
+        raise Undecided(f"z3 could not decide the quantified formula at {e.pos.line}:"
+                        f"{e.pos.col} on the trace's values ({type(exc).__name__})") from None
+    finally:
+        solver.exit()
+
+
+def _constant(mgr: Any, v: Any, t: T) -> Any:
+    if t.kind == "bool":
+        return mgr.Bool(bool(v))
+    if t.kind == "real":
+        return mgr.Real(Fraction(v))
+    if t.kind in ("int", "enum"):
+        return mgr.Int(int(v))
+    if t.kind == "record":
+        return {f: _constant(mgr, v[f], ft) for f, ft in t.items}
+    if t.kind == "tuple":
+        return [_constant(mgr, x, it) for x, it in zip(v, t.items, strict=True)]
+    if t.kind == "array":
+        return [_constant(mgr, x, t.items[0]) for x in v]
+    raise Undecided(f"a value of type {t} inside a quantified formula")
+
+
+def _unsupported(scope: _Scope, what: str, pos: A.Pos) -> UnsupportedError:
+    located = scope.c.err("", pos)
+    return UnsupportedError(what, SourceLocation(scope.c.file, pos.line, pos.col),
+                            located.source_line)
