@@ -39,17 +39,16 @@ def expand(scope: _Scope, q: A.Quant) -> A.Expr:
     quantifier itself (:mod:`.quantified`)."""
     try:
         return _expand(scope, q)
-    except _Infinite as infinite:
+    except _Infinite:
         if getattr(q, "witness", False) and scope.node is not None:
             return skolem.witness_form(scope, q)
         try:
             return quantified.check(scope, q)
         except UnsupportedError as refused:
             # sets and maps, datatypes, inlined functions: :mod:`.unbounded`'s quantifiers
-            try:
-                return unbounded.check(scope, q, str(infinite.error))
-            except UnsupportedError:
-                raise refused from None
+            if not unbounded.takes(scope, q):
+                raise
+            return unbounded.check(scope, q, str(refused))
 
 
 class _Infinite(Exception):

@@ -64,6 +64,11 @@ def _refuse(scope: _Scope, what: str, pos: A.Pos) -> UnsupportedError:
                             _line(scope.c.text, pos.line))
 
 
+def takes(scope: _Scope, q: A.Quant) -> bool:
+    """Whether every variable of ``q`` has a type these quantifiers range over."""
+    return all(_quantifiable(scope.c.resolve_type(p.type_expr)[0]) for p in q.params)
+
+
 def check(scope: _Scope, q: A.Quant, refused: str) -> A.Expr:
     """The quantifier ``q`` kept whole; ``refused``: the message when it cannot be."""
     params = []
