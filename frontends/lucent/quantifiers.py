@@ -48,7 +48,10 @@ def expand(scope: _Scope, q: A.Quant) -> A.Expr:
             # sets and maps, datatypes, inlined functions: :mod:`.unbounded`'s quantifiers
             if not unbounded.takes(scope, q):
                 raise
-            return unbounded.check(scope, q, str(refused))
+            try:
+                return unbounded.check(scope, q, str(refused))
+            except UnsupportedError:
+                raise refused from None
 
 
 class _Infinite(Exception):

@@ -1,8 +1,8 @@
 """Quantifiers over infinite domains (``forall (i: int) i in s => i >= 0``), kept as SMT
 quantifiers where :mod:`.quantifiers` cannot expand them.
 
-Allowed: variables of ``int``, ``real``, ``bool``, enumerations, abstract types, machine
-integers, and records,
+Allowed: variables of ``int``, ``real``, ``bool``, enumerations, machine integers, and
+records,
 tuples, arrays and datatypes of these (each leaf a bound SMT variable; a datatype's value is
 its canonical representative, :func:`.collections_smt.canonical`); the body may not hold
 ``pre``, ``->``, node calls, nor choices named by the quantified variable (divisions by it,
@@ -47,7 +47,7 @@ class UQuant(A.Expr):
 
 
 def _quantifiable(t: T) -> bool:
-    if t.kind in ("int", "real", "bool", "enum", "abstract", "machine"):
+    if t.kind in ("int", "real", "bool", "enum", "machine"):
         return True
     if t.kind == "record":
         return all(_quantifiable(ft) for _, ft in t.items)
@@ -92,6 +92,8 @@ def check(scope: _Scope, q: A.Quant, refused: str) -> A.Expr:
     for c in reversed(conds):
         body = A.Binop("=>" if q.kind == "forall" else "and", c, body, pos=q.pos, ty=BOOL)
     body = _inline(scope, body)
+    if any(isinstance(x, A.AnyE) for x in subterms(body)):
+        raise _refuse(scope, "'any' in a quantifier over an infinite domain", q.pos)
     if _has_temporal(body, calls=True):
         raise _refuse(scope, "'pre', '->' or a node call in a quantifier over an infinite domain",
                       q.pos)

@@ -169,7 +169,7 @@ def test_a_quantified_formula_replay_cannot_decide_is_inconclusive(monkeypatch):
 def test_quantifiers_beyond_terms_are_unsupported_and_located(tmp_path, prop, message):
     model = write(tmp_path, f"""
 type T;
-function F(a: int) returns (b: int); let b = a; tel
+function F(a: int) returns (b: int); let b = a; check b = a; tel
 node N(x: int) returns ();
 let
   check {prop};
