@@ -306,12 +306,17 @@ def translate(inst: _Inst, e: C.CExpr) -> Any:
 def refuse_abstract_call(tr: Any, callee: Any, call: Any) -> None:
     """An imported (or abstracted) function of sets or maps is not encoded: its congruence
     would compare containers by their encoding, not by Lucent's equality."""
-    if any(contains_container(callee.types[n]) for n in callee.inputs + callee.outputs):
+    refuse_containers(tr, [callee.types[n] for n in callee.inputs + callee.outputs], call.pos,
+                      "an imported or abstracted function of sets or maps")
+
+
+def refuse_containers(tr: Any, types: list[T], pos: Any, what: str) -> None:
+    """Refuse ``what`` (located at ``pos``) where one of ``types`` holds sets or maps."""
+    if any(contains_container(t) for t in types):
         from kinduct.kernel.errors import SourceLocation, UnsupportedError
         lines = tr.checked.text.splitlines()
-        line = lines[call.pos.line - 1] if 0 < call.pos.line <= len(lines) else None
-        raise UnsupportedError("an imported or abstracted function of sets or maps",
-                               SourceLocation(tr.file, call.pos.line, call.pos.col), line)
+        line = lines[pos.line - 1] if 0 < pos.line <= len(lines) else None
+        raise UnsupportedError(what, SourceLocation(tr.file, pos.line, pos.col), line)
 
 
 def part_constraints(inst: _Inst, term: Any, key: tuple, ref: Any) -> list[FNode]:

@@ -40,7 +40,8 @@ def expand(scope: _Scope, q: A.Quant) -> A.Expr:
     try:
         return _expand(scope, q)
     except _Infinite:
-        if getattr(q, "witness", False) and scope.node is not None:
+        if getattr(q, "witness", False) and scope.node is not None and \
+                not unbounded.membership(q):
             return skolem.witness_form(scope, q)
         try:
             return quantified.check(scope, q)

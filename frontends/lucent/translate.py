@@ -606,6 +606,9 @@ class _Inst:
                 can = choice.possible(self.tr.b.env, leaves(var), want)
                 self.tr.assume(want if can is None else self.mgr.Implies(can, want))
             if e.functional:  # choose: a function of what its predicate reads
+                collections_smt.refuse_containers(
+                    self.tr, [a.ty for a in getattr(e, "args", [])] + [e.ty], e.pos,
+                    "'choose' reading sets or maps (its congruence would compare encodings)")
                 self.tr.congruence(f"%choose.{e.uid}", [x for a in getattr(e, "args", [])
                                                         for x in leaves(self.expr(a))], leaves(var))
             self.tr.guard = guard

@@ -64,6 +64,13 @@ def _refuse(scope: _Scope, what: str, pos: A.Pos) -> UnsupportedError:
                             _line(scope.c.text, pos.line))
 
 
+def membership(q: A.Quant) -> bool:
+    """Whether the (source) quantifier tests a membership (``x in s``): kept whole rather
+    than decided by a witness, its hypothesis makes an induction over sets (``forall (i: int)
+    i in s => i >= 0`` of a growing ``s``) go through."""
+    return any(isinstance(x, A.Binop) and x.op == "in" for x in subterms(q.body))
+
+
 def takes(scope: _Scope, q: A.Quant) -> bool:
     """Whether every variable of ``q`` has a type these quantifiers range over."""
     return all(_quantifiable(scope.c.resolve_type(p.type_expr)[0]) for p in q.params)
