@@ -31,7 +31,15 @@ from pysmt.typing import BOOL as SBOOL
 from pysmt.typing import ArrayType
 
 from kinduct.frontends.lucent import collections as C
-from kinduct.frontends.lucent.types import Adt, MapParts, T, assemble, leaves, scalar_paths
+from kinduct.frontends.lucent.types import (
+    Adt,
+    MapParts,
+    T,
+    assemble,
+    components,
+    leaves,
+    scalar_paths,
+)
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.translate import _Inst
@@ -60,15 +68,8 @@ def unsupported_key(t: T) -> str | None:
 
 
 def contains_container(t: T) -> bool:
-    if t.kind in ("set", "map", "lift"):
-        return True
-    if t.kind == "record":
-        return any(contains_container(ft) for _, ft in t.items)
-    if t.kind == "adt":
-        return any(contains_container(ft) for _, fields in t.items for _, ft in fields)
-    if t.kind in ("array", "tuple"):
-        return any(contains_container(x) for x in t.items)
-    return False
+    """Whether a set or a map is part of ``t``."""
+    return t.kind in ("set", "map", "lift") or any(contains_container(c) for c in components(t))
 
 
 def sort(t: T) -> Any:

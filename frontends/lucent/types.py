@@ -242,6 +242,22 @@ def assemble(name: str, t: T, read: Callable[[str, T], Any]) -> Any:
     return read(name, t)
 
 
+#: Kinds of types made of other types (:func:`components`).
+COMPOSITE = frozenset({"record", "adt", "array", "tuple"})
+
+
+def components(t: T) -> list[T]:
+    """The types ``t`` is immediately made of: a record's fields, every constructor's fields
+    of a datatype, an array's element, a tuple's items; none for other kinds."""
+    if t.kind == "record":
+        return [ft for _, ft in t.items]
+    if t.kind == "adt":
+        return [ft for _, fields in t.items for _, ft in fields]
+    if t.kind in ("array", "tuple"):
+        return list(t.items)
+    return []
+
+
 def leaves(term: Any) -> list[Any]:
     """The scalar leaves of a structured term (records as dicts, arrays and tuples as lists),
     in :func:`assemble`'s order: the inverse of building it."""

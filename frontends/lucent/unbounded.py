@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent.types import BOOL, Refinement, T
+from kinduct.frontends.lucent.types import BOOL, COMPOSITE, Refinement, T, components
 from kinduct.frontends.lucent.walk import (
     _has_temporal,
     const_value,
@@ -49,13 +49,7 @@ class UQuant(A.Expr):
 def _quantifiable(t: T) -> bool:
     if t.kind in ("int", "real", "bool", "enum", "machine"):
         return True
-    if t.kind == "record":
-        return all(_quantifiable(ft) for _, ft in t.items)
-    if t.kind == "adt":
-        return all(_quantifiable(ft) for _, fields in t.items for _, ft in fields)
-    if t.kind in ("array", "tuple"):
-        return all(_quantifiable(x) for x in t.items)
-    return False
+    return t.kind in COMPOSITE and all(_quantifiable(c) for c in components(t))
 
 
 def _refuse(scope: _Scope, what: str, pos: A.Pos) -> UnsupportedError:

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from kinduct.kernel.cli import main
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, properties, run_cli, run_json
 from tests.frontends.lucent.helpers import answers, write
 
 POLYADT = ROOT / "tests" / "data" / "lucent" / "polyadt.lus"
@@ -31,11 +31,8 @@ EXPECTED = {
 
 @pytest.mark.parametrize("solver", ["z3", "cvc5"])
 def test_polymorphic_types_on_both_backends(solver):
-    proc = run_cli("check", POLYADT, "--json", "--solver", solver, "--timeout", "60")
-    assert "Traceback" not in proc.stderr, proc.stderr
-    got = {o["name"]: o["answer"]["value"] for o in json.loads(proc.stdout)
-           if o.get("objectType") == "property"}
-    assert got == EXPECTED
+    _, objects = run_json("check", POLYADT, "--solver", solver, "--timeout", "60")
+    assert {n: o["answer"]["value"] for n, o in properties(objects).items()} == EXPECTED
 
 
 def test_counterexample_prints_instances_in_lucent_syntax(tmp_path):
