@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kinduct.frontends.lucent.model import load_checked, load_systems
 from kinduct.frontends.lucent.simulate import Simulator
+from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.runner import RunOptions, run
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, run_cli
 
 LUCENT = EXAMPLES / "lucent"
 
@@ -38,3 +41,28 @@ def write(tmp_path: Path, text: str, name: str = "m.lus") -> Path:
     p = tmp_path / name
     p.write_text(text)
     return p
+
+
+def refusal(path: Path, error: type[InputError] = InputError, analyse: bool = False) -> InputError:
+    """The ``error`` that loading ``path`` raises (type-checked, or translated into systems
+    when ``analyse``); the test fails if the model loads."""
+    with pytest.raises(error) as e:
+        if analyse:
+            load_systems(path, LoadOptions())
+        else:
+            load_checked(path)
+    return e.value
+
+
+def place(error: InputError) -> tuple[int, int]:
+    """An input error's (line, column)."""
+    return error.location.line, error.location.column
+
+
+def cli_refusal(path: Path) -> str:
+    """What ``kinduct check path`` prints, which must be an input error (exit 3) without a
+    traceback."""
+    proc = run_cli("check", path)
+    assert proc.returncode == 3, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return proc.stderr

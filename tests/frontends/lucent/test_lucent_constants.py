@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from kinduct.frontends.lucent.model import load_checked, load_systems
-from kinduct.kernel.errors import InputError, UnsupportedError
+from kinduct.kernel.errors import UnsupportedError
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.runner import RunOptions, run
-from tests.frontends.lucent.helpers import write
+from tests.frontends.lucent.helpers import place, refusal, write
 
 SOLVERS = ["z3", "cvc5"]
 
@@ -81,10 +81,9 @@ let
   c = N({argument}, x);
 tel
 """)
-    with pytest.raises(InputError) as e:
-        load_checked(model)
-    assert "the argument of the const parameter 'n' of N must be a constant" in str(e.value)
-    assert (e.value.location.line, e.value.location.column) == (6, 9)
+    e = refusal(model)
+    assert "the argument of the const parameter 'n' of N must be a constant" in str(e)
+    assert place(e) == (6, 9)
 
 
 def test_top_node_with_unknown_array_size_is_refused_where_needed(tmp_path):
@@ -95,10 +94,9 @@ let
   check n > 0 => y[0] = x[0];
 tel
 """)
-    with pytest.raises(UnsupportedError) as e:
-        load_systems(model, LoadOptions())
-    assert "const parameter 'n' of N" in str(e.value)
-    assert (e.value.location.line, e.value.location.column) == (2, 29)
+    e = refusal(model, UnsupportedError, analyse=True)
+    assert "const parameter 'n' of N" in str(e)
+    assert place(e) == (2, 29)
 
 
 def test_free_constant_array_size_is_refused_where_needed(tmp_path):
@@ -107,10 +105,9 @@ const M: int;
 node N(x: int^M) returns (y: int);
 let y = 0; tel
 """)
-    with pytest.raises(UnsupportedError) as e:
-        load_checked(model)
-    assert "free constant 'M'" in str(e.value)
-    assert (e.value.location.line, e.value.location.column) == (3, 15)
+    e = refusal(model, UnsupportedError)
+    assert "free constant 'M'" in str(e)
+    assert place(e) == (3, 15)
 
 
 def test_uncalled_node_sized_by_unknown_constant_is_type_checked(tmp_path):
@@ -129,9 +126,8 @@ let
   B = A;
 tel
 """, "bad.lus")
-    with pytest.raises(InputError) as e:  # refused where the unknown value is needed
-        load_checked(bad)
-    assert e.value.location.line == 2
+    e = refusal(bad)  # refused where the unknown value is needed
+    assert e.location.line == 2
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
@@ -239,10 +235,9 @@ let
   check false;
 tel
 """)
-    with pytest.raises(InputError) as e:
-        load_checked(model)
-    assert "the type of input 'x' reads 'y' at the current step" in str(e.value)
-    assert e.value.location.line == 2
+    e = refusal(model)
+    assert "the type of input 'x' reads 'y' at the current step" in str(e)
+    assert e.location.line == 2
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
@@ -307,10 +302,9 @@ let
   z = c;
 tel
 """)
-    with pytest.raises(InputError) as e:
-        load_checked(model)
-    assert "in the definition of constant 'c'" in str(e.value)
-    assert (e.value.location.line, e.value.location.column) == (5, 16)
+    e = refusal(model)
+    assert "in the definition of constant 'c'" in str(e)
+    assert place(e) == (5, 16)
 
 
 def test_free_local_constant_type_names_no_stream(tmp_path):
@@ -322,9 +316,8 @@ let
   y = C;
 tel
 """)
-    with pytest.raises(InputError) as e:
-        load_checked(model)
-    assert (e.value.location.line, e.value.location.column) == (3, 33)
+    e = refusal(model)
+    assert place(e) == (3, 33)
 
 
 def test_instance_analysed_on_its_own_reads_its_value(tmp_path):
