@@ -137,6 +137,21 @@ class _Elements:
     def _read(self, e: A.Expr) -> Key | None:
         """The element ``e`` reads when it is ``A[c1]…[cn]`` with constant indices in range
         (one index per dimension), else None."""
+        indices = self._constant_indices(e)
+        if indices is None or len(indices) != len(self.sizes) or \
+                not all(0 <= i < s for i, s in zip(indices, self.sizes, strict=True)):
+            return None
+        return tuple(indices)
+
+    def _outside(self, e: A.Expr) -> bool:
+        """Whether ``e`` is ``A[c1]…[ck]`` with constant indices, one out of range."""
+        indices = self._constant_indices(e)
+        return indices is not None and any(
+            not 0 <= i < s for i, s in zip(indices, self.sizes, strict=False))
+
+    def _constant_indices(self, e: A.Expr) -> list[int] | None:
+        """``[c1, …, ck]`` when ``e`` is ``A[c1]…[ck]`` (this array) with constant integer
+        indices, else None."""
         indices: list[int] = []
         while isinstance(e, A.Index):
             i = const_value(e.index)
@@ -147,23 +162,7 @@ class _Elements:
         if not (isinstance(e, A.Var) and e.name == self.name):
             return None
         indices.reverse()
-        if len(indices) != len(self.sizes) or \
-                not all(0 <= i < s for i, s in zip(indices, self.sizes, strict=True)):
-            return None
-        return tuple(indices)
-
-    def _outside(self, e: A.Expr) -> bool:
-        """Whether ``e`` is ``A[c1]…[ck]`` with constant indices, one out of range."""
-        indices: list[int] = []
-        while isinstance(e, A.Index):
-            i = const_value(e.index)
-            if not isinstance(i, int) or isinstance(i, bool):
-                return False
-            indices.append(i)
-            e = e.arg
-        indices.reverse()
-        return isinstance(e, A.Var) and e.name == self.name and any(
-            not 0 <= i < s for i, s in zip(indices, self.sizes, strict=False))
+        return indices
 
     def _resolve(self, e: A.Expr, key: Key) -> A.Expr:
         """``e`` with its current reads of the array replaced (in place: the element's
