@@ -24,6 +24,7 @@ from kinduct.frontends.lucent import (
     polymorphism,
     polytypes,
     skolem,
+    streamrefine,
 )
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
@@ -349,6 +350,7 @@ class Checker:
         # inline refinements (x: T | p) are checked in the node's scope; subtype ones already are
         for ref in node.refinements.values():
             ref.preds = [(var, scope.expect(p, BOOL) if p.ty is None else p) for var, p in ref.preds]
+        streamrefine.bind_declared(self, node)
         self._contract(d, node, scope, done)
         if node.assumes or any(n in node.refinements for n in node.inputs):
             self._sofar(node, scope)

@@ -308,14 +308,15 @@ def check_input_types(c: Checker, node: Node) -> None:
 
 def refuse_stateful(c: Checker, p: A.Expr, var: str, pos: A.Pos) -> None:
     """A refinement type's predicate is applied to each value of the type on its own: it may
-    not keep state, nor call a node or divide by a variable on its bound variable."""
+    not call a node or divide by a variable on its bound variable.  (One that keeps state on
+    it is a predicate over streams, applied where the values are streams:
+    :mod:`.streamrefine`.)"""
     from kinduct.frontends.lucent import walk
     bad = [e for e in walk.uid_nodes_reading(p, var) if walk.shares_state(e)][:1]
-    if _has_temporal(p) or bad:
-        what = "a call or a division by a variable that reads the bound variable" if bad \
-            else "'pre' or '->'"
-        at = bad[0].pos if bad else pos
-        raise UnsupportedError(f"{what} in the predicate of a refinement type",
+    if bad:
+        at = bad[0].pos
+        raise UnsupportedError("a call or a division by a variable that reads the bound variable "
+                               "in the predicate of a refinement type",
                                SourceLocation(c.file, at.line, at.col), _text_line(c.text, at.line))
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from pysmt.fnode import FNode
 
+from kinduct.frontends.lucent import streamrefine
 from kinduct.frontends.lucent.types import Refinement, Variant
 from kinduct.frontends.lucent.walk import uid_nodes_reading
 
@@ -22,8 +23,11 @@ if TYPE_CHECKING:
     from kinduct.frontends.lucent.translate import STerm, _Inst
 
 
-def constraints(inst: _Inst, term: STerm, ref: Refinement) -> list[FNode]:
-    """The constraints of ``ref`` on ``term`` (a scalar, or a record/array/tuple of terms)."""
+def constraints(inst: _Inst, term: STerm, ref: Refinement, stream: str | None = None) -> list[FNode]:
+    """The constraints of ``ref`` on ``term`` (a scalar, or a record/array/tuple of terms).
+    A predicate that keeps state on its variable (:mod:`.streamrefine`) is applied only to a
+    stream named ``stream`` (an ``any``'s result), its variable renamed apart; elsewhere it is
+    refused, located."""
     mgr = inst.mgr
     out = []
     for key, sub in ref.parts.items():
@@ -43,6 +47,11 @@ def constraints(inst: _Inst, term: STerm, ref: Refinement) -> list[FNode]:
     if ref.hi is not None:
         out.append(mgr.LE(term, mgr.Int(ref.hi)))
     for var, pred in ref.preds:
+        if streamrefine.needs_stream(pred, var):
+            if stream is None:
+                streamrefine.refuse(inst.tr.file, inst.tr.checked.text, pred.pos,
+                                    "where the type's values are no stream of a node")
+            var, pred = streamrefine.renamed(var, pred, stream)
         saved_env, saved_memo = inst.env.get(var), inst.memo
         fresh = {e.uid for e in uid_nodes_reading(pred, var)}
         inst.env[var] = term

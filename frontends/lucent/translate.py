@@ -592,7 +592,8 @@ class _Inst:
             var = self.fresh(e.uid, e.ty)
             guard, self.tr.guard = self.tr.guard, self.clocks.active_of(clock_of(e))
             ref = getattr(e, "ref", None)
-            parts = [] if ref is None or ref.empty else self.refine_term(var, ref)  # of T
+            parts = [] if ref is None or ref.empty else refine.constraints(  # of T
+                self, var, ref, stream=None if e.functional else e.uid)
             if e.pred is not None:
                 saved = self.env.get(e.var)
                 self.env[e.var] = var

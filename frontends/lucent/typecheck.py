@@ -20,6 +20,7 @@ from kinduct.frontends.lucent import (
     polytypes,
     quantifiers,
     sampling,
+    streamrefine,
     structural,
 )
 from kinduct.frontends.lucent import ast as A
@@ -464,6 +465,10 @@ class _Scope:
                     _line(self.c.text, call.pos.line))
         r = A.AnyE(e.var, t, pred, functional=e.functional, pos=e.pos, ty=t)
         r.uid = _uid("any", r)
+        if pred is not None and streamrefine.needs_stream(pred, e.var):
+            if e.functional:  # a function of what its predicate reads besides its variable
+                streamrefine.refuse(self.c.file, self.c.text, pred.pos, "of 'choose'")
+            r.var, r.pred = streamrefine.bind_any(self.node, e.var, r.uid, pred)
         r.args = choice.arguments(pred, e.var) if e.functional and pred is not None else []
         r.ref = ref
         return self.clocked(r)

@@ -1,0 +1,87 @@
+"""Refinement types over streams ('pre' and '->' on the bound variable), 'any' remembering its
+own value, and the quantifier leftovers of issue 14 (``frontends/lucent/streamrefine.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kinduct.frontends.lucent.model import load_systems
+from kinduct.kernel.errors import UnsupportedError
+from kinduct.kernel.frontend import LoadOptions
+from kinduct.kernel.runner import RunOptions, run
+from tests.frontends.lucent.helpers import place, refusal, write
+
+SOLVERS = ["z3", "cvc5"]
+
+
+def _answers(path, solver: str) -> dict[str, str]:
+    return {v.property: v.answer.value for system in load_systems(path, LoadOptions())
+            for v in run(system, RunOptions(timeout=60, solver=solver))}
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_two_anys_remember_their_own_values(tmp_path, solver):
+    # Regression: both predicates' 'pre n' read one memory, which forced y = z and left no
+    # path of three steps, so 'cnt < 2' was proved.
+    model = write(tmp_path, """
+node N() returns (y, z: int);
+var cnt: int;
+let
+  y = any { n: int | true -> n > pre n };
+  z = any { n: int | true -> n < pre n };
+  cnt = 0 -> pre cnt + 1;
+  check "steps" cnt < 2;
+  check "up" true -> y > pre y;
+  check "apart" true -> (y <> z or pre y <> pre z or y = z);
+tel
+""")
+    assert _answers(model, solver) == {"steps": "falsifiable", "up": "valid", "apart": "valid"}
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_stream_refinements_of_declared_streams(tmp_path, solver):
+    model = write(tmp_path, """
+type increasing = subtype { n: int | true -> n > pre n };
+type slow = subtype { n: increasing | true -> n - pre n <= 3 };
+node N(i: increasing; d: subtype { x: int | (0 -> pre x) < 5 }) returns (o: slow; p: increasing);
+let
+  o = any@<increasing>;
+  p = 0 -> pre p + 1;
+  check "input" true -> i > pre i;
+  check "prev" true -> pre d < 5;
+tel
+""")
+    got = _answers(model, solver)
+    assert got == {"input": "valid", "prev": "valid", "SubType[L4C83]": "valid",
+                   "SubType[L4C74]": "falsifiable"}
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_named_stream_type_for_two_anys(tmp_path, solver):
+    # one predicate applied to two streams: each has its memories
+    model = write(tmp_path, """
+type same = subtype { n: int | n = pre n };
+node N() returns (y, z: int);
+let
+  y = any@<same>;
+  z = any@<same>;
+  check "y" true -> y = pre y;
+  check "differ" y = z;
+tel
+""")
+    assert _answers(model, solver) == {"y": "valid", "differ": "falsifiable"}
+
+
+@pytest.mark.parametrize("text, where", [
+    ("type inc = subtype { n: int | true -> n > pre n };\n"
+     "node N() returns (b: bool);\nlet\n  b = forall (v: inc) v > 0;\n  check b;\ntel\n", (1, 31)),
+    ("type inc = subtype { n: int | true -> n > pre n };\n"
+     "function F(x: inc) returns (y: int);\nlet\n  y = x;\ntel\n", (1, 31)),
+    ("node N() returns (y: int);\nlet\n  y = choose { n: int | true -> n > pre n };\ntel\n", (3, 25)),
+    ("type inc = subtype { n: int | true -> n > pre n };\n"
+     "node N(a: inc^2) returns (y: int);\nlet\n  y = a[0];\n  check y > 0;\ntel\n", (1, 31)),
+])
+def test_stream_predicates_elsewhere_are_refused(tmp_path, text, where):
+    error = refusal(write(tmp_path, text), UnsupportedError, analyse=True)
+    assert "'pre' or '->'" in str(error)
+    assert place(error) == where
