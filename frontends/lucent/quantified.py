@@ -91,6 +91,28 @@ def check(scope: _Scope, q: A.Quant) -> Quantified:
     return e
 
 
+def inputs_covered(callee: Any, args: list[A.Expr], bounds: dict[str, Refinement]) -> bool:
+    """Whether ``callee`` constrains only its inputs' types, each where its argument is a
+    quantified variable (of ``bounds``) whose own type implies the input's (the same
+    predicates, bounds as tight), so that inlining the call loses no obligation: the
+    quantifier ranges over values of the variable's type only."""
+    if not callee.refinements:
+        return False
+    given = dict(zip(callee.inputs, args, strict=True))
+    for name, need in callee.refinements.items():
+        arg = given.get(name)
+        if not isinstance(arg, A.Var) or arg.name not in bounds or need.parts:
+            return False
+        have = bounds[arg.name]
+        if need.lo is not None and (have.lo is None or have.lo < need.lo):
+            return False
+        if need.hi is not None and (have.hi is None or have.hi > need.hi):
+            return False
+        if not all(any(p is q for _, q in have.preds) for _, p in need.preds):
+            return False
+    return True
+
+
 def _bad_type(t: T) -> str | None:
     if t.kind in _SCALARS:
         return None

@@ -92,7 +92,7 @@ def check(scope: _Scope, q: A.Quant, refused: str) -> A.Expr:
                               "variable of a quantifier over an infinite domain", p.pos)
     for c in reversed(conds):
         body = A.Binop("=>" if q.kind == "forall" else "and", c, body, pos=q.pos, ty=BOOL)
-    body = _inline(scope, body)
+    body = _inline(scope, body, {n: ref for n, _, ref in params})
     if any(isinstance(x, A.AnyE) for x in subterms(body)):
         raise _refuse(scope, "'any' in a quantifier over an infinite domain", q.pos)
     if _has_temporal(body, calls=True):
@@ -106,30 +106,35 @@ def check(scope: _Scope, q: A.Quant, refused: str) -> A.Expr:
     return UQuant(q.kind, params, body, pos=q.pos, ty=BOOL)
 
 
-def _inlinable(callee: Any) -> bool:
+def _inlinable(callee: Any, refined: bool = False) -> bool:
     """A function that is one expression of its inputs: no state, calls, contract,
-    properties, obligations or refinements, one output."""
+    properties, obligations or refinements (unless ``refined``: they are implied), one
+    output."""
     return (callee is not None and callee.kind == "function" and not callee.imported and
             not callee.has_contract and not callee.props and not callee.asserts and
             not callee.pres and not callee.calls and not callee.obligations and
-            not callee.refinements and not callee.cut and len(callee.outputs) == 1 and
+            (refined or not callee.refinements) and not callee.cut and len(callee.outputs) == 1 and
             all(len(names) == 1 for names, _ in callee.eqs))
 
 
-def _inline(scope: _Scope, e: A.Expr) -> A.Expr:
+def _inline(scope: _Scope, e: A.Expr, bounds: dict[str, Refinement]) -> A.Expr:
     """``e`` with the calls of :func:`_inlinable` functions replaced by their bodies (a
-    quantifier's body cannot hold a node instance per value of its variables)."""
+    quantifier's body cannot hold a node instance per value of its variables); a function
+    whose inputs have refinement types too where its arguments are variables of ``bounds``
+    whose types imply them (:func:`.quantified.inputs_covered`: no obligation is lost)."""
     if isinstance(e, A.Call):
+        from kinduct.frontends.lucent.quantified import inputs_covered
         callee = scope.done.get(e.name)
-        if _inlinable(callee) and len(e.args) == len(callee.inputs):
-            args = [_inline(scope, a) for a in e.args]
+        if callee is not None and len(e.args) == len(callee.inputs) and \
+                _inlinable(callee, inputs_covered(callee, e.args, bounds)):
+            args = [_inline(scope, a, bounds) for a in e.args]
             if scope.node is not None and e in scope.node.calls:
                 scope.node.calls.remove(e)
             defs = {names[0]: x for names, x in callee.eqs}
             return _substitute(defs[callee.outputs[0]], dict(zip(callee.inputs, args, strict=True)),
                                defs)
         return e
-    return _rebuild(e, lambda x: _inline(scope, x))
+    return _rebuild(e, lambda x: _inline(scope, x, bounds))
 
 
 def _substitute(e: A.Expr, env: dict[str, A.Expr], defs: dict[str, A.Expr]) -> A.Expr:

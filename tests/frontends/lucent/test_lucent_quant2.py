@@ -85,3 +85,34 @@ def test_stream_predicates_elsewhere_are_refused(tmp_path, text, where):
     error = refusal(write(tmp_path, text), UnsupportedError, analyse=True)
     assert "'pre' or '->'" in str(error)
     assert place(error) == where
+
+
+_KEYED = """
+type Key = subtype { i: int | i < 2 };
+function f(key: Key) returns (b: bool);
+let
+  b = key = 0;
+tel
+function imported g() returns (b: bool);
+(*@contract
+  guarantee b = exists (k: %s) f(k);
+*)
+node M() returns (b: bool);
+let
+  b = g();
+  check "P1" b;
+  check "P2" not b;
+tel
+"""
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_function_inlined_under_a_kept_quantifier_whose_type_implies_its_input(tmp_path, solver):
+    model = write(tmp_path, _KEYED % "Key")
+    assert _answers(model, solver) == {"P1": "valid", "P2": "falsifiable"}
+
+
+def test_function_with_an_input_type_the_variable_lacks_is_not_inlined(tmp_path):
+    # 'f(5)' would owe 'Key': inlining would lose that obligation
+    error = refusal(write(tmp_path, _KEYED % "int"), UnsupportedError, analyse=True)
+    assert place(error) == (9, 33)
