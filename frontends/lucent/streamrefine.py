@@ -9,6 +9,9 @@ value, and is applied only where the type's values form a stream of a node.
   type's, at translation): the bound variable is renamed apart per occurrence, so each
   occurrence remembers its own value.
 
+A node called on the variable of ``any`` in its predicate (``any { x: T | N(x) }``) runs on
+the stream of its values (:func:`calls_on_any`).
+
 Elsewhere (a quantified variable, an array's elements, a set's or a map's parts, a
 datatype's fields, an ascription, a constant, a function's streams, ``choose``) such a
 predicate is refused, located (:func:`refuse`).
@@ -20,12 +23,13 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent.walk import _has_temporal, children
+from kinduct.frontends.lucent.walk import _has_temporal, children, subterms
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.checked import Node
     from kinduct.frontends.lucent.checker import Checker
+    from kinduct.frontends.lucent.typecheck import _Scope
     from kinduct.frontends.lucent.types import Refinement
 
 
@@ -128,6 +132,26 @@ def bind_any(node: Node | None, var: str, uid: str, pred: A.Expr) -> tuple[str, 
     return fresh, substitute(pred, var, fresh, [])
 
 
+def calls_on_any(scope: _Scope, r: A.AnyE, pred: A.Expr) -> None:
+    """A call in the predicate of ``any`` ``r`` reading its variable is an instance running on
+    the stream of the values ``r`` picks.  The predicate is then assumed outright (whether a
+    value satisfies it depends on the instance's state, beyond quantifier elimination; as
+    where elimination fails), and the simulator, which takes an ``any``'s value from the
+    trace and never evaluates its predicate, does not run the instance (it leaves the node's
+    calls).  Refused in ``choose`` (a function of its arguments, not of an instance's state)."""
+    calls = [x for x in subterms(pred) if isinstance(x, A.Call) and _reads(x, r.var)]
+    if not calls:
+        return
+    if r.functional:
+        raise UnsupportedError("a node call on the variable of 'choose' in its predicate",
+                               SourceLocation(scope.c.file, calls[0].pos.line, calls[0].pos.col),
+                               _line(scope.c.text, calls[0].pos.line))
+    r.outright = True
+    if scope.node is not None:
+        gone = {id(c) for c in calls}
+        scope.node.calls[:] = [c for c in scope.node.calls if id(c) not in gone]
+
+
 def renamed(var: str, pred: A.Expr, stream: str) -> tuple[str, A.Expr]:
     """A type's predicate applied to the stream named ``stream`` (an ``any``'s result): the
     bound variable renamed apart, with fresh ``uid`` for what reads it."""
@@ -135,9 +159,12 @@ def renamed(var: str, pred: A.Expr, stream: str) -> tuple[str, A.Expr]:
     return fresh, substitute(pred, var, fresh, [])
 
 
+def _line(text: str, line: int) -> str | None:
+    lines = text.splitlines()
+    return lines[line - 1] if 0 < line <= len(lines) else None
+
+
 def refuse(file: str, text: str, pos: A.Pos, where: str) -> None:
     """Refuse a stream predicate applied ``where`` (located at the predicate)."""
-    lines = text.splitlines()
-    line = lines[pos.line - 1] if 0 < pos.line <= len(lines) else None
     raise UnsupportedError(f"'pre' or '->' on the variable of a refinement type's predicate "
-                           f"{where}", SourceLocation(file, pos.line, pos.col), line)
+                           f"{where}", SourceLocation(file, pos.line, pos.col), _line(text, pos.line))

@@ -604,7 +604,8 @@ class _Inst:
                     self.env[e.var] = saved
             if parts:  # chosen where a value can be (Kind 2: arbitrary where none can)
                 want = self.mgr.And(parts)
-                can = choice.possible(self.tr.b.env, leaves(var), want)
+                can = None if getattr(e, "outright", False) else \
+                    choice.possible(self.tr.b.env, leaves(var), want)
                 self.tr.assume(want if can is None else self.mgr.Implies(can, want))
             if e.functional:  # choose: a function of what its predicate reads
                 collections_smt.refuse_containers(

@@ -26,7 +26,7 @@ from kinduct.frontends.lucent import (
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import ConstRef, Mode, Node, Prop
 from kinduct.frontends.lucent.types import BOOL, INT, REAL, T, flat, leaf_count, numeric, tuple_of
-from kinduct.frontends.lucent.walk import const_value, current_vars, subterms
+from kinduct.frontends.lucent.walk import const_value
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -456,15 +456,10 @@ class _Scope:
             sub.local_consts = self.local_consts
             sub.clock = self.clock
             pred = sub.expect(e.pred, BOOL)
-            call = next((x for x in subterms(pred) if isinstance(x, A.Call)
-                         and e.var in current_vars(x)), None)
-            if call is not None:
-                raise UnsupportedError(
-                    "a node call on the variable of 'any' in its predicate",
-                    SourceLocation(self.c.file, call.pos.line, call.pos.col),
-                    _line(self.c.text, call.pos.line))
         r = A.AnyE(e.var, t, pred, functional=e.functional, pos=e.pos, ty=t)
         r.uid = _uid("any", r)
+        if pred is not None:
+            streamrefine.calls_on_any(self, r, pred)
         if pred is not None and streamrefine.needs_stream(pred, e.var):
             if e.functional:  # a function of what its predicate reads besides its variable
                 streamrefine.refuse(self.c.file, self.c.text, pred.pos, "of 'choose'")

@@ -116,3 +116,21 @@ def test_function_with_an_input_type_the_variable_lacks_is_not_inlined(tmp_path)
     # 'f(5)' would owe 'Key': inlining would lose that obligation
     error = refusal(write(tmp_path, _KEYED % "int"), UnsupportedError, analyse=True)
     assert place(error) == (9, 33)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_node_called_on_the_variable_of_any(tmp_path, solver):
+    # the instance runs on the stream of the values 'any' picks
+    model = write(tmp_path, """
+node Inc(x: int) returns (r: bool);
+let
+  r = true -> x > pre x;
+tel
+node N() returns (y: int);
+let
+  y = any { v: int | v >= 0 and Inc(v) };
+  check "up" true -> y > pre y;
+  check "small" y < 3;
+tel
+""")
+    assert _answers(model, solver) == {"up": "valid", "small": "falsifiable"}
