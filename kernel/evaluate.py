@@ -166,12 +166,30 @@ def holds(env: Environment, formula: FNode, values: Mapping[FNode, Value],
         return bool(value)
     mgr = env.formula_manager
     consts = {var: constant(mgr, var, v) for var, v in values.items()}
-    value = env.simplifier.simplify(env.substituter.substitute(formula, consts))
+    value = env.substituter.substitute(formula, consts)
+    if _has_array_value(value):  # PySMT simplifies an equality of two array values to the
+        # equality of their defaults (``[1 := True] = [3 := True]`` to True): a solver decides
+        return None if value.get_free_variables() else _decide_closed(env, value)
+    value = env.simplifier.simplify(value)
     if value.is_bool_constant():
         return value.constant_value()
     if not value.get_free_variables():  # closed: quantified, or over array constants
         return _decide_closed(env, value)
     return None
+
+
+def _has_array_value(formula: FNode) -> bool:
+    seen: set[FNode] = set()
+    stack = [formula]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node.is_array_value():
+            return True
+        stack.extend(node.args())
+    return False
 
 
 #: Seconds a solver may take to decide one closed quantified formula on replay.

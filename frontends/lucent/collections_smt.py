@@ -72,6 +72,12 @@ def contains_container(t: T) -> bool:
     return t.kind in ("set", "map", "lift") or any(contains_container(c) for c in components(t))
 
 
+def structural(t: T) -> bool:
+    """Whether Lucent's equality on ``t`` is not the equality of its encoding's leaves: sets
+    and maps (cells outside their members), datatypes (fields of other constructors)."""
+    return t.kind in ("set", "map", "lift", "adt") or any(structural(c) for c in components(t))
+
+
 def sort(t: T) -> Any:
     """The SMT sort of a ``set`` or ``lift`` leaf: arrays curried over the key's leaves."""
     from kinduct.frontends.lucent.translate import smt_type
@@ -304,20 +310,59 @@ def translate(inst: _Inst, e: C.CExpr) -> Any:
     raise TypeError(f"cannot translate {type(e).__name__}")
 
 
-def refuse_abstract_call(tr: Any, callee: Any, call: Any) -> None:
-    """An imported (or abstracted) function of sets or maps is not encoded: its congruence
-    would compare containers by their encoding, not by Lucent's equality."""
-    refuse_containers(tr, [callee.types[n] for n in callee.inputs + callee.outputs], call.pos,
-                      "an imported or abstracted function of sets or maps")
+def congruence(inst: _Inst, fn: str, args: list[tuple[Any, T]], outs: list[tuple[Any, T]]) -> None:
+    """:meth:`.translate.Translator.congruence` for a function (an imported one, a
+    ``choose``) whose arguments or results are :func:`structural`: equal arguments by Lucent's
+    equality (:func:`same`: elements, bound keys and their values, a datatype's own fields;
+    not the encodings, whose other cells are arbitrary) give equal results, between the calls of one
+    step and between each call and every call of the previous step.  The simulator compares
+    calls the same way (:func:`.collections_sim.canonical_text`)."""
+    tr, mgr = inst.tr, inst.mgr
+    calls = tr.typed_calls.setdefault(fn, [])
+    n = len(calls)
+    mem_args = [(tr.state(f"%fn.{fn}.{n}.a{i}", t), t) for i, (_, t) in enumerate(args)]
+    mem_outs = [(tr.state(f"%fn.{fn}.{n}.o{i}", t), t) for i, (_, t) in enumerate(outs)]
+    for (m, _), (x, _) in zip(mem_args + mem_outs, args + outs, strict=True):
+        for ml, xl in zip(leaves(m), leaves(x), strict=True):
+            tr.b.update(ml, xl)
+    calls.append((args, outs, mem_args, mem_outs))
+
+    def equal(xs: list[tuple[Any, T]], ys: list[tuple[Any, T]]) -> FNode:
+        return mgr.And([same(inst, x, y, t) for (x, t), (y, _) in zip(xs, ys, strict=True)])
+    witnesses = iter(range(1 << 30))
+
+    def fresh(sym: FNode) -> FNode:
+        return tr.b.input(f"%fn.{fn}.{n}.w{next(witnesses)}", sym.symbol_type())
+
+    def equal_args(xs: list[tuple[Any, T]], ys: list[tuple[Any, T]]) -> FNode:
+        # a hypothesis: its quantifiers are existential, an input names their witness
+        return _witnessed(tr.b.env, equal(xs, ys), fresh)
+    later = mgr.Not(tr.first)
+    for other_args, other_outs, other_mem_args, other_mem_outs in calls:
+        if other_args is not args:
+            tr.assume(mgr.Implies(equal_args(args, other_args), equal(outs, other_outs)))
+            tr.assume(mgr.Implies(mgr.And(later, equal_args(other_args, mem_args)),
+                                  equal(other_outs, mem_outs)))
+        tr.assume(mgr.Implies(mgr.And(later, equal_args(args, other_mem_args)),
+                              equal(outs, other_mem_outs)))
 
 
-def refuse_containers(tr: Any, types: list[T], pos: Any, what: str) -> None:
-    """Refuse ``what`` (located at ``pos``) where one of ``types`` holds sets or maps."""
-    if any(contains_container(t) for t in types):
-        from kinduct.kernel.errors import SourceLocation, UnsupportedError
-        lines = tr.checked.text.splitlines()
-        line = lines[pos.line - 1] if 0 < pos.line <= len(lines) else None
-        raise UnsupportedError(what, SourceLocation(tr.file, pos.line, pos.col), line)
+def _witnessed(env, formula: FNode, fresh) -> FNode:
+    """``formula`` with its universal quantifiers at positive polarity (through ``and``,
+    ``or`` and an implication's conclusion) instantiated at fresh symbols (``fresh``): as the
+    hypothesis of an assumption, equivalent (the quantifiers are existential there, the
+    symbols free inputs) and quantifier-free for the engines."""
+    mgr = env.formula_manager
+    if formula.is_forall():
+        sub = {v: fresh(v) for v in formula.quantifier_vars()}
+        return _witnessed(env, env.substituter.substitute(formula.arg(0), sub), fresh)
+    if formula.is_and():
+        return mgr.And([_witnessed(env, a, fresh) for a in formula.args()])
+    if formula.is_or():
+        return mgr.Or([_witnessed(env, a, fresh) for a in formula.args()])
+    if formula.is_implies():
+        return mgr.Implies(formula.arg(0), _witnessed(env, formula.arg(1), fresh))
+    return formula
 
 
 def part_constraints(inst: _Inst, term: Any, key: tuple, ref: Any) -> list[FNode]:

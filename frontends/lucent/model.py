@@ -219,6 +219,7 @@ def _replay(checked: Checked, main: str, infos: dict[str, PropInfo], trace: Trac
 def _incongruent(sim: Simulator) -> str | None:
     """Where the trace reads an abstracted function as no function: equal arguments with
     different results (the encoding ties calls of the same and of adjacent steps only)."""
+    from kinduct.frontends.lucent.canonical import texts
     seen: dict[tuple[str, str], tuple[str, int, str]] = {}
     for inst in sim.instances():
         node = inst.node
@@ -227,8 +228,8 @@ def _incongruent(sim: Simulator) -> str | None:
         for k, values in enumerate(inst.history):
             if not values:  # a step where the call's lazy branch is not selected
                 continue
-            args = repr([values[n] for n in node.inputs])
-            outs = repr([values[n] for n in node.outputs])
+            args = texts([values[n] for n in node.inputs], [node.types[n] for n in node.inputs])
+            outs = texts([values[n] for n in node.outputs], [node.types[n] for n in node.outputs])
             other = seen.setdefault((node.name, args), (outs, k, inst.prefix))
             if other[0] != outs:
                 return (f"the counterexample reads function {node.name} on {args} as {other[0]} "

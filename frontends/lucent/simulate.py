@@ -438,10 +438,13 @@ class Simulator:
     def chosen(self, e: A.AnyE, args: list[Any], value: Any, step: int) -> None:
         """Record that ``choose`` ``e`` gave ``value`` for ``args`` at ``step``: it is a
         function, so another value for equal arguments is a clash (``choice_clash``)."""
-        seen = self.choices.setdefault((e.uid, repr(args)), (repr(value), step))
-        if seen[0] != repr(value) and self.choice_clash is None:
+        from kinduct.frontends.lucent.canonical import text, texts
+        got = text(value, e.ty)
+        given = texts(args, [a.ty for a in getattr(e, "args", [])])
+        seen = self.choices.setdefault((e.uid, given), (got, step))
+        if seen[0] != got and self.choice_clash is None:
             self.choice_clash = (f"the counterexample reads 'choose' at {e.pos.line}:{e.pos.col} "
-                                 f"on {args} as {seen[0]} (step {seen[1]}) and as {value!r} "
+                                 f"on {given} as {seen[0]} (step {seen[1]}) and as {got} "
                                  f"(step {step}); the choice is not modelled as a function "
                                  "across more than one step")
 

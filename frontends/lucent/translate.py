@@ -101,6 +101,8 @@ class Translator:
         self.memories: dict[FNode, FNode] = {}
         #: Calls of abstracted functions: (arguments, results, their memories) per function.
         self.fn_calls: dict[str, list[tuple[list[FNode], list[FNode], list[FNode], list[FNode]]]] = {}
+        #: The same for functions of sets or maps, typed (:func:`.collections_smt.congruence`).
+        self.typed_calls: dict[str, list] = {}
         self.file = checked.file
 
     def assume(self, formula: FNode) -> None:
@@ -608,11 +610,13 @@ class _Inst:
                     choice.possible(self.tr.b.env, leaves(var), want)
                 self.tr.assume(want if can is None else self.mgr.Implies(can, want))
             if e.functional:  # choose: a function of what its predicate reads
-                collections_smt.refuse_containers(
-                    self.tr, [a.ty for a in getattr(e, "args", [])] + [e.ty], e.pos,
-                    "'choose' reading sets or maps (its congruence would compare encodings)")
-                self.tr.congruence(f"%choose.{e.uid}", [x for a in getattr(e, "args", [])
-                                                        for x in leaves(self.expr(a))], leaves(var))
+                args = getattr(e, "args", [])
+                if any(collections_smt.structural(t) for t in [a.ty for a in args] + [e.ty]):
+                    collections_smt.congruence(self, f"%choose.{e.uid}",
+                                               [(self.expr(a), a.ty) for a in args], [(var, e.ty)])
+                else:
+                    self.tr.congruence(f"%choose.{e.uid}", [x for a in args
+                                                            for x in leaves(self.expr(a))], leaves(var))
             self.tr.guard = guard
             return var
         if isinstance(e, unbounded.UQuant):
@@ -637,9 +641,15 @@ class _Inst:
         outs = inst.translate()
         tr.guard = guard
         if callee.kind == "function" and (callee.imported or callee.name in tr.abstract_nodes()):
-            collections_smt.refuse_abstract_call(tr, callee, e)
-            tr.congruence(callee.name, [x for n in callee.inputs for x in leaves(env[n])],
-                          [x for o in outs for x in leaves(o)])
+            types = [callee.types[n] for n in callee.inputs + callee.outputs]
+            if any(collections_smt.structural(t) for t in types):
+                collections_smt.congruence(self, callee.name,
+                                           [(env[n], callee.types[n]) for n in callee.inputs],
+                                           [(o, callee.types[n]) for o, n in
+                                            zip(outs, callee.outputs, strict=True)])
+            else:
+                tr.congruence(callee.name, [x for n in callee.inputs for x in leaves(env[n])],
+                              [x for o in outs for x in leaves(o)])
         return outs[0] if len(outs) == 1 else list(outs)
 
 
