@@ -99,3 +99,15 @@ def test_short_circuits_around_an_undecided_operand():
     assert evaluate(MGR.And(B[0], undecided), values) is False
     assert evaluate(MGR.Or(MGR.Not(B[0]), undecided), values) is True
     assert evaluate(MGR.Ite(B[0], undecided, MGR.Bool(True)), values) is True
+
+
+def test_array_values_with_one_default_are_compared_element_wise():
+    # PySMT's simplifier equates two array values that share their default
+    from pysmt.typing import ArrayType
+
+    from kinduct.kernel.evaluate import holds
+    a, b = (MGR.Symbol(n, ArrayType(INT, BOOL)) for n in ("a", "b"))
+    values = {a: 'array:{"d":false,"e":[[1,true],[2,true]]}', b: 'array:{"d":false,"e":[[3,true]]}'}
+    assert holds(ENV, MGR.Equals(a, b), values) is False
+    assert holds(ENV, MGR.Not(MGR.Equals(a, b)), values) is True
+    assert holds(ENV, MGR.Equals(a, a), values) is True
