@@ -11,8 +11,8 @@ that read no quantified variable are translated as usual (streams, ``pre``, call
 that read one must be terms: Boolean, arithmetic (``+ - *``, comparisons), ``if``, records,
 tuples, arrays read at constant indices, nested quantifiers; anything that needs streams of
 its own (a call, a division, ``any``, ``pre``, an array read at a variable index, machine
-integers) is refused, located, as is a quantifier over an abstract type (an integer in the
-translation: a quantified formula true of the integers need not be true of every type).
+integers) is refused, located.  A variable of an abstract type ranges over the type's domain
+(:mod:`.domains`), which the simulator reads from the trace.
 
 The simulator cannot enumerate such a domain: it evaluates the closed formula, with the
 step's values for the streams, by a call to z3 (:func:`evaluate`); where z3 answers unknown it
@@ -119,7 +119,7 @@ def _bad_type(t: T) -> str | None:
     if t.kind in ("record", "tuple", "array"):
         items = [ft for _, ft in t.items] if t.kind == "record" else list(t.items)
         return next((b for b in map(_bad_type, items) if b is not None), None)
-    return f"{t.kind} type {t}" if t.kind != "abstract" else f"the abstract type {t}"
+    return None if t.kind == "abstract" else f"{t.kind} type {t}"  # over its domain: .domains
 
 
 def _reads(e: A.Expr, names: set[str]) -> bool:
@@ -159,9 +159,11 @@ class Terms:
     """SMT terms of the subexpressions of a quantifier's body: those reading a quantified
     variable built here, the others handed to ``outside``."""
 
-    def __init__(self, mgr: Any, outside: Callable[[A.Expr], Any]) -> None:
+    def __init__(self, mgr: Any, outside: Callable[[A.Expr], Any],
+                 member: Callable[[str, FNode], FNode] | None = None) -> None:
         self.mgr = mgr
         self.outside = outside
+        self.member = member
         self.bound: dict[str, Any] = {}
 
     def quantified(self, e: Quantified) -> FNode:
@@ -183,10 +185,15 @@ class Terms:
         return mgr.Exists(symbols, mgr.And(*guards, body))
 
     def ranges(self, term: Any, t: T) -> list[FNode]:
-        """An enumeration's index stays among its values."""
+        """An enumeration's index stays among its values, an abstract type's value in its
+        domain (:mod:`.domains`)."""
         mgr = self.mgr
         if t.kind == "enum":
             return [mgr.LE(mgr.Int(0), term), mgr.LT(term, mgr.Int(len(t.items)))]
+        if t.kind == "abstract":
+            if self.member is None:
+                raise TypeError("a quantifier over an abstract type needs its domain")
+            return [self.member(t.name, term)]
         if t.kind == "record":
             return [g for f, ft in t.items for g in self.ranges(term[f], ft)]
         if t.kind == "tuple":
@@ -270,21 +277,32 @@ def _smt(t: T) -> Any:
     return {"bool": SBOOL, "real": SREAL}.get(t.kind, SINT)
 
 
-def translate(mgr: Any, e: Quantified, outside: Callable[[A.Expr], Any]) -> FNode:
-    """The SMT formula of ``e`` (its free subexpressions translated by ``outside``)."""
-    return Terms(mgr, outside).quantified(e)
+def translate(mgr: Any, e: Quantified, outside: Callable[[A.Expr], Any],
+              member: Callable[[str, FNode], FNode] | None = None) -> FNode:
+    """The SMT formula of ``e`` (its free subexpressions translated by ``outside``; ``member``:
+    that a term is in an abstract type's domain)."""
+    return Terms(mgr, outside, member).quantified(e)
 
 
-def evaluate(e: Quantified, value_of: Callable[[A.Expr], Any]) -> bool:
+def evaluate(e: Quantified, value_of: Callable[[A.Expr], Any],
+             domain: Callable[[str], list[int] | None] | None = None) -> bool:
     """Whether ``e`` holds when its free subexpressions have the values ``value_of`` gives
-    them (the simulator's), decided by z3; :class:`Undecided` where z3 cannot tell."""
+    them (the simulator's), decided by z3; :class:`Undecided` where z3 cannot tell or an
+    abstract type's ``domain`` is not a finite list of values."""
     env = Environment()
     mgr = env.formula_manager
 
     def outside(x: A.Expr) -> Any:
         return _constant(mgr, value_of(x), x.ty)
 
-    formula = translate(mgr, e, outside)
+    def member(tname: str, term: FNode) -> FNode:
+        values = None if domain is None else domain(tname)
+        if values is None:
+            raise Undecided(f"the domain of the abstract type {tname} on the trace is not a "
+                            "finite set of values")
+        return mgr.Or([mgr.Equals(term, mgr.Int(v)) for v in values])
+
+    formula = translate(mgr, e, outside, member)
     try:
         solver = env.factory.Solver(name="z3")
     except Exception as exc:  # noqa: BLE001 - no z3: nothing decides it here
@@ -305,7 +323,7 @@ def _constant(mgr: Any, v: Any, t: T) -> Any:
         return mgr.Bool(bool(v))
     if t.kind == "real":
         return mgr.Real(Fraction(v))
-    if t.kind in ("int", "enum"):
+    if t.kind in ("int", "enum", "abstract"):
         return mgr.Int(int(v))
     if t.kind == "record":
         return {f: _constant(mgr, v[f], ft) for f, ft in t.items}

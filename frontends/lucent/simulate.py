@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import machine, quantified
+from kinduct.frontends.lucent import domains, machine, quantified
 from kinduct.frontends.lucent.checked import Quantified
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Refines
 from kinduct.frontends.lucent.clocks import INIT
@@ -229,7 +229,7 @@ class Instance:
         if isinstance(e, Refines):
             return refinement_holds(self, self.eval(e.arg), e.ref)
         if isinstance(e, Quantified):
-            return quantified.evaluate(e, self.eval)
+            return quantified.evaluate(e, self.eval, lambda t: domains.simulated(self.sim.oracle, t))
         if isinstance(e, A.Unop):
             if e.op == "pre":
                 if self.clocked or self.restartable or clock_of(e) is not None:

@@ -27,6 +27,7 @@ from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import (
     choice,
     collections_smt,
+    domains,
     machine,
     obligations,
     quantified,
@@ -103,6 +104,8 @@ class Translator:
         self.fn_calls: dict[str, list[tuple[list[FNode], list[FNode], list[FNode], list[FNode]]]] = {}
         #: The same for functions of sets or maps, typed (:func:`.collections_smt.congruence`).
         self.typed_calls: dict[str, list] = {}
+        #: The domains of abstract types a quantifier ranges over.
+        self.domains = domains.Domains(self)
         self.file = checked.file
 
     def assume(self, formula: FNode) -> None:
@@ -153,6 +156,7 @@ class Translator:
         def leaf(n: str, lt: T) -> FNode:
             cur, nxt = self.b.state(n, smt_type(lt))
             self.next_of[cur] = nxt
+            self.domains.leaf(cur, lt)
             if enum_range and lt.kind == "set" and collections_smt.needs_bound(lt):
                 bound = self.b.input(n + ".%bound", SINT)  # a free set (a choice) is finite
                 self.assume(collections_smt.bounded(self.mgr, cur, lt, bound))
@@ -165,6 +169,7 @@ class Translator:
     def input(self, name: str, t: T) -> STerm:
         def leaf(n: str, lt: T) -> FNode:
             sym = self.b.input(n, smt_type(lt))
+            self.domains.leaf(sym, lt)
             if lt.kind == "set" and collections_smt.needs_bound(lt):  # a free set is finite
                 bound = self.b.input(n + ".%bound", SINT)
                 self.assume(collections_smt.bounded(self.mgr, sym, lt, bound))
@@ -490,7 +495,8 @@ class _Inst:
         if isinstance(e, Refines):
             return self.mgr.And(self.refine_term(self.expr(e.arg), e.ref))
         if isinstance(e, Quantified):
-            return quantified.translate(mgr, e, self.expr)
+            return quantified.translate(mgr, e, self.expr,
+                                        lambda tname, v: self.tr.domains.member(tname, v, e.pos))
         uid = getattr(e, "uid", None)
         if uid is not None and uid in self.memo:
             return self.memo[uid]

@@ -188,3 +188,48 @@ let
 tel
 """)
     assert _answers(model, "z3") == {"member": "valid", "same": "valid", "forced": "falsifiable"}
+
+
+_ONE_VALUE = """
+type T;
+function id_T(x: T) returns (y: T);
+(*@contract
+  assume forall (v1: T) (forall (v2: T) v1 = v2);
+*)
+let
+  y = x;
+  check "P1" exists (v: T) y = v;
+  check "P2" exists (v1: T) exists (v2: T) v1 <> v2;
+  check "P3" forall (v: T) v = x;
+tel
+"""
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_quantifiers_over_an_abstract_type_range_over_its_domain(tmp_path, solver):
+    # a type of one value is an interpretation of T: the integers alone would make the
+    # assumption false and every property vacuously valid
+    got = _answers(write(tmp_path, _ONE_VALUE), solver)
+    assert got == {"P1": "valid", "P2": "falsifiable", "P3": "valid"}
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_abstract_type_with_many_values(tmp_path, solver):
+    text = _ONE_VALUE.replace("assume forall (v1: T) (forall (v2: T) v1 = v2);",
+                              "assume true;")
+    got = _answers(write(tmp_path, text), solver)
+    assert got == {"P1": "valid", "P2": "falsifiable", "P3": "falsifiable"}
+
+
+def test_quantifier_over_an_abstract_type_beside_sets_of_it_is_refused(tmp_path):
+    model = write(tmp_path, """
+type T;
+node N(x: T; s: set<T>) returns (b: bool);
+let
+  b = x in s;
+  check exists (v: T) v = x;
+tel
+""")
+    error = refusal(model, UnsupportedError, analyse=True)
+    assert "abstract type T beside sets" in str(error)
+    assert place(error) == (6, 9)
