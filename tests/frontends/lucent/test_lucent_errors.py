@@ -41,10 +41,9 @@ CASES = [
     ("22_pre_in_function.lus", "3:7", "'->' is not allowed in a function"),
     ("23_misplaced_when.lus", "3:7", "'e when c' is only allowed as a case of merge or as the "
      "argument of current: a sampled stream has no value where its clock does not tick"),
-    ("24_unsupported_abstract_quantifier.lus", "5:18", "unsupported: a quantifier over the "
-     "abstract type T (kinduct keeps a quantifier over bool, int, real, enumerations and their "
-     "records, tuples and arrays as such; over other types it decides only a forall in a "
-     "property or an exists in an assumption)"),
+    ("24_unsupported_abstract_quantifier.lus", "5:10", "unsupported: a quantifier over the "
+     "abstract type T beside sets or maps of it (their members are not bound to the type's "
+     "domain)"),
     ("25_machine_int_mix.lus", "3:11", "type mismatch: expected uint<8>, got int"),
     ("26_if_block_incomplete.lus", "3:3", "'z' is not defined in every branch of this if block"),
     ("27_mod_on_real.lus", "3:7", "type mismatch: 'mod' expects int, got real"),

@@ -46,7 +46,8 @@ BAD = {
                                (3, 9), "limit"),
     "20,000-digit numeral": ("const c = " + "9" * 20000 + ";\n", (1, 11), "digits"),
     "temporal refinement predicate": (
-        "type Inc = subtype { n: int | true -> n > pre n };\n", (1, 31), "unsupported"),
+        "type Inc = subtype { n: int | true -> n > pre n };\n"
+        "function F(x: Inc) returns (y: int);\nlet\n  y = x;\ntel\n", (1, 31), "unsupported"),
     "deep nesting": ("const c = " + " + ".join(["1"] * 2000) + ";\n", None, "nest"),
 }
 
