@@ -24,6 +24,7 @@ from kinduct.frontends.lucent import (
     polymorphism,
     polytypes,
     skolem,
+    undefined,
 )
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
@@ -359,11 +360,7 @@ class Checker:
         if d.imported and d.body:
             raise self.err("an imported node has no body", d.pos)
         if not d.imported and d.kind != "contract":
-            for n in node.outputs + node.locals:
-                if n not in defined:
-                    what = "output" if n in node.outputs else "local variable"
-                    raise self.err(f"{what} '{n}' is not defined by an equation or a frame block",
-                                   node.var_pos[n])
+            undefined.define_free(self, d, node, scope, defined)
         constants.check_input_types(self, node)
         self.warnings.extend(cut_circular(node, self.file, self.err, self.output_reads))
         for w in scope.warnings:
