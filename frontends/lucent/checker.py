@@ -20,6 +20,7 @@ from kinduct.frontends.lucent import (
     constants,
     contractforms,
     datatypes,
+    groups,
     lazy,
     polymorphism,
     polytypes,
@@ -535,7 +536,8 @@ class Checker:
 
     def _stmt(self, stmt, node: Node, scope: _Scope, defined: dict[str, A.Pos]) -> None:
         if isinstance(stmt, A.Equation):
-            hint = node.types.get(stmt.lhs[0][0]) if len(stmt.lhs) == 1 else None
+            lhs_types = [node.types.get(n) for n, _ in stmt.lhs]
+            hint = tuple_of(lhs_types) if lhs_types and None not in lhs_types else None  # type: ignore[arg-type]
             rhs = scope.check_as(stmt.rhs, hint)
             names = [n for n, _ in stmt.lhs]
             for n, p in stmt.lhs:
@@ -551,6 +553,7 @@ class Checker:
             if flat(want) != flat(got) and not _compatible_flat(flat(want), flat(got)):
                 raise self.err(f"type mismatch: the left side has type {want}, the right side {got}",
                                stmt.rhs.pos)
+            groups.check_equation(self, stmt)
             node.eqs.append((names, rhs))
         elif isinstance(stmt, A.Assert):
             skolem.mark(stmt.expr, "exists")

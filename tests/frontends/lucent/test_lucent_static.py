@@ -15,10 +15,6 @@ from kinduct.kernel.frontend import LoadOptions
 KINDUCT = [sys.executable, "-m", "kinduct.kernel.cli"]
 
 BAD = {
-    "undefined output": ("node N(x: int) returns (y, z: int);\nlet\n  y = x;\ntel\n",
-                         (1, 28), "output 'z' is not defined"),
-    "undefined local": ("node N(x: int) returns (y: int);\nvar l: int;\nlet\n  y = x;\ntel\n",
-                        (2, 5), "local variable 'l' is not defined"),
     "empty subrange": ("type T = subrange [5, 1] of int;\nnode N(x: T) returns (y: int);\n"
                        "let\n  y = x;\ntel\n", (1, 10), "empty subrange"),
     "duplicate enumeration constant": ("type E = enum { A, B, A };\n", (1, 10), "'A' is declared twice"),
