@@ -109,12 +109,12 @@ def test_declarations_may_name_later_constants_in_types(tmp_path):
 
 def test_command_line_exit_codes(tmp_path):
     bad = tmp_path / "bad.lus"
-    bad.write_text(BAD["undefined output"][0])
+    bad.write_text(BAD["empty subrange"][0])
     none = tmp_path / "none.lus"
     none.write_text("node N(x: int) returns (y: int);\nlet\n  y = x;\ntel\n")
     got = subprocess.run([*KINDUCT, "check", str(bad)], capture_output=True, text=True)
     assert got.returncode == InputError.exit_code
-    assert f"{bad}:1:28:" in got.stderr and "Traceback" not in got.stderr
+    assert f"{bad}:1:10:" in got.stderr and "Traceback" not in got.stderr
     # a model without any property is not an error (as in Kind 2): exit 0 with a note
     got = subprocess.run([*KINDUCT, "check", str(none)], capture_output=True, text=True)
     assert got.returncode == 0
