@@ -105,3 +105,22 @@ def test_a_const_parameter_given_a_stream_is_owed_constant(tmp_path, solver):
     got = _answers(path, solver)
     assert got == {"Acc[L9C7].const_input[k]": "valid", "Acc[L10C7].const_input[k]": "falsifiable",
                    "y = x + 5": "valid"}
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_array_slices(tmp_path, solver):
+    path = write(tmp_path, "const A = [1, 2, 3, 4, 5, 6];\n"
+                 "node N(a: int^5) returns (d: int^2; e: int);\nlet\n  d = a[2..3];\n"
+                 "  e = A[2..4][0] + a[1..1][0]; // Kind 2's line comment\n"
+                 "  check d[0] = a[2] and e = 3 + a[1];\n  check d[1] = a[2];\ntel\n")
+    assert _answers(path, solver) == {"d[0] = a[2] and e = 3 + a[1]": "valid",
+                                      "d[1] = a[2]": "falsifiable"}
+
+
+@pytest.mark.parametrize("body,where,what", [
+    ("d = a[3..1];", (3, 7), "unsupported: a slice whose upper bound"),
+    ("d = a[3..5];", (3, 12), "out of the bounds"),
+])
+def test_bad_slices_are_refused(tmp_path, body, where, what):
+    e = refusal(write(tmp_path, f"node N(a: int^5) returns (d: int^3);\nlet\n  {body}\ntel\n"))
+    assert place(e) == where and what in str(e)
