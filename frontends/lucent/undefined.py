@@ -1,6 +1,6 @@
-"""Outputs and local variables that no equation defines (newer Kind 2 accepts them, with a
-warning): such a stream is unconstrained, a value of its declared type (refinement included)
-chosen afresh at every step, as an input is.
+"""Outputs and local variables that no equation defines (kind2-tests' typecheck-pass accepts
+them; Kind 2 itself refuses them): with a warning, such a stream is unconstrained, a value of
+its declared type (refinement included) chosen afresh at every step, as an input is.
 
 Each one is given the equation ``x = any@<T>`` (an :class:`~.ast.AnyE` without predicate), so the
 translation, the simulator and counterexamples treat its value as they treat any other ``any``:

@@ -98,13 +98,23 @@ def test_concatenation_needs_arrays_of_one_element_type(tmp_path):
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
-def test_a_const_parameter_given_a_stream_is_owed_constant(tmp_path, solver):
+def test_an_activation_may_give_a_const_parameter_a_stream_owed_constant(tmp_path, solver):
     path = write(tmp_path, "node Acc(const k: int; x: int) returns (s: int);\nlet\n  s = x + k;\n"
-                 "tel\nnode N(x, v: int) returns (y, u: int);\nvar c: int;\nlet\n"
-                 "  c = 5 -> pre c;\n  y = Acc(c, x);\n  u = Acc(v, x);\n  check y = x + 5;\ntel\n")
+                 "tel\nnode N(x, v: int; c: bool) returns (y, u: int);\nvar k: int;\nlet\n"
+                 "  k = 5 -> pre k;\n  y = condact(c, Acc(k, x), 0);\n"
+                 "  u = (activate Acc every c initial default 0)(v, x);\n"
+                 "  check c => y = x + 5;\ntel\n")
     got = _answers(path, solver)
     assert got == {"Acc[L9C7].const_input[k]": "valid", "Acc[L10C7].const_input[k]": "falsifiable",
-                   "y = x + 5": "valid"}
+                   "c => y = x + 5": "valid"}
+
+
+@pytest.mark.parametrize("call", ["Acc(v, x)", "merge(c; Acc(v, x) when c; 0 when not c)"])
+def test_a_plain_call_needs_a_constant_argument(tmp_path, call):
+    e = refusal(write(tmp_path, "node Acc(const k: int; x: int) returns (s: int);\nlet\n"
+                      "  s = x + k;\ntel\nnode N(x, v: int; c: bool) returns (u: int);\nlet\n"
+                      f"  u = {call};\ntel\n"))
+    assert "the argument of the const parameter 'k' of Acc must be a constant" in str(e)
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
