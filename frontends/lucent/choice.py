@@ -19,12 +19,17 @@ values for equal arguments further apart is ``unknown`` with that reason.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent.types import leaves
 from kinduct.frontends.lucent.walk import children
+
+if TYPE_CHECKING:
+    from kinduct.frontends.lucent.translate import Translator
 
 
 def arguments(pred: A.Expr, var: str) -> list[A.Expr]:
@@ -66,3 +71,25 @@ def possible(env: Environment, chosen: Sequence[FNode], constraint: FNode) -> FN
         return back if env.qfo.is_qf(back) else None
     except Exception:  # noqa: BLE001 - a theory or term z3's elimination or PySMT cannot take
         return None
+
+
+class Mark:
+    """Where the translation stood before the predicate of an ``any`` that calls a node on
+    its variable (:func:`.streamrefine.calls_on_any`): the instances made since run on the
+    value picked, so whether a value can be picked is a question about them too."""
+
+    def __init__(self, tr: Translator) -> None:
+        self.tr = tr
+        self.prefixes = set(tr.insts)
+        self.assumed = len(tr.assumptions)
+
+    def possible(self, chosen: Sequence[FNode], want: FNode) -> FNode | None:
+        """:func:`possible` for ``chosen`` and the current values of the new instances'
+        streams (their memories stay given: the instances' pasts), under the constraints
+        that define them."""
+        tr = self.tr
+        streams = [x for p, inst in tr.insts.items() if p not in self.prefixes
+                   for term in inst.env.values() for x in leaves(term)
+                   if isinstance(x, FNode) and x.is_symbol()]
+        defs = tr.assumptions[self.assumed:]
+        return possible(tr.b.env, [*chosen, *streams], tr.mgr.And([*defs, want]))

@@ -134,11 +134,11 @@ def bind_any(node: Node | None, var: str, uid: str, pred: A.Expr) -> tuple[str, 
 
 def calls_on_any(scope: _Scope, r: A.AnyE, pred: A.Expr) -> None:
     """A call in the predicate of ``any`` ``r`` reading its variable is an instance running on
-    the stream of the values ``r`` picks.  The predicate is then assumed outright (whether a
-    value satisfies it depends on the instance's state, beyond quantifier elimination; as
-    where elimination fails), and the simulator, which takes an ``any``'s value from the
-    trace and never evaluates its predicate, does not run the instance (it leaves the node's
-    calls).  Refused in ``choose`` (a function of its arguments, not of an instance's state)."""
+    the stream of the values ``r`` picks (``r.outright``: whether a value can be picked is
+    decided over the instance's current streams too, :class:`.choice.Mark`).  The simulator,
+    which takes an ``any``'s value from the trace and never evaluates its predicate, does not
+    run the instance (it leaves the node's calls).  Refused in ``choose`` (a function of its
+    arguments, not of an instance's state)."""
     calls = [x for x in subterms(pred) if isinstance(x, A.Call) and _reads(x, r.var)]
     if not calls:
         return

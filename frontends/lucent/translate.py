@@ -600,6 +600,7 @@ class _Inst:
             var = self.fresh(e.uid, e.ty)
             guard, self.tr.guard = self.tr.guard, self.clocks.active_of(clock_of(e))
             ref = getattr(e, "ref", None)
+            mark = choice.Mark(self.tr) if getattr(e, "outright", False) else None
             parts = [] if ref is None or ref.empty else refine.constraints(  # of T
                 self, var, ref, stream=None if e.functional else e.uid)
             if e.pred is not None:
@@ -612,7 +613,7 @@ class _Inst:
                     self.env[e.var] = saved
             if parts:  # chosen where a value can be (Kind 2: arbitrary where none can)
                 want = self.mgr.And(parts)
-                can = None if getattr(e, "outright", False) else \
+                can = mark.possible(leaves(var), want) if mark is not None else \
                     choice.possible(self.tr.b.env, leaves(var), want)
                 self.tr.assume(want if can is None else self.mgr.Implies(can, want))
             if e.functional:  # choose: a function of what its predicate reads

@@ -253,3 +253,24 @@ tel
     (got,) = [v for system in load_systems(model, LoadOptions())
               for v in run(system, RunOptions(timeout=30, solver="z3", engines=("bmc",)))]
     assert got.answer.value == "unknown", got  # not 'falsifiable'
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_any_calling_a_node_is_arbitrary_where_no_value_fits(tmp_path, solver):
+    # after 'y' reaches 2 no value is both greater and below 3: 'any' picks an arbitrary one
+    # (assumed outright, the predicate would end every path there and prove 'long')
+    model = write(tmp_path, """
+node Inc(x: int) returns (r: bool);
+let
+  r = true -> x > pre x;
+tel
+node N() returns (y: int);
+var cnt: int;
+let
+  y = any { v: int | Inc(v) and v < 3 };
+  cnt = 0 -> pre cnt + 1;
+  check "long" cnt < 6;
+  check "below" y < 3 or (false -> pre y >= 2);
+tel
+""")
+    assert _answers(model, solver) == {"long": "falsifiable", "below": "valid"}
