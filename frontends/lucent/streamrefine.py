@@ -134,7 +134,7 @@ def bind_any(node: Node | None, var: str, uid: str, pred: A.Expr) -> tuple[str, 
 
 def calls_on_any(scope: _Scope, r: A.AnyE, pred: A.Expr) -> None:
     """A call in the predicate of ``any`` ``r`` reading its variable is an instance running on
-    the stream of the values ``r`` picks (``r.outright``: whether a value can be picked is
+    the stream of the values ``r`` picks (``r.calls_on_var``: whether a value can be picked is
     decided over the instance's current streams too, :class:`.choice.Mark`).  The simulator,
     which takes an ``any``'s value from the trace and never evaluates its predicate, does not
     run the instance (it leaves the node's calls).  Refused in ``choose`` (a function of its
@@ -146,7 +146,7 @@ def calls_on_any(scope: _Scope, r: A.AnyE, pred: A.Expr) -> None:
         raise UnsupportedError("a node call on the variable of 'choose' in its predicate",
                                SourceLocation(scope.c.file, calls[0].pos.line, calls[0].pos.col),
                                _line(scope.c.text, calls[0].pos.line))
-    r.outright = True
+    r.calls_on_var = True
     if scope.node is not None:
         gone = {id(c) for c in calls}
         scope.node.calls[:] = [c for c in scope.node.calls if id(c) not in gone]

@@ -600,7 +600,7 @@ class _Inst:
             var = self.fresh(e.uid, e.ty)
             guard, self.tr.guard = self.tr.guard, self.clocks.active_of(clock_of(e))
             ref = getattr(e, "ref", None)
-            mark = choice.Mark(self.tr) if getattr(e, "outright", False) else None
+            mark = choice.Mark(self.tr) if getattr(e, "calls_on_var", False) else None
             parts = [] if ref is None or ref.empty else refine.constraints(  # of T
                 self, var, ref, stream=None if e.functional else e.uid)
             if e.pred is not None:
