@@ -274,3 +274,19 @@ let
 tel
 """)
     assert _answers(model, solver) == {"long": "falsifiable", "below": "valid"}
+
+
+def test_choose_calling_a_node_on_its_variable_is_refused(tmp_path):
+    model = write(tmp_path, """
+node Inc(x: int) returns (r: bool);
+let
+  r = true -> x > pre x;
+tel
+node N() returns (y: int);
+let
+  y = choose { v: int | Inc(v) };
+tel
+""")
+    error = refusal(model, UnsupportedError)
+    assert "a node call on the variable of 'choose'" in str(error)
+    assert place(error) == (8, 25)
