@@ -29,7 +29,7 @@ from kinduct.frontends.lucent.types import leaves
 from kinduct.frontends.lucent.walk import children
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.translate import Translator
+    from kinduct.frontends.lucent.translate import STerm, Translator, _Inst
 
 
 def arguments(pred: A.Expr, var: str) -> list[A.Expr]:
@@ -93,3 +93,41 @@ class Mark:
                    if isinstance(x, FNode) and x.is_symbol()]
         defs = tr.assumptions[self.assumed:]
         return possible(tr.b.env, [*chosen, *streams], tr.mgr.And([*defs, want]))
+
+
+def translate(inst: _Inst, e: A.AnyE) -> STerm:
+    """``any``/``choose`` ``e`` in the node instance ``inst``: a fresh stream, its type's
+    refinement and predicate assumed where a value can satisfy them (Kind 2: arbitrary where
+    none can); a ``choose`` tied to its arguments as a function."""
+    from kinduct.frontends.lucent import collections_smt, refine
+    from kinduct.frontends.lucent.lazy import clock_of
+    tr, mgr = inst.tr, inst.mgr
+    var = inst.fresh(e.uid, e.ty)
+    guard, tr.guard = tr.guard, inst.clocks.active_of(clock_of(e))
+    ref = getattr(e, "ref", None)
+    mark = Mark(tr) if getattr(e, "calls_on_var", False) else None
+    parts = [] if ref is None or ref.empty else refine.constraints(  # of T
+        inst, var, ref, stream=None if e.functional else e.uid)
+    if e.pred is not None:
+        saved = inst.env.get(e.var)
+        inst.env[e.var] = var
+        parts.append(inst.expr(e.pred))
+        if saved is None:
+            del inst.env[e.var]
+        else:
+            inst.env[e.var] = saved
+    if parts:
+        want = mgr.And(parts)
+        can = mark.possible(leaves(var), want) if mark is not None else \
+            possible(tr.b.env, leaves(var), want)
+        tr.assume(want if can is None else mgr.Implies(can, want))
+    if e.functional:  # choose: a function of what its predicate reads
+        args = getattr(e, "args", [])
+        if any(collections_smt.structural(t) for t in [a.ty for a in args] + [e.ty]):
+            collections_smt.congruence(inst, f"%choose.{e.uid}",
+                                       [(inst.expr(a), a.ty) for a in args], [(var, e.ty)])
+        else:
+            tr.congruence(f"%choose.{e.uid}", [x for a in args for x in leaves(inst.expr(a))],
+                          leaves(var))
+    tr.guard = guard
+    return var

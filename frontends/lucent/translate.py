@@ -597,35 +597,7 @@ class _Inst:
             index = next(i for i, (c, _) in enumerate(e.arg.ty.items) if c == e.ctor)
             return mgr.Equals(self.expr(e.arg)["%tag"], mgr.Int(index))
         if isinstance(e, A.AnyE):
-            var = self.fresh(e.uid, e.ty)
-            guard, self.tr.guard = self.tr.guard, self.clocks.active_of(clock_of(e))
-            ref = getattr(e, "ref", None)
-            mark = choice.Mark(self.tr) if getattr(e, "calls_on_var", False) else None
-            parts = [] if ref is None or ref.empty else refine.constraints(  # of T
-                self, var, ref, stream=None if e.functional else e.uid)
-            if e.pred is not None:
-                saved = self.env.get(e.var)
-                self.env[e.var] = var
-                parts.append(self.expr(e.pred))
-                if saved is None:
-                    del self.env[e.var]
-                else:
-                    self.env[e.var] = saved
-            if parts:  # chosen where a value can be (Kind 2: arbitrary where none can)
-                want = self.mgr.And(parts)
-                can = mark.possible(leaves(var), want) if mark is not None else \
-                    choice.possible(self.tr.b.env, leaves(var), want)
-                self.tr.assume(want if can is None else self.mgr.Implies(can, want))
-            if e.functional:  # choose: a function of what its predicate reads
-                args = getattr(e, "args", [])
-                if any(collections_smt.structural(t) for t in [a.ty for a in args] + [e.ty]):
-                    collections_smt.congruence(self, f"%choose.{e.uid}",
-                                               [(self.expr(a), a.ty) for a in args], [(var, e.ty)])
-                else:
-                    self.tr.congruence(f"%choose.{e.uid}", [x for a in args
-                                                            for x in leaves(self.expr(a))], leaves(var))
-            self.tr.guard = guard
-            return var
+            return choice.translate(self, e)
         if isinstance(e, unbounded.UQuant):
             return unbounded.translate(self, e)
         return collections_smt.translate(self, e)
