@@ -235,6 +235,7 @@ tel
     assert place(error) == (6, 9)
 
 
+@pytest.mark.slow  # bmc goes on to its time limit after the inconclusive trace
 def test_replay_compares_function_calls_on_maps_by_value(tmp_path):
     # equal maps two steps apart, built differently: the encoding does not tie the calls,
     # the replay sees one function read two ways and does not print the trace
