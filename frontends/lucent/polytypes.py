@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import datatypes
+from kinduct.frontends.lucent import datatypes, recursive
 from kinduct.frontends.lucent.types import Refinement, T
 
 if TYPE_CHECKING:
@@ -72,6 +72,8 @@ def instantiate(checker: Checker, td: A.TypeDecl, targs: list[tuple[T, Refinemen
                                                                 strict=True)}
     try:
         if td.type_expr.kind == "adt":
+            if any(recursive.names(fte, td.name) for fte in recursive.field_types(td.type_expr)):
+                return recursive.instance(checker, td.type_expr, name)
             items, ref = datatypes.constructors(checker, td.type_expr, name)
             return T("adt", name, items=items), ref
         if td.type_expr.kind == "enum":
