@@ -36,7 +36,13 @@ def declare(checker: Checker, td: A.TypeDecl) -> None:
     adt = td.type_expr.kind == "adt"
     if adt:
         datatypes.check_names(checker, td.type_expr)
-    instantiate(checker, td, [(T("typevar", p), Refinement()) for p in td.type_params])
+    if adt:  # a recursive datatype names itself
+        checker.poly_types[td.name] = td
+    try:
+        instantiate(checker, td, [(T("typevar", p), Refinement()) for p in td.type_params])
+    except BaseException:
+        checker.poly_types.pop(td.name, None)
+        raise
     checker.poly_types[td.name] = td
     if adt:
         for i, (ctor, _, _) in enumerate(td.type_expr.args):

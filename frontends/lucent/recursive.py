@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -129,7 +130,11 @@ def instance(checker: Checker, te: A.TypeExpr, name: str) -> tuple[T, Refinement
                 raise _unsupported(checker, "a polymorphic datatype recursive with another "
                                    f"datatype ({other[0]})", fte.pos)
         t = known[name] = T("adt", name, items=Recursive(name))
-        _fill(checker, t, te)
+        try:
+            _fill(checker, t, te)
+        except BaseException:
+            del known[name]
+            raise
         if base(t) is None:
             raise checker.err(f"datatype {name} has no finite value (every constructor needs "
                               "another value of it)", te.pos)
@@ -323,3 +328,42 @@ def text(v: Any, t: T, scalar: Any) -> str:
         shown = scalar(x, ft)
         return shown if isinstance(shown, str) else json.dumps(shown)
     return f"{v.ctor}({', '.join(show(x, ft) for x, (_, ft) in zip(v.args, fields, strict=True))})"
+
+
+def parse(text: str, t: T, scalar: Any) -> Tree:
+    """A value of ``t`` written in Lucent's syntax (``Cons(1, Nil)``; ``kinduct simulate``'s
+    inputs); ``scalar(text, ft)`` reads the fields of the other types.  ValueError where it
+    is not one."""
+    tokens = [x for x in re.findall(r"[A-Za-z_][A-Za-z0-9_]*|[-+]?[0-9][0-9./]*|[(),]|\S",
+                                    text)]
+    pos = 0
+
+    def take() -> str:
+        nonlocal pos
+        if pos >= len(tokens):
+            raise ValueError("unexpected end")
+        pos += 1
+        return tokens[pos - 1]
+
+    def value(ty: T) -> Any:
+        if not recursive(ty):
+            return scalar(take(), ty)
+        ctor = take()
+        fields = ty.items[_index(ty, ctor)][1] if any(c == ctor for c, _ in ty.items) else None
+        if fields is None:
+            raise ValueError(f"no constructor {ctor} of {ty}")
+        args = []
+        if fields:
+            if take() != "(":
+                raise ValueError("expected '('")
+            for k, (_, ft) in enumerate(fields):
+                if k and take() != ",":
+                    raise ValueError("expected ','")
+                args.append(value(ft))
+            if take() != ")":
+                raise ValueError("expected ')'")
+        return Tree(ctor, tuple(args))
+    out = value(t)
+    if pos != len(tokens):
+        raise ValueError("trailing text")
+    return out
