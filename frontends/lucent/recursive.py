@@ -31,7 +31,7 @@ from pysmt.environment import Environment
 from pysmt.typing import PySMTType
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent.types import Recursive, Refinement, T, recursive
+from kinduct.frontends.lucent.types import Recursive, Refinement, T, components, recursive
 from kinduct.kernel import datatypes as kd
 from kinduct.kernel.datatypes import Tree
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
@@ -58,6 +58,11 @@ def names(te: A.TypeExpr, name: str) -> bool:
 def field_types(te: A.TypeExpr) -> list[A.TypeExpr]:
     """The type expressions of the fields of ``datatype … = te``."""
     return [fte for _, fields, _ in te.args for _, fte in fields]
+
+
+def holds_recursive(t: T) -> bool:
+    """Whether a value of ``t`` holds a recursive datatype's value."""
+    return recursive(t) or any(holds_recursive(x) for x in components(t))
 
 
 def _unsupported(checker: Checker, what: str, pos: A.Pos) -> UnsupportedError:

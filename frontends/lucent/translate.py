@@ -61,7 +61,9 @@ STerm = Any  # FNode, or a list (tuple/array) / dict (record) of STerms
 def smt_type(t: T, env: Environment | None = None):
     """The SMT sort of a scalar leaf of type ``t`` (a recursive datatype's needs ``env``,
     where its native sort is declared)."""
-    if env is not None and recursive_type(t):
+    if recursive_type(t):
+        if env is None:
+            raise TypeError(f"the sort of the recursive datatype {t} needs its environment")
         return recursive.sort(env, t)
     if t.kind == "bool":
         return SBOOL
