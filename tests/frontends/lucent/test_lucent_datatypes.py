@@ -1,6 +1,7 @@
 """Algebraic datatypes (non-recursive, monomorphic; recursive ones are in
-test_lucent_recursive_adt): constructors, testers, selectors and their obligations, ``match`` (lazy, exhaustive), equality, and values in counterexamples, on both
-backends.  Kind 2 v3.0.0 has no datatypes: the expected answers follow the primer."""
+test_lucent_recursive_adt): constructors, testers, selectors and their obligations,
+``match`` (lazy, exhaustive), equality, and values in counterexamples, on both backends.
+Kind 2 v3.0.0 has no datatypes: the expected answers follow the primer."""
 
 from __future__ import annotations
 
