@@ -22,7 +22,6 @@ arbitrary: its obligation ``C?(e)`` fails there.  The simulator's values are
 from __future__ import annotations
 
 import itertools
-import json
 import re
 import weakref
 from typing import TYPE_CHECKING, Any
@@ -35,6 +34,7 @@ from kinduct.frontends.lucent.types import Recursive, Refinement, T, components,
 from kinduct.kernel import datatypes as kd
 from kinduct.kernel.datatypes import Tree
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
+from kinduct.kernel.report import format_value
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.checker import Checker
@@ -331,7 +331,7 @@ def text(v: Any, t: T, scalar: Any) -> str:
         if recursive(ft):
             return text(x, ft, scalar)
         shown = scalar(x, ft)
-        return shown if isinstance(shown, str) else json.dumps(shown)
+        return shown if isinstance(shown, str) else format_value(x)
     return f"{v.ctor}({', '.join(show(x, ft) for x, (_, ft) in zip(v.args, fields, strict=True))})"
 
 
