@@ -126,6 +126,12 @@ _INSTANCES: weakref.WeakKeyDictionary[Any, dict[str, T]] = weakref.WeakKeyDictio
 def instance(checker: Checker, te: A.TypeExpr, name: str) -> tuple[T, Refinement]:
     """The instance ``name`` (``List<int>``) of a recursive polymorphic datatype ``te``,
     under the checker's current type parameters; one type per instance."""
+    refined = [p for p, (_, ref) in checker.type_params.items() if not ref.empty]
+    if refined:  # one type per instance, the refinement apart: it would be dropped
+        uses = [fte for fte in field_types(te) if names(fte, refined[0])] or field_types(te)
+        raise _unsupported(checker, f"a refinement type as the type argument {refined[0]} of "
+                           f"the recursive datatype {name.split('<', 1)[0]} (it would be owed "
+                           "by every subtree)", uses[0].pos)
     known = _INSTANCES.setdefault(checker, {})
     t = known.get(name)
     if t is None:

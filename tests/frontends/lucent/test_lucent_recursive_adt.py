@@ -144,6 +144,9 @@ tel
      "node M() returns ();\nlet tel", (3, 20), "a refinement type on a field"),
     ("datatype L = C (h: int, t: L) | N;\nnode M() returns ();\nvar s: set<L>;\nlet s = {N}; tel",
      (4, 8), "sets and maps of recursive datatypes"),
+    ("type Nat = subtype { n: int | n >= 0 };\ndatatype L<T> = C (h: T, t: L<T>) | N;\n"
+     "node M(a: L<int>; b: L<Nat>) returns ();\nlet tel", (3, 25),
+     "a refinement type as the type argument T"),
 ])
 def test_unsupported_recursive_datatypes_are_located(tmp_path, text, where, message):
     e = refusal(write(tmp_path, "\n" + text), UnsupportedError)
