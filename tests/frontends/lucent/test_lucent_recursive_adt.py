@@ -145,7 +145,7 @@ tel
     ("datatype L = C (h: int, t: L) | N;\nnode M() returns ();\nvar s: set<L>;\nlet s = {N}; tel",
      (4, 8), "sets and maps of recursive datatypes"),
     ("type Nat = subtype { n: int | n >= 0 };\ndatatype L<T> = C (h: T, t: L<T>) | N;\n"
-     "node M(a: L<int>; b: L<Nat>) returns ();\nlet tel", (3, 25),
+     "node M(a: L<int>; b: L<Nat>) returns ();\nlet tel", (3, 23),
      "a refinement type as the type argument T"),
 ])
 def test_unsupported_recursive_datatypes_are_located(tmp_path, text, where, message):
