@@ -110,8 +110,10 @@ def declare(checker: Checker, members: list[tuple[str, A.TypeExpr]]) -> T:
         for n in types:
             del checker.types[n]
         raise
-    for n, _ in members:
+    for n, te in members:
         for i, (ctor, _) in enumerate(types[n].items):
+            if ctor in checker.ctors:  # in two datatypes of the group
+                raise checker.err(f"'{ctor}' is declared twice", te.pos)
             checker.ctors[ctor] = (types[n], i)
     for n, te in members:
         if base(types[n]) is None:
