@@ -518,7 +518,7 @@ _SCANNED: weakref.WeakKeyDictionary[Any, tuple[int, bool]] = weakref.WeakKeyDict
 
 def _beyond(node: FNode) -> bool:
     """Whether ``node`` is outside quantifier-free linear arithmetic: a non-linear term, a
-    bit-vector one, an array or a quantifier."""
+    bit-vector one, an array, a datatype or a quantifier."""
     if node.is_quantifier():
         return True
     kind = node.node_type()
@@ -530,6 +530,9 @@ def _beyond(node: FNode) -> bool:
         return True
     if node.is_quantifier() or kind in ARRAY_OPERATORS:  # Lucent's sets and maps
         return True
+    if node.is_function_application():  # a datatype's constructor, tester or selector
+        ft = node.function_name().symbol_type()
+        return any(t.is_custom_type() for t in (ft.return_type, *ft.param_types))
     return node.is_symbol() and (node.symbol_type().is_bv_type() or
                                  node.symbol_type().is_array_type() or
                                  node.symbol_type().is_custom_type())  # datatypes

@@ -67,6 +67,21 @@ tel
     assert a + b == 7
 
 
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_datatype_terms_without_datatype_streams(tmp_path, solver):
+    """Only constructor applications, no stream of a datatype: cvc5 still gets a logic with
+    datatypes (a wrong logic made it answer unknown)."""
+    model = write(tmp_path, """
+datatype L = C (h: int, t: L) | N;
+node M(x, y: int) returns ();
+let
+  check "injective" (C(x, N) = C(y, N)) = (x = y);
+tel
+""")
+    _, objects = run_json("check", model, "--solver", solver, "--timeout", "30")
+    assert properties(objects)["injective"]["answer"]["value"] == "valid"
+
+
 def test_cyclic_value_is_no_value(tmp_path):
     """``m = Enc(m, m)`` has no finite solution: the property fails at every step."""
     model = write(tmp_path, """
