@@ -9,9 +9,11 @@ decides them exactly (distinct constructors, injective, acyclic values).  Its ty
 that are not declared yet are declared with it (a mutually recursive group).
 
 A field of a recursive datatype is a scalar (``bool``, ``int``, ``real``, a machine integer,
-an abstract type) or a recursive datatype; other types (records, tuples, arrays, enumerations,
-non-recursive datatypes) and refinement types on fields are refused as unsupported (a field's
-refinement would be owed by every subtree: a quantification over the tree).
+an abstract type), a recursive datatype, or a record, tuple or array of those: the native
+constructor has one field per leaf (as :func:`~.types.scalar_paths` names them), the
+simulator's tree one argument per Lucent field.  Enumerations and non-recursive datatypes (an
+enumeration's range, a tag's, would be owed by every subtree) and refinement types on fields
+(a quantification over the tree) are refused as unsupported.
 
 A selector ``e.f`` written in the program reads a fresh choice (named by the occurrence) where
 ``e`` was built by another constructor, as a non-recursive datatype's other fields are
@@ -30,7 +32,17 @@ from pysmt.environment import Environment
 from pysmt.typing import PySMTType
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent.types import Recursive, Refinement, T, components, recursive
+from kinduct.frontends.lucent.types import (
+    Recursive,
+    Refinement,
+    T,
+    assemble,
+    components,
+    leaf_count,
+    leaves,
+    recursive,
+    scalar_paths,
+)
 from kinduct.kernel import datatypes as kd
 from kinduct.kernel.datatypes import Tree
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
@@ -168,11 +180,25 @@ def _fill(checker: Checker, t: T, te: A.TypeExpr) -> None:
                            f"{t.name} (it would be owed by every subtree)", pos)
     for (_, fields, _), (_, resolved) in zip(te.args, items, strict=True):
         for (_, fte), (_, ft) in zip(fields, resolved, strict=True):
-            if ft.kind not in _SCALAR and not recursive(ft):
+            if not _allowed(ft):
                 raise _unsupported(checker, f"a field of type {ft} in the recursive datatype "
-                                   f"{t.name} (fields are scalars or recursive datatypes)",
-                                   fte.pos)
+                                   f"{t.name} (fields are scalars, recursive datatypes, and "
+                                   "records, tuples and arrays of them)", fte.pos)
     t.items.ctors = items
+
+
+def _allowed(t: T) -> bool:
+    """Whether a field may have type ``t``: a scalar whose every value is a Lucent value (no
+    enumeration, whose range would be owed by every subtree), a recursive datatype, or a
+    record, tuple or array of those (one SMT field per leaf)."""
+    if t.kind in _SCALAR or recursive(t):
+        return True
+    return t.kind in ("record", "tuple", "array") and all(_allowed(c) for c in components(t))
+
+
+def _recursive_leaves(t: T) -> list[T]:
+    """The recursive datatypes among the leaves of a field's type."""
+    return [lt for _, lt in scalar_paths(t) if recursive(lt)]
 
 
 def base(t: T) -> int | None:
@@ -187,7 +213,7 @@ def base(t: T) -> int | None:
             if x in found:
                 continue
             for i, (_, fields) in enumerate(x.items):
-                if all(not recursive(ft) or ft in found for _, ft in fields):
+                if all(lt in found for _, ft in fields for lt in _recursive_leaves(ft)):
                     found[x] = i
                     changed = True
                     break
@@ -200,8 +226,7 @@ def reachable(t: T) -> list[T]:
     for x in out:
         for _, fields in x.items:
             for _, ft in fields:
-                if recursive(ft) and ft not in out:
-                    out.append(ft)
+                out.extend(lt for lt in _recursive_leaves(ft) if lt not in out)
     return out
 
 
@@ -219,7 +244,8 @@ def sort(env: Environment, t: T) -> PySMTType:
     for x in todo:
         known[kd.sort_type(env, x.name)] = x
     kd.declare(env, [kd.Datatype(x.name, tuple(
-        kd.Constructor(c, tuple((f, _field_sort(env, ft)) for f, ft in fields))
+        kd.Constructor(c, tuple((f + path, _field_sort(env, lt)) for f, ft in fields
+                                for path, lt in scalar_paths(ft)))
         for c, fields in x.items)) for x in todo])
     return st
 
@@ -245,7 +271,8 @@ def _sort(env: Environment, t: T) -> kd.Sort:
 
 
 def construct(env: Environment, e: A.Construct, args: list[Any]) -> Any:
-    return kd.construct(env, _sort(env, e.ty), e.index, args)
+    """``e`` applied to the terms of its arguments (structured: one SMT field per leaf)."""
+    return kd.construct(env, _sort(env, e.ty), e.index, [x for a in args for x in leaves(a)])
 
 
 def test(env: Environment, e: A.Tester, arg: Any) -> Any:
@@ -260,9 +287,12 @@ def select(inst: Any, e: A.Field, arg: Any) -> Any:
     t = e.arg.ty
     ctor, field = e.name.split(".", 1)
     i = _index(t, ctor)
-    j = next(k for k, (f, _) in enumerate(t.items[i][1]) if f == field)
+    fields = t.items[i][1]
+    j = next(k for k, (f, _) in enumerate(fields) if f == field)
     s = _sort(env, t)
-    value = kd.select(env, s, i, j, arg)
+    first = sum(leaf_count(ft) for _, ft in fields[:j])
+    at = itertools.count(first)
+    value = assemble("", e.ty, lambda _n, _t: kd.select(env, s, i, next(at), arg))
     choice = getattr(e, "otherwise", None)
     if choice is None:
         return value
@@ -321,8 +351,9 @@ def from_trace(value: Any, t: T, scalar: Any) -> Tree:
         if not recursive(ty):
             return scalar(v, ty)
         fields = ty.items[_index(ty, v.ctor)][1]
-        return Tree(v.ctor, tuple(walk(x, ft) for x, (_, ft) in zip(v.args, fields,
-                                                                     strict=True)))
+        args = iter(v.args)  # one per leaf of the fields' types
+        return Tree(v.ctor, tuple(assemble("", ft, lambda _n, lt: walk(next(args), lt))
+                                  for _, ft in fields))
     return walk(tree, t)
 
 
@@ -338,15 +369,20 @@ def text(v: Any, t: T, scalar: Any) -> str:
     def show(x: Any, ft: T) -> str:
         if recursive(ft):
             return text(x, ft, scalar)
+        if ft.kind == "record":
+            return "{" + "; ".join(f"{f} = {show(x[f], t)}" for f, t in ft.items) + "}"
+        if ft.kind in ("array", "tuple"):
+            its = [ft.items[0]] * ft.size if ft.kind == "array" else list(ft.items)
+            return "[" + ", ".join(show(y, t) for y, t in zip(x, its, strict=True)) + "]"
         shown = scalar(x, ft)
         return shown if isinstance(shown, str) else format_value(x)
     return f"{v.ctor}({', '.join(show(x, ft) for x, (_, ft) in zip(v.args, fields, strict=True))})"
 
 
 def parse(text: str, t: T, scalar: Any) -> Tree:
-    """A value of ``t`` written in Lucent's syntax (``Cons(1, Nil)``; ``kinduct simulate``'s
-    inputs); ``scalar(text, ft)`` reads the fields of the other types.  ValueError where it
-    is not one."""
+    """A value of ``t`` written in Lucent's syntax (``Cons(1, Nil)``, a record field as
+    ``{f = 1; g = Nil}``, an array or tuple field as ``[1, 2]``; ``kinduct simulate``'s inputs);
+    ``scalar(text, ft)`` reads the scalar fields.  ValueError where it is not one."""
     tokens = [x for x in re.findall(r"[A-Za-z_][A-Za-z0-9_]*|[-+]?[0-9][0-9./]*|[(),]|\S",
                                     text)]
     pos = 0
@@ -358,7 +394,32 @@ def parse(text: str, t: T, scalar: Any) -> Tree:
         pos += 1
         return tokens[pos - 1]
 
+    def expect(token: str) -> None:
+        if take() != token:
+            raise ValueError(f"expected '{token}'")
+
     def value(ty: T) -> Any:
+        if ty.kind == "record":  # {f = v; g = w}
+            expect("{")
+            out = {}
+            for k, (f, ft) in enumerate(ty.items):
+                if k:
+                    expect(";")
+                expect(f)
+                expect("=")
+                out[f] = value(ft)
+            expect("}")
+            return out
+        if ty.kind in ("array", "tuple"):  # [v, w]
+            its = [ty.items[0]] * ty.size if ty.kind == "array" else list(ty.items)
+            expect("[")
+            items = []
+            for k, it in enumerate(its):
+                if k:
+                    expect(",")
+                items.append(value(it))
+            expect("]")
+            return items
         if not recursive(ty):
             return scalar(take(), ty)
         ctor = take()
@@ -367,14 +428,12 @@ def parse(text: str, t: T, scalar: Any) -> Tree:
             raise ValueError(f"no constructor {ctor} of {ty}")
         args = []
         if fields:
-            if take() != "(":
-                raise ValueError("expected '('")
+            expect("(")
             for k, (_, ft) in enumerate(fields):
-                if k and take() != ",":
-                    raise ValueError("expected ','")
+                if k:
+                    expect(",")
                 args.append(value(ft))
-            if take() != ")":
-                raise ValueError("expected ')'")
+            expect(")")
         return Tree(ctor, tuple(args))
     out = value(t)
     if pos != len(tokens):

@@ -152,9 +152,39 @@ tel
     assert proc.returncode == 3 and "expected a value of type Tree" in proc.stderr
 
 
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_fields_of_records_tuples_and_arrays(tmp_path, solver):
+    """One native field per leaf: equality, selectors and patterns read them all; the
+    counterexample shows the fields in Lucent syntax, and simulate reads them."""
+    model = write(tmp_path, """
+type P = struct { a: int; b: bool };
+datatype T = Leaf (p: P) | Node (kids: T^2, w: [int, real]);
+node M(t: T) returns (s: int);
+let
+  s = match t with | Leaf(p) : p.a | Node(k, w) : w[0] end;
+  check "leaf" match t with | Leaf(p) : p.a <> 3 or not p.b | Node(_, _) : true end;
+  check "neq" Node([t, t], '(1, 0.5)) <> Node([t, t], '(1, 1.5));
+  check "acyclic" t <> Node([t, t], '(1, 0.5)) and t <> Node([Leaf(t.kids[0].p), t], t.w);
+tel
+""")
+    _, objects = run_json("check", model, "--solver", solver, "--timeout", "60")
+    got = {n: o["answer"]["value"] for n, o in properties(objects).items()}
+    assert {k: got[k] for k in ("leaf", "neq", "acyclic")} == {
+        "leaf": "falsifiable", "neq": "valid", "acyclic": "valid"}
+    assert _cex_value(objects, "leaf", "t") == ["Leaf({a = 3; b = true})"]
+    inputs = tmp_path / "in.csv"
+    inputs.write_text('t\n"Node([Leaf({a = 1; b = true}), Leaf({a = 2; b = false})], [3, 1/2])"\n')
+    proc = run_cli("simulate", model, "--input", inputs, "--json")
+    assert proc.returncode == 0, proc.stderr
+    (block,) = json.loads(proc.stdout)
+    values = {s["name"]: [v for _, v in s["instantValues"]] for s in block["streams"]}
+    assert values["s"] == [3]
+    assert values["t"] == ["Node([Leaf({a = 1; b = true}), Leaf({a = 2; b = false})], [3, 0.5])"]
+
+
 @pytest.mark.parametrize("text, where, message", [
-    ("datatype L = C (h: [int, int], t: L) | N;\nnode M() returns ();\nlet tel", (2, 20),
-     "a field of type [int, int] in the recursive datatype L"),
+    ("type E = enum { R, G };\ndatatype L = C (h: [E, int], t: L) | N;\nnode M() returns ();\n"
+     "let tel", (3, 20), "a field of type [E, int] in the recursive datatype L"),
     ("type Nat = subtype { n: int | n >= 0 };\ndatatype L = C (h: Nat, t: L) | N;\n"
      "node M() returns ();\nlet tel", (3, 20), "a refinement type on a field"),
     ("datatype L = C (h: int, t: L) | N;\nnode M() returns ();\nvar s: set<L>;\nlet s = {N}; tel",
