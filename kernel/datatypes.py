@@ -183,6 +183,12 @@ class Tree:
     ctor: str
     args: tuple[Any, ...] = ()
 
+    def __str__(self) -> str:
+        """In Lucent's syntax: ``C(1, N)``."""
+        def show(v: Any) -> str:
+            return ("true" if v else "false") if isinstance(v, bool) else str(v)
+        return f"{self.ctor}({', '.join(map(show, self.args))})" if self.args else self.ctor
+
 
 def _encode(v: Any) -> Any:
     if isinstance(v, Tree):

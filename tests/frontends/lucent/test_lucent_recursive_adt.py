@@ -9,7 +9,11 @@ import json
 
 import pytest
 
+from kinduct.frontends.lucent.model import load_systems
+from kinduct.kernel import datatypes as D
 from kinduct.kernel.errors import UnsupportedError
+from kinduct.kernel.frontend import LoadOptions
+from kinduct.kernel.verdict import Trace
 from tests.conftest import BENCH, ROOT, properties, run_cli, run_json
 from tests.frontends.lucent.helpers import answers, cli_refusal, place, refusal, write
 
@@ -202,3 +206,22 @@ def test_datatype_without_finite_values_is_an_error(tmp_path):
     stderr = cli_refusal(write(tmp_path, "datatype S = More (h: int, t: S);\n"
                                          "node M() returns ();\nlet tel"))
     assert "m.lus:1:1:" in stderr and "has no finite value" in stderr
+
+
+def test_replay_compares_trees(tmp_path):
+    """The simulator replays a trace's trees: a stream's wrong tree is refused."""
+    system = load_systems(write(tmp_path, """
+datatype L = C (h: int, t: L) | N;
+node M(l: L) returns (r: L);
+let
+  r = C(1, l);
+  check "p" N?(l);
+tel
+"""), LoadOptions())[0]
+    prop = next(p for p in system.properties if p.name == "p")
+    leaf = D.to_text(D.Tree("C", (0, D.Tree("N"))))
+    good = Trace(steps=({"l": leaf, "r": D.to_text(D.Tree("C", (1, D.from_text(leaf))))},))
+    assert system.replay(good, prop) is None
+    bad = Trace(steps=({"l": leaf, "r": D.to_text(D.Tree("C", (1, D.Tree("N"))))},))
+    message = system.replay(bad, prop)
+    assert message is not None and "stream r is C(1, C(0, N))" in message
