@@ -124,7 +124,9 @@ tel
 """)
     for engine, want in [("bmc", {"bad": "falsifiable"}), ("kind", {"grows": "valid",
                                                                        "bad": "falsifiable"})]:
-        _, objects = run_json("check", model, "--engine", engine, "--timeout", "30")
+        # bmc never proves 'grows': asked only about 'bad'
+        only = ["--property", "bad"] if engine == "bmc" else []
+        _, objects = run_json("check", model, "--engine", engine, "--timeout", "30", *only)
         got = {n: o["answer"]["value"] for n, o in properties(objects).items()}
         assert {k: got[k] for k in want} == want
     for engine in ("ic3", "invgen"):
