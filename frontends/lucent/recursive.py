@@ -9,11 +9,11 @@ decides them exactly (distinct constructors, injective, acyclic values).  Its ty
 that are not declared yet are declared with it (a mutually recursive group).
 
 A field of a recursive datatype is a scalar (``bool``, ``int``, ``real``, a machine integer,
-an abstract type), a recursive datatype, or a record, tuple or array of those: the native
-constructor has one field per leaf (as :func:`~.types.scalar_paths` names them), the
-simulator's tree one argument per Lucent field.  Enumerations and non-recursive datatypes (an
-enumeration's range, a tag's, would be owed by every subtree) and refinement types on fields
-(a quantification over the tree) are refused as unsupported.
+an abstract type, an enumeration: a native enumeration, whose values are all in range), a
+recursive datatype, or a record, tuple or array of those: the native constructor has one field
+per leaf (as :func:`~.types.scalar_paths` names them), the simulator's tree one argument per
+Lucent field.  Non-recursive datatypes (a tag's range would be owed by every subtree) and
+refinement types on fields (a quantification over the tree) are refused as unsupported.
 
 A selector ``e.f`` written in the program reads a fresh choice (named by the occurrence) where
 ``e`` was built by another constructor, as a non-recursive datatype's other fields are
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from kinduct.frontends.lucent.checker import Checker
 
 #: Kinds of types a field of a recursive datatype may have besides recursive datatypes.
-_SCALAR = frozenset({"bool", "int", "real", "machine", "abstract", "typevar"})
+_SCALAR = frozenset({"bool", "int", "real", "machine", "abstract", "typevar", "enum"})
 
 
 def names(te: A.TypeExpr, name: str) -> bool:
@@ -262,6 +262,8 @@ def type_of(env: Environment, st: PySMTType) -> T | None:
 def _field_sort(env: Environment, ft: T) -> PySMTType:
     if recursive(ft):
         return kd.sort_type(env, ft.name)
+    if ft.kind == "enum":
+        return _enum(env, ft).type
     from kinduct.frontends.lucent.translate import smt_type
     return smt_type(ft)
 
@@ -270,9 +272,46 @@ def _sort(env: Environment, t: T) -> kd.Sort:
     return kd.registry(env).sorts[sort(env, t)]
 
 
+def _enum(env: Environment, t: T) -> kd.Sort:
+    """The native enumeration (a datatype of nullary constructors) of the enumeration ``t``,
+    the sort of ``t``'s fields in recursive datatypes: an integer field would need its range
+    owed by every subtree."""
+    reg = kd.registry(env)
+    name = f"enum {{{', '.join(t.items)}}}"  # an enumeration's values name it
+    st = kd.sort_type(env, name)
+    if st not in reg.sorts:
+        kd.declare(env, [kd.Datatype(name, tuple(kd.Constructor(v) for v in t.items))])
+    return reg.sorts[st]
+
+
+def _to_native(env: Environment, term: Any, t: T) -> Any:
+    """A leaf's term as a native field: an enumeration's index as its constructor."""
+    if t.kind != "enum":
+        return term
+    s, mgr = _enum(env, t), env.formula_manager
+    acc = kd.construct(env, s, len(t.items) - 1, [])
+    for k in range(len(t.items) - 2, -1, -1):
+        acc = mgr.Ite(mgr.Equals(term, mgr.Int(k)), kd.construct(env, s, k, []), acc)
+    return acc
+
+
+def _from_native(env: Environment, term: Any, t: T) -> Any:
+    """A native field's term as a leaf's: an enumeration's constructor as its index."""
+    if t.kind != "enum":
+        return term
+    s, mgr = _enum(env, t), env.formula_manager
+    acc = mgr.Int(len(t.items) - 1)
+    for k in range(len(t.items) - 2, -1, -1):
+        acc = mgr.Ite(kd.test(env, s, k, term), mgr.Int(k), acc)
+    return acc
+
+
 def construct(env: Environment, e: A.Construct, args: list[Any]) -> Any:
     """``e`` applied to the terms of its arguments (structured: one SMT field per leaf)."""
-    return kd.construct(env, _sort(env, e.ty), e.index, [x for a in args for x in leaves(a)])
+    fields = e.ty.items[e.index][1]
+    return kd.construct(env, _sort(env, e.ty), e.index, [
+        _to_native(env, x, lt) for a, (_, ft) in zip(args, fields, strict=True)
+        for x, (_, lt) in zip(leaves(a), scalar_paths(ft), strict=True)])
 
 
 def test(env: Environment, e: A.Tester, arg: Any) -> Any:
@@ -292,7 +331,8 @@ def select(inst: Any, e: A.Field, arg: Any) -> Any:
     s = _sort(env, t)
     first = sum(leaf_count(ft) for _, ft in fields[:j])
     at = itertools.count(first)
-    value = assemble("", e.ty, lambda _n, _t: kd.select(env, s, i, next(at), arg))
+    value = assemble("", e.ty, lambda _n, lt: _from_native(
+        env, kd.select(env, s, i, next(at), arg), lt))
     choice = getattr(e, "otherwise", None)
     if choice is None:
         return value
@@ -348,6 +388,8 @@ def from_trace(value: Any, t: T, scalar: Any) -> Tree:
     tree = kd.from_text(value)
 
     def walk(v: Any, ty: T) -> Any:
+        if ty.kind == "enum":  # a native enumeration's constructor
+            return ty.items.index(v.ctor)
         if not recursive(ty):
             return scalar(v, ty)
         fields = ty.items[_index(ty, v.ctor)][1]
@@ -369,6 +411,8 @@ def text(v: Any, t: T, scalar: Any) -> str:
     def show(x: Any, ft: T) -> str:
         if recursive(ft):
             return text(x, ft, scalar)
+        if ft.kind == "enum" and isinstance(x, int) and 0 <= x < len(ft.items):
+            return ft.items[x]
         if ft.kind == "record":
             return "{" + "; ".join(f"{f} = {show(x[f], t)}" for f, t in ft.items) + "}"
         if ft.kind in ("array", "tuple"):

@@ -188,9 +188,32 @@ tel
     assert values["t"] == ["Node([Leaf({a = 1; b = true}), Leaf({a = 2; b = false})], [3, 0.5])"]
 
 
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_enumeration_fields_are_native_enumerations(tmp_path, solver):
+    """An enumeration's field is a native enumeration: every subtree's value is in range."""
+    model = write(tmp_path, """
+type Color = enum { Red, Green, Blue };
+datatype L = C (h: Color, t: L) | N;
+node M(l: L; c: Color) returns (o: L);
+let
+  o = C(c, l);
+  check "sel" o.h = c;
+  check "range" match l with | C(_, C(x, _)) : x = Red or x = Green or x = Blue | _ : true end;
+  check "bad" match l with | C(x, C(y, _)) : x = y or x = Blue | _ : true end;
+tel
+""")
+    _, objects = run_json("check", model, "--solver", solver, "--timeout", "60")
+    got = {n: o["answer"]["value"] for n, o in properties(objects).items()}
+    assert {k: got[k] for k in ("sel", "range", "bad")} == {
+        "sel": "valid", "range": "valid", "bad": "falsifiable"}
+    (value,) = _cex_value(objects, "bad", "l")
+    assert value.startswith("C(") and "Blue" not in value.split(",")[0]
+
+
 @pytest.mark.parametrize("text, where, message", [
-    ("type E = enum { R, G };\ndatatype L = C (h: [E, int], t: L) | N;\nnode M() returns ();\n"
-     "let tel", (3, 20), "a field of type [E, int] in the recursive datatype L"),
+    ("datatype O = S (v: int) | Z;\ndatatype L = C (h: [O, int], t: L) | N;\n"
+     "node M() returns ();\nlet tel", (3, 20),
+     "a field of type [O, int] in the recursive datatype L"),
     ("type Nat = subtype { n: int | n >= 0 };\ndatatype L = C (h: Nat, t: L) | N;\n"
      "node M() returns ();\nlet tel", (3, 20), "a refinement type on a field"),
     ("datatype L = C (h: int, t: L) | N;\nnode M() returns ();\nvar s: set<L>;\nlet s = {N}; tel",
