@@ -9,11 +9,10 @@ decides them exactly (distinct constructors, injective, acyclic values).  Its ty
 that are not declared yet are declared with it (a mutually recursive group).
 
 A field of a recursive datatype is a scalar (``bool``, ``int``, ``real``, a machine integer,
-an abstract type, an enumeration: a native enumeration, whose values are all in range), a
-recursive datatype, or a record, tuple or array of those: the native constructor has one field
-per leaf (as :func:`~.types.scalar_paths` names them), the simulator's tree one argument per
-Lucent field.  Non-recursive datatypes (a tag's range would be owed by every subtree) and
-refinement types on fields (a quantification over the tree) are refused as unsupported.
+an abstract type), an enumeration, a non-recursive datatype without recursive values, a
+recursive datatype, or a record, tuple or array of those: the native constructor has one
+field per component (:mod:`.native`), the simulator's tree one argument per Lucent field.
+Refinement types on fields (a quantification over the tree) are refused as unsupported.
 
 A selector ``e.f`` written in the program reads a fresh choice (named by the occurrence) where
 ``e`` was built by another constructor, as a non-recursive datatype's other fields are
@@ -32,16 +31,13 @@ from pysmt.environment import Environment
 from pysmt.typing import PySMTType
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent import native
 from kinduct.frontends.lucent.types import (
     Recursive,
     Refinement,
     T,
-    assemble,
     components,
-    leaf_count,
-    leaves,
     recursive,
-    scalar_paths,
 )
 from kinduct.kernel import datatypes as kd
 from kinduct.kernel.datatypes import Tree
@@ -182,23 +178,27 @@ def _fill(checker: Checker, t: T, te: A.TypeExpr) -> None:
         for (_, fte), (_, ft) in zip(fields, resolved, strict=True):
             if not _allowed(ft):
                 raise _unsupported(checker, f"a field of type {ft} in the recursive datatype "
-                                   f"{t.name} (fields are scalars, recursive datatypes, and "
-                                   "records, tuples and arrays of them)", fte.pos)
+                                   f"{t.name} (fields are scalars, enumerations, recursive "
+                                   "datatypes, datatypes without recursive values, and records, "
+                                   "tuples and arrays of them)", fte.pos)
     t.items.ctors = items
 
 
 def _allowed(t: T) -> bool:
-    """Whether a field may have type ``t``: a scalar whose every value is a Lucent value (no
-    enumeration, whose range would be owed by every subtree), a recursive datatype, or a
-    record, tuple or array of those (one SMT field per leaf)."""
+    """Whether a field may have type ``t`` (:mod:`.native`): a scalar, an enumeration, a
+    recursive datatype, a datatype that holds no recursive value, or a record, tuple or array
+    of those."""
     if t.kind in _SCALAR or recursive(t):
         return True
-    return t.kind in ("record", "tuple", "array") and all(_allowed(c) for c in components(t))
+    if t.kind == "adt" and holds_recursive(t):
+        return False
+    return t.kind in ("record", "tuple", "array", "adt") and \
+        all(_allowed(c) for c in components(t))
 
 
 def _recursive_leaves(t: T) -> list[T]:
-    """The recursive datatypes among the leaves of a field's type."""
-    return [lt for _, lt in scalar_paths(t) if recursive(lt)]
+    """The recursive datatypes among the native fields of a field's type."""
+    return [p for p in native.paths(t) if recursive(p)]
 
 
 def base(t: T) -> int | None:
@@ -244,8 +244,8 @@ def sort(env: Environment, t: T) -> PySMTType:
     for x in todo:
         known[kd.sort_type(env, x.name)] = x
     kd.declare(env, [kd.Datatype(x.name, tuple(
-        kd.Constructor(c, tuple((f + path, _field_sort(env, lt)) for f, ft in fields
-                                for path, lt in scalar_paths(ft)))
+        kd.Constructor(c, tuple((f"{f}.{k}", native.sort(env, p)) for f, ft in fields
+                                for k, p in enumerate(native.paths(ft))))
         for c, fields in x.items)) for x in todo])
     return st
 
@@ -259,59 +259,16 @@ def type_of(env: Environment, st: PySMTType) -> T | None:
     return _TYPES.get(env, {}).get(st)
 
 
-def _field_sort(env: Environment, ft: T) -> PySMTType:
-    if recursive(ft):
-        return kd.sort_type(env, ft.name)
-    if ft.kind == "enum":
-        return _enum(env, ft).type
-    from kinduct.frontends.lucent.translate import smt_type
-    return smt_type(ft)
-
-
 def _sort(env: Environment, t: T) -> kd.Sort:
     return kd.registry(env).sorts[sort(env, t)]
-
-
-def _enum(env: Environment, t: T) -> kd.Sort:
-    """The native enumeration (a datatype of nullary constructors) of the enumeration ``t``,
-    the sort of ``t``'s fields in recursive datatypes: an integer field would need its range
-    owed by every subtree."""
-    reg = kd.registry(env)
-    name = f"enum {{{', '.join(t.items)}}}"  # an enumeration's values name it
-    st = kd.sort_type(env, name)
-    if st not in reg.sorts:
-        kd.declare(env, [kd.Datatype(name, tuple(kd.Constructor(v) for v in t.items))])
-    return reg.sorts[st]
-
-
-def _to_native(env: Environment, term: Any, t: T) -> Any:
-    """A leaf's term as a native field: an enumeration's index as its constructor."""
-    if t.kind != "enum":
-        return term
-    s, mgr = _enum(env, t), env.formula_manager
-    acc = kd.construct(env, s, len(t.items) - 1, [])
-    for k in range(len(t.items) - 2, -1, -1):
-        acc = mgr.Ite(mgr.Equals(term, mgr.Int(k)), kd.construct(env, s, k, []), acc)
-    return acc
-
-
-def _from_native(env: Environment, term: Any, t: T) -> Any:
-    """A native field's term as a leaf's: an enumeration's constructor as its index."""
-    if t.kind != "enum":
-        return term
-    s, mgr = _enum(env, t), env.formula_manager
-    acc = mgr.Int(len(t.items) - 1)
-    for k in range(len(t.items) - 2, -1, -1):
-        acc = mgr.Ite(kd.test(env, s, k, term), mgr.Int(k), acc)
-    return acc
 
 
 def construct(env: Environment, e: A.Construct, args: list[Any]) -> Any:
     """``e`` applied to the terms of its arguments (structured: one SMT field per leaf)."""
     fields = e.ty.items[e.index][1]
     return kd.construct(env, _sort(env, e.ty), e.index, [
-        _to_native(env, x, lt) for a, (_, ft) in zip(args, fields, strict=True)
-        for x, (_, lt) in zip(leaves(a), scalar_paths(ft), strict=True)])
+        native.to_native(env, x, p) for a, (_, ft) in zip(args, fields, strict=True)
+        for x, p in zip(native.split(a, ft), native.paths(ft), strict=True)])
 
 
 def test(env: Environment, e: A.Tester, arg: Any) -> Any:
@@ -329,10 +286,9 @@ def select(inst: Any, e: A.Field, arg: Any) -> Any:
     fields = t.items[i][1]
     j = next(k for k, (f, _) in enumerate(fields) if f == field)
     s = _sort(env, t)
-    first = sum(leaf_count(ft) for _, ft in fields[:j])
-    at = itertools.count(first)
-    value = assemble("", e.ty, lambda _n, lt: _from_native(
-        env, kd.select(env, s, i, next(at), arg), lt))
+    at = itertools.count(sum(len(native.paths(ft)) for _, ft in fields[:j]))
+    value = native.join(e.ty, lambda p: native.from_native(
+        env, kd.select(env, s, i, next(at), arg), p))
     choice = getattr(e, "otherwise", None)
     if choice is None:
         return value
@@ -388,20 +344,20 @@ def from_trace(value: Any, t: T, scalar: Any) -> Tree:
     tree = kd.from_text(value)
 
     def walk(v: Any, ty: T) -> Any:
-        if ty.kind == "enum":  # a native enumeration's constructor
-            return ty.items.index(v.ctor)
         if not recursive(ty):
-            return scalar(v, ty)
+            return native.value(v, ty, scalar)
         fields = ty.items[_index(ty, v.ctor)][1]
-        args = iter(v.args)  # one per leaf of the fields' types
-        return Tree(v.ctor, tuple(assemble("", ft, lambda _n, lt: walk(next(args), lt))
+        args = iter(v.args)  # one per native field
+        return Tree(v.ctor, tuple(native.join(ft, lambda p: walk(next(args), p))
                                   for _, ft in fields))
     return walk(tree, t)
 
 
 def text(v: Any, t: T, scalar: Any) -> str:
-    """A value in Lucent's syntax: ``Cons(1, Nil)``; ``scalar(v, ft)`` shows the fields of
-    the other types."""
+    """A datatype's value in Lucent's syntax: ``Cons(1, Nil)``; ``scalar(v, ft)`` shows the
+    scalar fields."""
+    if isinstance(v, dict):  # a non-recursive datatype's value
+        v = native.tree(v, t)
     if not isinstance(v, Tree):
         return str(v)
     fields = t.items[_index(t, v.ctor)][1]
@@ -413,6 +369,8 @@ def text(v: Any, t: T, scalar: Any) -> str:
             return text(x, ft, scalar)
         if ft.kind == "enum" and isinstance(x, int) and 0 <= x < len(ft.items):
             return ft.items[x]
+        if ft.kind == "adt":
+            return text(native.tree(x, ft), ft, scalar)
         if ft.kind == "record":
             return "{" + "; ".join(f"{f} = {show(x[f], t)}" for f, t in ft.items) + "}"
         if ft.kind in ("array", "tuple"):
@@ -423,10 +381,11 @@ def text(v: Any, t: T, scalar: Any) -> str:
     return f"{v.ctor}({', '.join(show(x, ft) for x, (_, ft) in zip(v.args, fields, strict=True))})"
 
 
-def parse(text: str, t: T, scalar: Any) -> Tree:
-    """A value of ``t`` written in Lucent's syntax (``Cons(1, Nil)``, a record field as
-    ``{f = 1; g = Nil}``, an array or tuple field as ``[1, 2]``; ``kinduct simulate``'s inputs);
-    ``scalar(text, ft)`` reads the scalar fields.  ValueError where it is not one."""
+def parse(text: str, t: T, scalar: Any) -> Any:
+    """A value of the datatype ``t`` written in Lucent's syntax (``Cons(1, Nil)``, a record
+    field as ``{f = 1; g = Nil}``, an array or tuple field as ``[1, 2]``; ``kinduct
+    simulate``'s inputs); ``scalar(text, ft)`` reads the scalar fields.  ValueError where it is
+    not one."""
     tokens = [x for x in re.findall(r"[A-Za-z_][A-Za-z0-9_]*|[-+]?[0-9][0-9./]*|[(),]|\S",
                                     text)]
     pos = 0
@@ -464,7 +423,7 @@ def parse(text: str, t: T, scalar: Any) -> Tree:
                 items.append(value(it))
             expect("]")
             return items
-        if not recursive(ty):
+        if ty.kind != "adt":
             return scalar(take(), ty)
         ctor = take()
         fields = ty.items[_index(ty, ctor)][1] if any(c == ctor for c, _ in ty.items) else None
@@ -478,7 +437,8 @@ def parse(text: str, t: T, scalar: Any) -> Tree:
                     expect(",")
                 args.append(value(ft))
             expect(")")
-        return Tree(ctor, tuple(args))
+        return Tree(ctor, tuple(args)) if recursive(ty) else native.from_tree(
+            Tree(ctor, tuple(args)), ty)
     out = value(t)
     if pos != len(tokens):
         raise ValueError("trailing text")

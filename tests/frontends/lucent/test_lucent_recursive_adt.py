@@ -210,10 +210,42 @@ tel
     assert value.startswith("C(") and "Blue" not in value.split(",")[0]
 
 
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_datatype_fields_are_native_datatypes(tmp_path, solver):
+    """A non-recursive datatype's field is a native datatype: equality compares the tag's
+    constructor's fields; its enumeration fields stay in range; simulate reads it."""
+    model = write(tmp_path, """
+type Color = enum { Red, Green };
+datatype Opt = Some (v: int, c: Color) | None;
+datatype L = C (h: Opt, t: L) | N;
+node M(l: L; o: Opt) returns (r: L);
+let
+  r = C(o, l);
+  check "sel" r.h = o;
+  check "eq" C(None, N) <> C(Some(1, Red), N) and C(Some(1, Red), N) <> C(Some(1, Green), N);
+  check "range" match l with | C(Some(_, c), _) : c = Red or c = Green | _ : true end;
+  check "bad" match l with | C(Some(x, _), _) : x <> 3 | _ : true end;
+tel
+""")
+    _, objects = run_json("check", model, "--solver", solver, "--timeout", "60")
+    got = {n: o["answer"]["value"] for n, o in properties(objects).items()}
+    assert {k: got[k] for k in ("sel", "eq", "range", "bad")} == {
+        "sel": "valid", "eq": "valid", "range": "valid", "bad": "falsifiable"}
+    (value,) = _cex_value(objects, "bad", "l")
+    assert value.startswith("C(Some(3, ")
+    inputs = tmp_path / "in.csv"
+    inputs.write_text('l,o\n"C(Some(2, Green), N)",None\n')
+    proc = run_cli("simulate", model, "--input", inputs, "--json")
+    assert proc.returncode == 0, proc.stderr
+    (block,) = json.loads(proc.stdout)
+    values = {s["name"]: [v for _, v in s["instantValues"]] for s in block["streams"]}
+    assert values["r"] == ["C(None, C(Some(2, Green), N))"]
+
+
 @pytest.mark.parametrize("text, where, message", [
-    ("datatype O = S (v: int) | Z;\ndatatype L = C (h: [O, int], t: L) | N;\n"
-     "node M() returns ();\nlet tel", (3, 20),
-     "a field of type [O, int] in the recursive datatype L"),
+    ("datatype L = C (h: int, t: L) | N;\ndatatype O = S (v: L) | Z;\n"
+     "datatype M = K (o: O, m: M) | E;\nnode F() returns ();\nlet tel", (4, 20),
+     "a field of type O in the recursive datatype M"),
     ("type Nat = subtype { n: int | n >= 0 };\ndatatype L = C (h: Nat, t: L) | N;\n"
      "node M() returns ();\nlet tel", (3, 20), "a refinement type on a field"),
     ("datatype L = C (h: int, t: L) | N;\nnode M() returns ();\nvar s: set<L>;\nlet s = {N}; tel",
