@@ -162,12 +162,13 @@ def selector(scope: _Scope, arg: A.Expr, field: str, pos: A.Pos) -> A.Expr:
         scope.node.obligations.append(Prop(f"Selector[L{pos.line}C{pos.col}]", arg, pos,
                                            "Generated", ref=ref, clock=scope.clock))
     read = A.Field(arg, f"{ctor}.{field}", pos=pos, ty=ft)
-    return rec.mark_selector(read) if recursive(t) else read
+    return rec.mark(read, owed=True) if recursive(t) else read
 
 
 def _read(arg: A.Expr, ctor: str, field: str, ft: T) -> A.Expr:
     """The field of a value known to be built by ``ctor`` (no obligation)."""
-    return A.Field(arg, f"{ctor}.{field}", pos=arg.pos, ty=ft)
+    read = A.Field(arg, f"{ctor}.{field}", pos=arg.pos, ty=ft)
+    return rec.mark(read, owed=False) if recursive(arg.ty) else read
 
 
 # ---- match ----

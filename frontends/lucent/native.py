@@ -55,14 +55,17 @@ def split(value: Any, t: T) -> list[Any]:
     return [x for v, it in zip(value, its, strict=True) for x in split(v, it)]
 
 
-def join(t: T, read: Callable[[T], Any]) -> Any:
-    """A Lucent field's value or term from its native fields', ``read`` in order."""
+def join(t: T, read: Callable[[T, str], Any], path: str = "") -> Any:
+    """A Lucent field's value or term from its native fields', ``read(type, path)`` in order
+    (``path``: the native field's place in the Lucent field, as :func:`~.types.scalar_paths`
+    names it)."""
     if one(t):
-        return read(t)
+        return read(t, path)
     if t.kind == "record":
-        return {f: join(ft, read) for f, ft in t.items}
-    its = [t.items[0]] * t.size if t.kind == "array" else list(t.items)
-    return [join(it, read) for it in its]
+        return {f: join(ft, read, f"{path}.{f}") for f, ft in t.items}
+    if t.kind == "array":
+        return [join(t.items[0], read, f"{path}[{i}]") for i in range(t.size)]
+    return [join(it, read, f"{path}.%{i}") for i, it in enumerate(t.items)]
 
 
 # ---- sorts and terms ----
@@ -110,8 +113,17 @@ def to_native(env: Environment, term: Any, t: T) -> Any:
     return acc
 
 
-def from_native(env: Environment, term: Any, t: T) -> Any:
-    """The frontend's term of type ``t`` from a native field's term."""
+#: The choice of a field of a datatype's value read out of a tree, for a constructor other
+#: than the value's: (its name, relative to the read, and its type) to the choice's term.
+Junk = Callable[[str, T], Any]
+
+
+def from_native(env: Environment, term: Any, t: T, junk: Junk, ite: Callable, path: str = ""
+                ) -> Any:
+    """The frontend's term of type ``t`` from a native field's term.  A datatype's fields of
+    constructors other than the value's are ``junk`` choices (named by ``path`` and the
+    field), as a constructed value's are: arbitrary, not the solver's (functional) selectors,
+    so that the simulator replays them; ``ite`` chooses between structured terms."""
     if t.kind not in ("enum", "adt") or recursive(t):
         return term
     s, mgr = _declared(env, t), env.formula_manager
@@ -125,8 +137,32 @@ def from_native(env: Environment, term: Any, t: T) -> Any:
     for i, (ctor, fields) in enumerate(t.items):
         at = itertools.count()
         for f, ft in fields:
-            out[f"{ctor}.{f}"] = join(ft, lambda p, i=i, at=at: from_native(
-                env, kd.select(env, s, i, next(at), term), p))
+            key = f"{path}.{ctor}.{f}"
+            value = join(ft, lambda p, sub, i=i, at=at, key=key: from_native(
+                env, kd.select(env, s, i, next(at), term), p, junk, ite, key + sub))
+            out[f"{ctor}.{f}"] = ite(kd.test(env, s, i, term), value, junk(key, ft))
+    return Adt(out, t)
+
+
+def rejunk(v: Any, t: T, junk: Junk, path: str = "") -> Any:
+    """The simulator's value of a field read out of a tree (``v``, of type ``t``): the
+    fields of the other constructors of its datatype values are ``junk`` choices, named as
+    :func:`from_native` names them."""
+    if t.kind == "record":
+        return {f: rejunk(v[f], ft, junk, f"{path}.{f}") for f, ft in t.items}
+    if t.kind == "array":
+        return [rejunk(x, t.items[0], junk, f"{path}[{i}]") for i, x in enumerate(v)]
+    if t.kind == "tuple":
+        return [rejunk(x, it, junk, f"{path}.%{i}") for i, (x, it) in
+                enumerate(zip(v, t.items, strict=True))]
+    if t.kind != "adt" or recursive(t):
+        return v
+    out: dict[str, Any] = {"%tag": v["%tag"]}
+    for i, (ctor, fields) in enumerate(t.items):
+        for f, ft in fields:
+            key = f"{path}.{ctor}.{f}"
+            out[f"{ctor}.{f}"] = rejunk(v[f"{ctor}.{f}"], ft, junk, key) if i == v["%tag"] \
+                else junk(key, ft)
     return Adt(out, t)
 
 
@@ -149,8 +185,8 @@ def value(v: Any, t: T, other: Callable[[Any, T], Any]) -> Any:
     out: dict[str, Any] = {"%tag": i}
     for k, (ctor, fields) in enumerate(t.items):
         for f, ft in fields:
-            out[f"{ctor}.{f}"] = join(ft, lambda p: value(next(args), p, other)) if k == i \
-                else default_value(ft)
+            out[f"{ctor}.{f}"] = join(ft, lambda p, _: value(next(args), p, other)) \
+                if k == i else default_value(ft)
     return Adt(out, t)
 
 

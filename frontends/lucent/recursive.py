@@ -287,12 +287,15 @@ def select(inst: Any, e: A.Field, arg: Any) -> Any:
     j = next(k for k, (f, _) in enumerate(fields) if f == field)
     s = _sort(env, t)
     at = itertools.count(sum(len(native.paths(ft)) for _, ft in fields[:j]))
-    value = native.join(e.ty, lambda p: native.from_native(
-        env, kd.select(env, s, i, next(at), arg), p))
-    choice = getattr(e, "otherwise", None)
-    if choice is None:
+    name = _named(e)
+
+    def junk(key: str, ft: T) -> Any:
+        return inst.fresh(f"{name}%junk{key}", ft)
+    value = native.join(e.ty, lambda p, path: native.from_native(
+        env, kd.select(env, s, i, next(at), arg), p, junk, inst.ite, path))
+    if not getattr(e, "owed", False):
         return value
-    return inst.ite(kd.test(env, s, i, arg), value, inst.fresh(choice, e.ty))
+    return inst.ite(kd.test(env, s, i, arg), value, inst.fresh(name, e.ty))
 
 
 def _index(t: T, ctor: str) -> int:
@@ -302,9 +305,19 @@ def _index(t: T, ctor: str) -> int:
 _choices = itertools.count(1)
 
 
-def mark_selector(field: A.Field) -> A.Field:
-    """A selector written in the program: it reads a choice where its obligation fails."""
-    field.otherwise = f"%sel{next(_choices)}@l{field.pos.line}c{field.pos.col}"  # type: ignore[attr-defined]
+def _named(field: A.Field) -> str:
+    """The name of a read's choices (named on first use where no check named it)."""
+    if not hasattr(field, "choice"):
+        mark(field, owed=False)
+    return field.choice  # type: ignore[attr-defined]
+
+
+def mark(field: A.Field, owed: bool) -> A.Field:
+    """A read of a recursive datatype's field, named (its choices are): a selector written in
+    the program (``owed``: its obligation is owed) reads a choice where its obligation fails, a
+    pattern's read is used only where its pattern matches."""
+    field.choice = f"%sel{next(_choices)}@l{field.pos.line}c{field.pos.col}"  # type: ignore[attr-defined]
+    field.owed = owed  # type: ignore[attr-defined]
     return field
 
 
@@ -328,14 +341,16 @@ def evaluate(inst: Any, e: A.Expr) -> Any:
     assert isinstance(e, A.Field)
     v = inst.eval(e.arg)
     ctor, field = e.name.split(".", 1)
+    name = inst.prefix + _named(e)
     if v.ctor == ctor:
         fields = e.arg.ty.items[_index(e.arg.ty, ctor)][1]
-        return v.args[next(k for k, (f, _) in enumerate(fields) if f == field)]
-    choice = getattr(e, "otherwise", None)
-    if choice is None:  # a pattern's read, never used where the pattern does not match
+        return native.rejunk(v.args[next(k for k, (f, _) in enumerate(fields) if f == field)],
+                             e.ty, lambda key, ft: inst.sim.oracle(f"{name}%junk{key}", ft,
+                                                                   inst.step_no))
+    if not getattr(e, "owed", False):  # a pattern's read, used only where the pattern matches
         from kinduct.frontends.lucent.simulate import default_value
         return default_value(e.ty)
-    return inst.sim.oracle(inst.prefix + choice, e.ty, inst.step_no)
+    return inst.sim.oracle(name, e.ty, inst.step_no)
 
 
 def from_trace(value: Any, t: T, scalar: Any) -> Tree:
@@ -348,7 +363,7 @@ def from_trace(value: Any, t: T, scalar: Any) -> Tree:
             return native.value(v, ty, scalar)
         fields = ty.items[_index(ty, v.ctor)][1]
         args = iter(v.args)  # one per native field
-        return Tree(v.ctor, tuple(native.join(ft, lambda p: walk(next(args), p))
+        return Tree(v.ctor, tuple(native.join(ft, lambda p, _: walk(next(args), p))
                                   for _, ft in fields))
     return walk(tree, t)
 

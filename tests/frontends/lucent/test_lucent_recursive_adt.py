@@ -242,6 +242,27 @@ tel
     assert values["r"] == ["C(None, C(Some(2, Green), N))"]
 
 
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_values_read_out_of_trees_replay(tmp_path, solver):
+    """A datatype value read out of a tree has choices as its other constructors' fields
+    (named by the read): a stream holding it replays (the solver's selectors of another
+    constructor are not the simulator's defaults)."""
+    model = write(tmp_path, """
+datatype Opt = Some (v: int) | None;
+datatype L = C (h: Opt, t: L) | N;
+node M(l: L) returns (o: Opt);
+let
+  o = match l with | C(x, _) : x | N : Some(7) end;
+  check "p" not C?(l) or Some?(o);
+  check "q" not Some?(o) or o.v <> 4;
+tel
+""")
+    _, objects = run_json("check", model, "--solver", solver, "--timeout", "60")
+    got = {n: o["answer"]["value"] for n, o in properties(objects).items()}
+    assert (got["p"], got["q"]) == ("falsifiable", "falsifiable")
+    assert _cex_value(objects, "p", "o") == ["None"]
+
+
 @pytest.mark.parametrize("text, where, message", [
     ("datatype L = C (h: int, t: L) | N;\ndatatype O = S (v: L) | Z;\n"
      "datatype M = K (o: O, m: M) | E;\nnode F() returns ();\nlet tel", (4, 20),
