@@ -16,8 +16,10 @@ Refinement types on fields (a quantification over the tree) are refused as unsup
 
 A selector ``e.f`` written in the program reads a fresh choice (named by the occurrence) where
 ``e`` was built by another constructor, as a non-recursive datatype's other fields are
-arbitrary: its obligation ``C?(e)`` fails there.  The simulator's values are
-:class:`~kinduct.kernel.datatypes.Tree`\\ s.
+arbitrary: its obligation ``C?(e)`` fails there; a non-recursive datatype's value read out of
+a tree gets choices named by the read as its other constructors' fields (:mod:`.native`).
+The simulator's values are :class:`~kinduct.kernel.datatypes.Tree`\\ s, whose choices it
+reads from the oracle under the same names.
 """
 
 from __future__ import annotations
