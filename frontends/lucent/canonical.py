@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from kinduct.frontends.lucent.collections_sim import key_of, read, value_of
-from kinduct.frontends.lucent.types import T
+from kinduct.frontends.lucent.types import Recursive, T
 
 
 def text(v: Any, t: T) -> str:
@@ -20,6 +20,9 @@ def text(v: Any, t: T) -> str:
         key, value = t.items
         return "map[" + "; ".join(sorted(f"{text(value_of(k, key), key)} := {text(read(v, k), value)}"
                                          for k in v["%dom"])) + "]"
+    if t.kind == "adt" and (isinstance(t.items, Recursive) or not isinstance(v, dict)):
+        from kinduct.frontends.lucent import recursive  # a tree: its constructor's own fields
+        return recursive.text(v, t, text)
     if t.kind == "adt":
         tag = v["%tag"]
         ctor, fields = t.items[tag]

@@ -10,8 +10,9 @@ fixed over the run, non-empty (a witness ``%dom.T.%some`` is in it) and holding 
 states, choices, constants).  The quantifier ranges over the domain, so the verdicts hold of
 every interpretation of ``T`` (a countable one: first-order formulas cannot tell more).
 
-Values of ``T`` inside sets and maps are not bound to the domain here (their members would
-need a quantified constraint): a quantifier over ``T`` beside them is refused, located.
+Values of ``T`` inside sets, maps and recursive datatypes are not bound to the domain here
+(their members would need a quantified constraint): a quantifier over ``T`` beside them is
+refused, located.
 
 The simulator reads the domain from the trace (:func:`simulated`) and evaluates the quantifier
 over it where it is finite; an infinite one leaves the replay inconclusive.
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from pysmt.fnode import FNode
 
-from kinduct.frontends.lucent.types import INT, T, scalar_paths
+from kinduct.frontends.lucent.types import INT, Recursive, T, scalar_paths
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -40,7 +41,8 @@ def name(tname: str) -> str:
 
 
 def abstract_names(t: T) -> set[str]:
-    """The abstract types among the leaves of ``t`` (inside sets and maps included)."""
+    """The abstract types among the leaves of ``t`` (inside sets, maps and recursive
+    datatypes included)."""
     out = set()
     for _, lt in scalar_paths(t):
         if lt.kind == "abstract":
@@ -48,7 +50,18 @@ def abstract_names(t: T) -> set[str]:
         elif lt.kind in ("set", "lift", "map"):
             for item in lt.items:
                 out |= abstract_names(item)
+        elif _recursive(lt):
+            from kinduct.frontends.lucent.recursive import reachable
+            for x in reachable(lt):
+                for _, fields in x.items:
+                    for _, ft in fields:
+                        if not _recursive(ft):
+                            out |= abstract_names(ft)
     return out
+
+
+def _recursive(t: T) -> bool:
+    return t.kind == "adt" and isinstance(t.items, Recursive)
 
 
 class Domains:
@@ -68,8 +81,8 @@ class Domains:
             self.leaves.setdefault(lt.name, []).append(sym)
             if lt.name in self.sets:
                 self._member(lt.name, sym)
-        elif lt.kind in ("set", "lift"):
-            for tname in {n for item in lt.items for n in abstract_names(item)}:
+        elif lt.kind in ("set", "lift") or _recursive(lt):
+            for tname in abstract_names(lt if _recursive(lt) else T("tuple", items=lt.items)):
                 self.containers.setdefault(tname, []).append(sym.symbol_name())
                 if tname in self.sets:
                     self._refuse(tname)
@@ -100,8 +113,9 @@ class Domains:
         pos = self.where[tname]
         lines = self.tr.checked.text.splitlines()
         line = lines[pos.line - 1] if 0 < pos.line <= len(lines) else None
-        raise UnsupportedError(f"a quantifier over the abstract type {tname} beside sets or maps "
-                               f"of it (their members are not bound to the type's domain)",
+        raise UnsupportedError(f"a quantifier over the abstract type {tname} beside sets, maps or "
+                               "recursive datatypes of it (their members are not bound to the "
+                               "type's domain)",
                                SourceLocation(self.tr.file, pos.line, pos.col), line)
 
 

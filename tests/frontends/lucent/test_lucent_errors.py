@@ -42,8 +42,8 @@ CASES = [
     ("23_misplaced_when.lus", "3:7", "'e when c' is only allowed as a case of merge or as the "
      "argument of current: a sampled stream has no value where its clock does not tick"),
     ("24_unsupported_abstract_quantifier.lus", "5:10", "unsupported: a quantifier over the "
-     "abstract type T beside sets or maps of it (their members are not bound to the type's "
-     "domain)"),
+     "abstract type T beside sets, maps or recursive datatypes of it (their members are not "
+     "bound to the type's domain)"),
     ("25_machine_int_mix.lus", "3:11", "type mismatch: expected uint<8>, got int"),
     ("26_if_block_incomplete.lus", "3:3", "'z' is not defined in every branch of this if block"),
     ("27_mod_on_real.lus", "3:7", "type mismatch: 'mod' expects int, got real"),

@@ -291,3 +291,18 @@ tel
     error = refusal(model, UnsupportedError)
     assert "a node call on the variable of 'choose'" in str(error)
     assert place(error) == (8, 25)
+
+
+def test_quantifier_over_an_abstract_type_beside_recursive_datatypes_of_it_is_refused(tmp_path):
+    model = write(tmp_path, """
+type T;
+datatype L = Cons (h: T, t: L) | Nil;
+node N(x: T; l: L) returns (b: bool);
+let
+  b = Cons?(l);
+  check exists (v: T) v = x;
+tel
+""")
+    error = refusal(model, UnsupportedError, analyse=True)
+    assert "recursive datatypes of it" in str(error)
+    assert place(error) == (7, 9)
