@@ -40,23 +40,25 @@ def name(tname: str) -> str:
     return f"%dom.{tname}"
 
 
-def abstract_names(t: T) -> set[str]:
+def abstract_names(t: T, seen: set[int] | None = None) -> set[str]:
     """The abstract types among the leaves of ``t`` (inside sets, maps and recursive
     datatypes included)."""
+    seen = set() if seen is None else seen
     out = set()
     for _, lt in scalar_paths(t):
         if lt.kind == "abstract":
             out.add(lt.name)
         elif lt.kind in ("set", "lift", "map"):
             for item in lt.items:
-                out |= abstract_names(item)
-        elif _recursive(lt):
+                out |= abstract_names(item, seen)
+        elif _recursive(lt) and id(lt.items) not in seen:
             from kinduct.frontends.lucent.recursive import reachable
+            for x in reachable(lt):
+                seen.add(id(x.items))
             for x in reachable(lt):
                 for _, fields in x.items:
                     for _, ft in fields:
-                        if not _recursive(ft):
-                            out |= abstract_names(ft)
+                        out |= abstract_names(ft, seen)
     return out
 
 
