@@ -31,6 +31,7 @@ from kinduct.frontends.lucent import (
     obligations,
     quantified,
     refine,
+    symarrays,
     unbounded,
 )
 from kinduct.frontends.lucent.checked import Quantified
@@ -41,6 +42,7 @@ from kinduct.frontends.lucent.lazy import Clock, clock_of
 from kinduct.frontends.lucent.types import (
     Adt,
     MapParts,
+    SymArr,
     T,
     adt_fields,
     assemble,
@@ -64,6 +66,8 @@ def smt_type(t: T):
         return machine.smt_type(t)
     if t.kind in ("set", "lift"):
         return collections_smt.sort(t)
+    if t.kind == "ilift":
+        return symarrays.sort(t)
     return SINT
 
 
@@ -414,6 +418,8 @@ class _Inst:
         """Lucent's ``a = b``: as :meth:`equal`, except that datatype values are equal when
         their tags and the fields of the tag's constructor are."""
         mgr = self.mgr
+        if isinstance(a, SymArr):
+            return symarrays.same(self, a, b)
         if isinstance(a, Adt):
             tag = a["%tag"]
             return mgr.And(mgr.Equals(tag, b["%tag"]), *(
@@ -435,7 +441,7 @@ class _Inst:
         return self.mgr.EqualsOrIff(a, b)
 
     def ite(self, c: FNode, a: STerm, b: STerm) -> STerm:
-        if isinstance(a, (Adt, MapParts)):
+        if isinstance(a, (Adt, MapParts, SymArr)):
             return type(a)({k: self.ite(c, a[k], b[k]) for k in a}, a.ty)
         if isinstance(a, dict):
             return {k: self.ite(c, a[k], b[k]) for k in a}
@@ -558,6 +564,8 @@ class _Inst:
         if isinstance(e, (A.TupleE, A.ArrayLit)):
             return [self.expr(x) for x in e.items]
         if isinstance(e, A.Index):
+            if e.arg.ty.kind == "symarray" or isinstance(e, symarrays.BoundRead):
+                return symarrays.read(self, e)
             a = self.expr(e.arg)
             if e.arg.ty.kind == "tuple":
                 return a[e.index.value]
@@ -571,6 +579,9 @@ class _Inst:
             for k in range(len(a) - 1, -1, -1):
                 acc = self.ite(mgr.Equals(i, mgr.Int(k)), a[k], acc)
             return acc
+        if isinstance(e, (A.Caret, symarrays.SymDef)) or e.ty.kind == "symarray" and \
+                isinstance(e, A.Update):
+            return symarrays.translate(self, e)
         if isinstance(e, A.Update):
             a = self.expr(e.arg)
             i = self.expr(e.index)

@@ -162,7 +162,10 @@ def _rebuild(e: A.Expr, fn) -> A.Expr:
 
 
 def _in_range(e: A.Expr) -> bool:
-    """An array read at a constant index within its bounds (no choice of its own)."""
+    """An array read at a constant index within its bounds (no choice of its own), or a read
+    of an array of symbolic size (a choice per index, :mod:`.symarrays`)."""
+    if isinstance(e, A.Index) and e.arg.ty.kind == "symarray":
+        return True
     if not isinstance(e, A.Index) or e.arg.ty.kind != "array":
         return False
     i = const_value(e.index)
