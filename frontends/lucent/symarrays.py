@@ -252,6 +252,28 @@ def dim(inst: _Inst, t: T) -> FNode:
     return inst.expr(t.dim)
 
 
+def declare_sizes(inst: _Inst) -> None:
+    """Read the sizes of the instance's arrays of symbolic size, so that a counterexample
+    holds them (the free constants they name) even where nothing else reads them."""
+    for n in inst.node.streams:
+        if n in inst.env:
+            for t in _types_in(inst.node.types[n]):
+                if t.kind == "symarray":
+                    dim(inst, t)
+
+
+def _types_in(t: T) -> list[T]:
+    out, todo = [], [t]
+    while todo:
+        x = todo.pop()
+        out.append(x)
+        if x.kind in ("array", "symarray", "tuple"):
+            todo.extend(x.items)
+        elif x.kind == "record":
+            todo.extend(ft for _, ft in x.items)
+    return out
+
+
 def _inside(inst: _Inst, i: FNode, n: FNode) -> FNode:
     mgr = inst.mgr
     return mgr.And(mgr.LE(mgr.Int(0), i), mgr.LT(i, n))

@@ -295,6 +295,7 @@ class _Inst:
             self.env[n] = tr.state(self.prefix + n, node.types[n],
                                    enum_range=abstract or n not in defined)
         sofar = self.env[node.sofar] if node.sofar else None
+        symarrays.declare_sizes(self)
 
         def owed(f: FNode) -> FNode:
             return f if sofar is None else mgr.Implies(sofar, f)
