@@ -40,8 +40,8 @@ from pysmt.typing import INT as SINT
 from pysmt.typing import ArrayType
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent.checked import ConstRef
-from kinduct.frontends.lucent.types import INT, Adt, MapParts, SymArr, T
+from kinduct.frontends.lucent.checked import ConstRef, Prop, Refines
+from kinduct.frontends.lucent.types import BOOL, INT, Adt, MapParts, SymArr, T
 from kinduct.frontends.lucent.walk import _has_temporal, children, const_value, subterms
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
@@ -128,13 +128,15 @@ def define(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope, shapes
 
 
 def _build(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope, shapes: list[T],
-           elem: T, k: int, consts: dict[str, A.Expr], bound: dict[str, T]) -> A.Expr:
+           elem: T, k: int, consts: dict[str, A.Expr], bound: dict[str, A.Expr]) -> A.Expr:
+    """``bound``: the index variables of symbolic dimensions, with their sizes."""
     from kinduct.frontends.lucent.typecheck import _uid
     if k == len(shapes):
         sub = scope.with_constants(consts)
-        sub.env = {**sub.env, **bound}
+        sub.env = {**sub.env, **{v: INT for v in bound}}
         sub.local_consts = {n: v for n, v in sub.local_consts.items() if n not in bound}
         rhs = sub.expect(stmt.rhs, elem)
+        rhs = _inline_functions(checker, scope, node, rhs, bound)
         return _prepare(checker, scope, node, stmt.name, rhs, set(bound))
     s, v = shapes[k], stmt.indices[k]
     if s.kind == "array":
@@ -142,7 +144,7 @@ def _build(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope, shapes
                         {**consts, v: A.Lit(j, "int", pos=stmt.rhs.pos, ty=INT)}, bound)
                  for j in range(s.size)]
         return A.ArrayLit(items, pos=stmt.pos, ty=s)
-    body = _build(checker, stmt, node, scope, shapes, elem, k + 1, consts, {**bound, v: INT})
+    body = _build(checker, stmt, node, scope, shapes, elem, k + 1, consts, {**bound, v: s.dim})
     d = SymDef(v, body, pos=stmt.pos, ty=s)
     d.uid = _uid("def", d)
     return d
@@ -164,6 +166,86 @@ def _prepare(checker: Checker, scope: _Scope, node: Node, name: str, rhs: A.Expr
             raise _unsupported(checker, "a node call, 'any', a division or a conversion in the "
                                "element-wise definition of an array of symbolic size", x.pos)
     return rhs
+
+
+def _inline_functions(checker: Checker, scope: _Scope, node: Node, e: A.Expr,
+                      bound: dict[str, A.Expr]) -> A.Expr:
+    """``e`` with each call of a function that is one expression of its inputs (no state,
+    calls, contract, properties; refinement types on its inputs and output only, which read
+    nothing else) replaced by that expression.  The refinements become properties of
+    ``node`` at an arbitrary index in range (a witness stream for each index variable, as a
+    ``forall`` in a property is decided): the callee's input types at the call site
+    (Kind 2's ``Assumption``), its output type as its guarantee."""
+    from kinduct.frontends.lucent.unbounded import _rebuild, _substitute
+    if isinstance(e, A.Call) and getattr(e, "clock", None) is None:
+        callee = scope.done.get(e.name)
+        if _function_of_inputs(callee) and len(e.args) == len(callee.inputs):
+            args = [_inline_functions(checker, scope, node, a, bound) for a in e.args]
+            if e in node.calls:
+                node.calls.remove(e)
+            node.inlined.add(callee.name)
+            defs = {names[0]: x for names, x in callee.eqs}
+            env = dict(zip(callee.inputs, args, strict=True))
+            out = callee.outputs[0]
+            assumed: A.Expr = A.Lit(True, "bool", pos=e.pos, ty=BOOL)
+            for name in callee.inputs:  # at the call site
+                ref = callee.refinements.get(name)
+                if ref is not None and not ref.empty:
+                    owed = Refines(env[name], ref, pos=e.pos, ty=BOOL)
+                    _owe(node, bound, owed, _label(e, callee, name, ref), e.pos, "Assumption")
+                    assumed = A.Binop("and", assumed, owed, pos=e.pos, ty=BOOL)
+            ref = callee.refinements.get(out)
+            if ref is not None and not ref.empty:  # while the callee's input types hold
+                owed = Refines(_substitute(defs[out], env, defs), ref, pos=e.pos, ty=BOOL)
+                _owe(node, bound, A.Binop("=>", assumed, owed, pos=e.pos, ty=BOOL),
+                     _label(e, callee, out, ref), e.pos, "Guarantee")
+            return _substitute(defs[out], env, defs)
+        return e
+    return _rebuild(e, lambda x: _inline_functions(checker, scope, node, x, bound))
+
+
+def _label(call: A.Call, callee: Node, name: str, ref) -> str:
+    pos = callee.var_pos.get(name, call.pos)
+    return f"{call.site}.{ref.kind_name}[L{pos.line}C{pos.col}]"
+
+
+def _function_of_inputs(callee: Node | None) -> bool:
+    from kinduct.frontends.lucent.walk import current_vars
+    if callee is None or callee.kind != "function" or callee.imported or callee.has_contract \
+            or callee.props or callee.asserts or callee.pres or callee.calls \
+            or callee.obligations or callee.cut or len(callee.outputs) != 1 \
+            or not all(len(names) == 1 for names, _ in callee.eqs):
+        return False
+    for name, ref in callee.refinements.items():
+        if name not in callee.inputs and name != callee.outputs[0]:
+            return False
+        todo = [ref]
+        while todo:
+            r = todo.pop()
+            todo.extend(r.parts.values())
+            if any(current_vars(pred) - {var} for var, pred in r.preds):
+                return False
+    return True
+
+
+def _owe(node: Node, bound: dict[str, A.Expr], owed: A.Expr, name: str, pos: A.Pos,
+         source: str) -> None:
+    """The property ``owed`` at every index in range: each index variable a fresh stream."""
+    from kinduct.frontends.lucent.typecheck import _uid
+    from kinduct.frontends.lucent.unbounded import _substitute
+    witnesses: dict[str, A.Expr] = {}
+    guard: A.Expr = A.Lit(True, "bool", pos=pos, ty=BOOL)
+    for v, d in bound.items():
+        w = A.AnyE(v, INT, None, pos=pos, ty=INT)
+        w.uid = _uid("witness", w)
+        w.ref = None
+        witnesses[v] = w
+        inside = A.Binop("and", A.Binop("<=", A.Lit(0, "int", pos=pos, ty=INT), w, pos=pos,
+                                        ty=BOOL),
+                         A.Binop("<", w, d, pos=pos, ty=BOOL), pos=pos, ty=BOOL)
+        guard = A.Binop("and", guard, inside, pos=pos, ty=BOOL)
+    expr = A.Binop("=>", guard, _substitute(owed, witnesses, {}), pos=pos, ty=BOOL)
+    node.props.append(Prop(name, expr, pos, source))
 
 
 def _current(e: A.Expr) -> list[A.Expr]:

@@ -119,3 +119,26 @@ tel
 """)
     e = refusal(model, UnsupportedError)
     assert place(e) == (5, 10)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_function_call_per_element_owes_its_types_at_every_index(tmp_path, solver):
+    """A function of its inputs is inlined per element; its input types (at the call site)
+    and output type (while those hold) are owed at an arbitrary index in range."""
+    model = write(tmp_path, """
+type nat = subrange [0, *] of int;
+const N: subrange [1, *] of int;
+function F(x: nat) returns (o: int | o <= N);
+let
+  o = x + 1;
+tel
+node Obs(k: int) returns (A: int^N; B: int^N)
+let
+  A[i] = F(i);
+  B[i] = F(i + k);
+tel
+""")
+    got = answers(model, solver)
+    assert got == {"F[L10C10].SubRange[L4C12]": "valid", "F[L10C10].SubType[L4C29]": "valid",
+                   "F[L11C10].SubRange[L4C12]": "falsifiable",
+                   "F[L11C10].SubType[L4C29]": "falsifiable"}
