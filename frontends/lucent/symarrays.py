@@ -19,14 +19,14 @@ anything; the rest of each SMT array is never read, so a definition may constrai
   ``forall i. 0 <= i < n => A[i] = e(i)``.  Its right side may read other arrays by the
   index, and ``A`` itself only under a guarded ``pre`` (``-1 -> pre A[i-1]``: the ``pre`` is
   pushed down to the arrays it reads, the index being constant over time); what would need
-  a choice or a node instance per element (calls but of functions that inline, ``any``,
-  divisions, unguarded ``pre``) is refused, as is any other current read of ``A`` (no
-  well-founded order could be checked).
+  a choice or a node instance per element (calls but of functions of their inputs, which are
+  inlined and owe their types at a witness index, ``any``, divisions, unguarded ``pre``) is
+  refused, as is any other current read of ``A`` (no well-founded order could be checked).
 
 A node's ``const`` parameters stay unknown only where no instance per value covers it
 (:func:`.constants.elaborate_uncalled`), and only in that node (a callee elaborated with
-unknown parameters is still refused).  The simulator does not evaluate these arrays: a
-counterexample that holds one does not replay and is no verdict.
+unknown parameters is still refused).  The simulator holds these arrays as lists of their
+elements (:mod:`.symarrays_sim`).
 """
 
 from __future__ import annotations
