@@ -245,7 +245,7 @@ class Instance:
                     return self.sim.oracle(self.prefix + e.uid, e.ty, 0)
                 if self.step_no == 0:
                     if getattr(e, "guarded", False) and isinstance(e.arg, A.Var) and \
-                            e.ty.kind not in ("record", "array", "tuple"):
+                            e.ty.kind not in ("record", "array", "tuple", "symarray"):
                         # never read at step 0; the translation's memory of the stream
                         return self.sim.oracle(f"{self.prefix}%pre.{e.arg.name}", e.ty, 0)
                     return self.sim.oracle(self.prefix + e.uid, e.ty, 0)

@@ -461,7 +461,7 @@ def _define(inst: _Inst, target: STerm, e: A.Expr) -> FNode:
     """``target`` is the value of ``e`` (an element-wise definition, nested)."""
     mgr = inst.mgr
     if isinstance(e, SymDef):
-        k = _bound(inst)
+        k = inst.mgr.Symbol(f"%idx.{e.uid}", SINT)  # its body's memo names this variable
         saved = inst.env.get(e.var)
         inst.env[e.var] = k
         try:

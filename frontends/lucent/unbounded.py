@@ -174,11 +174,16 @@ def _in_range(e: A.Expr) -> bool:
 
 def translate(inst: _Inst, e: UQuant) -> Any:
     from kinduct.frontends.lucent import refine
-    from kinduct.frontends.lucent.collections_smt import bound_keys, canonical, key_value
+    from kinduct.frontends.lucent.collections_smt import canonical, key_value
+    from kinduct.frontends.lucent.translate import smt_type
+    from kinduct.frontends.lucent.types import scalar_paths
     mgr = inst.mgr
     syms_all, conds, saved = [], [], {}
     for name, t, ref in e.params:
-        syms = bound_keys(mgr, t)
+        # named by the quantifier: where its body is translated again (a refinement's
+        # predicate applied to another stream), the memo's terms name the same variables
+        syms = [mgr.Symbol(f"%q{id(e)}.{name}.{j}", smt_type(lt))
+                for j, (_, lt) in enumerate(scalar_paths(t))]
         syms_all += syms
         value = key_value(t, syms)
         saved[name] = inst.env.get(name)

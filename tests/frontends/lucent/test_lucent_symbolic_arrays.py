@@ -142,3 +142,21 @@ tel
     assert got == {"F[L10C10].SubRange[L4C12]": "valid", "F[L10C10].SubType[L4C29]": "valid",
                    "F[L11C10].SubRange[L4C12]": "falsifiable",
                    "F[L11C10].SubType[L4C29]": "falsifiable"}
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_quantified_read_in_a_refinement_applied_to_two_streams(tmp_path, solver):
+    """The predicate is translated once per stream; its read ``G[i]`` (memoized) names the
+    quantifier's own variable in both (it once named the first one's, freed in the second:
+    a counterexample that did not replay)."""
+    model = write(tmp_path, """
+const N: subrange [1, *] of int;
+const G: int^N;
+type P = subtype { x: int | forall (i: int) 0 <= i and i < N => G[i] <= x };
+node M(a, b: P) returns ();
+let
+  check "b" b >= G[0];
+  check "a" a >= G[0];
+tel
+""")
+    assert answers(model, solver) == {"a": "valid", "b": "valid"}
