@@ -32,6 +32,7 @@ from kinduct.frontends.lucent import (
     quantified,
     refine,
     symarrays,
+    symchoice,
     unbounded,
 )
 from kinduct.frontends.lucent.checked import Quantified
@@ -616,6 +617,8 @@ class _Inst:
             if parts:  # chosen where a value can be (Kind 2: arbitrary where none can)
                 want = self.mgr.And(parts)
                 can = choice.possible(self.tr.b.env, leaves(var), want)
+                if can is None:
+                    can = symchoice.possible(self.tr.b.env, leaves(var), want)
                 self.tr.assume(want if can is None else self.mgr.Implies(can, want))
             if e.functional:  # choose: a function of what its predicate reads
                 collections_smt.refuse_containers(

@@ -160,3 +160,40 @@ let
 tel
 """)
     assert answers(model, solver) == {"a": "valid", "b": "valid"}
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_any_whose_predicate_reads_no_choice_assumes_nothing(tmp_path, solver):
+    """``any { y: int | m > 0 }``: where ``m <= 0`` no value satisfies the predicate and the
+    choice is arbitrary; ``m > 0`` is no assumption (it was: a wrong valid)."""
+    model = write(tmp_path, """
+node M(m: int) returns (x: int)
+let
+  x = any { y: int | m > 0 };
+  check m > 0;
+tel
+""")
+    assert answers(model, solver) == {"m > 0": "falsifiable"}
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_any_of_an_empty_element_type_is_arbitrary(tmp_path, solver):
+    """No array of ``Neg^n`` exists for ``n > 0``: the choice is arbitrary there, as Kind 2's,
+    and constrains nothing (it was assumed: ``n <= 0`` was proved)."""
+    empty = write(tmp_path, """
+type Neg = subtype { x: int | x < 0 and x > 0 };
+node M(const n: int) returns (A: int^n)
+let
+  A = any@<Neg^n>;
+  check n <= 0;
+tel
+""", "empty.lus")
+    assert answers(empty, solver) == {"n <= 0": "falsifiable"}
+    quantified = write(tmp_path, """
+node M(const n: int) returns (A: int^n)
+let
+  A = any { A: int^n | forall (i: int) 0 <= i and i < n => A[i] > A[i] + 0 * i };
+  check n <= 0;
+tel
+""", "quantified.lus")
+    assert answers(quantified, solver)["n <= 0"] != "valid"
