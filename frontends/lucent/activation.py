@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent.constarg import ActivatedCall
 from kinduct.frontends.lucent.lazy import Clock, make_clock
 from kinduct.frontends.lucent.types import BOOL, INT, T, flat
 from kinduct.frontends.lucent.walk import const_value
@@ -40,11 +41,12 @@ _FORMS = {"condact": "condact", "activate": "activate … initial default", "res
 
 
 def activated_call(scope: _Scope, name: str, args: list[A.Expr], pos: A.Pos, clock: Clock | None,
-                   restart: A.Expr | None, held: bool = False) -> A.Call:
+                   restart: A.Expr | None, held: bool = False, form: bool = True) -> A.Call:
     """The call ``name(args)`` checked on ``scope``'s clock (its arguments too), then made to
     step on ``clock`` (None: where the caller steps) and to start over where the checked
-    ``restart`` holds."""
-    call = scope.check(A.Call(name, args, pos=pos))
+    ``restart`` holds; ``form``: written as an activation (``activate``, ``condact``,
+    ``restart``), whose ``const`` arguments may vary (:mod:`.constarg`), not as a plain call."""
+    call = scope.check((ActivatedCall if form else A.Call)(name, args, pos=pos))
     if clock is not None:
         call.clock = clock
     call.restart = restart

@@ -20,11 +20,13 @@ from kinduct.frontends.lucent import (
     constants,
     contractforms,
     datatypes,
+    groups,
     lazy,
     polymorphism,
     polytypes,
     skolem,
     symarrays,
+    undefined,
 )
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Checked, ConstRef, Mode, Node, Prop, Refines
@@ -366,11 +368,7 @@ class Checker:
         if d.imported and d.body:
             raise self.err("an imported node has no body", d.pos)
         if not d.imported and d.kind != "contract":
-            for n in node.outputs + node.locals:
-                if n not in defined:
-                    what = "output" if n in node.outputs else "local variable"
-                    raise self.err(f"{what} '{n}' is not defined by an equation or a frame block",
-                                   node.var_pos[n])
+            undefined.define_free(self, d, node, scope, defined)
         constants.check_input_types(self, node)
         self.warnings.extend(cut_circular(node, self.file, self.err, self.output_reads))
         for w in scope.warnings:
@@ -545,7 +543,8 @@ class Checker:
 
     def _stmt(self, stmt, node: Node, scope: _Scope, defined: dict[str, A.Pos]) -> None:
         if isinstance(stmt, A.Equation):
-            hint = node.types.get(stmt.lhs[0][0]) if len(stmt.lhs) == 1 else None
+            lhs_types = [node.types.get(n) for n, _ in stmt.lhs]
+            hint = tuple_of(lhs_types) if lhs_types and None not in lhs_types else None  # type: ignore[arg-type]
             rhs = scope.check_as(stmt.rhs, hint)
             names = [n for n, _ in stmt.lhs]
             for n, p in stmt.lhs:
@@ -561,6 +560,7 @@ class Checker:
             if flat(want) != flat(got) and not _compatible_flat(flat(want), flat(got)):
                 raise self.err(f"type mismatch: the left side has type {want}, the right side {got}",
                                stmt.rhs.pos)
+            groups.check_equation(self, stmt)
             node.eqs.append((names, rhs))
         elif isinstance(stmt, A.Assert):
             skolem.mark(stmt.expr, "exists")

@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent import constarg
 from kinduct.frontends.lucent.checked import ConstRef
 from kinduct.frontends.lucent.types import BOOL, INT, T
 from kinduct.frontends.lucent.walk import _has_temporal, const_value, subterms
@@ -235,7 +236,7 @@ def _checks(node: Node) -> bool:
 
 def call_params(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> dict[str, A.Expr]:
     """The values of the ``const`` parameters of ``d`` that ``call`` gives (those known);
-    an argument that is not constant is an error at the argument."""
+    an argument that is not constant is owed constant by the caller (:mod:`.constarg`)."""
     if not any(p.const for p in d.inputs):
         return {}
     if len(args) != len(d.inputs):  # tuples spread over parameters: the checker reports it
@@ -246,8 +247,8 @@ def call_params(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) 
             continue
         bad = next((x for x in subterms(a) if not _constant_part(scope, x)), None)
         if bad is not None:
-            raise scope.err(f"the argument of the const parameter '{p.name}' of {d.name} must "
-                            "be a constant expression", raw.pos)
+            constarg.owe_constant(scope, d.name, p.name, a, raw, call)
+            continue
         v = const_value(a)
         if v is not None:
             known[p.name] = a

@@ -6,7 +6,9 @@
 * a frame block's initial values assigned together, ``(y1, y2) = N(0);`` or ``y1, y2 = N(0);``
   (an :class:`~.ast.Equation` as the value of the ``%tuple`` initialisation);
 * several updates at once, ``r[f := a; g := b]``, which nest left to right (the later wins);
-  a record's field and a tuple's component are updated the same way (:mod:`.structural`).
+  a record's field and a tuple's component are updated the same way (:mod:`.structural`);
+* array concatenation ``a | b`` and slices ``a[i..j]`` (:class:`~.concat.Concat`,
+  :class:`~.concat.Slice`).
 
 ``parser._Builder`` inherits them."""
 
@@ -17,6 +19,7 @@ from typing import Any
 from lark import Token, Transformer, v_args
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent.concat import Concat, Slice
 from kinduct.kernel.errors import InputError
 
 #: The name of a frame block initialisation that assigns several variables at once.
@@ -57,6 +60,12 @@ class GapSyntax(Transformer):
                                     pos.line, pos.col)
         eq = A.Equation([(name, pos) for name, pos, _ in lhs], rhs, _pos(meta))
         return ("init", TUPLE_INIT, eq, _pos(meta))
+
+    def append(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
+        return Concat("|", items[0], items[2], pos=_pos(meta))
+
+    def slice(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
+        return Slice(items[0], items[1], items[2], pos=_pos(meta))
 
     def update(self, meta, items):
         acc = items[0]

@@ -29,9 +29,9 @@ LONG_NUMBER = re.compile(r"(?<![\w.])[0-9][0-9A-Fa-fx.]{" + str(MAX_DIGITS) + ",
 #: (mode, assume, guarantee, require, ensure, weakly) are not among them: Kind 2's grammar takes
 #: them as identifiers outside contracts (FMCAD08's steam boiler has an output ``mode``).
 KEYWORDS = frozenset("""
-    type int uint sint real bool subrange of subtype struct enum history map set const param
+    type int uint sint real bool subrange of subtype struct enum history map const param
     transparent opaque imported node function returns var let tel con noc assert check reachable
-    invariant provided from at within contract import true false not and xor forall exists or in
+    invariant provided from at within contract import true false not and xor forall exists or
     if then else elsif fi when cond otherwise end frame div mod any choose current condact
     activate initial default every restart merge pre fby assumption_vars with include last
     int8 int16 int32 int64 uint8 uint16 uint32 uint64 lsh rsh

@@ -21,12 +21,13 @@ UNSUPPORTED = [
     (re.compile(r"\b(function|node)\s+rec\b"), "recursive nodes and functions ('rec')"),
 ]
 
-#: A comment (not Kind 2's ``--%PROPERTY``/``(*!MAIN …*)``… annotations, nor a ``(*@contract``
-#: block), or a string literal: whichever starts first, so that ``"a -- b"`` is a string and
-#: ``-- say "x"`` a comment.
+#: A comment (``--`` or ``//`` to the end of the line, or a block; not Kind 2's
+#: ``--%PROPERTY``/``(*!MAIN …*)``… annotations, nor a ``(*@contract`` block), or a string
+#: literal: whichever starts first, so that ``"a -- b"`` is a string and ``-- say "x"`` a
+#: comment.
 _NOT_ANNOT = r"(?!@contract|[%!](?:PROPERTY|MAIN)\b)"
-_BLANKED = re.compile(rf"--(?![%!]PROPERTY\b|[%!]MAIN\b)[^\n]*|\(\*{_NOT_ANNOT}(?:.|\n)*?\*\)"
-                      rf"|/\*{_NOT_ANNOT}(?:.|\n)*?\*/|\"[^\"\n]*\"", re.I)
+_BLANKED = re.compile(rf"--(?![%!]PROPERTY\b|[%!]MAIN\b)[^\n]*|//[^\n]*"
+                      rf"|\(\*{_NOT_ANNOT}(?:.|\n)*?\*\)|/\*{_NOT_ANNOT}(?:.|\n)*?\*/|\"[^\"\n]*\"", re.I)
 
 _UNCLOSED = re.compile(rf"\(\*{_NOT_ANNOT}|/\*{_NOT_ANNOT}", re.I)
 

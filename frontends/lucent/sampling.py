@@ -112,7 +112,7 @@ def _case(scope: _Scope, e: A.Merge, c: A.Expr, tag: str, x: A.Expr) -> A.Expr:
         return _activated(scope, inner, _case_clock(scope, c, tag, e.pos))
     if isinstance(inner, A.Call):
         return activated_call(scope, inner.name, inner.args, inner.pos,
-                              _case_clock(scope, c, tag, e.pos), None)
+                              _case_clock(scope, c, tag, e.pos), None, form=False)
     return scope.check(inner)
 
 
@@ -163,7 +163,8 @@ def check_current(scope: _Scope, e: A.Current) -> A.Expr:
                                 f"{_every_text(ck.name, tag)}'", inner.every.pos)
             value = _activated(scope, inner, clock)
         elif isinstance(inner, A.Call):
-            value = activated_call(scope, inner.name, inner.args, inner.pos, clock, None)
+            value = activated_call(scope, inner.name, inner.args, inner.pos, clock, None,
+                                   form=False)
         else:
             value = scope.check(inner)
     elif isinstance(arg, A.Activate) and arg.form == "activate" and arg.defaults is None:

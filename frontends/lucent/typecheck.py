@@ -111,6 +111,13 @@ class _Scope:
         caller still compares the types)."""
         if t is not None and polytypes.is_constructor(self, e):
             return polytypes.construct(self, e, t, _uid)  # type: ignore[arg-type]
+        if t is not None and t.kind == "tuple" and (isinstance(e, A.TupleE) or (isinstance(
+                e, collections.SetLit) and e.annot is None and e.items)):
+            # Kind 2's braces {a, b}: a tuple where one is expected; items get their types
+            if len(e.items) != len(t.items):
+                return self._TupleE(A.TupleE(e.items, pos=e.pos))
+            items = [self.check_as(x, w) for x, w in zip(e.items, t.items, strict=True)]
+            return A.TupleE(items, pos=e.pos, ty=T("tuple", items=tuple(i.ty for i in items)))
         if isinstance(e, A.Ite | A.Match) or (isinstance(e, A.Binop) and e.op == "->"):
             self.hint = t  # for the branches: read (and cleared) first thing
         return self.check(e)
