@@ -257,8 +257,14 @@ class Translator:
 
 
 def _types_of(terms: list[FNode]) -> list[T]:
+    return [_type_of(x.get_type()) for x in terms]
+
+
+def _type_of(st) -> T:
     kinds = {SBOOL: T("bool"), SINT: T("int"), SREAL: T("real")}
-    return [kinds.get(x.get_type()) or machine.machine(False, x.get_type().width) for x in terms]
+    if st.is_array_type() and st.index_type == SINT:  # a leaf of an array of symbolic size
+        return T("ilift", items=(_type_of(st.elem_type),))
+    return kinds.get(st) or machine.machine(False, st.width)
 
 
 def _flatten_typed(term: STerm, t: T) -> list[STerm]:

@@ -197,3 +197,22 @@ let
 tel
 """, "quantified.lus")
     assert answers(quantified, solver)["n <= 0"] != "valid"
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_undefined_function_output_of_symbolic_size(tmp_path, solver):
+    """An undefined output of a function is a function of its inputs, arrays included."""
+    model = write(tmp_path, """
+const M: subrange [1, *] of int;
+function F(x: int) returns (A: int^M);
+let
+  check "zero" A[0] = 0;
+tel
+node G(y: int) returns (B: int^M);
+let
+  B = F(y);
+  check "same" B[0] = F(y)[0];
+tel
+""")
+    assert answers(model, solver) == {"F[L9C7].zero": "falsifiable",
+                                      "F[L10C23].zero": "falsifiable", "same": "valid"}
