@@ -97,6 +97,13 @@ def caret(elem: A.Expr, dim: A.Expr, pos: A.Pos) -> A.Expr:
     return r
 
 
+def refuse(c: Checker, what: str, t: T, pos: A.Pos) -> None:
+    """Refuse ``what`` (a form kinduct builds element by element) on an array of symbolic
+    size."""
+    if t.kind == "symarray":
+        raise _unsupported(c, f"{what} of an array of symbolic size ({t})", pos)
+
+
 def _unsupported(c: Checker, what: str, pos: A.Pos) -> UnsupportedError:
     from kinduct.frontends.lucent.typecheck import _line
     return UnsupportedError(what, SourceLocation(c.file, pos.line, pos.col), _line(c.text, pos.line))

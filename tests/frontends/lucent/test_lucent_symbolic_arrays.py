@@ -216,3 +216,53 @@ tel
 """)
     assert answers(model, solver) == {"F[L9C7].zero": "falsifiable",
                                       "F[L10C23].zero": "falsifiable", "same": "valid"}
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_calls_records_memories_and_blocks(tmp_path, solver):
+    """Verdicts as Kind 2's on the same model."""
+    model = write(tmp_path, """
+const N: subrange [2, *] of int;
+type R = struct { f: int; g: bool };
+node G(x: int^N) returns (y: int^N);
+let
+  y = x;
+tel
+node M(a: int^N; r: R^N; c: bool) returns (b: int^N; s: R^N; p: int^N; t: int^N^N; d: int^N);
+let
+  b = G(a);
+  s[i] = R { f = r[i].f + 1; g = not r[i].g };
+  p = 0^N -> pre b;
+  t[i][j] = if i = j then 1 else 0;
+  frame (d)
+    d[i] = a[i];
+  let
+    if c then
+      d[i] = a[i] + 1;
+    fi
+  tel
+  check "call" b = a;
+  check "recs" forall (i: subrange [0, N-1] of int) s[i].g <> r[i].g;
+  check "pre" true -> p = pre a;
+  check "diag" t[1][1] = 1 and t[0][1] = 0;
+  check "ite" (if c then a else b) = a;
+  check "kept" not c => d = a;
+  check "set" c => d[0] = a[0] + 1;
+tel
+""")
+    assert answers(model, solver) == {"call": "valid", "recs": "valid", "pre": "valid",
+                                      "diag": "valid", "ite": "valid", "kept": "falsifiable",
+                                      "set": "valid"}
+
+
+def test_concatenation_and_slices_are_refused(tmp_path):
+    model = write(tmp_path, """
+const N: subrange [2, *] of int;
+node M(a: int^N) returns (b: int^2);
+let
+  b = a[0..1];
+tel
+""")
+    e = refusal(model, UnsupportedError)
+    assert "a slice of an array of symbolic size" in str(e)
+    assert place(e) == (5, 7)
