@@ -245,9 +245,10 @@ tel
                                       "diag": "valid", "ite": "valid"}
 
 
-@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("solver", ["cvc5", pytest.param("z3", marks=pytest.mark.slow)])
 def test_frame_block_keeps_the_array(tmp_path, solver):
-    """Not redefined, the array keeps its last value (z3's model of it may be unreadable)."""
+    """Not redefined, the array keeps its last value (z3's model of it may be unreadable:
+    then unknown at the time limit)."""
     model = write(tmp_path, """
 const N: subrange [2, *] of int;
 node M(a: int^N; c: bool) returns (d: int^N);
