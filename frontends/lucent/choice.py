@@ -54,7 +54,7 @@ def possible(env: Environment, chosen: Sequence[FNode], constraint: FNode) -> FN
     """A quantifier-free formula equivalent to ``exists chosen. constraint`` in ``env``, or
     None where z3 cannot eliminate the quantifier (the caller then assumes ``constraint``)."""
     if not set(chosen) & env.fvo.get_free_variables(constraint):
-        return constraint  # exists x. c is c where c does not read x
+        return env.formula_manager.TRUE()
     try:
         import z3
         from pysmt.solvers.z3 import Z3Converter

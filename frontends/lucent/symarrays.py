@@ -423,14 +423,38 @@ def same(inst: _Inst, a: SymArr, b: SymArr) -> FNode:
 
 
 def refine_elements(inst: _Inst, term: SymArr, sub) -> list[FNode]:
-    """The refinement ``sub`` of every element of ``term``."""
+    """The refinement ``sub`` of every element of ``term``: one ``forall``, so a predicate
+    may not hold what needs a stream of its own per element (a division, a read out of
+    range), refused where it does."""
     from kinduct.frontends.lucent import refine
+    from kinduct.frontends.lucent.walk import uid_nodes_reading
     mgr = inst.mgr
+    todo = [sub]
+    while todo:
+        r = todo.pop()
+        todo.extend(r.parts.values())
+        for var, pred in r.preds:
+            bad = [x for x in uid_nodes_reading(pred, var) if not _fixed_read(x)]
+            if bad:
+                from kinduct.frontends.lucent.typecheck import _line
+                at = bad[0].pos
+                raise UnsupportedError(
+                    "a division or an array read in the refinement of the elements of an "
+                    "array of symbolic size", SourceLocation(inst.tr.file, at.line, at.col),
+                    _line(inst.tr.checked.text, at.line))
     k = _bound(inst)
     parts = refine.constraints(inst, element(inst, term, k), sub)
     if not parts:
         return []
     return [mgr.ForAll([k], mgr.Implies(_inside(inst, k, dim(inst, term.ty)), mgr.And(parts)))]
+
+
+def _fixed_read(e: A.Expr) -> bool:
+    """A read of an array of known size at a constant index in range."""
+    if not isinstance(e, A.Index) or isinstance(e, BoundRead) or e.arg.ty.kind != "array":
+        return False
+    i = const_value(e.index)
+    return isinstance(i, int) and 0 <= i < e.arg.ty.size
 
 
 def translate(inst: _Inst, e: A.Expr) -> STerm:

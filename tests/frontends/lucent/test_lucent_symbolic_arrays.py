@@ -163,20 +163,6 @@ tel
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
-def test_any_whose_predicate_reads_no_choice_assumes_nothing(tmp_path, solver):
-    """``any { y: int | m > 0 }``: where ``m <= 0`` no value satisfies the predicate and the
-    choice is arbitrary; ``m > 0`` is no assumption (it was: a wrong valid)."""
-    model = write(tmp_path, """
-node M(m: int) returns (x: int)
-let
-  x = any { y: int | m > 0 };
-  check m > 0;
-tel
-""")
-    assert answers(model, solver) == {"m > 0": "falsifiable"}
-
-
-@pytest.mark.parametrize("solver", SOLVERS)
 def test_any_of_an_empty_element_type_is_arbitrary(tmp_path, solver):
     """No array of ``Neg^n`` exists for ``n > 0``: the choice is arbitrary there, as Kind 2's,
     and constrains nothing (it was assumed: ``n <= 0`` was proved)."""
@@ -280,3 +266,18 @@ tel
     e = refusal(model, UnsupportedError)
     assert "a slice of an array of symbolic size" in str(e)
     assert place(e) == (5, 7)
+
+
+def test_division_in_a_refinement_of_symbolic_elements_is_refused(tmp_path):
+    """One ``forall`` cannot hold a quotient per element."""
+    model = write(tmp_path, """
+type Odd = subtype { x: int | x mod 2 = 1 };
+const N: subrange [1, *] of int;
+node M(a: Odd^N) returns ();
+let
+  check a[0] mod 2 = 1;
+tel
+""")
+    e = refusal(model, UnsupportedError, analyse=True)
+    assert "refinement of the elements of an array of symbolic size" in str(e)
+    assert place(e) == (2, 31)
