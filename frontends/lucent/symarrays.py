@@ -12,9 +12,10 @@ anything; the rest of each SMT array is never read, so a definition may constrai
   arrays of known size (one fresh array of them per read and step, so that reads by a
   quantified variable get a value per index);
 - ``A = B`` and ``A <> B`` compare the elements ``0 .. n-1`` (a ``forall``);
-- a refinement of the elements (``Nat^n``) is a ``forall`` over ``0 .. n-1``;
+- a refinement of the elements (``Nat^n``) is a ``forall`` over ``0 .. n-1`` (its predicate
+  may not divide nor read out of range: that would need a stream per element);
 - ``x ^ n`` is a constant array where ``x`` is a constant, else an array constrained by a
-  ``forall``; ``A[i := v]`` stores ``v`` at ``i``;
+  ``forall``; ``A[i := v]`` stores ``v`` at ``i``; concatenations and slices are refused;
 - an element-wise definition ``A[i] = e(i)`` (:class:`SymDef`) is an array constrained by
   ``forall i. 0 <= i < n => A[i] = e(i)``.  Its right side may read other arrays by the
   index, and ``A`` itself only under a guarded ``pre`` (``-1 -> pre A[i-1]``: the ``pre`` is
