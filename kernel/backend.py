@@ -96,6 +96,9 @@ def constant(mgr, sym: FNode, value: Value) -> FNode:
     if t.is_array_type():
         from kinduct.kernel.arrays import constant as array_constant
         return array_constant(mgr, t, value, lambda st, v: _scalar(mgr, st, v))
+    if t.is_custom_type():
+        from kinduct.kernel.datatypes import constant as datatype_constant
+        return datatype_constant(mgr.env, t, value, lambda st, v: _scalar(mgr, st, v))
     raise TypeError(f"no constant of type {t}")
 
 

@@ -6,7 +6,9 @@ simplifying it builds a new term per node and step; this module walks the formul
 per question and computes Booleans, integers and exact rationals directly.
 
 It answers only what it can compute exactly: Booleans, linear and non-linear integer/real
-arithmetic with exact rationals, ``ite`` and equality.  Anything else (bit-vectors, arrays,
+arithmetic with exact rationals, ``ite``, equality, and the constructors, testers and selectors
+of datatypes (:mod:`kinduct.kernel.datatypes`, on trees; a selector of another constructor's
+field has no value here).  Anything else (bit-vectors, arrays,
 uninterpreted functions, a division by zero, a variable without a value) makes
 :func:`evaluate` return :data:`UNDECIDED`; :func:`holds` then falls back to substitution, and
 a closed quantified formula left by it is decided by a solver call (:class:`Undecided` where
@@ -23,11 +25,13 @@ import pysmt.operators as op
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 
+from kinduct.kernel import datatypes
 from kinduct.kernel.backend import constant
+from kinduct.kernel.datatypes import Tree
 from kinduct.kernel.verdict import Value
 
 Number = int | Fraction
-Computed = bool | int | Fraction
+Computed = bool | int | Fraction | Tree
 
 
 class _Undecided:
@@ -87,8 +91,15 @@ def _constant(node: FNode) -> Computed | _Undecided:
     return UNDECIDED
 
 
-def _combine(node: FNode, args: list[Computed | _Undecided]) -> Computed | _Undecided:
+def _combine(node: FNode, args: list[Computed | _Undecided], reg: datatypes.Registry | None
+             ) -> Computed | _Undecided:
     kind = node.node_type()
+    if kind == op.FUNCTION:
+        adt = datatypes.op_of(reg, node)
+        if adt is None or any(a is UNDECIDED for a in args):
+            return UNDECIDED
+        value = datatypes.evaluate(adt, args)
+        return UNDECIDED if value is None else value
     if kind == op.AND:
         if any(a is False for a in args):
             return False
@@ -108,29 +119,36 @@ def _combine(node: FNode, args: list[Computed | _Undecided]) -> Computed | _Unde
     return UNDECIDED if strict is None else strict(args)
 
 
-def _leaf(node: FNode, values: Mapping[FNode, Computed]) -> Computed | _Undecided:
+def _leaf(node: FNode, values: Mapping[FNode, Computed], reg: datatypes.Registry | None
+          ) -> Computed | _Undecided:
     if node.is_symbol():
+        adt = datatypes.op_of(reg, node)
+        if adt is not None:  # a nullary constructor
+            return datatypes.evaluate(adt, [])
         value = values.get(node, UNDECIDED)
-        return value if isinstance(value, (bool, int, Fraction)) else UNDECIDED
+        return value if isinstance(value, (bool, int, Fraction, Tree)) else UNDECIDED
     return _constant(node)
 
 
-def evaluate(formula: FNode, values: Mapping[FNode, Computed]) -> Computed | _Undecided:
+def evaluate(formula: FNode, values: Mapping[FNode, Computed], env: Environment | None = None
+             ) -> Computed | _Undecided:
     """The value of ``formula`` when each symbol ``s`` has ``values[s]``; :data:`UNDECIDED`
-    when it cannot be computed exactly here (see the module's docstring)."""
+    when it cannot be computed exactly here (see the module's docstring).  ``env``: the
+    environment whose datatypes the formula may apply."""
+    reg = datatypes.find(env)
     done: dict[FNode, Computed | _Undecided] = {}
     stack: list[tuple[FNode, bool]] = [(formula, False)]
     while stack:
         node, children_done = stack.pop()
         if children_done:
-            done[node] = _combine(node, [done[a] for a in node.args()])
+            done[node] = _combine(node, [done[a] for a in node.args()], reg)
         elif node not in done:
             args = node.args()
             if args:
                 stack.append((node, True))
                 stack.extend((a, False) for a in args if a not in done)
             else:
-                done[node] = _leaf(node, values)
+                done[node] = _leaf(node, values, reg)
     return done[formula]
 
 
@@ -144,6 +162,8 @@ def _typed(var: FNode, value: Value) -> Computed | None:
             return int(value)
         if sort.is_real_type():
             return Fraction(value)
+        if sort.is_custom_type():
+            return datatypes.from_text(value)
     except (TypeError, ValueError):
         pass
     return None
@@ -161,7 +181,7 @@ def holds(env: Environment, formula: FNode, values: Mapping[FNode, Value],
     same values already passed through :func:`computable`); None when a symbol it needs has no
     value.  Computed directly where :func:`evaluate` can, else by substituting constants and
     simplifying."""
-    value = evaluate(formula, computable(values) if ready is None else ready)
+    value = evaluate(formula, computable(values) if ready is None else ready, env)
     if value is not UNDECIDED:
         return bool(value)
     mgr = env.formula_manager
@@ -169,7 +189,9 @@ def holds(env: Environment, formula: FNode, values: Mapping[FNode, Value],
     value = env.simplifier.simplify(env.substituter.substitute(formula, consts))
     if value.is_bool_constant():
         return value.constant_value()
-    if not value.get_free_variables():  # closed: quantified, or over array constants
+    reg = datatypes.find(env)
+    if all(reg is not None and v in reg.ops for v in value.get_free_variables()):
+        # closed (but for datatype operations): quantified, or over array constants
         return _decide_closed(env, value)
     return None
 

@@ -168,7 +168,8 @@ def _key_type(scope: _Scope, t: T, pos: A.Pos) -> None:
     if why is not None:
         from kinduct.frontends.lucent.typecheck import _line
         from kinduct.kernel.errors import SourceLocation, UnsupportedError
-        raise UnsupportedError(f"sets and maps with {why} as elements or keys",
+        raise UnsupportedError(f"sets and maps with {why} as elements or keys" if why else
+                               "sets and maps of recursive datatypes",
                                SourceLocation(scope.c.file, pos.line, pos.col),
                                _line(scope.c.text, pos.line))
 
@@ -181,11 +182,13 @@ def resolve_type(checker: Checker, te: A.TypeExpr) -> tuple[T, Refinement]:
     names = ("elem",) if te.kind == "set" else ("key", "value")
     parts = {(n, t.items[0]): r for n, (_, r) in zip(names, resolved, strict=True) if not r.empty}
     from kinduct.frontends.lucent.collections_smt import unsupported_key
-    why = unsupported_key(t.items[0])
+    from kinduct.frontends.lucent.recursive import holds_recursive
+    why = "" if any(holds_recursive(x) for x in t.items) else unsupported_key(t.items[0])
     if why is not None:
         from kinduct.frontends.lucent.typecheck import _line
         from kinduct.kernel.errors import SourceLocation, UnsupportedError
-        raise UnsupportedError(f"sets and maps with {why} as elements or keys",
+        raise UnsupportedError(f"sets and maps with {why} as elements or keys" if why else
+                               "sets and maps of recursive datatypes",
                                SourceLocation(checker.file, te.pos.line, te.pos.col),
                                _line(checker.text, te.pos.line))
     return t, Refinement(parts=parts)

@@ -21,7 +21,8 @@ type's refinement keyed by :class:`~kinduct.frontends.lucent.types.Variant`).  P
 datatypes are instantiated by :mod:`.polytypes` with :func:`constructors`.
 
 Recursive datatypes (a constructor's field of the type being declared, or of one declared
-with it) are not supported: the expansion would not be finite.
+with it) have no finite expansion: each value is one term of a native SMT datatype
+(:mod:`.recursive`).
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import lazy
+from kinduct.frontends.lucent import recursive as rec
 from kinduct.frontends.lucent.checked import Prop
-from kinduct.frontends.lucent.types import BOOL, Refinement, T, Variant, flat
+from kinduct.frontends.lucent.types import BOOL, Refinement, T, Variant, flat, recursive
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -43,6 +45,12 @@ if TYPE_CHECKING:
 def declare(checker: Checker, te: A.TypeExpr, name: str) -> tuple[T, Refinement]:
     """The type of ``datatype name = …`` and the refinements of its fields; its constructors
     are registered in ``checker.ctors`` (name → (type, index))."""
+    existing = checker.types.get(name)
+    if existing is not None and recursive(existing):  # declared with its group
+        return existing, Refinement()
+    members = rec.group(checker, te, name)
+    if members is not None:
+        return rec.declare(checker, members), Refinement()
     check_names(checker, te)
     items, ref = constructors(checker, te, name)
     t = T("adt", name, items=items)
@@ -78,42 +86,12 @@ def constructors(checker: Checker, te: A.TypeExpr, name: str) -> tuple[tuple, Re
                               pos)
         resolved = []
         for f, fte in fields:
-            if _names_type(fte, name) or (not checker.strict and _names_pending_datatype(
-                    checker, fte)):
-                raise _unsupported(checker, "recursive algebraic datatypes", fte.pos)
             ft, ref = checker.resolve_type(fte)
             if not ref.empty:
                 parts[Variant(len(ctors), f"{ctor}.{f}")] = ref
             resolved.append((f, ft))
         ctors.append((ctor, tuple(resolved)))
     return tuple(ctors), Refinement(parts=parts)
-
-
-def _names_type(te: A.TypeExpr, name: str) -> bool:
-    if te.kind == "name":
-        return te.args[0] == name
-    if te.kind == "app" and te.args[0] == name:
-        return True
-    return any(isinstance(a, A.TypeExpr) and _names_type(a, name) for a in _type_args(te))
-
-
-def _type_args(te: A.TypeExpr) -> list:
-    out = []
-    for a in te.args:
-        if isinstance(a, A.TypeExpr):
-            out.append(a)
-        elif isinstance(a, tuple):
-            out.extend(x for x in a if isinstance(x, A.TypeExpr))
-    return out
-
-
-def _names_pending_datatype(checker: Checker, te: A.TypeExpr) -> bool:
-    """Whether ``te`` names a datatype not declared yet (once no declaration can progress:
-    datatypes that name each other)."""
-    pending = {td.name for td in checker.prog.types
-               if td.type_expr is not None and td.type_expr.kind == "adt"} - set(checker.types) \
-        - set(checker.poly_types)
-    return any(_names_type(te, n) for n in pending)
 
 
 def _unsupported(checker: Checker, what: str, pos: A.Pos) -> UnsupportedError:
@@ -183,12 +161,14 @@ def selector(scope: _Scope, arg: A.Expr, field: str, pos: A.Pos) -> A.Expr:
         ref = Refinement(preds=[(var, test)], label="Selector")
         scope.node.obligations.append(Prop(f"Selector[L{pos.line}C{pos.col}]", arg, pos,
                                            "Generated", ref=ref, clock=scope.clock))
-    return A.Field(arg, f"{ctor}.{field}", pos=pos, ty=ft)
+    read = A.Field(arg, f"{ctor}.{field}", pos=pos, ty=ft)
+    return rec.mark(read, owed=True) if recursive(t) else read
 
 
 def _read(arg: A.Expr, ctor: str, field: str, ft: T) -> A.Expr:
     """The field of a value known to be built by ``ctor`` (no obligation)."""
-    return A.Field(arg, f"{ctor}.{field}", pos=arg.pos, ty=ft)
+    read = A.Field(arg, f"{ctor}.{field}", pos=arg.pos, ty=ft)
+    return rec.mark(read, owed=False) if recursive(arg.ty) else read
 
 
 # ---- match ----
@@ -285,7 +265,7 @@ def _exhaustive(rows: list[list[A.Pattern]], types: list[T]) -> bool:
         return bool(rows)
     t, rest = types[0], types[1:]
     wild = [row[1:] for row in rows if not _is_ctor_pattern(row[0], t)]
-    if t.kind != "adt":
+    if t.kind != "adt" or len(wild) == len(rows):  # no constructor pattern in this column
         return _exhaustive(wild, rest)
     for ctor, fields in t.items:
         n = len(fields)

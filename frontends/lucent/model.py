@@ -10,12 +10,19 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent import collections_sim, machine, quantified, symarrays_sim, ticks
+from kinduct.frontends.lucent import (
+    collections_sim,
+    machine,
+    quantified,
+    recursive,
+    symarrays_sim,
+    ticks,
+)
 from kinduct.frontends.lucent.checker import Checked, check_program
 from kinduct.frontends.lucent.parser import parse_file, parse_text
 from kinduct.frontends.lucent.simulate import Instance, Simulator, leaves, refinement_holds
 from kinduct.frontends.lucent.translate import PropInfo, Translator
-from kinduct.frontends.lucent.types import T, assemble, scalar_paths
+from kinduct.frontends.lucent.types import T, assemble, recursive_type, scalar_paths
 from kinduct.kernel.errors import InputError, SourceLocation, warn
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.system import Inconclusive, Origin, Property, TransitionSystem
@@ -109,6 +116,8 @@ def _reachable_from(checked: Checked, main: str) -> set[str]:
 # ---- values between trace and simulator ----
 
 def _from_trace(value: Any, t: T) -> Any:
+    if recursive_type(t):  # a tree's text
+        return recursive.from_trace(value, t, _from_trace)
     if t.kind in ("set", "lift"):  # an array's text
         return collections_sim.from_trace(value, t)
     if t.kind == "ilift":
@@ -293,7 +302,7 @@ def _compare(sim: Simulator, trace: Trace, k: int) -> str | None:
                 if leaf not in step:
                     continue
                 got = _from_trace(step[leaf], lt) if lt.kind in ("machine", "set", "lift") \
-                    else step[leaf]
+                    or recursive_type(lt) else step[leaf]
                 if got != v:
                     return (f"stream {leaf} is {v} on the simulator but {got} in the trace "
                             f"at step {k}")
@@ -330,6 +339,8 @@ def _json(v: Any, t: T) -> Any:
         return t.items[v] if isinstance(v, int) and 0 <= v < len(t.items) else v
     if t.kind == "record":
         return {f: _json(v[f], ft) for f, ft in t.items}
+    if t.kind == "adt" and recursive_type(t):
+        return recursive.text(v, t, _json)
     if t.kind == "adt":
         return adt_text(v, t)
     if t.kind in ("set", "map"):

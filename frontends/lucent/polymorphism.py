@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import constants
-from kinduct.frontends.lucent.types import Refinement, T, flat
+from kinduct.frontends.lucent.types import Refinement, T, flat, recursive
 from kinduct.frontends.lucent.walk import _calls_in_decl
 from kinduct.kernel.errors import InputError, UnsupportedError
 
@@ -164,10 +164,12 @@ def _type_name(scope: _Scope, te: A.TypeExpr, t: T, ref: Refinement) -> str:
     return " ".join(text.split())
 
 
-def match_type(want: T, got: T, binding: dict[str, T]) -> bool:
+def match_type(want: T, got: T, binding: dict[str, T],
+               assumed: set[tuple[int, int]] | None = None) -> bool:
     """Whether ``got`` is ``want`` with its type variables bound (extending ``binding``); an
     instance of a polymorphic record or datatype (``Option<T>``) matches those of the same
-    declaration (``Option<int>``) field by field."""
+    declaration (``Option<int>``) field by field (``assumed``: the pairs of recursive
+    datatypes being matched, which match where they recur)."""
     if want.kind == "typevar":
         if want.name in binding:
             return binding[want.name] == got
@@ -179,8 +181,13 @@ def match_type(want: T, got: T, binding: dict[str, T]) -> bool:
     if want.kind in ("tuple", "array", "symarray"):
         return all(match_type(w, g, binding) for w, g in zip(want.items, got.items, strict=True))
     if want.kind in ("record", "adt") and "<" in want.name:
+        if recursive(want):
+            key = (id(want.items), id(got.items))
+            if assumed is not None and key in assumed:
+                return True
+            assumed = (assumed or set()) | {key}
         return want.name.split("<", 1)[0] == got.name.split("<", 1)[0] and all(
-            wf == gf and match_type(wt, gt, binding)
+            wf == gf and match_type(wt, gt, binding, assumed)
             for (wf, wt), (gf, gt) in zip(_parts(want), _parts(got), strict=True))
     return want == got
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import datatypes
+from kinduct.frontends.lucent import datatypes, recursive
 from kinduct.frontends.lucent.types import Refinement, T
 
 if TYPE_CHECKING:
@@ -36,7 +36,13 @@ def declare(checker: Checker, td: A.TypeDecl) -> None:
     adt = td.type_expr.kind == "adt"
     if adt:
         datatypes.check_names(checker, td.type_expr)
-    instantiate(checker, td, [(T("typevar", p), Refinement()) for p in td.type_params])
+    if adt:  # a recursive datatype names itself
+        checker.poly_types[td.name] = td
+    try:
+        instantiate(checker, td, [(T("typevar", p), Refinement()) for p in td.type_params])
+    except BaseException:
+        checker.poly_types.pop(td.name, None)
+        raise
     checker.poly_types[td.name] = td
     if adt:
         for i, (ctor, _, _) in enumerate(td.type_expr.args):
@@ -72,6 +78,8 @@ def instantiate(checker: Checker, td: A.TypeDecl, targs: list[tuple[T, Refinemen
                                                                 strict=True)}
     try:
         if td.type_expr.kind == "adt":
+            if any(recursive.names(fte, td.name) for fte in recursive.field_types(td.type_expr)):
+                return recursive.instance(checker, td.type_expr, name)
             items, ref = datatypes.constructors(checker, td.type_expr, name)
             return T("adt", name, items=items), ref
         if td.type_expr.kind == "enum":

@@ -10,7 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent import machine, ticks
+from kinduct.frontends.lucent import machine, recursive, ticks
 from kinduct.frontends.lucent.model import _json, _type_name, load_checked
 from kinduct.frontends.lucent.simulate import Instance, Simulator, default_value
 from kinduct.frontends.lucent.types import T
@@ -50,6 +50,8 @@ def parse_value(text: Any, t: T, where: str) -> Any:
             if s in t.items:
                 return t.items.index(s)
             return int(s)
+        if t.kind == "adt":  # Lucent's syntax: Cons(1, Nil)
+            return recursive.parse(str(text), t, lambda x, ft: parse_value(x, ft, where))
         if t.kind in ("array", "tuple", "record"):
             v = json.loads(text) if isinstance(text, str) else text
             if t.kind == "record":
@@ -158,7 +160,9 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([_block(sim.root)], indent=2))
         return 0
-    rows = [(n, node.var_class(n), [_fmt(h[n]) for h in sim.root.history])
+    rows = [(n, node.var_class(n), [recursive.text(h[n], node.types[n], lambda v, _: _fmt(v))
+                                     if node.types[n].kind == "adt" else _fmt(h[n])
+                                     for h in sim.root.history])
             for n in node.inputs + node.outputs + node.locals]
     print_stream_table(console(), f"simulation of {main} ({len(inputs)} steps)", ("stream", "class"),
                        rows, len(inputs))

@@ -17,12 +17,20 @@ from fractions import Fraction
 from typing import Any
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import machine, quantified, symarrays, symarrays_sim
+from kinduct.frontends.lucent import machine, quantified, recursive, symarrays, symarrays_sim
 from kinduct.frontends.lucent.checked import Quantified
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Refines
 from kinduct.frontends.lucent.clocks import INIT
 from kinduct.frontends.lucent.lazy import Clock, clock_of
-from kinduct.frontends.lucent.types import Adt, T, Variant, adt_fields, regroup, scalar_paths
+from kinduct.frontends.lucent.types import (
+    Adt,
+    T,
+    Variant,
+    adt_fields,
+    recursive_type,
+    regroup,
+    scalar_paths,
+)
 from kinduct.frontends.lucent.types import leaves as value_leaves
 from kinduct.frontends.lucent.values import SimulationError, binop_value
 
@@ -43,6 +51,8 @@ def default_value(t: T) -> Any:
         return Fraction(0)
     if t.kind == "record":
         return {f: default_value(ft) for f, ft in t.items}
+    if t.kind == "adt" and recursive_type(t):
+        return recursive.default(t)
     if t.kind == "adt":
         return Adt({"%tag": 0, **{k: default_value(ft) for k, ft in adt_fields(t)}}, t)
     if t.kind == "array":
@@ -309,9 +319,14 @@ class Instance:
                 a[i] = v
             return a
         if isinstance(e, A.Field):
+            if recursive_type(e.arg.ty):
+                return recursive.evaluate(self, e)
             return self.eval(e.arg)[e.name]
         if isinstance(e, A.RecordLit):
             return {f: self.eval(x) for f, x in e.fields}
+        if (isinstance(e, A.Construct) and recursive_type(e.ty)) or \
+                (isinstance(e, A.Tester) and recursive_type(e.arg.ty)):
+            return recursive.evaluate(self, e)
         if isinstance(e, A.Construct):  # other constructors' fields: the oracle's choice
             own = {f"{e.ctor}.{f}": a for (f, _), a in zip(e.ty.items[e.index][1], e.args,
                                                            strict=True)}

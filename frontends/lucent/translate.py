@@ -18,6 +18,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import BOOL as SBOOL
 from pysmt.typing import INT as SINT
@@ -30,6 +31,7 @@ from kinduct.frontends.lucent import (
     machine,
     obligations,
     quantified,
+    recursive,
     refine,
     symarrays,
     symchoice,
@@ -49,6 +51,7 @@ from kinduct.frontends.lucent.types import (
     assemble,
     flat,
     leaves,
+    recursive_type,
     regroup,
     scalar_paths,
 )
@@ -58,7 +61,13 @@ from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuild
 STerm = Any  # FNode, or a list (tuple/array) / dict (record) of STerms
 
 
-def smt_type(t: T):
+def smt_type(t: T, env: Environment | None = None):
+    """The SMT sort of a scalar leaf of type ``t`` (a recursive datatype's needs ``env``,
+    where its native sort is declared)."""
+    if recursive_type(t):
+        if env is None:
+            raise TypeError(f"the sort of the recursive datatype {t} needs its environment")
+        return recursive.sort(env, t)
     if t.kind == "bool":
         return SBOOL
     if t.kind == "real":
@@ -125,9 +134,9 @@ class Translator:
         congruence across longer distances is checked when a counterexample is replayed."""
         mgr = self.mgr
         mem_args = [self.state(f"%fn.{fn}.{len(self.fn_calls.get(fn, []))}.a{i}", t)
-                    for i, t in enumerate(_types_of(args))]
+                    for i, t in enumerate(_types_of(args, self.b.env))]
         mem_outs = [self.state(f"%fn.{fn}.{len(self.fn_calls.get(fn, []))}.o{i}", t)
-                    for i, t in enumerate(_types_of(outs))]
+                    for i, t in enumerate(_types_of(outs, self.b.env))]
         for m, x in zip(mem_args + mem_outs, args + outs, strict=True):
             self.b.update(m, x)
         calls = self.fn_calls.setdefault(fn, [])
@@ -154,7 +163,7 @@ class Translator:
     # ---- variables ----
     def state(self, name: str, t: T, enum_range: bool = False) -> STerm:
         def leaf(n: str, lt: T) -> FNode:
-            cur, nxt = self.b.state(n, smt_type(lt))
+            cur, nxt = self.b.state(n, smt_type(lt, self.b.env))
             self.next_of[cur] = nxt
             if enum_range and lt.kind == "set" and collections_smt.needs_bound(lt):
                 bound = self.b.input(n + ".%bound", SINT)  # a free set (a choice) is finite
@@ -167,7 +176,7 @@ class Translator:
 
     def input(self, name: str, t: T) -> STerm:
         def leaf(n: str, lt: T) -> FNode:
-            sym = self.b.input(n, smt_type(lt))
+            sym = self.b.input(n, smt_type(lt, self.b.env))
             if lt.kind == "set" and collections_smt.needs_bound(lt):  # a free set is finite
                 bound = self.b.input(n + ".%bound", SINT)
                 self.assume(collections_smt.bounded(self.mgr, sym, lt, bound))
@@ -256,15 +265,15 @@ class Translator:
         return mgr.And(conds)
 
 
-def _types_of(terms: list[FNode]) -> list[T]:
-    return [_type_of(x.get_type()) for x in terms]
+def _types_of(terms: list[FNode], env: Environment) -> list[T]:
+    return [_type_of(x.get_type(), env) for x in terms]
 
 
-def _type_of(st) -> T:
+def _type_of(st, env: Environment) -> T:
     kinds = {SBOOL: T("bool"), SINT: T("int"), SREAL: T("real")}
     if st.is_array_type() and st.index_type == SINT:  # a leaf of an array of symbolic size
-        return T("ilift", items=(_type_of(st.elem_type),))
-    return kinds.get(st) or machine.machine(False, st.width)
+        return T("ilift", items=(_type_of(st.elem_type, env),))
+    return kinds.get(st) or recursive.type_of(env, st) or machine.machine(False, st.width)
 
 
 def _flatten_typed(term: STerm, t: T) -> list[STerm]:
@@ -596,9 +605,15 @@ class _Inst:
             v = self.expr(e.value)
             return [self.ite(mgr.Equals(i, mgr.Int(k)), v, x) for k, x in enumerate(a)]
         if isinstance(e, A.Field):
+            if recursive_type(e.arg.ty):
+                return recursive.select(self, e, self.expr(e.arg))
             return self.expr(e.arg)[e.name]
         if isinstance(e, A.RecordLit):
             return {f: self.expr(x) for f, x in e.fields}
+        if isinstance(e, A.Construct) and recursive_type(e.ty):
+            return recursive.construct(self.tr.b.env, e, [self.expr(a) for a in e.args])
+        if isinstance(e, A.Tester) and recursive_type(e.arg.ty):
+            return recursive.test(self.tr.b.env, e, self.expr(e.arg))
         if isinstance(e, A.Construct):  # other constructors' fields: arbitrary
             own = {f: a for (f, _), a in zip(e.ty.items[e.index][1], e.args, strict=True)}
             return Adt({"%tag": mgr.Int(e.index), **{

@@ -42,6 +42,44 @@ class T:
         return self.kind
 
 
+class Recursive:
+    """The constructors of a recursive datatype (a field's type may be the datatype itself, or
+    one declared with it), filled once the datatype's type exists: ``T("adt", name,
+    items=Recursive(name))`` behaves as the tuple of its constructors, and types holding it
+    compare by identity (one object per datatype), which keeps :class:`T` finite.  Such a
+    value is one SMT term of a native datatype sort (:mod:`.recursive`)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.ctors: tuple = ()
+
+    def __iter__(self) -> Any:
+        return iter(self.ctors)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self.ctors[i]
+
+    def __len__(self) -> int:
+        return len(self.ctors)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __repr__(self) -> str:
+        return f"Recursive({self.name})"
+
+
+def recursive(t: T) -> bool:
+    """Whether ``t`` is a recursive datatype (one SMT term, not a flattened expansion)."""
+    return isinstance(t.items, Recursive)
+
+
+recursive_type = recursive  # for modules that import the module :mod:`.recursive` too
+
+
 BOOL = T("bool")
 INT = T("int")
 REAL = T("real")
@@ -149,7 +187,7 @@ class SymArr(dict):
 
 def leaf_count(t: T) -> int:
     """How many scalar streams a value of type ``t`` is expanded into."""
-    if t.kind == "adt":
+    if t.kind == "adt" and not recursive(t):
         return 1 + sum(leaf_count(ft) for _, ft in adt_fields(t))
     if t.kind == "record":
         return sum(leaf_count(ft) for _, ft in t.items)
@@ -225,8 +263,8 @@ class Refinement:
 def scalar_paths(t: T, prefix: str = "") -> list[tuple[str, T]]:
     """The scalar leaves of a structured type with their name suffixes
     (``.f`` for fields, ``[i]`` for array elements, ``.%i`` for tuple components, ``.%tag``
-    and ``.Constructor.field`` for an algebraic datatype)."""
-    if t.kind == "adt":
+    and ``.Constructor.field`` for an algebraic datatype; a recursive one is a leaf)."""
+    if t.kind == "adt" and not recursive(t):
         return [(f"{prefix}.%tag", constructor_tag(t))] + \
             [p for k, ft in adt_fields(t) for p in scalar_paths(ft, f"{prefix}.{k}")]
     if t.kind == "record":
@@ -247,7 +285,7 @@ def scalar_paths(t: T, prefix: str = "") -> list[tuple[str, T]]:
 def assemble(name: str, t: T, read: Callable[[str, T], Any]) -> Any:
     """Build a structured value (records, arrays, tuples) from its scalar leaves, named by path;
     the simulator reads values with it and the translation creates symbols with it."""
-    if t.kind == "adt":
+    if t.kind == "adt" and not recursive(t):
         return Adt({"%tag": read(f"{name}.%tag", constructor_tag(t)),
                     **{k: assemble(f"{name}.{k}", ft, read) for k, ft in adt_fields(t)}}, t)
     if t.kind == "record":
@@ -273,10 +311,11 @@ COMPOSITE = frozenset({"record", "adt", "array", "tuple"})
 
 def components(t: T) -> list[T]:
     """The types ``t`` is immediately made of: a record's fields, every constructor's fields
-    of a datatype, an array's element, a tuple's items; none for other kinds."""
+    of a datatype, an array's element, a tuple's items; none for other kinds, nor for a
+    recursive datatype (one SMT term; its fields are scalars or recursive datatypes)."""
     if t.kind == "record":
         return [ft for _, ft in t.items]
-    if t.kind == "adt":
+    if t.kind == "adt" and not recursive(t):
         return [ft for _, fields in t.items for _, ft in fields]
     if t.kind in ("array", "tuple", "symarray"):
         return list(t.items)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent.types import BOOL, COMPOSITE, Refinement, T, components
+from kinduct.frontends.lucent.types import BOOL, COMPOSITE, Refinement, T, components, recursive
 from kinduct.frontends.lucent.walk import (
     _has_temporal,
     const_value,
@@ -49,6 +49,8 @@ class UQuant(A.Expr):
 def _quantifiable(t: T) -> bool:
     if t.kind in ("int", "real", "bool", "enum", "machine"):
         return True
+    if recursive(t):  # a native datatype: its values are not expanded into scalars
+        return False
     return t.kind in COMPOSITE and all(_quantifiable(c) for c in components(t))
 
 

@@ -29,10 +29,11 @@ from pysmt.operators import (
     POW,
 )
 
-from kinduct.kernel import arrays
+from kinduct.kernel import arrays, datatypes
 from kinduct.kernel.backend import Backend, Solver, SolverUnknown
 from kinduct.kernel.hookspecs import hookimpl
 from kinduct.kernel.verdict import Value
+from kinduct.plugins.backends import pysmt_datatypes
 
 
 @contextlib.contextmanager
@@ -256,6 +257,9 @@ class Z3Solver(_PySMTSolver):
                 out[sym] = Fraction(val.approx(20).as_fraction())
             elif _z3_is_array(val):
                 out[sym] = arrays.to_text(_z3_array(model, val, sym))
+            elif (tree := pysmt_datatypes.z3_tree(
+                    val, lambda x, s=sym: _z3_scalar(model, x, s))) is not None:
+                out[sym] = datatypes.to_text(tree)
             else:
                 raise SolverUnknown(f"cannot read a value of {sym}: {val}")
         return out
@@ -328,6 +332,9 @@ class CVC5Solver(_PySMTSolver):
                 out[sym] = int(val.getBitVectorValue(10))
             elif val.getSort().isArray():
                 out[sym] = arrays.to_text(_cvc5_array(val, sym))
+            elif (tree := pysmt_datatypes.cvc5_tree(val, lambda x, s=sym: _cvc5_scalar(x, s))
+                  ) is not None:
+                out[sym] = datatypes.to_text(tree)
             else:
                 raise SolverUnknown(f"cannot read a value of {sym}: {val}")
         return out
@@ -449,21 +456,25 @@ def _z3_lambda(model: Any, val: Any, sym: FNode, entries: list) -> arrays.ArrayV
 _LAMBDA_SPAN = 10_000
 
 
+def _cvc5_scalar(v: Any, sym: FNode) -> Any:
+    if v.isBooleanValue():
+        return v.getBooleanValue()
+    if v.isIntegerValue():
+        return int(v.getIntegerValue())
+    if v.isRealValue():
+        return Fraction(v.getRealValue())
+    if v.isBitVectorValue():
+        return int(v.getBitVectorValue(10))
+    if v.getSort().isArray():
+        return _cvc5_array(v, sym)
+    raise SolverUnknown(f"cannot read a value of {sym}: {v}")
+
+
 def _cvc5_array(val: Any, sym: FNode) -> arrays.ArrayValue:
     import cvc5
 
     def scalar(v: Any) -> Any:
-        if v.isBooleanValue():
-            return v.getBooleanValue()
-        if v.isIntegerValue():
-            return int(v.getIntegerValue())
-        if v.isRealValue():
-            return Fraction(v.getRealValue())
-        if v.isBitVectorValue():
-            return int(v.getBitVectorValue(10))
-        if v.getSort().isArray():
-            return _cvc5_array(v, sym)
-        raise SolverUnknown(f"cannot read a value of {sym}: {v}")
+        return _cvc5_scalar(v, sym)
     entries = []
     while val.getKind() == cvc5.Kind.STORE:
         entries.append((scalar(val[1]), scalar(val[2])))
@@ -493,6 +504,7 @@ def _patch_cvc5_converter() -> None:
 
 
 _patch_cvc5_converter()
+pysmt_datatypes.patch()
 
 
 #: cvc5's logic of every theory it supports, non-linear arithmetic included.
@@ -506,7 +518,7 @@ _SCANNED: weakref.WeakKeyDictionary[Any, tuple[int, bool]] = weakref.WeakKeyDict
 
 def _beyond(node: FNode) -> bool:
     """Whether ``node`` is outside quantifier-free linear arithmetic: a non-linear term, a
-    bit-vector one, an array or a quantifier."""
+    bit-vector one, an array, a datatype or a quantifier."""
     if node.is_quantifier():
         return True
     kind = node.node_type()
@@ -518,8 +530,12 @@ def _beyond(node: FNode) -> bool:
         return True
     if node.is_quantifier() or kind in ARRAY_OPERATORS:  # Lucent's sets and maps
         return True
+    if node.is_function_application():  # a datatype's constructor, tester or selector
+        ft = node.function_name().symbol_type()
+        return any(t.is_custom_type() for t in (ft.return_type, *ft.param_types))
     return node.is_symbol() and (node.symbol_type().is_bv_type() or
-                                 node.symbol_type().is_array_type())
+                                 node.symbol_type().is_array_type() or
+                                 node.symbol_type().is_custom_type())  # datatypes
 
 
 def beyond_default_logic(env: Environment) -> bool:

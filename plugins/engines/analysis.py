@@ -376,6 +376,7 @@ class AnalysingEngine(Engine):
     prepares = True
 
     def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
-        if any(v.symbol_type().is_array_type() for v in (*system.state_vars, *system.input_vars)):
-            return  # ic3 and invgen decline array state: no analysis to share
+        if any(v.symbol_type().is_array_type() or v.symbol_type().is_custom_type()
+               for v in (*system.state_vars, *system.input_vars)):
+            return  # ic3 and invgen decline array and datatype state: no analysis to share
         analyze(system, make_solver)

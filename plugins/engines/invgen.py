@@ -41,9 +41,10 @@ class InvGen(AnalysingEngine):
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
         arrays = [v for v in (*system.state_vars, *system.input_vars)
-                  if v.symbol_type().is_array_type()]
+                  if v.symbol_type().is_array_type() or v.symbol_type().is_custom_type()]
         if arrays:  # its candidates and samples are over numbers and Booleans
-            raise EngineRefusal(f"invgen does not mine array state ({arrays[0]}: "
+            kind = "array" if arrays[0].symbol_type().is_array_type() else "datatype"
+            raise EngineRefusal(f"invgen does not mine {kind} state ({arrays[0]}: "
                                 f"{arrays[0].symbol_type()})")
         options: InvGen.Options = ctx.options
         budget = options.budget

@@ -117,8 +117,8 @@ tel
      "type mismatch: expected int, got bool"),
     ("node N() returns (y: Opt<int>);\nlet y = Present@<int, int>(1); tel", "3:9",
      "datatype Opt has 1 type parameter(s), 2 given"),
-    ("datatype L<T> = Nil | Cons (hd: T, tl: L<T>);\nnode N() returns ();\nlet tel", "2:40",
-     "unsupported: recursive algebraic datatypes"),
+    ("datatype L<T> = Nil | Cons (hd: T, tl: L<T>);\nnode N(x: L<set<int>>) returns ();\n"
+     "let tel", "2:33", "unsupported: a field of type set<int> in the recursive datatype"),
     ("contract C<T>(x: T) returns ();\nlet tel\nnode N() returns ();\n"
      "(*@contract import C() returns (); *)\nlet tel", "5:13",
      "contract C expects 1 inputs"),
