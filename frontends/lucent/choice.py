@@ -120,6 +120,9 @@ def translate(inst: _Inst, e: A.AnyE) -> STerm:
         want = mgr.And(parts)
         can = mark.possible(leaves(var), want) if mark is not None else \
             possible(tr.b.env, leaves(var), want)
+        if can is None:
+            from kinduct.frontends.lucent import symchoice
+            can = symchoice.possible(tr.b.env, leaves(var), want)
         tr.assume(want if can is None else mgr.Implies(can, want))
     if e.functional:  # choose: a function of what its predicate reads
         args = getattr(e, "args", [])
