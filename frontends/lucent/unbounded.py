@@ -119,7 +119,7 @@ def _inlinable(callee: Any, refined: bool = False) -> bool:
             all(len(names) == 1 for names, _ in callee.eqs))
 
 
-def _inline(scope: _Scope, e: A.Expr, bounds: dict[str, Refinement]) -> A.Expr:
+def _inline(scope: _Scope, e: A.Expr, bounds: dict[str, Refinement] | None = None) -> A.Expr:
     """``e`` with the calls of :func:`_inlinable` functions replaced by their bodies (a
     quantifier's body cannot hold a node instance per value of its variables); a function
     whose inputs have refinement types too where its arguments are variables of ``bounds``
@@ -128,7 +128,7 @@ def _inline(scope: _Scope, e: A.Expr, bounds: dict[str, Refinement]) -> A.Expr:
         from kinduct.frontends.lucent.quantified import inputs_covered
         callee = scope.done.get(e.name)
         if callee is not None and len(e.args) == len(callee.inputs) and \
-                _inlinable(callee, inputs_covered(callee, e.args, bounds)):
+                _inlinable(callee, inputs_covered(callee, e.args, bounds or {})):
             args = [_inline(scope, a, bounds) for a in e.args]
             if scope.node is not None and e in scope.node.calls:
                 scope.node.calls.remove(e)
