@@ -187,9 +187,10 @@ def holds(env: Environment, formula: FNode, values: Mapping[FNode, Value],
     mgr = env.formula_manager
     consts = {var: constant(mgr, var, v) for var, v in values.items()}
     value = env.substituter.substitute(formula, consts)
-    if _has_array_value(value):  # PySMT simplifies an equality of two array values to the
-        # equality of their defaults (``[1 := True] = [3 := True]`` to True): a solver decides
-        return None if value.get_free_variables() else _decide_closed(env, value)
+    if _has_array_value(value) and not value.get_free_variables():
+        # PySMT simplifies an equality of two array values to the equality of their defaults
+        # (``[1 := True] = [3 := True]`` to True): a solver decides
+        return _decide_closed(env, value)
     value = env.simplifier.simplify(value)
     if value.is_bool_constant():
         return value.constant_value()
