@@ -28,6 +28,13 @@ from kinduct.kernel.system import TransitionSystem
 from kinduct.plugins.engines.common import conjuncts
 
 
+def opaque(v: FNode) -> bool:
+    """Is ``v`` datatype- or array-sorted?  The engines mine and sample only the other
+    (scalar) state; such variables stay in every relation the solver is asked about."""
+    t = v.symbol_type()
+    return t.is_array_type() or t.is_custom_type()
+
+
 def register_updates(system: TransitionSystem) -> dict[FNode, FNode]:
     """Register -> next-state term over current-step variables: the frontend's
     :attr:`Structure.updates`, else the conjuncts ``next(v) = term`` of ``trans``."""

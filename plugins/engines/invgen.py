@@ -40,12 +40,6 @@ class InvGen(AnalysingEngine):
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
-        arrays = [v for v in (*system.state_vars, *system.input_vars)
-                  if v.symbol_type().is_array_type() or v.symbol_type().is_custom_type()]
-        if arrays:  # its candidates and samples are over numbers and Booleans
-            kind = "array" if arrays[0].symbol_type().is_array_type() else "datatype"
-            raise EngineRefusal(f"invgen does not mine {kind} state ({arrays[0]}: "
-                                f"{arrays[0].symbol_type()})")
         options: InvGen.Options = ctx.options
         budget = options.budget
         left = ctx.time_left()

@@ -1,4 +1,10 @@
-"""Simulated executions of a system through the solver, the samples invariant mining reads."""
+"""Simulated executions of a system through the solver, the samples invariant mining reads.
+
+Only the scalar state (Booleans, numbers, bit-vectors) is sampled: datatype- and array-sorted
+state variables (:func:`~kinduct.plugins.engines.analysis.opaque`) are left to the solver in
+every step, so a sample is a scalar state that some state of the system projects to (not
+always a reachable one; samples only propose candidates, which are proved on the full
+relation)."""
 
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ from pysmt.fnode import FNode
 from kinduct.kernel.backend import constant
 from kinduct.kernel.engine import EngineContext
 from kinduct.kernel.system import TransitionSystem
+from kinduct.plugins.engines.analysis import opaque
 from kinduct.plugins.engines.vocab import state_atoms
 
 
@@ -39,13 +46,17 @@ class Simulator:
         #: Integer hints only on inputs: random values for defined state variables mostly conflict.
         self.int_hint_vars = set(system.input_vars) | set(self.next_inputs.values())
         self.registers = None if registers is None else set(registers)
+        #: The state variables a sample holds (and each step fixes), with their next copies.
+        self.scalars = [v for v in system.state_vars if not opaque(v)]
+        nmap = system.next_map()
+        self.next_scalars = [nmap[v] for v in self.scalars]
         #: Probability of a hint per free value; runs alternate between many and few hints
         #: (few keeps "so far" flags such as Lustre's Sofar(env) true for longer).
         self.hint_rate = 0.5
         #: Atoms over state variables are read along with the state (their truth values are
         #: the Boolean terms of the implication templates).
-        self.atoms = state_atoms(system)
-        nmap = system.next_map()
+        self.atoms = [a for a in state_atoms(system)
+                      if not any(opaque(v) for v in system.env.fvo.get_free_variables(a))]
         self.next_atoms = [system.env.substituter.substitute(a, nmap) for a in self.atoms]
 
     def _hints(self, symbols: Sequence[FNode], lo: int, hi: int, all_ints: bool = False) -> list[FNode]:
@@ -103,10 +114,10 @@ class Simulator:
             if not self._solve([self.act_init], free_init, all_ints=True, sticky=sticky_cur):
                 break
             self.hint_rate = (0.5, 0.1, 0.5, 0.3)[run % 4]
-            vals = self.solver.values([*system.state_vars, *self.atoms])
+            vals = self.solver.values([*self.scalars, *self.atoms])
             stale = 0
             for _ in range(depth):
-                key = tuple(vals[v] for v in system.state_vars)
+                key = tuple(vals[v] for v in self.scalars)
                 if key not in seen:
                     seen.add(key)
                     states.append(vals)
@@ -118,11 +129,11 @@ class Simulator:
                 if time.monotonic() > deadline:
                     return states
                 fixed = [self.act_step, *(self.mgr.EqualsOrIff(v, constant(self.mgr, v, vals[v]))
-                                          for v in system.state_vars)]
+                                          for v in self.scalars)]
                 if not self._solve(fixed, free_step, sticky=sticky_next):
                     break
-                nxt = self.solver.values([*system.next_vars, *self.next_atoms])
-                vals = {c: nxt[n] for c, n in zip(system.state_vars, system.next_vars, strict=True)}
+                nxt = self.solver.values([*self.next_scalars, *self.next_atoms])
+                vals = {c: nxt[n] for c, n in zip(self.scalars, self.next_scalars, strict=True)}
                 vals.update((a, nxt[n]) for a, n in zip(self.atoms, self.next_atoms, strict=True))
         return states
 
