@@ -13,11 +13,10 @@ from pysmt.fnode import FNode
 
 from kinduct.kernel.certify import check_invariant
 from kinduct.kernel.engine import EngineContext
-from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.engines.analysis import AnalysingEngine
+from kinduct.plugins.engines.analysis import AnalysingEngine, possible
 from kinduct.plugins.engines.common import unknown_on_solver_failure
 from kinduct.plugins.engines.discovery import discover
 
@@ -77,7 +76,7 @@ class InvGen(AnalysingEngine):
         solver = ctx.make_solver()
         solver.add(inv)
         solver.add_all(system.assumptions)
-        implied = not solver.check([mgr.Not(prop.obligation(system.env))])
+        implied = not possible(solver, [mgr.Not(prop.obligation(system.env))])
         solver.close()
         if not implied:
             return False

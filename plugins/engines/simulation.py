@@ -14,10 +14,11 @@ from collections.abc import Sequence
 
 from pysmt.fnode import FNode
 
-from kinduct.kernel.backend import constant
+from kinduct.kernel.backend import SolverUnknown, constant
 from kinduct.kernel.engine import EngineContext
 from kinduct.kernel.system import TransitionSystem
 from kinduct.plugins.engines.analysis import opaque
+from kinduct.plugins.engines.common import conjuncts
 from kinduct.plugins.engines.vocab import state_atoms
 
 
@@ -34,15 +35,20 @@ class Simulator:
         mgr = self.mgr
         self.act_init = mgr.FreshSymbol(template="__sim_init_%d")
         self.act_step = mgr.FreshSymbol(template="__sim_step_%d")
-        self.solver.add(mgr.Implies(self.act_init, mgr.And(system.init, *system.assumptions)))
+        # Samples need not be reachable states (they only propose candidates): quantified
+        # conjuncts (bounds and contents of sets and maps) are left out, since a solver that
+        # cannot decide them would stop every run.
+        init, trans, assumptions = (_quantifier_free(system, f)
+                                    for f in (system.init, system.trans, mgr.And(system.assumptions)))
+        self.solver.add(mgr.Implies(self.act_init, mgr.And(init, assumptions)))
         # The successor must satisfy the assumptions too (with inputs of its own): where they
         # define the wires (the Lustre translation) a successor chosen by ``trans`` alone is
         # garbage that no further step accepts.
         self.next_inputs = {i: mgr.FreshSymbol(i.symbol_type(), template="__sim_in_%d")
                             for i in system.input_vars}
         shift = {**system.next_map(), **self.next_inputs}
-        ahead = [system.env.substituter.substitute(a, shift) for a in system.assumptions]
-        self.solver.add(mgr.Implies(self.act_step, mgr.And(system.trans, *system.assumptions, *ahead)))
+        ahead = system.env.substituter.substitute(assumptions, shift)
+        self.solver.add(mgr.Implies(self.act_step, mgr.And(trans, assumptions, ahead)))
         #: Integer hints only on inputs: random values for defined state variables mostly conflict.
         self.int_hint_vars = set(system.input_vars) | set(self.next_inputs.values())
         self.registers = None if registers is None else set(registers)
@@ -82,15 +88,19 @@ class Simulator:
         return self._with_hints(fixed, hints)
 
     def _with_hints(self, fixed: list[FNode], hints: list[FNode]) -> bool:
-        for _ in range(10):
-            if self.solver.check([*fixed, *hints]):
-                return True
-            if not hints:
-                return False
-            core = set(self.solver.unsat_core())
-            dropped = [h for h in hints if h in core]
-            hints = [h for h in hints if h not in core] if dropped else []
-        return self.solver.check(fixed)
+        """False also when the solver cannot decide (the run ends there)."""
+        try:
+            for _ in range(10):
+                if self.solver.check([*fixed, *hints]):
+                    return True
+                if not hints:
+                    return False
+                core = set(self.solver.unsat_core())
+                dropped = [h for h in hints if h in core]
+                hints = [h for h in hints if h not in core] if dropped else []
+            return self.solver.check(fixed)
+        except SolverUnknown:
+            return False
 
     def runs(self, count: int, depth: int, deadline: float,
              flags: Sequence[FNode] = ()) -> list[dict[FNode, object]]:
@@ -138,3 +148,11 @@ class Simulator:
         return states
 
 
+
+
+def _quantifier_free(system: TransitionSystem, formula: FNode) -> FNode:
+    """The conjunction of ``formula``'s quantifier-free conjuncts."""
+    qf = system.env.qfo.is_qf
+    if qf(formula):
+        return formula
+    return system.env.formula_manager.And([c for c in conjuncts(formula) if qf(c)])
