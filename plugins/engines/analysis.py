@@ -397,7 +397,8 @@ class AnalysingEngine(Engine):
     prepares = True
 
     def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
-        if any(v.symbol_type().is_array_type() or v.symbol_type().is_custom_type()
-               for v in (*system.state_vars, *system.input_vars)):
-            return  # ic3 and invgen decline array and datatype state: no analysis to share
+        if any(opaque(v) for v in (*system.state_vars, *system.input_vars)):
+            # ic3 declines array and datatype state, and the analysis of such a system (whose
+            # queries may be quantified) is left to invgen's own process, not the runner's.
+            return
         analyze(system, make_solver)
