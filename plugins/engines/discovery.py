@@ -68,13 +68,13 @@ def houdini(system: TransitionSystem, ctx: EngineContext, facts: Sequence[FNode]
             if not s.check([*(acts[c] for c in cands), query]):
                 break
         except SolverUnknown:
-            # No model: drop the first candidate whose step the solver cannot prove, and
-            # start over from the smaller set (until every step is proved unsat).
+            # No model: drop every candidate whose step the solver does not prove, one query
+            # each, and start over from the smaller set (until every step is proved).
             hyps = [acts[c] for c in cands]
-            failed = next((c for c in cands if possible(s, [*hyps, mgr.Not(primed[c])])), None)
-            if failed is None:
+            failed = {c for c in cands if possible(s, [*hyps, mgr.Not(primed[c])])}
+            if not failed:
                 break
-            cands = [c for c in cands if c is not failed]
+            cands = [c for c in cands if c not in failed]
             continue
         vals = s.values([primed[c] for c in cands])
         cands = [c for c in cands if vals[primed[c]]]
