@@ -1,14 +1,15 @@
 """Array definitions: ``A[i] = e`` defines the array ``A`` element by element (``A[i][j] = e``
 for an array of arrays), the index variables ranging over its dimensions, as Kind 2 reads them.
 
-Arrays have constant sizes, so a definition is elaborated into one expression per element:
-``e`` is checked once per index tuple with the index variables bound to constants, and the
-equation ``A = [e0, e1, …]`` joins them.  A definition may read ``A`` itself at other indices
-(an *inductive* definition: ``A[i] = if i = 0 then x else A[i-1] + x``).  Such a read, at an
-index that is constant once the index variables are (after conditions that are constant are
-decided), stands for the element it reads, whose expression replaces it; so the elements
-depend on each other, never on ``A`` as a whole, and a cycle between elements is reported as
-a circular definition.  A read under ``pre`` reads the previous step and stays as it is.
+Where the sizes are constants (else :mod:`.symarrays`), a definition is elaborated into one
+expression per element: ``e`` is checked once per index tuple with the index variables bound to
+constants, and the equation ``A = [e0, e1, …]`` joins them. A definition may read ``A`` itself
+at other indices (an *inductive* definition: ``A[i] = if i = 0 then x else A[i-1] + x``). Such
+a read, at an index that is constant once the index variables are (after conditions that are
+constant are decided), stands for the element it reads, whose expression replaces it; so the
+elements depend on each other, never on ``A`` as a whole, and a cycle between elements is
+reported as a circular definition. A read under ``pre`` reads the previous step and stays as it
+is.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import math
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent import symarrays
 from kinduct.frontends.lucent.types import INT, T
 from kinduct.frontends.lucent.walk import children, const_value
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
@@ -63,11 +65,13 @@ def elaborate(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope) -> 
     shapes: list[T] = []
     t = node.types[name]
     for _ in stmt.indices:
-        if t.kind != "array":
+        if t.kind not in ("array", "symarray"):
             raise checker.err(f"'{name}' has type {node.types[name]}: it has fewer than "
                               f"{len(stmt.indices)} array dimensions", pos)
         shapes.append(t)
         t = t.items[0]
+    if any(s.kind == "symarray" for s in shapes):
+        return symarrays.define(checker, stmt, node, scope, shapes, t)
     sizes = [s.size for s in shapes]
     if math.prod(sizes) > MAX_ELEMENTS:
         raise _unsupported(checker, f"an array definition of more than {MAX_ELEMENTS} elements",

@@ -109,6 +109,8 @@ class Node:
     modes: list[Mode] = field(default_factory=list)
     pres: list[A.Unop] = field(default_factory=list)
     calls: list[A.Call] = field(default_factory=list)
+    #: Functions whose calls were replaced by their expressions (they count as called).
+    inlined: set[str] = field(default_factory=set)
     main: bool = False
     has_contract: bool = False
     warnings: list[str] = field(default_factory=list)
@@ -150,5 +152,6 @@ class Checked:
     const_obligations: list[Prop] = field(default_factory=list)
 
     def top_nodes(self) -> list[str]:
-        called = {c.name for n in self.nodes.values() for c in n.calls}
+        called = {c.name for n in self.nodes.values() for c in n.calls} | \
+            {f for n in self.nodes.values() for f in n.inlined}
         return [n for n in self.order if n not in called and not self.nodes[n].imported]

@@ -25,6 +25,7 @@ from kinduct.frontends.lucent import (
     polymorphism,
     polytypes,
     skolem,
+    symarrays,
     undefined,
 )
 from kinduct.frontends.lucent import ast as A
@@ -87,6 +88,9 @@ class Checker:
         #: and the ``const`` parameters whose value is not known (analysed for every value).
         self.node_consts: dict[str, A.Expr] = {}
         self.unknown_consts: dict[str, str] = {}
+        #: The generic node whose unknown ``const`` parameters may size arrays (symbolic sizes,
+        #: :mod:`.symarrays`).
+        self.symbolic_node: str | None = None
 
     # ---- errors ----
     def err(self, msg: str, pos: A.Pos) -> InputError:
@@ -242,7 +246,10 @@ class Checker:
             return collections.resolve_type(self, te)
         if k == "array":
             elem, eref = self.resolve_type(te.args[0], scope=scope)
-            size = self.const_int(te.args[1])
+            size = symarrays.size(self, te.args[1])
+            if not isinstance(size, int):
+                return symarrays.array_type(elem, size), Refinement(parts={} if eref.empty
+                                                                    else {"*": eref})
             if size < 0:
                 raise self.err("array size must be non-negative", te.args[1].pos)
             if size * leaf_count(elem) > MAX_ARRAY_SIZE:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent import ast as A
+from kinduct.frontends.lucent import symarrays
 from kinduct.frontends.lucent.types import INT, T, leaf_count
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ class Concat(A.Binop):
         from kinduct.frontends.lucent.typecheck import MAX_ARRAY_SIZE, _uid
         parts = [scope.check(self.left), scope.check(self.right)]
         for p, src in zip(parts, (self.left, self.right), strict=True):
+            symarrays.refuse(scope.c, "the concatenation", p.ty, src.pos)
             if p.ty.kind != "array":
                 raise scope.err(f"type mismatch: '|' concatenates arrays, got {p.ty}", src.pos)
         elem = parts[0].ty.items[0]
@@ -61,6 +63,7 @@ class Slice(A.Expr):
         from kinduct.frontends.lucent.typecheck import _line, _uid
         from kinduct.kernel.errors import SourceLocation, UnsupportedError
         arg = scope.check(self.arg)
+        symarrays.refuse(scope.c, "a slice", arg.ty, self.arg.pos)
         if arg.ty.kind != "array":
             raise scope.err(f"type mismatch: expected an array, got {arg.ty}", self.arg.pos)
         lo, hi = (scope.c.const_int(b) for b in (self.lo, self.hi))

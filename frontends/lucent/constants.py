@@ -7,9 +7,11 @@ of a node's declarations, whose predicates and subrange bounds may read the node
   ``int^n`` included).  A call with an argument of unknown value (a free constant, a ``const``
   parameter of a node analysed for every value) calls the node under its own name, elaborated
   once with those parameters unknown; so is a generic node nobody calls.  There, a constant
-  expression that needs the value (an array size) is refused as unsupported, with its place:
-  kinduct expands arrays element by element.  The argument of a ``const`` parameter must be
-  constant (a located error otherwise, as Kind 2's).
+  expression that needs the value (an array size) is refused as unsupported, with its place
+  (kinduct expands arrays element by element), except in a generic node nobody calls that no
+  instance per value covers: its arrays of such sizes are symbolic (:mod:`.symarrays`).  The
+  argument of a ``const`` parameter must be constant (a located error otherwise, as Kind
+  2's).
 - Local constants: defined ones are inlined like global ones and may name constants declared
   later in the node; a *free* one (``const c: T;``) is an arbitrary value of ``T``, fixed for
   the whole run of each node instance: the local stream ``c = any T -> pre c``, one state
@@ -117,6 +119,8 @@ def elaborate_uncalled(c: Checker, d: A.NodeDecl, done: dict[str, Node]) -> None
     params = [p for p in d.inputs if p.const]
     if _per_value(c, d, params, done):
         return
+    if _symbolic(c, d, done):
+        return
     if c.const_obligations or any(p.type_expr.kind != "name" or p.type_expr.args[0] != "int"
                                   for p in params):
         raise unknown
@@ -139,6 +143,19 @@ def elaborate_uncalled(c: Checker, d: A.NodeDecl, done: dict[str, Node]) -> None
         del c.finished[finished:]
         if base != 2:
             del c.warnings[warnings:]
+
+
+def _symbolic(c: Checker, d: A.NodeDecl, done: dict[str, Node]) -> bool:
+    """Elaborate ``d`` once, its unknown ``const`` parameters sizing arrays symbolically
+    (:mod:`.symarrays`); False where that is unsupported too."""
+    c.symbolic_node = d.name
+    try:
+        c.elaborate(d, done)
+    except UnsupportedError:
+        return False
+    finally:
+        c.symbolic_node = None
+    return True
 
 
 #: Most instances of a node analysed once per value of its ``const`` parameters.

@@ -10,7 +10,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent import collections_sim, machine, quantified, recursive, ticks
+from kinduct.frontends.lucent import (
+    collections_sim,
+    machine,
+    quantified,
+    recursive,
+    symarrays_sim,
+    ticks,
+)
 from kinduct.frontends.lucent.checker import Checked, check_program
 from kinduct.frontends.lucent.parser import parse_file, parse_text
 from kinduct.frontends.lucent.simulate import Instance, Simulator, leaves, refinement_holds
@@ -113,6 +120,8 @@ def _from_trace(value: Any, t: T) -> Any:
         return recursive.from_trace(value, t, _from_trace)
     if t.kind in ("set", "lift"):  # an array's text
         return collections_sim.from_trace(value, t)
+    if t.kind == "ilift":
+        return symarrays_sim.leaf_from_trace(value, t)
     if t.kind == "machine":  # the solver reads a bit-vector as unsigned
         return machine.from_bits(value, t)
     if t.kind == "real":
@@ -138,7 +147,14 @@ def trace_oracle(trace: Trace):
                 return v
             from kinduct.frontends.lucent.simulate import default_value
             return default_value(lt)
-        return assemble(name, t, read)
+        value = assemble(name, t, read)
+        if symarrays_sim.has_symarray(t):  # the elements up to the size the trace gives
+            def lookup(n: str, free: bool) -> int:  # a size the system never reads: none
+                leaf = f"%const.{n}" if free else n
+                return int(step[leaf]) if leaf in step else 0
+            value = symarrays_sim.materialize(value, t,
+                                              lambda d: symarrays_sim.size_in(d, lookup))
+        return value
     oracle.finitized = []
     return oracle
 
@@ -275,6 +291,12 @@ def _compare(sim: Simulator, trace: Trace, k: int) -> str | None:
             if n not in inst.cur:
                 continue
             t = inst.node.types[n]
+            if symarrays_sim.has_symarray(t):  # the elements the size gives
+                got = trace_oracle(trace)(inst.prefix + n, t, k)
+                if got != inst.cur[n]:
+                    return (f"stream {inst.prefix + n} is {inst.cur[n]} on the simulator but "
+                            f"{got} in the trace at step {k}")
+                continue
             values = leaves(inst.prefix + n, t, inst.cur[n]).items()
             for (_, lt), (leaf, v) in zip(scalar_paths(t), values, strict=True):
                 if leaf not in step:
@@ -296,7 +318,7 @@ def _type_name(t: T, node, n: str) -> str:
     if t.kind == "machine":
         return str(t)  # Kind 2's uint<8>, sint<16>
     return {"bool": "bool", "int": "int", "real": "real", "enum": "enum", "array": "array",
-            "tuple": "array"}.get(t.kind, "abstr")
+            "symarray": "array", "tuple": "array"}.get(t.kind, "abstr")
 
 
 def adt_text(v: Any, t: T) -> str:
@@ -323,7 +345,7 @@ def _json(v: Any, t: T) -> Any:
         return adt_text(v, t)
     if t.kind in ("set", "map"):
         return collections_sim.text(v, t, _json)
-    if t.kind == "array":
+    if t.kind in ("array", "symarray"):
         return [_json(x, t.items[0]) for x in v]
     if t.kind == "tuple":
         return [_json(x, it) for x, it in zip(v, t.items, strict=True)]

@@ -175,9 +175,10 @@ def match_type(want: T, got: T, binding: dict[str, T],
             return binding[want.name] == got
         binding[want.name] = got
         return True
-    if want.kind != got.kind or want.size != got.size or len(want.items) != len(got.items):
+    if want.kind != got.kind or want.size != got.size or len(want.items) != len(got.items) \
+            or (want.kind == "symarray" and want.name != got.name):
         return False
-    if want.kind in ("tuple", "array"):
+    if want.kind in ("tuple", "array", "symarray"):
         return all(match_type(w, g, binding) for w, g in zip(want.items, got.items, strict=True))
     if want.kind in ("record", "adt") and "<" in want.name:
         if recursive(want):

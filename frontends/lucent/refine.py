@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from pysmt.fnode import FNode
 
-from kinduct.frontends.lucent.types import Refinement, Variant
+from kinduct.frontends.lucent.types import Refinement, SymArr, Variant
 from kinduct.frontends.lucent.walk import uid_nodes_reading
 
 if TYPE_CHECKING:
@@ -34,6 +34,10 @@ def constraints(inst: _Inst, term: STerm, ref: Refinement) -> list[FNode]:
         if isinstance(key, Variant):  # owed by a value of that constructor only
             built = mgr.Equals(term["%tag"], mgr.Int(key.index))
             out.extend(mgr.Implies(built, c) for c in constraints(inst, term[key.key], sub))
+            continue
+        if key == "*" and isinstance(term, SymArr):  # every element of a symbolic size
+            from kinduct.frontends.lucent.symarrays import refine_elements
+            out.extend(refine_elements(inst, term, sub))
             continue
         items = term if key == "*" else [term[key]]
         for item in items:

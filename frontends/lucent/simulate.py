@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from kinduct.frontends.lucent import ast as A
-from kinduct.frontends.lucent import machine, quantified, recursive
+from kinduct.frontends.lucent import machine, quantified, recursive, symarrays, symarrays_sim
 from kinduct.frontends.lucent.checked import Quantified
 from kinduct.frontends.lucent.checker import Checked, ConstRef, Node, Refines
 from kinduct.frontends.lucent.clocks import INIT
@@ -41,6 +41,10 @@ def default_value(t: T) -> Any:
     if t.kind in ("set", "map", "lift"):
         from kinduct.frontends.lucent.collections_sim import default
         return default(t)
+    if t.kind in ("symarray", "ilift"):  # no elements known; an ilift leaf: a function
+        from kinduct.frontends.lucent.collections_sim import Fun
+        from kinduct.frontends.lucent.symarrays_sim import SymList
+        return SymList([]) if t.kind == "symarray" else Fun(default_value(t.items[0]))
     if t.kind == "bool":
         return False
     if t.kind == "real":
@@ -251,7 +255,7 @@ class Instance:
                     return self.sim.oracle(self.prefix + e.uid, e.ty, 0)
                 if self.step_no == 0:
                     if getattr(e, "guarded", False) and isinstance(e.arg, A.Var) and \
-                            e.ty.kind not in ("record", "array", "tuple"):
+                            e.ty.kind not in ("record", "array", "tuple", "symarray"):
                         # never read at step 0; the translation's memory of the stream
                         return self.sim.oracle(f"{self.prefix}%pre.{e.arg.name}", e.ty, 0)
                     return self.sim.oracle(self.prefix + e.uid, e.ty, 0)
@@ -299,6 +303,8 @@ class Instance:
         if isinstance(e, (A.TupleE, A.ArrayLit)):
             return [self.eval(x) for x in e.items]
         if isinstance(e, A.Index):
+            if e.arg.ty.kind == "symarray" or isinstance(e, symarrays.BoundRead):
+                return symarrays_sim.read(self, e)
             a = self.eval(e.arg)
             i = self.eval(e.index)
             if 0 <= i < len(a):
@@ -338,6 +344,8 @@ class Instance:
                     self.sim.chosen(e, [self.eval(a) for a in getattr(e, "args", [])],
                                     self.memo[e.uid], self.step_no)
             return self.memo[e.uid]
+        if isinstance(e, (A.Caret, symarrays.SymDef)):
+            return symarrays_sim.evaluate(self, e)
         from kinduct.frontends.lucent import collections_sim  # sets, maps, quantifiers
         return collections_sim.evaluate(self, e)
 

@@ -33,6 +33,8 @@ from kinduct.frontends.lucent import (
     quantified,
     recursive,
     refine,
+    symarrays,
+    symchoice,
     unbounded,
 )
 from kinduct.frontends.lucent.checked import Quantified
@@ -43,6 +45,7 @@ from kinduct.frontends.lucent.lazy import Clock, clock_of
 from kinduct.frontends.lucent.types import (
     Adt,
     MapParts,
+    SymArr,
     T,
     adt_fields,
     assemble,
@@ -73,6 +76,8 @@ def smt_type(t: T, env: Environment | None = None):
         return machine.smt_type(t)
     if t.kind in ("set", "lift"):
         return collections_smt.sort(t)
+    if t.kind == "ilift":
+        return symarrays.sort(t)
     return SINT
 
 
@@ -261,9 +266,14 @@ class Translator:
 
 
 def _types_of(terms: list[FNode], env: Environment) -> list[T]:
+    return [_type_of(x.get_type(), env) for x in terms]
+
+
+def _type_of(st, env: Environment) -> T:
     kinds = {SBOOL: T("bool"), SINT: T("int"), SREAL: T("real")}
-    return [kinds.get(x.get_type()) or recursive.type_of(env, x.get_type()) or
-            machine.machine(False, x.get_type().width) for x in terms]
+    if st.is_array_type() and st.index_type == SINT:  # a leaf of an array of symbolic size
+        return T("ilift", items=(_type_of(st.elem_type, env),))
+    return kinds.get(st) or recursive.type_of(env, st) or machine.machine(False, st.width)
 
 
 def _flatten_typed(term: STerm, t: T) -> list[STerm]:
@@ -301,6 +311,7 @@ class _Inst:
             self.env[n] = tr.state(self.prefix + n, node.types[n],
                                    enum_range=abstract or n not in defined)
         sofar = self.env[node.sofar] if node.sofar else None
+        symarrays.declare_sizes(self)
 
         def owed(f: FNode) -> FNode:
             return f if sofar is None else mgr.Implies(sofar, f)
@@ -424,6 +435,8 @@ class _Inst:
         """Lucent's ``a = b``: as :meth:`equal`, except that datatype values are equal when
         their tags and the fields of the tag's constructor are."""
         mgr = self.mgr
+        if isinstance(a, SymArr):
+            return symarrays.same(self, a, b)
         if isinstance(a, Adt):
             tag = a["%tag"]
             return mgr.And(mgr.Equals(tag, b["%tag"]), *(
@@ -445,7 +458,7 @@ class _Inst:
         return self.mgr.EqualsOrIff(a, b)
 
     def ite(self, c: FNode, a: STerm, b: STerm) -> STerm:
-        if isinstance(a, (Adt, MapParts)):
+        if isinstance(a, (Adt, MapParts, SymArr)):
             return type(a)({k: self.ite(c, a[k], b[k]) for k in a}, a.ty)
         if isinstance(a, dict):
             return {k: self.ite(c, a[k], b[k]) for k in a}
@@ -568,6 +581,8 @@ class _Inst:
         if isinstance(e, (A.TupleE, A.ArrayLit)):
             return [self.expr(x) for x in e.items]
         if isinstance(e, A.Index):
+            if e.arg.ty.kind == "symarray" or isinstance(e, symarrays.BoundRead):
+                return symarrays.read(self, e)
             a = self.expr(e.arg)
             if e.arg.ty.kind == "tuple":
                 return a[e.index.value]
@@ -581,6 +596,9 @@ class _Inst:
             for k in range(len(a) - 1, -1, -1):
                 acc = self.ite(mgr.Equals(i, mgr.Int(k)), a[k], acc)
             return acc
+        if isinstance(e, (A.Caret, symarrays.SymDef)) or e.ty.kind == "symarray" and \
+                isinstance(e, A.Update):
+            return symarrays.translate(self, e)
         if isinstance(e, A.Update):
             a = self.expr(e.arg)
             i = self.expr(e.index)
@@ -620,6 +638,8 @@ class _Inst:
             if parts:  # chosen where a value can be (Kind 2: arbitrary where none can)
                 want = self.mgr.And(parts)
                 can = choice.possible(self.tr.b.env, leaves(var), want)
+                if can is None:
+                    can = symchoice.possible(self.tr.b.env, leaves(var), want)
                 self.tr.assume(want if can is None else self.mgr.Implies(can, want))
             if e.functional:  # choose: a function of what its predicate reads
                 collections_smt.refuse_containers(

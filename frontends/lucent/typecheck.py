@@ -21,6 +21,7 @@ from kinduct.frontends.lucent import (
     quantifiers,
     sampling,
     structural,
+    symarrays,
 )
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import ConstRef, Mode, Node, Prop
@@ -378,7 +379,9 @@ class _Scope:
 
     def _Caret(self, e: A.Caret) -> A.Expr:
         elem = self.check(e.elem)
-        n = self.c.const_int(e.size)
+        n = symarrays.size(self.c, e.size)
+        if not isinstance(n, int):
+            return symarrays.caret(elem, n, e.pos)
         if n < 0 or n * leaf_count(elem.ty) > MAX_ARRAY_SIZE:
             raise self.err(f"array size {n} is outside kinduct's limit of 0 to {MAX_ARRAY_SIZE} "
                            "scalar elements", e.size.pos)
@@ -399,10 +402,11 @@ class _Scope:
             return A.Index(arg, A.Lit(i, "int", pos=e.index.pos, ty=INT), pos=e.pos, ty=arg.ty.items[i])
         if arg.ty.kind == "map":
             return collections.check_read(self, arg, e)
-        if arg.ty.kind != "array":
+        if arg.ty.kind not in ("array", "symarray"):
             raise self.err(f"type mismatch: expected an array, got {arg.ty}", e.arg.pos)
         idx = self.expect(e.index, INT)
-        if self.node is None:  # in a constant, an index out of bounds is a type error
+        # in a constant, an index out of bounds is a type error
+        if self.node is None and arg.ty.kind == "array":
             i = const_value(idx)
             if i is not None and not 0 <= i < arg.ty.size:
                 raise self.err(f"index {i} is out of the bounds of an array of size {arg.ty.size}",
@@ -417,7 +421,7 @@ class _Scope:
             return collections.check_update(self, arg, e)
         if arg.ty.kind in ("record", "tuple"):
             return structural.update(self, arg, e)
-        if arg.ty.kind != "array":
+        if arg.ty.kind not in ("array", "symarray"):
             raise self.err(f"type mismatch: expected an array, got {arg.ty}", e.arg.pos)
         idx = self.expect(e.index, INT)
         v = self.expect(e.value, arg.ty.items[0])

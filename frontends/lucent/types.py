@@ -12,12 +12,17 @@ from typing import Any
 class T:
     #: bool | int | real | machine | enum | abstract | tuple | array | record | adt | typevar
     #: | set | map (:mod:`.collections`) | lift (a map's values at every key: one SMT array)
+    #: | symarray (an array whose size is no known constant, :mod:`.symarrays`) | ilift (a
+    #: symarray's leaf: one SMT array from the indices)
     kind: str
     name: str = ""  # machine: "sint" or "uint"
     #: tuple: item types; array: (elem,); record: ((field, type), ...); enum: values;
     #: adt: ((constructor, ((field, type), ...)), ...); set: (elem,); map and lift: (key, value)
     items: tuple = ()
     size: int = 0  # array: its size; machine: the width in bits
+    #: symarray: its size, a checked integer expression over free constants and ``const``
+    #: parameters (``name`` holds its text, which type equality compares)
+    dim: Any = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         if self.kind in ("bool", "int", "real"):
@@ -30,6 +35,8 @@ class T:
             return "[" + ", ".join(map(str, self.items)) + "]"
         if self.kind == "array":
             return f"{self.items[0]}^{self.size}"
+        if self.kind == "symarray":
+            return f"{self.items[0]}^{self.name}"
         if self.kind in ("set", "map"):
             return f"{self.kind}<{', '.join(map(str, self.items))}>"
         return self.kind
@@ -167,6 +174,17 @@ class MapParts(dict):
     __hash__ = None  # type: ignore[assignment]
 
 
+class SymArr(dict):
+    """A term of an array whose size is no known constant (:mod:`.symarrays`): under
+    ``%arr``, the element type's structure with each leaf an SMT array from the indices."""
+
+    def __init__(self, items: Any, ty: T) -> None:
+        super().__init__(items)
+        self.ty = ty
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 def leaf_count(t: T) -> int:
     """How many scalar streams a value of type ``t`` is expanded into."""
     if t.kind == "adt" and not recursive(t):
@@ -175,6 +193,8 @@ def leaf_count(t: T) -> int:
         return sum(leaf_count(ft) for _, ft in t.items)
     if t.kind == "array":
         return t.size * leaf_count(t.items[0])
+    if t.kind == "symarray":  # one SMT array per leaf of the element type
+        return leaf_count(t.items[0])
     if t.kind == "tuple":
         return sum(leaf_count(it) for it in t.items)
     if t.kind == "map":  # its key set, and its values as one array per leaf of the value type
@@ -251,6 +271,8 @@ def scalar_paths(t: T, prefix: str = "") -> list[tuple[str, T]]:
         return [p for f, ft in t.items for p in scalar_paths(ft, f"{prefix}.{f}")]
     if t.kind == "array":
         return [p for i in range(t.size) for p in scalar_paths(t.items[0], f"{prefix}[{i}]")]
+    if t.kind == "symarray":  # the element type's leaves lifted to arrays over the indices
+        return [(p, T("ilift", items=(lt,))) for p, lt in scalar_paths(t.items[0], f"{prefix}[*]")]
     if t.kind == "tuple":
         return [p for i, it in enumerate(t.items) for p in scalar_paths(it, f"{prefix}.%{i}")]
     if t.kind == "map":  # the key set, then the value type's leaves lifted to arrays
@@ -270,6 +292,9 @@ def assemble(name: str, t: T, read: Callable[[str, T], Any]) -> Any:
         return {f: assemble(f"{name}.{f}", ft, read) for f, ft in t.items}
     if t.kind == "array":
         return [assemble(f"{name}[{i}]", t.items[0], read) for i in range(t.size)]
+    if t.kind == "symarray":
+        return SymArr({"%arr": assemble(f"{name}[*]", t.items[0],
+                                        lambda n, lt: read(n, T("ilift", items=(lt,))))}, t)
     if t.kind == "tuple":
         return [assemble(f"{name}.%{i}", it, read) for i, it in enumerate(t.items)]
     if t.kind == "map":
@@ -292,7 +317,7 @@ def components(t: T) -> list[T]:
         return [ft for _, ft in t.items]
     if t.kind == "adt" and not recursive(t):
         return [ft for _, fields in t.items for _, ft in fields]
-    if t.kind in ("array", "tuple"):
+    if t.kind in ("array", "tuple", "symarray"):
         return list(t.items)
     return []
 

@@ -164,7 +164,10 @@ def _rebuild(e: A.Expr, fn) -> A.Expr:
 
 
 def _in_range(e: A.Expr) -> bool:
-    """An array read at a constant index within its bounds (no choice of its own)."""
+    """An array read at a constant index within its bounds (no choice of its own), or a read
+    of an array of symbolic size (a choice per index, :mod:`.symarrays`)."""
+    if isinstance(e, A.Index) and e.arg.ty.kind == "symarray":
+        return True
     if not isinstance(e, A.Index) or e.arg.ty.kind != "array":
         return False
     i = const_value(e.index)
@@ -173,11 +176,16 @@ def _in_range(e: A.Expr) -> bool:
 
 def translate(inst: _Inst, e: UQuant) -> Any:
     from kinduct.frontends.lucent import refine
-    from kinduct.frontends.lucent.collections_smt import bound_keys, canonical, key_value
+    from kinduct.frontends.lucent.collections_smt import canonical, key_value
+    from kinduct.frontends.lucent.translate import smt_type
+    from kinduct.frontends.lucent.types import scalar_paths
     mgr = inst.mgr
     syms_all, conds, saved = [], [], {}
     for name, t, ref in e.params:
-        syms = bound_keys(mgr, t)
+        # named by the quantifier: where its body is translated again (a refinement's
+        # predicate applied to another stream), the memo's terms name the same variables
+        syms = [mgr.Symbol(f"%q{id(e)}.{name}.{j}", smt_type(lt))
+                for j, (_, lt) in enumerate(scalar_paths(t))]
         syms_all += syms
         value = key_value(t, syms)
         saved[name] = inst.env.get(name)

@@ -86,7 +86,8 @@ tel
     assert place(e) == (6, 9)
 
 
-def test_top_node_with_unknown_array_size_is_refused_where_needed(tmp_path):
+def test_top_node_with_unknown_array_size_is_analysed_for_every_size(tmp_path):
+    """Its arrays have the symbolic size n (:mod:`.symarrays`)."""
     model = write(tmp_path, """
 node N(const n: int; x: int^n) returns (y: int^n);
 let
@@ -94,40 +95,40 @@ let
   check n > 0 => y[0] = x[0];
 tel
 """)
-    e = refusal(model, UnsupportedError, analyse=True)
-    assert "const parameter 'n' of N" in str(e)
-    assert place(e) == (2, 29)
+    verdicts = {v.property: v.answer.value for system in load_systems(model, LoadOptions())
+                for v in run(system, RunOptions(timeout=60))}
+    assert verdicts == {"n > 0 => y[0] = x[0]": "valid"}
 
 
-def test_free_constant_array_size_is_refused_where_needed(tmp_path):
+def test_array_sized_by_a_callee_const_parameter_given_a_free_constant_is_refused(tmp_path):
     model = write(tmp_path, """
 const M: int;
-node N(x: int^M) returns (y: int);
-let y = 0; tel
+node F(const n: int; x: int^n) returns (y: int); let y = 0; tel
+node G(x: int^M) returns (y: int); let y = F(M, x); tel
 """)
     e = refusal(model, UnsupportedError)
-    assert "free constant 'M'" in str(e)
-    assert place(e) == (3, 15)
+    assert "const parameter 'n' of F" in str(e)
+    assert place(e) == (3, 29)
 
 
 def test_uncalled_node_sized_by_unknown_constant_is_type_checked(tmp_path):
-    """A node nobody calls whose arrays need its const parameter is type-checked on
-    instances, and not analysed when it has nothing to check; an error there refuses it."""
+    """A node nobody calls whose arrays need its const parameter is checked with symbolic
+    sizes: a type error there refuses it where it is."""
     fine = write(tmp_path, """
 node Slice(const n: int; A: int^n; const lo: int; const up: int) returns (B: int^(up - lo));
 let
   B[i] = A[lo + i];
 tel
 """, "fine.lus")
-    assert load_systems(fine, LoadOptions()) == []
+    assert [s.properties for s in load_systems(fine, LoadOptions())] == [()]
     bad = write(tmp_path, """
 node Bad(const n: int; A: int^n) returns (B: bool^n);
 let
   B = A;
 tel
 """, "bad.lus")
-    e = refusal(bad)  # refused where the unknown value is needed
-    assert e.location.line == 2
+    e = refusal(bad)
+    assert place(e) == (4, 7)
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
