@@ -22,10 +22,27 @@ from collections.abc import Callable, Sequence
 import attrs
 from pysmt.fnode import FNode
 
-from kinduct.kernel.backend import Solver
+from kinduct.kernel.backend import Solver, SolverUnknown
 from kinduct.kernel.engine import Engine
 from kinduct.kernel.system import TransitionSystem
 from kinduct.plugins.engines.common import conjuncts
+
+
+def opaque(v: FNode) -> bool:
+    """Is ``v`` datatype- or array-sorted?  The engines mine and sample only the other
+    (scalar) state; such variables stay in every relation the solver is asked about."""
+    t = v.symbol_type()
+    return t.is_array_type() or t.is_custom_type()
+
+
+def possible(solver: Solver, assumptions: Sequence[FNode] = ()) -> bool:
+    """``solver.check(assumptions)``, with a query the solver cannot decide (quantified
+    assumptions beside array or datatype state) counted as satisfiable: every lemma and fact
+    here rests on an unsat answer, so an undecided query only loses one."""
+    try:
+        return solver.check(list(assumptions))
+    except SolverUnknown:
+        return True
 
 
 def register_updates(system: TransitionSystem) -> dict[FNode, FNode]:
@@ -66,10 +83,10 @@ def trans_state_invariants(system: TransitionSystem, solver: Solver) -> list[FNo
     solver.reset()
     solver.add(system.init)
     solver.add_all(system.assumptions)
-    if not solver.check([mgr.Not(mgr.And(candidates))]):
+    if not possible(solver, [mgr.Not(mgr.And(candidates))]):
         solver.reset()
         return candidates
-    kept = [c for c in candidates if not solver.check([mgr.Not(c)])]
+    kept = [c for c in candidates if not possible(solver, [mgr.Not(c)])]
     solver.reset()
     return kept
 
@@ -88,7 +105,7 @@ def first_flag(system: TransitionSystem, solver: Solver) -> FNode | None:
     solver.reset()
     solver.add(system.init)
     solver.add_all(system.assumptions)
-    flag = next((f for f in falsified if not solver.check([mgr.Not(f)])), None)
+    flag = next((f for f in falsified if not possible(solver, [mgr.Not(f)])), None)
     solver.reset()
     return flag
 
@@ -119,7 +136,7 @@ def copy_invariants(system: TransitionSystem, solver: Solver, flag: FNode | None
     lemmas = []
     for a, b in pairs:
         eq = mgr.EqualsOrIff(a, b)
-        if not solver.check([mgr.Not(eq)]):
+        if not possible(solver, [mgr.Not(eq)]):
             lemmas.append(eq)
         elif flag is not None:
             lemmas.append(mgr.Or(flag, eq))
@@ -130,7 +147,7 @@ def copy_invariants(system: TransitionSystem, solver: Solver, flag: FNode | None
     solver.add(inv)
     solver.add_all(system.assumptions)
     solver.add(system.trans)
-    ok = not solver.check([mgr.Not(env.substituter.substitute(inv, system.next_map()))])
+    ok = not possible(solver, [mgr.Not(env.substituter.substitute(inv, system.next_map()))])
     solver.reset()
     return lemmas if ok else []
 
@@ -162,7 +179,7 @@ def latches(system: TransitionSystem, solver: Solver, first: FNode | None = None
     if first is not None:
         solver.add(mgr.Not(first))
     if len(bools) <= FEW_CANDIDATES:  # two cheap queries each, on one incremental solver
-        found = [c for c, n in bools if solver.check([c]) and not solver.check([mgr.Not(c), n])]
+        found = [c for c, n in bools if possible(solver, [c]) and not possible(solver, [mgr.Not(c), n])]
     else:
         nexts = dict(bools)
         can_hold, _ = _witnessed(solver, list(nexts), lambda c: c, lambda c, model: model[c])
@@ -174,7 +191,7 @@ def latches(system: TransitionSystem, solver: Solver, first: FNode | None = None
     solver.add(system.init)
     solver.add_all(system.assumptions)
     if len(found) <= FEW_CANDIDATES:
-        found = [c for c in found if solver.check([c])]
+        found = [c for c in found if possible(solver, [c])]
     else:
         found, _ = _witnessed(solver, found, lambda c: c, lambda c, model: model[c])
     solver.reset()
@@ -206,7 +223,11 @@ def _witnessed(solver: Solver, candidates: list[FNode], goal: Callable[[FNode], 
         goals = [goal(c) for c in open_]
         solver.push()
         solver.add(mgr.Or(goals))
-        model = solver.values(_symbols_of(solver, goals)) if solver.check() else None
+        try:
+            model = solver.values(_symbols_of(solver, goals)) if solver.check() else None
+        except SolverUnknown:  # undecided: every candidate counts as witnessed, unsettled
+            solver.pop()
+            return list(candidates), False
         solver.pop()
         if model is None:
             return [c for c in candidates if c in yes], True
@@ -225,7 +246,7 @@ def _satisfiable(solver: Solver, formula: FNode) -> bool:
     solver.push()
     solver.add(formula)
     try:
-        return solver.check()
+        return possible(solver)
     finally:
         solver.pop()
 
@@ -291,9 +312,9 @@ class Cone:
             solver.reset()
             solver.add_all(facts)
             solver.add_all(system.assumptions)
-            if solver.check([mgr.Not(mgr.And(state_only))]):
+            if possible(solver, [mgr.Not(mgr.And(state_only))]):
                 for c in state_only:
-                    if solver.check([mgr.Not(c)]):
+                    if possible(solver, [mgr.Not(c)]):
                         self.reads |= fv(c) & self.states
             solver.reset()
 
@@ -376,7 +397,8 @@ class AnalysingEngine(Engine):
     prepares = True
 
     def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
-        if any(v.symbol_type().is_array_type() or v.symbol_type().is_custom_type()
-               for v in (*system.state_vars, *system.input_vars)):
-            return  # ic3 and invgen decline array and datatype state: no analysis to share
+        if any(opaque(v) for v in (*system.state_vars, *system.input_vars)):
+            # ic3 declines array and datatype state, and the analysis of such a system (whose
+            # queries may be quantified) is left to invgen's own process, not the runner's.
+            return
         analyze(system, make_solver)

@@ -210,7 +210,7 @@ class Candidates:
         reals = [v for v in system.state_vars if v in self.vars and v.symbol_type().is_real_type()]
         if not samples:
             return out
-        column = {v: [s[v] for s in samples] for v in system.state_vars}
+        column = {v: [s[v] for s in samples] for v in system.state_vars if v in samples[0]}
         # Boolean terms (variables and the system's atoms): constants, then equivalences and
         # implications between the others (property atoms come first under the cap).
         atoms = [a for a in state_atoms(system) if all(a in smp for smp in samples[:1])

@@ -14,9 +14,10 @@ from collections.abc import Callable, Sequence
 
 from pysmt.fnode import FNode
 
+from kinduct.kernel.backend import SolverUnknown
 from kinduct.kernel.engine import EngineContext
 from kinduct.kernel.system import TransitionSystem
-from kinduct.plugins.engines.analysis import analyze
+from kinduct.plugins.engines.analysis import analyze, possible
 from kinduct.plugins.engines.candidates import Candidates, halves
 from kinduct.plugins.engines.simulation import Simulator
 
@@ -38,7 +39,11 @@ def houdini(system: TransitionSystem, ctx: EngineContext, facts: Sequence[FNode]
     while cands:
         if deadline is not None and time.monotonic() > deadline:
             return None
-        if not s.check([mgr.Not(mgr.And(cands))]):
+        try:
+            if not s.check([mgr.Not(mgr.And(cands))]):
+                break
+        except SolverUnknown:  # no model to learn from: one candidate at a time
+            cands = [c for c in cands if not possible(s, [mgr.Not(c)])]
             break
         vals = s.values(cands)
         cands = [c for c in cands if vals[c]]
@@ -59,8 +64,18 @@ def houdini(system: TransitionSystem, ctx: EngineContext, facts: Sequence[FNode]
         if deadline is not None and time.monotonic() > deadline:
             return None
         query = mgr.Or([mgr.Not(primed[c]) for c in cands])
-        if not s.check([*(acts[c] for c in cands), query]):
-            break
+        try:
+            if not s.check([*(acts[c] for c in cands), query]):
+                break
+        except SolverUnknown:
+            # No model: drop every candidate whose step the solver does not prove, one query
+            # each, and start over from the smaller set (until every step is proved).
+            hyps = [acts[c] for c in cands]
+            failed = {c for c in cands if possible(s, [*hyps, mgr.Not(primed[c])])}
+            if not failed:
+                break
+            cands = [c for c in cands if c not in failed]
+            continue
         vals = s.values([primed[c] for c in cands])
         cands = [c for c in cands if vals[primed[c]]]
     s.close()

@@ -11,9 +11,9 @@ from collections.abc import Iterator, Sequence
 import attrs
 from pysmt.fnode import FNode
 
+from kinduct.kernel.backend import SolverUnknown
 from kinduct.kernel.certify import check_invariant
 from kinduct.kernel.engine import EngineContext
-from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
@@ -40,12 +40,6 @@ class InvGen(AnalysingEngine):
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
-        arrays = [v for v in (*system.state_vars, *system.input_vars)
-                  if v.symbol_type().is_array_type() or v.symbol_type().is_custom_type()]
-        if arrays:  # its candidates and samples are over numbers and Booleans
-            kind = "array" if arrays[0].symbol_type().is_array_type() else "datatype"
-            raise EngineRefusal(f"invgen does not mine {kind} state ({arrays[0]}: "
-                                f"{arrays[0].symbol_type()})")
         options: InvGen.Options = ctx.options
         budget = options.budget
         left = ctx.time_left()
@@ -58,6 +52,8 @@ class InvGen(AnalysingEngine):
 
         # Rounds with fresh simulation seeds until every property is proved or time is up.
         lemmas: list[FNode] = []
+        #: Property -> why the solver could not decide whether the invariants imply it.
+        undecided: dict[str, str] = {}
         open_props = list(properties)
         for seed in range(options.rounds):
             facts, proved = discover(system, ctx, budget, seed=seed, on_proved=early, known=lemmas,
@@ -68,22 +64,31 @@ class InvGen(AnalysingEngine):
             lemmas.extend(fresh)
             if lemmas:
                 ctx.publish_invariants([to_smtlib(f) for f in lemmas])
-            settled = [p for p in open_props if self._settled(system, p, lemmas, ctx)]
+            settled = [p for p in open_props if self._settled(system, p, lemmas, ctx, undecided)]
             for prop in settled:
                 yield Verdict(prop.name, Answer.VALID, k=1, invariant=to_smtlib(mgr.And(lemmas)))
             open_props = [p for p in open_props if p not in settled]
             if not open_props:
                 break
+        for prop in open_props:
+            if prop.name in undecided:
+                yield Verdict(prop.name, Answer.UNKNOWN, engine=self.name,
+                              message=f"the solver could not decide a query: {undecided[prop.name]}")
 
     def _settled(self, system: TransitionSystem, prop: Property, lemmas: list[FNode],
-                 ctx: EngineContext) -> bool:
-        """Do the invariants prove ``prop`` (checked again as a certificate)?"""
+                 ctx: EngineContext, undecided: dict[str, str]) -> bool:
+        """Do the invariants prove ``prop`` (checked again as a certificate)?  When the
+        solver cannot tell, the reason goes into ``undecided`` and the answer is no."""
         mgr = system.env.formula_manager
         inv = mgr.And(lemmas)
         solver = ctx.make_solver()
         solver.add(inv)
         solver.add_all(system.assumptions)
-        implied = not solver.check([mgr.Not(prop.obligation(system.env))])
+        try:
+            implied = not solver.check([mgr.Not(prop.obligation(system.env))])
+        except SolverUnknown as exc:
+            undecided[prop.name] = str(exc)
+            implied = False
         solver.close()
         if not implied:
             return False

@@ -1,4 +1,10 @@
-"""Simulated executions of a system through the solver, the samples invariant mining reads."""
+"""Simulated executions of a system through the solver, the samples invariant mining reads.
+
+Only the scalar state (Booleans, numbers, bit-vectors) is sampled: datatype- and array-sorted
+state variables (:func:`~kinduct.plugins.engines.analysis.opaque`) are left to the solver in
+every step, so a sample is a scalar state that some state of the system projects to (not
+always a reachable one; samples only propose candidates, which are proved on the full
+relation)."""
 
 from __future__ import annotations
 
@@ -8,9 +14,11 @@ from collections.abc import Sequence
 
 from pysmt.fnode import FNode
 
-from kinduct.kernel.backend import constant
+from kinduct.kernel.backend import SolverUnknown, constant
 from kinduct.kernel.engine import EngineContext
 from kinduct.kernel.system import TransitionSystem
+from kinduct.plugins.engines.analysis import opaque
+from kinduct.plugins.engines.common import conjuncts
 from kinduct.plugins.engines.vocab import state_atoms
 
 
@@ -27,25 +35,34 @@ class Simulator:
         mgr = self.mgr
         self.act_init = mgr.FreshSymbol(template="__sim_init_%d")
         self.act_step = mgr.FreshSymbol(template="__sim_step_%d")
-        self.solver.add(mgr.Implies(self.act_init, mgr.And(system.init, *system.assumptions)))
+        # Samples need not be reachable states (they only propose candidates): quantified
+        # conjuncts (bounds and contents of sets and maps) are left out, since a solver that
+        # cannot decide them would stop every run.
+        init, trans, assumptions = (_quantifier_free(system, f)
+                                    for f in (system.init, system.trans, mgr.And(system.assumptions)))
+        self.solver.add(mgr.Implies(self.act_init, mgr.And(init, assumptions)))
         # The successor must satisfy the assumptions too (with inputs of its own): where they
         # define the wires (the Lustre translation) a successor chosen by ``trans`` alone is
         # garbage that no further step accepts.
         self.next_inputs = {i: mgr.FreshSymbol(i.symbol_type(), template="__sim_in_%d")
                             for i in system.input_vars}
         shift = {**system.next_map(), **self.next_inputs}
-        ahead = [system.env.substituter.substitute(a, shift) for a in system.assumptions]
-        self.solver.add(mgr.Implies(self.act_step, mgr.And(system.trans, *system.assumptions, *ahead)))
+        ahead = system.env.substituter.substitute(assumptions, shift)
+        self.solver.add(mgr.Implies(self.act_step, mgr.And(trans, assumptions, ahead)))
         #: Integer hints only on inputs: random values for defined state variables mostly conflict.
         self.int_hint_vars = set(system.input_vars) | set(self.next_inputs.values())
         self.registers = None if registers is None else set(registers)
+        #: The state variables a sample holds (and each step fixes), with their next copies.
+        self.scalars = [v for v in system.state_vars if not opaque(v)]
+        nmap = system.next_map()
+        self.next_scalars = [nmap[v] for v in self.scalars]
         #: Probability of a hint per free value; runs alternate between many and few hints
         #: (few keeps "so far" flags such as Lustre's Sofar(env) true for longer).
         self.hint_rate = 0.5
         #: Atoms over state variables are read along with the state (their truth values are
         #: the Boolean terms of the implication templates).
-        self.atoms = state_atoms(system)
-        nmap = system.next_map()
+        self.atoms = [a for a in state_atoms(system)
+                      if not any(opaque(v) for v in system.env.fvo.get_free_variables(a))]
         self.next_atoms = [system.env.substituter.substitute(a, nmap) for a in self.atoms]
 
     def _hints(self, symbols: Sequence[FNode], lo: int, hi: int, all_ints: bool = False) -> list[FNode]:
@@ -71,15 +88,19 @@ class Simulator:
         return self._with_hints(fixed, hints)
 
     def _with_hints(self, fixed: list[FNode], hints: list[FNode]) -> bool:
-        for _ in range(10):
-            if self.solver.check([*fixed, *hints]):
-                return True
-            if not hints:
-                return False
-            core = set(self.solver.unsat_core())
-            dropped = [h for h in hints if h in core]
-            hints = [h for h in hints if h not in core] if dropped else []
-        return self.solver.check(fixed)
+        """False also when the solver cannot decide (the run ends there)."""
+        try:
+            for _ in range(10):
+                if self.solver.check([*fixed, *hints]):
+                    return True
+                if not hints:
+                    return False
+                core = set(self.solver.unsat_core())
+                dropped = [h for h in hints if h in core]
+                hints = [h for h in hints if h not in core] if dropped else []
+            return self.solver.check(fixed)
+        except SolverUnknown:
+            return False
 
     def runs(self, count: int, depth: int, deadline: float,
              flags: Sequence[FNode] = ()) -> list[dict[FNode, object]]:
@@ -103,10 +124,10 @@ class Simulator:
             if not self._solve([self.act_init], free_init, all_ints=True, sticky=sticky_cur):
                 break
             self.hint_rate = (0.5, 0.1, 0.5, 0.3)[run % 4]
-            vals = self.solver.values([*system.state_vars, *self.atoms])
+            vals = self.solver.values([*self.scalars, *self.atoms])
             stale = 0
             for _ in range(depth):
-                key = tuple(vals[v] for v in system.state_vars)
+                key = tuple(vals[v] for v in self.scalars)
                 if key not in seen:
                     seen.add(key)
                     states.append(vals)
@@ -118,12 +139,20 @@ class Simulator:
                 if time.monotonic() > deadline:
                     return states
                 fixed = [self.act_step, *(self.mgr.EqualsOrIff(v, constant(self.mgr, v, vals[v]))
-                                          for v in system.state_vars)]
+                                          for v in self.scalars)]
                 if not self._solve(fixed, free_step, sticky=sticky_next):
                     break
-                nxt = self.solver.values([*system.next_vars, *self.next_atoms])
-                vals = {c: nxt[n] for c, n in zip(system.state_vars, system.next_vars, strict=True)}
+                nxt = self.solver.values([*self.next_scalars, *self.next_atoms])
+                vals = {c: nxt[n] for c, n in zip(self.scalars, self.next_scalars, strict=True)}
                 vals.update((a, nxt[n]) for a, n in zip(self.atoms, self.next_atoms, strict=True))
         return states
 
 
+
+
+def _quantifier_free(system: TransitionSystem, formula: FNode) -> FNode:
+    """The conjunction of ``formula``'s quantifier-free conjuncts."""
+    qf = system.env.qfo.is_qf
+    if qf(formula):
+        return formula
+    return system.env.formula_manager.And([c for c in conjuncts(formula) if qf(c)])
