@@ -61,8 +61,10 @@ def children(e: A.Expr) -> list[A.Expr]:
         return [e.left, e.right]
     if isinstance(e, A.Ite):
         return [e.cond, e.then, e.orelse]
-    if isinstance(e, (A.Call,)):
+    if isinstance(e, (A.Call, A.Construct)):
         return list(e.args)
+    if isinstance(e, A.Tester):
+        return [e.arg]
     if isinstance(e, (A.TupleE, A.ArrayLit)):
         return list(e.items)
     if isinstance(e, A.Caret):
