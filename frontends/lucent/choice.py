@@ -27,9 +27,11 @@ from pysmt.fnode import FNode
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.types import leaves
 from kinduct.frontends.lucent.walk import children
+from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.translate import STerm, Translator, _Inst
+    from kinduct.frontends.lucent.typecheck import _Scope
 
 
 def arguments(pred: A.Expr, var: str) -> list[A.Expr]:
@@ -134,3 +136,28 @@ def translate(inst: _Inst, e: A.AnyE) -> STerm:
                           leaves(var))
     tr.guard = guard
     return var
+
+
+def bind_obligations(scope: _Scope, start: int, r: A.AnyE, var: str, pred: A.Expr) -> None:
+    """The obligations made while checking the predicate ``pred`` of ``any`` ``r`` (those of
+    ``scope.node`` from index ``start``, such as a selector's) that read its variable ``var``
+    read the value ``r`` picks instead: they are owed by that value, at the steps ``r`` runs.
+    Refused, located, where the predicate needs ``var`` as a stream (a ``pre`` of it, a call
+    on it): the value's past is not an expression here."""
+    from dataclasses import replace
+
+    from kinduct.frontends.lucent import streamrefine
+    node = scope.node
+    if node is None:
+        return
+    for i in range(start, len(node.obligations)):
+        p = node.obligations[i]
+        if not streamrefine._reads(p.expr, var):
+            continue
+        if streamrefine.needs_stream(pred, var) or getattr(r, "calls_on_var", False):
+            raise UnsupportedError(
+                f"an obligation ({p.name}) on the variable of 'any' whose predicate needs it as "
+                "a stream (a 'pre' of it or a node call on it)",
+                SourceLocation(scope.c.file, p.pos.line, p.pos.col),
+                streamrefine._line(scope.c.text, p.pos.line))
+        node.obligations[i] = replace(p, expr=streamrefine.substitute(p.expr, var, r, []))

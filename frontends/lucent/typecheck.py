@@ -462,6 +462,7 @@ class _Scope:
     def _AnyE(self, e: A.AnyE) -> A.Expr:
         t, ref = self.c.resolve_type(e.type_expr, scope=self if self.node is not None else None)
         pred = None
+        start = len(self.node.obligations) if self.node is not None else 0
         if e.pred is not None:
             sub = _Scope(self.c, self.node, {**self.env, e.var: t}, done=self.done)
             sub.local_consts = self.local_consts
@@ -471,6 +472,7 @@ class _Scope:
         r.uid = _uid("any", r)
         if pred is not None:
             streamrefine.calls_on_any(self, r, pred)
+            choice.bind_obligations(self, start, r, e.var, pred)
         if pred is not None and streamrefine.needs_stream(pred, e.var):
             if e.functional:  # a function of what its predicate reads besides its variable
                 streamrefine.refuse(self.c.file, self.c.text, pred.pos, "of 'choose'")
