@@ -34,7 +34,16 @@ from pysmt.typing import REAL as SREAL
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.checked import Bound, ConstRef, Quantified, Refines
-from kinduct.frontends.lucent.types import BOOL, Refinement, T, assemble, leaves
+from kinduct.frontends.lucent.types import (
+    BOOL,
+    Adt,
+    Refinement,
+    T,
+    adt_fields,
+    assemble,
+    leaves,
+    recursive,
+)
 from kinduct.frontends.lucent.walk import children
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
@@ -56,6 +65,7 @@ def check(scope: _Scope, q: A.Quant) -> Quantified:
     """The checked quantifier ``q`` kept as such; an :class:`UnsupportedError` where its
     variables' types or its body are beyond what :func:`translate` takes."""
     params: list[Bound] = []
+    start = len(scope.node.obligations) if scope.node is not None else 0
     sub = copy.copy(scope)
     sub.env = dict(scope.env)
     sub.local_consts = dict(scope.local_consts)
@@ -74,6 +84,10 @@ def check(scope: _Scope, q: A.Quant) -> Quantified:
     body = sub.expect(q.body, BOOL)
     e = Quantified(q.kind, params, body, pos=q.pos, ty=BOOL)
     names = {b.name for b in params}
+    for p in scope.node.obligations[start:] if scope.node is not None else []:
+        if _reads(p.expr, names):
+            raise _unsupported(scope, f"an obligation ({p.name}) on the variable of a "
+                               "quantifier kinduct keeps as such", p.pos)
     for part in [*(b.pred for b in params if b.pred is not None), body]:
         offending = _impure(part, names)
         if offending is not None:
@@ -137,14 +151,18 @@ def _impure(e: A.Expr, names: set[str]) -> A.Expr | None:
     """The first subexpression of ``e`` that reads one of ``names`` and is not a term."""
     if not _reads(e, names):
         return None
-    ok = (isinstance(e, (A.Lit, A.Var, ConstRef, A.TupleE, A.ArrayLit, A.Field, A.RecordLit))
+    if recursive(e.ty) or isinstance(e, (A.Field, A.Tester)) and recursive(e.arg.ty) or \
+            isinstance(e, A.Construct) and not _plain(e.ty):
+        return e  # a native SMT datatype's term, or fields beyond scalars
+    ok = (isinstance(e, (A.Lit, A.Var, ConstRef, A.TupleE, A.ArrayLit, A.Field, A.RecordLit,
+                         A.Construct, A.Tester))
           or (isinstance(e, A.Unop) and e.op in ("not", "neg", "to_real"))
           or (isinstance(e, A.Binop) and e.op in _TERM_BINOPS)
           or (isinstance(e, A.Ite) and not e.lazy)
           or (isinstance(e, A.Index) and (e.arg.ty.kind == "tuple"
                                           or isinstance(e.index, A.Lit)))
           or isinstance(e, (Refines, Quantified)))
-    if not ok or getattr(e.ty, "kind", None) in ("machine", "adt"):
+    if not ok or getattr(e.ty, "kind", None) == "machine":
         return e
     if isinstance(e, Quantified):
         names = names - {b.name for b in e.params}
@@ -248,6 +266,15 @@ class Terms:
             return self.term(e.arg)[e.name]
         if isinstance(e, A.RecordLit):
             return {f: self.term(x) for f, x in e.fields}
+        if isinstance(e, A.Construct):  # other constructors' fields: never read (selectors
+            own = dict(zip((f"{e.ctor}.{f}" for f, _ in e.ty.items[e.index][1]),  # owe the
+                           e.args, strict=True))  # tag), so any value
+            return Adt({"%tag": mgr.Int(e.index), **{
+                k: self.term(own[k]) if k in own else _zero(mgr, ft)
+                for k, ft in adt_fields(e.ty)}}, e.ty)
+        if isinstance(e, A.Tester):
+            index = next(i for i, (c, _) in enumerate(e.arg.ty.items) if c == e.ctor)
+            return mgr.Equals(self.term(e.arg)["%tag"], mgr.Int(index))
         raise TypeError(f"not a term: {type(e).__name__}")  # refused by :func:`check`
 
     def _reads_bound(self, e: A.Expr) -> bool:
@@ -256,8 +283,7 @@ class Terms:
     def _binop(self, op: str, a: Any, b: Any) -> FNode:
         mgr = self.mgr
         if op in ("=", "<>"):
-            same = mgr.And([mgr.EqualsOrIff(x, y)
-                            for x, y in zip(leaves(a), leaves(b), strict=True)])
+            same = self._same(a, b)
             return same if op == "=" else mgr.Not(same)
         return {"and": mgr.And, "or": mgr.Or, "=>": mgr.Implies,
                 "xor": lambda x, y: mgr.Not(mgr.Iff(x, y)),
@@ -265,12 +291,44 @@ class Terms:
                 "+": mgr.Plus, "-": mgr.Minus, "*": mgr.Times}[op](a, b)
 
 
+    def _same(self, a: Any, b: Any) -> FNode:
+        """Lucent's ``a = b``: datatype values are equal when their tags and the fields of
+        the tag's constructor are."""
+        mgr = self.mgr
+        if isinstance(a, Adt):
+            tag = a["%tag"]
+            return mgr.And(mgr.Equals(tag, b["%tag"]), *(
+                mgr.Implies(mgr.Equals(tag, mgr.Int(i)),
+                            mgr.And([self._same(a[k], b[k]) for k in a.active(i)]))
+                for i in range(len(a.ty.items)) if a.active(i)))
+        if isinstance(a, dict):
+            return mgr.And([self._same(a[k], b[k]) for k in a])
+        if isinstance(a, list):
+            return mgr.And([self._same(x, y) for x, y in zip(a, b, strict=True)])
+        return mgr.EqualsOrIff(a, b)
+
+
 def _ite(mgr: Any, c: FNode, a: Any, b: Any) -> Any:
+    if isinstance(a, Adt):
+        return Adt({k: _ite(mgr, c, a[k], b[k]) for k in a}, a.ty)
     if isinstance(a, dict):
         return {k: _ite(mgr, c, a[k], b[k]) for k in a}
     if isinstance(a, list):
         return [_ite(mgr, c, x, y) for x, y in zip(a, b, strict=True)]
     return mgr.Ite(c, a, b)
+
+
+def _plain(t: T) -> bool:
+    """Whether every leaf of ``t`` is a Boolean, number, enumeration or abstract value."""
+    kinds: set[str] = set()
+    assemble("", t, lambda _n, lt: kinds.add(lt.kind))
+    return kinds <= _SCALARS | {"abstract"}
+
+
+def _zero(mgr: Any, t: T) -> Any:
+    """A value of ``t`` (a :func:`_plain` type), for fields no one reads."""
+    return assemble("", t, lambda _n, lt: mgr.FALSE() if lt.kind == "bool" else
+                    mgr.Real(0) if lt.kind == "real" else mgr.Int(0))
 
 
 def _smt(t: T) -> Any:
@@ -331,6 +389,9 @@ def _constant(mgr: Any, v: Any, t: T) -> Any:
         return [_constant(mgr, x, it) for x, it in zip(v, t.items, strict=True)]
     if t.kind == "array":
         return [_constant(mgr, x, t.items[0]) for x in v]
+    if t.kind == "adt" and not recursive(t):
+        return Adt({"%tag": mgr.Int(int(v["%tag"])),
+                    **{k: _constant(mgr, v[k], ft) for k, ft in adt_fields(t)}}, t)
     raise Undecided(f"a value of type {t} inside a quantified formula")
 
 
