@@ -26,7 +26,7 @@ from pysmt.fnode import FNode
 
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent.types import leaves
-from kinduct.frontends.lucent.walk import children
+from kinduct.frontends.lucent.walk import children, subterms
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -138,12 +138,12 @@ def translate(inst: _Inst, e: A.AnyE) -> STerm:
     return var
 
 
-def bind_obligations(scope: _Scope, start: int, r: A.AnyE, var: str, pred: A.Expr) -> None:
-    """The obligations made while checking the predicate ``pred`` of ``any`` ``r`` (those of
+def bind_obligations(scope: _Scope, start: int, r: A.AnyE, var: str) -> None:
+    """The obligations made while checking the predicate of ``any`` ``r`` (those of
     ``scope.node`` from index ``start``, such as a selector's) that read its variable ``var``
     read the value ``r`` picks instead: they are owed by that value, at the steps ``r`` runs.
-    Refused, located, where the predicate needs ``var`` as a stream (a ``pre`` of it, a call
-    on it): the value's past is not an expression here."""
+    Refused, located, where such an obligation reads ``var``'s past (``pre``, ``->``) or
+    calls a node: that is not an expression of the value picked."""
     from dataclasses import replace
 
     from kinduct.frontends.lucent import streamrefine
@@ -154,10 +154,10 @@ def bind_obligations(scope: _Scope, start: int, r: A.AnyE, var: str, pred: A.Exp
         p = node.obligations[i]
         if not streamrefine._reads(p.expr, var):
             continue
-        if streamrefine.needs_stream(pred, var) or getattr(r, "calls_on_var", False):
+        if streamrefine.needs_stream(p.expr, var) or \
+                any(isinstance(x, A.Call) for x in subterms(p.expr)):
             raise UnsupportedError(
-                f"an obligation ({p.name}) on the variable of 'any' whose predicate needs it as "
-                "a stream (a 'pre' of it or a node call on it)",
-                SourceLocation(scope.c.file, p.pos.line, p.pos.col),
+                f"an obligation ({p.name}) on the past of the variable of 'any' or on a node "
+                "call on it", SourceLocation(scope.c.file, p.pos.line, p.pos.col),
                 streamrefine._line(scope.c.text, p.pos.line))
         node.obligations[i] = replace(p, expr=streamrefine.substitute(p.expr, var, r, []))

@@ -9,9 +9,11 @@ their refinement types and concise predicates (``=>`` under ``forall``, ``and`` 
 ``exists``); an enumeration's variable ranges over its values' indices.  The subexpressions
 that read no quantified variable are translated as usual (streams, ``pre``, calls).  Those
 that read one must be terms: Boolean, arithmetic (``+ - *``, comparisons), ``if``, records,
-tuples, arrays read at constant indices, nested quantifiers; anything that needs streams of
-its own (a call, a division, ``any``, ``pre``, an array read at a variable index, machine
-integers) is refused, located.  A variable of an abstract type ranges over the type's domain
+tuples, arrays read at constant indices, constructors and testers of non-recursive datatypes
+(equal when their tags and the tag's constructor's fields are), nested quantifiers; anything
+that needs streams of its own (a call, a division, ``any``, ``pre``, an array read at a
+variable index, machine integers), a recursive datatype's term or a selector's obligation is
+refused, located.  A variable of an abstract type ranges over the type's domain
 (:mod:`.domains`), which the simulator reads from the trace.
 
 The simulator cannot enumerate such a domain: it evaluates the closed formula, with the
@@ -93,7 +95,8 @@ def check(scope: _Scope, q: A.Quant) -> Quantified:
         if offending is not None:
             raise _unsupported(scope, "this expression on the variable of a quantifier kinduct "
                                "keeps as such (inside one, only Boolean and linear terms, "
-                               "records, tuples and constant array indices read its variables)",
+                               "records, tuples, constant array indices, and constructors and "
+                               "testers of non-recursive datatypes read its variables)",
                                offending.pos)
     for b in params:
         for var, pred in b.ref.preds:

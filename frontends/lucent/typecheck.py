@@ -472,7 +472,7 @@ class _Scope:
         r.uid = _uid("any", r)
         if pred is not None:
             streamrefine.calls_on_any(self, r, pred)
-            choice.bind_obligations(self, start, r, e.var, pred)
+            choice.bind_obligations(self, start, r, e.var)
         if pred is not None and streamrefine.needs_stream(pred, e.var):
             if e.functional:  # a function of what its predicate reads besides its variable
                 streamrefine.refuse(self.c.file, self.c.text, pred.pos, "of 'choose'")
