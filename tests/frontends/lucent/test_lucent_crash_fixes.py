@@ -119,3 +119,18 @@ tel
 """)
     err = refusal(model, InputError)
     assert "circular" in str(err) and place(err) == (4, 7)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_selectors_of_a_recursive_datatype_in_any_predicate(tmp_path, solver):
+    model = write(tmp_path, """datatype L = Nil | Cons (h: int, t: L);
+node N() returns (y: L);
+let
+  y = any { v: L | Cons?(v) and v.h > 0 and Cons?(v.t) };
+  check "c" Cons?(y) and y.h > 0;
+  check "d" Nil?(y.t);
+tel
+""")
+    got = _answers(model, solver)
+    assert got.pop("d") == "falsifiable"
+    assert set(got.values()) == {"valid"} and len(got) == 5
