@@ -214,6 +214,20 @@ class SystemBuilder:
         self._trans.append(self.mgr.EqualsOrIff(nxt, term))
         self._updates[register] = term
 
+    def transition_count(self) -> int:
+        """How many conjuncts ``trans`` has so far (see :meth:`temporal_since`)."""
+        return len(self._trans)
+
+    def temporal_since(self, count: int) -> set[FNode]:
+        """The state variables whose values the conjuncts of ``trans`` added after the first
+        ``count`` relate across steps, and every register with an update: what a step cannot
+        choose freely."""
+        out = set(self._updates)
+        for conjunct in self._trans[count:]:
+            out.update(self.env.fvo.get_free_variables(conjunct))
+        prev = {nxt: cur for cur, nxt in self._next_of.items()}
+        return out | {prev[v] for v in out if v in prev}
+
     def first_step_flag(self, name: str = "%first") -> FNode:
         """A new Boolean state variable true exactly at step 0 (:attr:`Structure.first`)."""
         from pysmt.typing import BOOL

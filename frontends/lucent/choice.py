@@ -61,7 +61,7 @@ def possible(env: Environment, chosen: Sequence[FNode], constraint: FNode) -> FN
     """A quantifier-free formula equivalent to ``exists chosen. constraint`` in ``env``, or
     None where z3 cannot eliminate the quantifier (the caller then assumes ``constraint``)."""
     if not set(chosen) & env.fvo.get_free_variables(constraint):
-        return env.formula_manager.TRUE()
+        return constraint
     try:
         import z3
         from pysmt.solvers.z3 import Z3Converter
@@ -76,25 +76,34 @@ def possible(env: Environment, chosen: Sequence[FNode], constraint: FNode) -> FN
 
 
 class Mark:
-    """Where the translation stood before the predicate of an ``any`` that calls a node on
-    its variable (:func:`.streamrefine.calls_on_any`): the instances made since run on the
-    value picked, so whether a value can be picked is a question about them too."""
+    """Where the translation stood before the predicate of an ``any``: what translating the
+    predicate adds is chosen with the value.  That is the auxiliary streams it defines at each
+    step (a division's quotient and remainder, a nested choice) under the constraints that
+    define them, and, for an ``any`` that calls a node on its variable
+    (:func:`.streamrefine.calls_on_any`), the current values of the instances made since,
+    which run on the value picked (their memories stay given: the instances' pasts)."""
 
-    def __init__(self, tr: Translator) -> None:
+    def __init__(self, tr: Translator, calls_on_var: bool = False) -> None:
         self.tr = tr
+        self.calls_on_var = calls_on_var
         self.prefixes = set(tr.insts)
         self.assumed = len(tr.assumptions)
+        self.known = set(tr.next_of)
+        self.transitions = tr.b.transition_count()
 
     def possible(self, chosen: Sequence[FNode], want: FNode) -> FNode | None:
-        """:func:`possible` for ``chosen`` and the current values of the new instances'
-        streams (their memories stay given: the instances' pasts), under the constraints
-        that define them."""
+        """:func:`possible` for ``chosen`` and what the predicate added (see the class)."""
         tr = self.tr
+        temporal = tr.b.temporal_since(self.transitions)
+        aux = [s for s in tr.next_of if s not in self.known and s not in temporal]
         streams = [x for p, inst in tr.insts.items() if p not in self.prefixes
                    for term in inst.env.values() for x in leaves(term)
-                   if isinstance(x, FNode) and x.is_symbol()]
-        defs = tr.assumptions[self.assumed:]
-        return possible(tr.b.env, [*chosen, *streams], tr.mgr.And([*defs, want]))
+                   if isinstance(x, FNode) and x.is_symbol()] if self.calls_on_var else []
+        every = {*chosen, *aux, *streams}
+        fvo = tr.b.env.fvo
+        defs = [d for d in tr.assumptions[self.assumed:]
+                if self.calls_on_var or every & fvo.get_free_variables(d)]
+        return possible(tr.b.env, [*chosen, *aux, *streams], tr.mgr.And([*defs, want]))
 
 
 def translate(inst: _Inst, e: A.AnyE) -> STerm:
@@ -107,7 +116,7 @@ def translate(inst: _Inst, e: A.AnyE) -> STerm:
     var = inst.fresh(e.uid, e.ty)
     guard, tr.guard = tr.guard, inst.clocks.active_of(clock_of(e))
     ref = getattr(e, "ref", None)
-    mark = Mark(tr) if getattr(e, "calls_on_var", False) else None
+    mark = Mark(tr, calls_on_var=getattr(e, "calls_on_var", False))
     parts = [] if ref is None or ref.empty else refine.constraints(  # of T
         inst, var, ref, stream=None if e.functional else e.uid)
     if e.pred is not None:
@@ -120,8 +129,7 @@ def translate(inst: _Inst, e: A.AnyE) -> STerm:
             inst.env[e.var] = saved
     if parts:
         want = mgr.And(parts)
-        can = mark.possible(leaves(var), want) if mark is not None else \
-            possible(tr.b.env, leaves(var), want)
+        can = mark.possible(leaves(var), want)
         if can is None:
             from kinduct.frontends.lucent import symchoice
             can = symchoice.possible(tr.b.env, leaves(var), want)

@@ -158,3 +158,10 @@ def test_any_with_no_possible_value_does_not_rule_the_step_out():
     execution with x = 3, so ``x <> 3`` was proved; Kind 2 lets ``any`` pick an arbitrary value
     where none satisfies the predicate and falsifies it."""
     assert answers(KIND2_NAMES / "any_without_a_value.lus") == {"p": "falsifiable"}
+
+
+def test_any_whose_predicate_does_not_read_its_variable_assumes_nothing_where_it_fails():
+    """Wrong verdict once: ``x = any { y: int | m > 0 }`` counted as always possible (its
+    predicate does not read ``y``), so ``m > 0`` was assumed and ``check m > 0`` proved; where
+    ``m <= 0`` no value satisfies the predicate, and Kind 2 falsifies the check."""
+    assert answers(KIND2_NAMES / "any_predicate_without_its_variable.lus") == {"p": "falsifiable"}
