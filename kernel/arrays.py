@@ -33,20 +33,27 @@ class ArrayValue:
         return self.default
 
 
+def encode_number(v: Any) -> Any:
+    """A trace value's JSON form where it is a number or a Boolean (a rational as
+    ``{"q": [num, den]}``); the value itself otherwise."""
+    return {"q": [v.numerator, v.denominator]} if isinstance(v, Fraction) else v
+
+
+def decode_number(v: Any) -> Any:
+    """The inverse of :func:`encode_number` (a ``{"q": …}`` object back to a ``Fraction``)."""
+    return Fraction(v["q"][0], v["q"][1]) if isinstance(v, dict) and "q" in v else v
+
+
 def _encode(v: Any) -> Any:
     if isinstance(v, ArrayValue):
         return {"d": _encode(v.default), "e": [[_encode(k), _encode(x)] for k, x in v.entries]}
-    if isinstance(v, Fraction):
-        return {"q": [v.numerator, v.denominator]}
-    return v
+    return encode_number(v)
 
 
 def _decode(v: Any) -> Any:
-    if isinstance(v, dict):
-        if "q" in v:
-            return Fraction(v["q"][0], v["q"][1])
+    if isinstance(v, dict) and "d" in v:
         return ArrayValue(_decode(v["d"]), tuple((_decode(k), _decode(x)) for k, x in v["e"]))
-    return v
+    return decode_number(v)
 
 
 PREFIX = "array:"

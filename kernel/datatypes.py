@@ -19,13 +19,14 @@ from __future__ import annotations
 import json
 import weakref
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any, Literal
 
 import attrs
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import PySMTType
+
+from kinduct.kernel import arrays
 
 
 @attrs.frozen
@@ -193,17 +194,13 @@ class Tree:
 def _encode(v: Any) -> Any:
     if isinstance(v, Tree):
         return {"c": v.ctor, "a": [_encode(x) for x in v.args]}
-    if isinstance(v, Fraction):
-        return {"q": [v.numerator, v.denominator]}
-    return v
+    return arrays.encode_number(v)
 
 
 def _decode(v: Any) -> Any:
-    if isinstance(v, dict):
-        if "q" in v:
-            return Fraction(v["q"][0], v["q"][1])
+    if isinstance(v, dict) and "c" in v:
         return Tree(v["c"], tuple(_decode(x) for x in v["a"]))
-    return v
+    return arrays.decode_number(v)
 
 
 PREFIX = "adt:"
