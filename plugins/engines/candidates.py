@@ -18,6 +18,7 @@ from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import constant
 from kinduct.kernel.system import TransitionSystem
+from kinduct.plugins.engines.analysis import opaque
 from kinduct.plugins.engines.vocab import state_atoms
 
 MAX_PAIR_CANDIDATES = 1500
@@ -27,6 +28,10 @@ MAX_COEFFICIENT = 16
 MAX_SUM_CANDIDATES = 400
 #: Boolean flags whose true/false samples get their own affine hull.
 MAX_FLAGS = 4
+#: Caps on the unsampled equalities between array- or datatype-sorted registers: pairs, and
+#: Boolean registers each pair is also guarded by (both polarities).
+MAX_OPAQUE_PAIRS = 16
+MAX_OPAQUE_GUARDS = 4
 
 
 
@@ -173,6 +178,30 @@ class Candidates:
                 if c not in known and c != flag:
                     known.add(c)
                     out.append(self.mgr.Implies(flag, c))
+        return out
+
+    def opaque_equalities(self, first: FNode | None = None) -> list[FNode]:
+        """``x = y`` for registers of one array or datatype sort, unguarded and under each of a
+        few Boolean registers and their negations (``seen -> held = frozen``: a variable that
+        holds its value while a clocked call is frozen equals the call's own memory once the
+        clock has ticked).  The samples hold no such values, so nothing filters these: the
+        caller proves them on the full relation."""
+        mgr = self.mgr
+        regs = [v for v in self.system.state_vars if v in self.vars and opaque(v)]
+        pairs: list[FNode] = []
+        for i, a in enumerate(regs):
+            for b in regs[i + 1:]:
+                if a.symbol_type() == b.symbol_type() and len(pairs) < MAX_OPAQUE_PAIRS:
+                    pairs.append(mgr.Equals(a, b))
+        if not pairs:
+            return []
+        bools = [v for v in self.system.state_vars
+                 if v in self.vars and v is not first and v.symbol_type().is_bool_type()]
+        guards = sorted(bools, key=lambda b: b not in self.latched)[:MAX_OPAQUE_GUARDS]
+        out = list(pairs)
+        for g in guards:
+            for guard in (g, mgr.Not(g)):
+                out.extend(mgr.Implies(guard, e) for e in pairs)
         return out
 
     def _bit_vectors(self, bvs: Sequence[FNode], column: dict) -> list[FNode]:

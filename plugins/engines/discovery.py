@@ -144,6 +144,12 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
         more = houdini(system, ctx, facts, [*proved, *conditional])
         if more is not None:
             proved = more
+    # Equalities between array- and datatype-sorted registers, which no sample holds: proved
+    # on their own, relative to the scalar invariants (so an undecided query costs only them).
+    opaque_cands = [c for c in guarded(miner.opaque_equalities(flag)) if c not in given]
+    if opaque_cands:
+        held = houdini(system, ctx, [*facts, *proved], opaque_cands)
+        proved = [*proved, *(held or [])]
     return facts, proved
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 
 from pysmt.fnode import FNode
 
+from kinduct.kernel.backend import SolverUnknown
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.evaluate import holds
 from kinduct.kernel.system import Property, TransitionSystem
@@ -44,6 +45,7 @@ class KInduction(Engine):
         acts = {name: mgr.FreshSymbol(template=f"__hyp_{i}_%d")
                 for i, name in enumerate(pending)}
         intake = InvariantIntake(system, ctx)
+        told = False  # an undecided induction step has been reported
         for k in steps_within_bound(ctx, pending):
             # Base case at step k.
             yield from base.falsify(pending, k, self.name)
@@ -60,7 +62,17 @@ class KInduction(Engine):
                     step.add(ub.at(lemma, j))
             for lemma in intake.lemmas:
                 step.add(ub.at(lemma, k + 1))
-            proved = self._step(step, ub, system, pending, acts, k)
+            try:
+                proved = self._step(step, ub, system, pending, acts, k)
+            except SolverUnknown as exc:
+                # An undecided step proves nothing at this depth; a deeper one, or the
+                # invariants other engines publish meanwhile, may still settle it.
+                if not told:
+                    told = True
+                    for name in pending:
+                        yield Verdict(name, Answer.UNKNOWN, engine=self.name, k=k,
+                                      message=f"the solver could not decide a query: {exc}")
+                proved = []
             for name in proved:
                 del pending[name]
                 yield Verdict(name, Answer.VALID, engine=self.name, k=k + 1)

@@ -71,15 +71,68 @@ def test_invgen_does_not_prove_false_property_beside_opaque_state(tmp_path, kind
     assert _invgen(path, solver)["answer"]["value"] != "valid"
 
 
+def _is_opaque_equality(f) -> bool:
+    """``a = b`` over array- or datatype-sorted state, possibly under guards (``g -> a = b``,
+    ``first | a = b``)."""
+    while f.is_implies() or f.is_or():
+        f = f.args()[-1]
+    return f.is_equals() and all(a.is_symbol() and opaque(a) for a in f.args())
+
+
 @pytest.mark.parametrize("solver", ["z3", "cvc5"])
-def test_candidates_mention_only_scalar_state(tmp_path, solver):
+def test_sampled_candidates_mention_only_scalar_state(tmp_path, solver):
     path = write(tmp_path, MODELS["set"].format(n=1))
     (system,) = load_systems(path, LoadOptions())
     assert any(opaque(v) for v in system.state_vars)
     facts, proved = discover(system, context(system, solver), budget=4.0)
     fv = system.env.fvo.get_free_variables
     assert proved
-    assert not any(opaque(v) for f in proved for v in fv(f))
+    assert all(not any(opaque(v) for v in fv(f)) or _is_opaque_equality(f) for f in proved)
+
+
+#: A map held while the call that writes it is frozen (a ``when`` block without ``else``):
+#: ``ones`` needs ``seen -> held = frozen`` (the held map equals the frozen instance's memory
+#: once the clock has ticked), an equality between map-sorted registers that no sample holds.
+HELD_CALL = """
+node Ones(k: int) returns (m: map<int, int>);
+let
+  m = map[]@<int, int> -> (pre m)[k := 1];
+tel
+
+node Top(c: bool; k: int) returns (m: map<int, int>);
+let
+  frame (m)
+    m = map[]@<int, int>;
+  let
+    when c then
+      m = Ones(k);
+    end
+  tel
+  check "ones" forall (i: int) i in m => m[i] = 1;
+  check "twos" forall (i: int) i in m => m[i] = 2;
+tel
+"""
+
+
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_invgen_proves_held_map_equals_frozen_call_memory(tmp_path, solver):
+    path = write(tmp_path, HELD_CALL)
+    (system,) = load_systems(path, LoadOptions())
+    _, proved = discover(system, context(system, solver), budget=4.0)
+    guarded = [f for f in proved if _is_opaque_equality(f)]
+    assert guarded, "no equality between the held and the frozen map"
+
+
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_property_of_held_call_output_is_proved_and_a_false_one_falsified(tmp_path, solver):
+    """k-induction alone cannot decide the step (quantified map state): it goes on to deeper
+    steps, and the equality invgen publishes makes ``ones`` 1-inductive."""
+    path = write(tmp_path, HELD_CALL)
+    code, objects = run_json("check", path, "--solver", solver, "--timeout", "60")
+    props = properties(objects)
+    assert props["ones"]["answer"]["value"] == "valid"
+    assert props["twos"]["answer"]["value"] == "falsifiable"
+    assert code == 40
 
 
 class _Undecided(Solver):
