@@ -306,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="files run at once (1)")
     parser.add_argument("--folder", default=",".join(FOLDERS), help="comma-separated folders")
     parser.add_argument("--files", action="append", default=[],
-                        help="glob on 'folder/name.lus' or 'name.lus' (repeatable)")
+                        help="globs on 'folder/name.lus' or 'name.lus', comma-separated (repeatable)")
     parser.add_argument("--csv", type=Path, help="write one row per file here (outside the repo)")
     parser.add_argument("--fresh", action="store_true",
                         help="start a fresh kinduct process per file (default: fork one that has "
@@ -319,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.csv and ROOT in args.csv.resolve().parents:
         parser.error("keep the CSV outside the repository")
     kind2 = kind2_exits()
-    files = select(folders, args.files)
+    files = select(folders, [p for arg in args.files for p in arg.split(",") if p])
     sink = open(args.csv, "w", newline="") if args.csv else None  # noqa: SIM115 - written as runs end
     writer = csv.writer(sink) if sink else None
     if writer:
