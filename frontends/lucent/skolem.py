@@ -2,13 +2,16 @@
 assumption (and the duals under negation).
 
 A property ``check forall (x: T | p) e`` is an invariant exactly when ``p(w) => e(w)`` is an
-invariant for every stream ``w`` of values of ``T``: ``w`` is a fresh input that nothing else
-reads (a checked ``any@<T>`` with no constraint), chosen anew at every step.  Its negation,
+invariant for every stream ``w`` of values of ``T``, and so exactly when it is for every
+*constant* stream: in a node, ``w`` is a fresh stream that nothing else reads, chosen freely at
+the first step and held after it (a checked ``any { x: T | true -> x = pre x }``), so that
+k-induction's hypotheses speak of the value it proves the property of; in a function (no
+memory), chosen anew at every step.  Its negation,
 ``exists (x: T | p) not e``, is then found by the engines as a value of that input, and a
 counterexample carries it, so the simulator replays it like any other input.  Dually an
 assumption ``assert exists (x: T | p) e`` holds exactly when some stream ``w`` has
-``p(w) and e(w)``: the witness is the choice.  Both are exact, quantifier-free, and need no
-engine to know about quantifiers.
+``p(w) and e(w)``: the witness is the choice, anew at every step.  Both are exact,
+quantifier-free, and need no engine to know about quantifiers.
 
 :func:`mark` finds these positions before the expression is checked (it sets ``witness`` on
 the source :class:`~.ast.Quant`): a ``forall`` at positive polarity of an invariant (or
@@ -121,10 +124,10 @@ def _fresh(p: A.Param, t: T) -> A.AnyE:
 
 def _rigid(scope: _Scope, p: A.Param) -> A.Expr:
     """A witness chosen at the first step and held (``any { x: T | true -> x = pre x }``),
-    for a property of a node (a function has no memory): ``forall x. e(x)`` is invariant exactly when ``e(w)`` is for every
-    *constant* stream ``w``, and k-induction then assumes ``e`` of the value it is proving
-    ``e`` of (a witness chosen anew at each step makes the hypotheses speak of other
-    values)."""
+    for a property of a node (a function has no memory): ``forall x. e(x)`` is invariant
+    exactly when ``e(w)`` is for every *constant* stream ``w``, and k-induction then assumes
+    ``e`` of the value it is proving ``e`` of (a witness chosen anew at each step makes the
+    hypotheses speak of other values)."""
     pos = p.pos
     same = A.Binop("=", A.Var(p.name, pos=pos), A.Unop("pre", A.Var(p.name, pos=pos), pos=pos),
                    pos=pos)
