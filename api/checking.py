@@ -108,7 +108,8 @@ def check(path_or_system: str | os.PathLike[str] | TransitionSystem, *,
     def decide_one(i: int, until: float | None, names: Sequence[str] | None) -> list[Verdict]:
         system = selected[i]
         opts = RunOptions(engines=engines, solver=chosen_solver, timeout=until, max_k=bound,
-                          properties=tuple(names or (p.name for p in system.properties)))
+                          properties=tuple(names or (p.name for p in system.properties)),
+                          diversify=solver is None)
         return list(_decide(system, opts, start))
 
     verdict_lists = decide_in_turn(len(selected), timeout, start, decide_one)

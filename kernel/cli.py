@@ -202,6 +202,7 @@ def run_options(args: argparse.Namespace, properties: Sequence[str] = ()) -> Run
     return RunOptions(engines=engine_names(args), solver=args.solver, timeout=args.timeout,
                       max_k=args.bound, properties=tuple(properties), engine_settings=settings,
                       certify=bool(getattr(args, "certify", False)),
+                      diversify=bool(getattr(args, "solver_by_default", False)),
                       progress=getattr(args, "progress", None))
 
 
@@ -429,6 +430,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(spelled)
         if getattr(args, "solver", "") is None:
             args.solver = registry.default_solver()
+            args.solver_by_default = True  # the runner may diversify (RunOptions.diversify)
         if as_script and getattr(args, "whole_run_timeout", False):
             watchdog.arm(PROCESS_START, args.timeout, as_json)
         code = args.handler(args)
