@@ -25,8 +25,9 @@ def check_invariant(system: TransitionSystem, prop: Property, inv: FNode, solver
     env = system.env
     mgr = env.formula_manager
     free = env.fvo.get_free_variables(inv)
-    if not free <= set(system.state_vars):
-        extra = sorted(v.symbol_name() for v in free - set(system.state_vars))
+    allowed = {*system.state_vars, *system.rigid_symbols()}
+    if not free <= allowed:
+        extra = sorted(v.symbol_name() for v in free - allowed)
         return f"certificate mentions non-state variables: {', '.join(extra)}"
     assumptions = mgr.And(system.assumptions)
     inv_next = env.substituter.substitute(inv, system.next_map())

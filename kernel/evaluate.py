@@ -190,14 +190,14 @@ def holds(env: Environment, formula: FNode, values: Mapping[FNode, Value],
     if _has_array_value(value) and not value.get_free_variables():
         # PySMT simplifies an equality of two array values to the equality of their defaults
         # (``[1 := True] = [3 := True]`` to True): a solver decides
-        return _decide_closed(env, value)
+        return satisfiable(env, value)
     value = env.simplifier.simplify(value)
     if value.is_bool_constant():
         return value.constant_value()
     reg = datatypes.find(env)
     if all(reg is not None and v in reg.ops for v in value.get_free_variables()):
         # closed (but for datatype operations): quantified, or over array constants
-        return _decide_closed(env, value)
+        return satisfiable(env, value)
     return None
 
 
@@ -223,9 +223,9 @@ class Undecided(Exception):
     """A closed quantified formula on replay that the solver could not decide."""
 
 
-def _decide_closed(env: Environment, formula: FNode) -> bool:
-    """Whether the closed (quantified) ``formula`` holds, by a solver call; :class:`Undecided`
-    when the solver answers unknown or refuses it."""
+def satisfiable(env: Environment, formula: FNode) -> bool:
+    """Whether ``formula`` is satisfiable (for a closed one: whether it holds), by a solver
+    call; :class:`Undecided` when the solver answers unknown or refuses it."""
     try:
         solver = env.factory.Solver(name="z3")
         solver.z3.set("timeout", int(DECIDE_SECONDS * 1000))
@@ -235,7 +235,7 @@ def _decide_closed(env: Environment, formula: FNode) -> bool:
         solver.add_assertion(formula)
         return bool(solver.solve())
     except Exception as exc:  # noqa: BLE001 - unknown, or a term the solver refuses
-        raise Undecided(f"z3 could not decide a quantified formula on the trace's values "
+        raise Undecided(f"z3 could not decide a formula on the trace's values "
                         f"({type(exc).__name__})") from None
     finally:
         solver.exit()

@@ -19,8 +19,8 @@ def to_smtlib(formula: FNode) -> str:
 
 def _declarations(system: TransitionSystem, extra: Iterable[FNode] = ()) -> str:
     lines = []
-    for var in (*system.current_vars, *system.next_vars, *extra):
-        lines.append(f"(declare-fun {_quote(var.symbol_name())} () {var.symbol_type().as_smtlib(False)})")
+    for var in (*system.current_vars, *system.next_vars, *system.rigid_symbols(), *extra):
+        lines.append(f"(declare-fun {_quote(var.symbol_name())} {var.symbol_type().as_smtlib(True)})")
     return "\n".join(lines)
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import attrs
 from pysmt.fnode import FNode
 
-from kinduct.kernel.evaluate import Computed, Undecided, computable, holds
+from kinduct.kernel.backend import constant
+from kinduct.kernel.evaluate import Computed, Undecided, computable, holds, satisfiable
 from kinduct.kernel.system import Inconclusive, Property, TransitionSystem
 from kinduct.kernel.verdict import Trace, Value
 
@@ -58,23 +59,60 @@ def replay_trace(system: TransitionSystem, trace: Trace, prop: Property,
         return Inconclusive(f"the counterexample cannot be confirmed: {exc}")
 
 
+class _Rigid:
+    """What the trace says of the system's rigid symbols (uninterpreted functions, which it
+    holds no value of): each formula over them alone, once the trace's values are put in, is
+    kept, and the trace replays only if one interpretation satisfies them all."""
+
+    def __init__(self, system: TransitionSystem) -> None:
+        self.system = system
+        self.symbols = system.rigid_symbols()
+        self.kept: list[FNode] = []
+
+    def holds(self, formula: FNode, step: _Assignment, want: bool = True) -> bool | None:
+        """``_holds``, where a formula left over the rigid symbols counts as ``want`` (and is
+        kept, to be satisfied together with the others)."""
+        got = _holds(self.system, formula, step)
+        if got is not None or not self.symbols:
+            return got
+        env = self.system.env
+        mgr = env.formula_manager
+        ground = env.simplifier.simplify(env.substituter.substitute(
+            formula, {v: constant(mgr, v, x) for v, x in step.values.items()}))
+        if ground.is_bool_constant():
+            return ground.constant_value()
+        if not env.fvo.get_free_variables(ground) <= self.symbols:
+            return None
+        self.kept.append(ground if want else mgr.Not(ground))
+        return want
+
+    def consistent(self) -> bool:
+        """Whether one interpretation of the rigid symbols satisfies every kept formula."""
+        if not self.kept:
+            return True
+        return satisfiable(self.system.env, self.system.env.formula_manager.And(self.kept))
+
+
 def _replay(system: TransitionSystem, trace: Trace, prop: Property,
             expect_violation_at_end: bool) -> str | None:
     if len(trace) == 0:
         return "empty trace"
     steps = [_step(system, trace, k) for k in range(len(trace))]
-    if _holds(system, system.init, steps[0]) is not True:
+    rigid = _Rigid(system)
+    if rigid.holds(system.init, steps[0]) is not True:
         return "init does not hold at step 0"
     to_next = dict(zip(system.state_vars, system.next_vars, strict=True))
     for k, step in enumerate(steps):
         for assumption in system.assumptions:
-            if _holds(system, assumption, step) is not True:
+            if rigid.holds(assumption, step) is not True:
                 return f"an assumption fails at step {k}"
         if k + 1 < len(steps):
-            if _holds(system, system.trans, step.union(steps[k + 1], to_next)) is not True:
+            if rigid.holds(system.trans, step.union(steps[k + 1], to_next)) is not True:
                 return f"trans does not hold between steps {k} and {k + 1}"
     if expect_violation_at_end:
         obligation = prop.obligation(system.env)
-        if _holds(system, obligation, steps[-1]) is not False:
+        if rigid.holds(obligation, steps[-1], want=False) is not False:
             return f"property {prop.name} is not violated at the last step {len(steps) - 1}"
+    if not rigid.consistent():
+        return "no interpretation of the system's uninterpreted functions agrees with the trace"
     return None

@@ -7,6 +7,7 @@ environment, so two problems never share (and never pollute) a formula manager.
 from __future__ import annotations
 
 import enum
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -160,6 +161,21 @@ class TransitionSystem:
     def next_map(self) -> dict[FNode, FNode]:
         return dict(zip(self.state_vars, self.next_vars, strict=True))
 
+    def rigid_symbols(self) -> frozenset[FNode]:
+        """The symbols the system's formulas share across all steps: uninterpreted functions
+        (a Lucent imported function, a ``choose``) and constants that are no variable.  Every
+        step's copy of a formula reads the same ones (engines never rename them), and an
+        invariant may mention them."""
+        found = _RIGID.get(self)
+        if found is None:
+            fv = self.env.fvo.get_free_variables
+            variables = {*self.state_vars, *self.next_vars, *self.input_vars}
+            found = frozenset(s for f in (self.init, self.trans, *self.assumptions,
+                                          *(p.formula for p in self.properties))
+                              for s in fv(f) if s not in variables)
+            _RIGID[self] = found
+        return found
+
     def property(self, name: str) -> Property:
         for prop in self.properties:
             if prop.name == name:
@@ -171,6 +187,10 @@ class TransitionSystem:
 
     def evolve(self, **changes: Any) -> TransitionSystem:
         return attrs.evolve(self, **changes)
+
+
+#: What :meth:`TransitionSystem.rigid_symbols` found, per system (computed once).
+_RIGID: weakref.WeakKeyDictionary[TransitionSystem, frozenset[FNode]] = weakref.WeakKeyDictionary()
 
 
 class SystemBuilder:

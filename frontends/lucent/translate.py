@@ -113,8 +113,9 @@ class Translator:
         self.by_zero: list[tuple[str, FNode, FNode, FNode]] = []
         #: The memory ``pre x`` reads, per stream ``x`` (see ``_Inst.pre``).
         self.memories: dict[FNode, FNode] = {}
-        #: Calls of abstracted functions: (arguments, results, their memories) per function.
-        self.fn_calls: dict[str, list[tuple[list[FNode], list[FNode], list[FNode], list[FNode]]]] = {}
+        #: The uninterpreted function of each result of an abstracted function (``congruence``),
+        #: by function, result index, result type and argument types.
+        self.functions: dict[tuple, FNode] = {}
         #: The same for functions of sets or maps, typed (:func:`.collections_smt.congruence`).
         self.typed_calls: dict[str, list] = {}
         #: The domains of abstract types a quantifier ranges over.
@@ -133,29 +134,21 @@ class Translator:
 
     def congruence(self, fn: str, args: list[FNode], outs: list[FNode]) -> None:
         """An abstracted function is a mathematical function: equal arguments give equal
-        results.  Encoded between its call sites at the same step, and between each call
-        and every call of the previous step (through memories of arguments and results);
-        congruence across longer distances is checked when a counterexample is replayed."""
+        results, at one step and across all steps.  Each result is an uninterpreted function
+        of the arguments, the same symbol for every call of ``fn`` (a constant when there
+        are none), which the engines share across steps (``TransitionSystem.rigid_symbols``)."""
         mgr = self.mgr
-        mem_args = [self.state(f"%fn.{fn}.{len(self.fn_calls.get(fn, []))}.a{i}", t)
-                    for i, t in enumerate(_types_of(args, self.b.env))]
-        mem_outs = [self.state(f"%fn.{fn}.{len(self.fn_calls.get(fn, []))}.o{i}", t)
-                    for i, t in enumerate(_types_of(outs, self.b.env))]
-        for m, x in zip(mem_args + mem_outs, args + outs, strict=True):
-            self.b.update(m, x)
-        calls = self.fn_calls.setdefault(fn, [])
-        calls.append((args, outs, mem_args, mem_outs))
-
-        def same(xs: list[FNode], ys: list[FNode]) -> FNode:
-            return mgr.And([mgr.EqualsOrIff(x, y) for x, y in zip(xs, ys, strict=True)])
-        for other_args, other_outs, other_mem_args, other_mem_outs in calls:
-            if other_args is not args:
-                self.assume(mgr.Implies(same(args, other_args), same(outs, other_outs)))
-            self.assume(mgr.Implies(mgr.And(mgr.Not(self.first), same(args, other_mem_args)),
-                                    same(outs, other_mem_outs)))
-            if other_args is not args:
-                self.assume(mgr.Implies(mgr.And(mgr.Not(self.first), same(other_args, mem_args)),
-                                        same(other_outs, mem_outs)))
+        types = self.b.env.type_manager
+        arg_types = [a.get_type() for a in args]
+        for i, out in enumerate(outs):
+            t = out.get_type()
+            key = (fn, i, t, tuple(arg_types))
+            symbol = self.functions.get(key)
+            if symbol is None:
+                symbol = mgr.Symbol(f"%uf.{fn}.o{i}.{len(self.functions)}",
+                                    types.FunctionType(t, arg_types) if args else t)
+                self.functions[key] = symbol
+            self.assume(mgr.EqualsOrIff(out, mgr.Function(symbol, args) if args else symbol))
 
     def abstract_nodes(self) -> set[str]:
         """Nodes a compositional analysis represents by their contract."""
@@ -269,17 +262,6 @@ class Translator:
         if "at" in bounds:
             conds.append(mgr.Equals(s, mgr.Int(bounds["at"])))
         return mgr.And(conds)
-
-
-def _types_of(terms: list[FNode], env: Environment) -> list[T]:
-    return [_type_of(x.get_type(), env) for x in terms]
-
-
-def _type_of(st, env: Environment) -> T:
-    kinds = {SBOOL: T("bool"), SINT: T("int"), SREAL: T("real")}
-    if st.is_array_type() and st.index_type == SINT:  # a leaf of an array of symbolic size
-        return T("ilift", items=(_type_of(st.elem_type, env),))
-    return kinds.get(st) or recursive.type_of(env, st) or machine.machine(False, st.width)
 
 
 def _flatten_typed(term: STerm, t: T) -> list[STerm]:

@@ -11,6 +11,8 @@ system's relations become ``assert`` equations over those free streams:
   whole relation is ``assert init -> trans[v := pre v, v' := v]``: ``->`` picks ``init`` at step
   0 and the shifted ``trans`` at every later step.
 - assumptions hold at every step: ``assert a``.
+- the system's rigid symbols: an uninterpreted function is an imported function (Kind 2's are
+  mathematical functions too), a rigid constant a free ``const``.
 - every property becomes a Boolean output annotated ``--%PROPERTY``; a reachability target is
   printed as its obligation (``not target``), as engines see it.
 
@@ -153,6 +155,8 @@ class _Printer:
                 raise UnsupportedError(f"free symbol {node.symbol_name()} that is not a variable "
                                        "of the system")
             return self.names[node]
+        if t == op.FUNCTION:
+            return f"{self.names[node.function_name()]}({', '.join(args)})"
         if t == op.BOOL_CONSTANT:
             return "true" if node.constant_value() else "false"
         if t == op.INT_CONSTANT:
@@ -203,6 +207,19 @@ def print_lustre(system: TransitionSystem, properties: Sequence[Property] | None
         lname = allocate.fresh(var.symbol_name())
         names[var] = lname
         variables[lname] = var.symbol_name()
+    # rigid symbols: an uninterpreted function is an imported function (Kind 2's are
+    # mathematical functions too), a constant a free constant
+    declarations = []
+    for sym in sorted(system.rigid_symbols(), key=lambda s: s.symbol_name()):
+        lname = allocate.fresh(sym.symbol_name())
+        names[sym] = lname
+        t = sym.symbol_type()
+        if t.is_function_type():
+            params = "; ".join(f"a{i}: {lustre_type(pt)}" for i, pt in enumerate(t.param_types))
+            declarations.append(f"function imported {lname}({params}) returns (r: "
+                                f"{lustre_type(t.return_type)});")
+        else:
+            declarations.append(f"const {lname}: {lustre_type(sym)};")
     # ``pre v`` stands for v's value one step back: a fresh symbol per variable
     pre_of: dict[FNode, str] = {}
     shift: dict[FNode, FNode] = {}
@@ -231,7 +248,7 @@ def print_lustre(system: TransitionSystem, properties: Sequence[Property] | None
 
     lines = [f"-- {system.name}: printed by kinduct as a single Kind 2 Lustre node.",
              "-- Every state and input variable is a free input; init/trans/assumptions are asserts.",
-             ""]
+             "", *declarations, *([""] if declarations else [])]
     params = "; ".join(f"{names[v]}: {lustre_type(v)}" for v in system.state_vars + system.input_vars)
     rets = "; ".join(f"{o}: bool" for o in outputs)
     lines.append(f"node {node}({params}) returns ({rets});")
