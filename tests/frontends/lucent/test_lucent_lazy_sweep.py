@@ -1,0 +1,110 @@
+"""A sweep of small models a reader of the primer's "Lazy Operators", "Lazy Blocks" and "Frame
+Blocks" (``last``) sections and of Kind 2's clocks would write (issue 15), each property named
+by its answer, worked out by hand (and compared with Kind 2 v3.0.0 wherever it reads the
+model): ``V_`` valid, ``F_`` falsifiable (a trace that replays), ``R_`` reachable, ``U_``
+unreachable.  The other properties (obligations of selectors, ascriptions, callees) are listed
+in :data:`OBLIGATIONS`.  Every model runs on z3 and on cvc5.
+
+Model files (``tests/data/lucent/lazy_sweep``) by prefix: ``op`` lazy operators, ``blk`` lazy
+blocks and frame blocks, ``adv`` combinations (``last`` against ``pre`` in branches, calls in
+branches, reachability), ``clk`` clocks and activations, ``sym`` element-wise definitions of
+arrays of symbolic size calling a function in a lazy branch."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kinduct.frontends.lucent.model import load_systems
+from kinduct.kernel.frontend import LoadOptions
+from kinduct.kernel.runner import RunOptions, run
+from kinduct.kernel.verdict import Answer
+from tests.conftest import run_cli
+from tests.frontends.lucent.helpers import cli_refusal, write
+
+SWEEP = Path(__file__).parents[2] / "data" / "lucent" / "lazy_sweep"
+MODELS = sorted(SWEEP.glob("*.lus"))
+
+PREFIXES = {"V_": Answer.VALID, "F_": Answer.FALSIFIABLE, "R_": Answer.REACHABLE,
+            "U_": Answer.UNREACHABLE}
+
+#: The answers of the properties whose names carry none.
+OBLIGATIONS: dict[str, dict[str, Answer]] = {
+    "blk05_when_selector": {"Selector[L5C9]": Answer.VALID},
+    # 'check A provided B': B => A, and B reachable
+    "adv06_provided": {"V_prov (provided)": Answer.REACHABLE},
+    "op05_selector": {"Selector[L4C26]": Answer.VALID},
+    # the eager 'if' reads x.val where x is None: the primer's example, falsified
+    "op06_selector_eager": {"Selector[L4C24]": Answer.FALSIFIABLE},
+    "op07_selector_implies": {"Selector[L4C21]": Answer.VALID, "Selector[L6C36]": Answer.VALID},
+    "op13_ascription_andthen": {
+        "N.type_ascription_L4C23[L4C23].SubRange[L4C23]": Answer.VALID},
+    "op14_ascription_eager": {
+        "N.type_ascription_L4C18[L4C18].SubRange[L4C18]": Answer.FALSIFIABLE},
+    "adv22_when_block_call_lazy_input": {"Dec[L12C9].guarantee[L4C3]": Answer.VALID,
+                                         "Dec[L12C9].assume[L3C3]": Answer.VALID},
+    # AddOne(i) only where i <> 0: its input type i: Pos holds
+    "sym_lazy_function": {"AddOne[L9C34].SubRange[L3C17]": Answer.VALID,
+                          "AddOne[L9C34].SubRange[L3C34]": Answer.VALID},
+    # AddOne(i) where i < 1: its input type fails at i = 0
+    "sym_lazy_function_broken": {"AddOne[L9C27].SubRange[L3C17]": Answer.FALSIFIABLE,
+                                 "AddOne[L9C27].SubRange[L3C34]": Answer.VALID},
+    "sym_lazy_function_nested": {"AddOne[L9C45].SubRange[L3C17]": Answer.VALID,
+                                 "AddOne[L9C45].SubRange[L3C34]": Answer.VALID,
+                                 "AddOne[L9C96].SubRange[L3C17]": Answer.VALID,
+                                 "AddOne[L9C96].SubRange[L3C34]": Answer.VALID},
+}
+
+#: z3 gives the symbolic array of these counterexamples as a lambda kinduct cannot read back
+#: (``If(1 <= k, 2, 0)``: no default value), so z3 answers unknown there (after its timeout);
+#: they are left to cvc5.
+Z3_UNREADABLE = {("sym_lazy_function", "F_b1"),
+                 ("sym_lazy_function_broken", "AddOne[L9C27].SubRange[L3C17]")}
+
+
+def expected(model: Path, name: str) -> Answer:
+    listed = OBLIGATIONS.get(model.stem, {})
+    if name in listed:
+        return listed[name]
+    for prefix, answer in PREFIXES.items():
+        if name.startswith(prefix):
+            return answer
+    return listed[name]
+
+
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+@pytest.mark.parametrize("model", MODELS, ids=[m.stem for m in MODELS])
+def test_sweep_answers(model: Path, solver: str) -> None:
+    got = {}
+    for system in load_systems(model, LoadOptions()):
+        names = tuple(p.name for p in system.properties
+                      if solver != "z3" or (model.stem, p.name) not in Z3_UNREADABLE)
+        for v in run(system, RunOptions(timeout=60, solver=solver, properties=names)):
+            got[v.property] = v
+            if v.answer is Answer.FALSIFIABLE or v.answer is Answer.REACHABLE:
+                assert v.trace is not None, (model.stem, v.property)
+    assert got, model.stem
+    for name, v in got.items():
+        assert v.answer is expected(model, name), (model.stem, name, v.answer, v.message)
+    if solver == "cvc5":
+        assert set(OBLIGATIONS.get(model.stem, {})) <= set(got)
+
+
+def test_last_of_an_input_is_refused(tmp_path: Path) -> None:
+    model = write(tmp_path, "node n(i: int; m: bool) returns (o: int);\nlet\n  frame (o)\n"
+                  "    o = 0;\n  let\n    if m then\n      o = last i;\n    fi\n  tel\ntel\n")
+    err = cli_refusal(model)
+    assert ":7:11: error: 'last' applies to a variable of the enclosing frame block" in err
+
+
+def test_simulate_frame_with_omitting_branch() -> None:
+    """``kinduct simulate``: a frame variable a lazy branch leaves undefined holds its value."""
+    csv = SWEEP.parent / "lazy_sweep_inputs.csv"
+    proc = run_cli("simulate", SWEEP / "blk06_frame_when_omit.lus", "--input", csv, "--json")
+    assert proc.returncode == 0, proc.stderr
+    (block,) = json.loads(proc.stdout)
+    streams = {s["name"]: [v for _, v in s["instantValues"]] for s in block["streams"]}
+    assert streams["out"] == [3, 3, 3, 6]
+    assert streams["n"] == [1, 2, 3, 4]
