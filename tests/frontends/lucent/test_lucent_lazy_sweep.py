@@ -8,7 +8,8 @@ in :data:`OBLIGATIONS`.  Every model runs on z3 and on cvc5.
 Model files (``tests/data/lucent/lazy_sweep``) by prefix: ``op`` lazy operators, ``blk`` lazy
 blocks and frame blocks, ``adv`` combinations (``last`` against ``pre`` in branches, calls in
 branches, reachability), ``clk`` clocks and activations, ``sym`` element-wise definitions of
-arrays of symbolic size calling a function in a lazy branch."""
+arrays of symbolic size calling a function in a lazy branch, ``quant`` quantifiers over calls
+of functions (Kind 2's ``lazy_ops_with_quantified_vars``)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from kinduct.frontends.lucent.model import load_systems
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.verdict import Answer
-from tests.conftest import run_cli
+from tests.conftest import BENCH, run_cli
 from tests.frontends.lucent.helpers import cli_refusal, write
 
 SWEEP = Path(__file__).parents[2] / "data" / "lucent" / "lazy_sweep"
@@ -55,6 +56,13 @@ OBLIGATIONS: dict[str, dict[str, Answer]] = {
                                  "AddOne[L9C45].SubRange[L3C34]": Answer.VALID,
                                  "AddOne[L9C96].SubRange[L3C17]": Answer.VALID,
                                  "AddOne[L9C96].SubRange[L3C34]": Answer.VALID},
+    # the witnesses of the forall properties call AddOne: its input type holds there
+    "quant_function_exists_and_forall": {"AddOne[L12C33].SubRange[L4C17]": Answer.VALID,
+                                         "AddOne[L13C33].SubRange[L4C17]": Answer.VALID},
+    "quant_function_output_type": {"AddOne[L12C33].SubRange[L4C17]": Answer.VALID,
+                                   "AddOne[L12C33].SubRange[L4C34]": Answer.VALID,
+                                   "AddOne[L13C33].SubRange[L4C17]": Answer.VALID,
+                                   "AddOne[L13C33].SubRange[L4C34]": Answer.VALID},
 }
 
 #: z3 gives the symbolic array of these counterexamples as a lambda kinduct cannot read back
@@ -108,3 +116,27 @@ def test_simulate_frame_with_omitting_branch() -> None:
     streams = {s["name"]: [v for _, v in s["instantValues"]] for s in block["streams"]}
     assert streams["out"] == [3, 3, 3, 6]
     assert streams["n"] == [1, 2, 3, 4]
+
+
+def test_a_function_whose_output_type_does_not_follow_stays_refused(tmp_path: Path) -> None:
+    """``r = i - 5`` with ``r: Pos`` may break its output type: inlining it in a quantifier
+    would lose that obligation, so the quantifier is refused (located)."""
+    model = write(tmp_path, "type Pos = subrange [1,*] of int;\n"
+                  "function Sub(i: Pos) returns (r: Pos);\nlet\n  r = i - 5;\ntel\n"
+                  "node N(x: int) returns (y: int);\nlet\n  y = x;\n"
+                  "  check exists (i: Pos) i = Sub(i) + 5;\ntel\n")
+    assert ":9:29: error: unsupported:" in cli_refusal(model)
+
+
+LAZY_QUANTIFIED = BENCH / "lustre" / "kind2-tests" / "success" / "lazy_ops_with_quantified_vars.lus"
+
+
+@pytest.mark.skipif(not LAZY_QUANTIFIED.exists(), reason="no kind2-tests")
+@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+def test_kind2_lazy_ops_with_quantified_vars(solver: str) -> None:
+    """``B[i] = when i=0 then 0 else AddOne(i)`` of a symbolic size and ``exists (i: Pos)
+    i+1=AddOne(i)``: AddOne's input type is owed only where i <> 0; every property holds."""
+    (system,) = load_systems(LAZY_QUANTIFIED, LoadOptions())
+    got = {v.property: v.answer for v in run(system, RunOptions(timeout=60, solver=solver))}
+    assert got["P1"] is Answer.VALID and len(got) == 3
+    assert set(got.values()) == {Answer.VALID}
