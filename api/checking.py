@@ -23,6 +23,7 @@ from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.loading import load_systems
 from kinduct.kernel.report import json_objects, lift
 from kinduct.kernel.runner import RunOptions, run
+from kinduct.kernel.schedule import decide_in_turn
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Value, Verdict, exit_code
 
@@ -100,16 +101,19 @@ def check(path_or_system: str | os.PathLike[str] | TransitionSystem, *,
     else:
         systems = _load_all(Path(path_or_system), main, frontend, frontend_options)
     wanted = tuple(properties)
-    analyses = []
-    for system in systems:
-        props = [p for p in system.properties if not wanted or p.name in wanted]
-        if not props:
-            continue
-        opts = RunOptions(engines=engines, solver=solver or registry.default_solver(),
-                          timeout=timeout, max_k=bound,
-                          properties=tuple(p.name for p in props))
-        verdicts = _decide(system, opts, start)
-        analyses.append((system.with_properties(props), tuple(verdicts)))
+    selected = [system.with_properties(props) for system in systems
+                if (props := [p for p in system.properties if not wanted or p.name in wanted])]
+    chosen_solver = solver or registry.default_solver()
+
+    def decide_one(i: int, until: float | None, names: Sequence[str] | None) -> list[Verdict]:
+        system = selected[i]
+        opts = RunOptions(engines=engines, solver=chosen_solver, timeout=until, max_k=bound,
+                          properties=tuple(names or (p.name for p in system.properties)),
+                          diversify=solver is None)
+        return list(_decide(system, opts, start))
+
+    verdict_lists = decide_in_turn(len(selected), timeout, start, decide_one)
+    analyses = [(system, tuple(verdicts)) for system, verdicts in zip(selected, verdict_lists, strict=True)]
     results = tuple(_result(system, system.property(v.property), v)
                     for system, verdicts in analyses for v in verdicts)
     return Report(results, tuple(analyses))

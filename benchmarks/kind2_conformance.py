@@ -40,6 +40,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -151,7 +152,7 @@ class Forker:
     in a child forked from this process after kinduct is imported once: on a loaded machine the
     imports alone take seconds a file.  Children are reaped from the main thread only."""
 
-    def __init__(self, timeout: float, jobs: int, tmp: Path) -> None:
+    def __init__(self, timeout: float, jobs: int, tmp: Path, extra: Sequence[str] = ()) -> None:
         from kinduct.kernel import cli, registry
         registry.frontends()
         registry.engines()
@@ -162,6 +163,8 @@ class Forker:
         self.timeout = timeout
         self.jobs = max(1, jobs)
         self.tmp = tmp
+        #: Further ``kinduct check`` options (``--solver cvc5``).
+        self.extra = list(extra)
 
     def _start(self, rel: str) -> tuple[int, float]:
         out, err = self.tmp / f"{os.getpid()}.{abs(hash(rel))}.out", self.tmp / f"{abs(hash(rel))}.err"
@@ -178,7 +181,7 @@ class Forker:
                 sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
                 self.cli.PROCESS_START = time.monotonic()
                 code = self.cli.main(["check", "--json", "--timeout", str(self.timeout),
-                                      str(SUITE / rel)])
+                                      *self.extra, str(SUITE / rel)])
                 sys.stdout.flush()
                 sys.stderr.flush()
             finally:
@@ -221,12 +224,12 @@ class Forker:
         return sorted(runs, key=lambda r: order[r.file])
 
 
-def run_one(rel: str, timeout: float, kind2: dict[str, str]) -> Run:
+def run_one(rel: str, timeout: float, kind2: dict[str, str], extra: Sequence[str] = ()) -> Run:
     """One file in a fresh ``kinduct`` process (``--fresh``)."""
     start = time.monotonic()
     try:
         proc = subprocess.run([str(KINDUCT), "check", "--json", "--timeout", str(timeout),
-                               str(SUITE / rel)], capture_output=True, text=True,
+                               *extra, str(SUITE / rel)], capture_output=True, text=True,
                               timeout=timeout * 2 + 30)
         code, out, err = proc.returncode, proc.stdout, proc.stderr
     except subprocess.TimeoutExpired:
@@ -306,7 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="files run at once (1)")
     parser.add_argument("--folder", default=",".join(FOLDERS), help="comma-separated folders")
     parser.add_argument("--files", action="append", default=[],
-                        help="glob on 'folder/name.lus' or 'name.lus' (repeatable)")
+                        help="globs on 'folder/name.lus' or 'name.lus', comma-separated (repeatable)")
+    parser.add_argument("--solver", help="kinduct's --solver (default: kinduct's default)")
     parser.add_argument("--csv", type=Path, help="write one row per file here (outside the repo)")
     parser.add_argument("--fresh", action="store_true",
                         help="start a fresh kinduct process per file (default: fork one that has "
@@ -319,13 +323,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.csv and ROOT in args.csv.resolve().parents:
         parser.error("keep the CSV outside the repository")
     kind2 = kind2_exits()
-    files = select(folders, args.files)
+    files = select(folders, [p for arg in args.files for p in arg.split(",") if p])
     sink = open(args.csv, "w", newline="") if args.csv else None  # noqa: SIM115 - written as runs end
     writer = csv.writer(sink) if sink else None
     if writer:
         writer.writerow([f.name for f in attrs.fields(Run)])
 
     lock = threading.Lock()
+    extra = ["--solver", args.solver] if args.solver else []
 
     def record(r: Run) -> None:
         with lock:
@@ -336,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
                 sink.flush()
 
     def one(rel: str) -> Run:
-        r = run_one(rel, args.timeout, kind2)
+        r = run_one(rel, args.timeout, kind2, extra)
         record(r)
         return r
     if args.fresh:
@@ -344,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
             runs = list(pool.map(one, files))
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            runs = Forker(args.timeout, args.jobs, Path(tmp)).run(files, kind2, record)
+            runs = Forker(args.timeout, args.jobs, Path(tmp), extra).run(files, kind2, record)
     if sink:
         sink.close()
     report(runs, args.timeout)

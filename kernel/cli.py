@@ -26,6 +26,7 @@ from kinduct.kernel.frontend import LoadOptions, check_input_file
 from kinduct.kernel.loading import load_systems
 from kinduct.kernel.report import human_report, json_objects, log_object, options_object
 from kinduct.kernel.runner import RunOptions, run, select_properties
+from kinduct.kernel.schedule import decide_in_turn
 from kinduct.kernel.system import TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict, exit_code
 
@@ -201,6 +202,7 @@ def run_options(args: argparse.Namespace, properties: Sequence[str] = ()) -> Run
     return RunOptions(engines=engine_names(args), solver=args.solver, timeout=args.timeout,
                       max_k=args.bound, properties=tuple(properties), engine_settings=settings,
                       certify=bool(getattr(args, "certify", False)),
+                      diversify=bool(getattr(args, "solver_by_default", False)),
                       progress=getattr(args, "progress", None))
 
 
@@ -221,11 +223,14 @@ def configure_checkers(args: argparse.Namespace) -> None:
 
 
 def decide(system: TransitionSystem, args: argparse.Namespace, start: float,
-           properties: Sequence[str] = ()) -> list[Verdict]:
+           properties: Sequence[str] = (), timeout: float | None = None) -> list[Verdict]:
     """Decide the properties through the runner (its engines, or an external checker); what an
     abstraction (a compositional analysis) leaves unknown is decided again on the system's
-    refinement, the same problem with the callees' bodies."""
+    refinement, the same problem with the callees' bodies.  ``timeout``: seconds from
+    ``start`` for this analysis (None: ``--timeout``)."""
     configure_checkers(args)
+    if timeout is not None:
+        args = argparse.Namespace(**{**vars(args), "timeout": timeout})
     verdicts = run(system, run_options(args, properties), start)
     open_props = [v.property for v in verdicts if v.answer is Answer.UNKNOWN and not v.timeout]
     if system.refine is not None and open_props:
@@ -272,15 +277,20 @@ def cmd_check(args: argparse.Namespace) -> int:
         for name in args.property:
             if name not in known:
                 raise UsageError(f"no property named '{name}' (known: {', '.join(sorted(known)) or 'none'})")
-    results = []
+    selected = []
+    for system in systems:
+        props = select_properties(system, args.property or ()) if len(systems) == 1 else [
+            p for p in system.properties if not args.property or p.name in args.property]
+        if props:
+            selected.append(system.with_properties(props))
+
+    def decide_one(i: int, timeout: float | None, names: Sequence[str] | None) -> list[Verdict]:
+        system = selected[i]
+        return decide(system, args, start, names or [p.name for p in system.properties], timeout)
+
     with _progress(args, start):
-        for system in systems:
-            props = select_properties(system, args.property or ()) if len(systems) == 1 else [
-                p for p in system.properties if not args.property or p.name in args.property]
-            if not props:
-                continue
-            verdicts = decide(system, args, start, [p.name for p in props])
-            results.append((system.with_properties(props), verdicts))
+        verdict_lists = decide_in_turn(len(selected), args.timeout, start, decide_one)
+    results = list(zip(selected, verdict_lists, strict=True))
     if not results and not args.property:
         # as Kind 2: nothing to check is not an error
         note = f"{path}: the model has no property to check"
@@ -420,6 +430,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(spelled)
         if getattr(args, "solver", "") is None:
             args.solver = registry.default_solver()
+            args.solver_by_default = True  # the runner may diversify (RunOptions.diversify)
         if as_script and getattr(args, "whole_run_timeout", False):
             watchdog.arm(PROCESS_START, args.timeout, as_json)
         code = args.handler(args)

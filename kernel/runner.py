@@ -58,6 +58,9 @@ class RunOptions:
     engine_settings: dict[str, dict[str, object]] = attrs.field(factory=dict)
     #: Re-check every certificate of a valid verdict with the other SMT backend.
     certify: bool = False
+    #: ``solver`` is kinduct's choice, not the user's: on a system with quantified formulas,
+    #: ``bmc`` runs on the other SMT backend (:func:`engine_solvers`).
+    diversify: bool = False
     progress: Callable[[ProgressEvent], None] | None = attrs.field(default=None, eq=False)
 
 
@@ -72,6 +75,30 @@ def expand_engines(names: Sequence[str]) -> list[Engine]:
         elif eng.name not in {x.name for x in out}:
             out.append(eng)
     return out
+
+
+#: The engine that runs on the other SMT backend in a diversified run: z3 and cvc5 complete
+#: different quantified queries (maps and sets with refined keys: cvc5 finds in a second the
+#: counterexamples z3's model search never returns from; z3 proves what cvc5 gives up on).
+DIVERSE_ENGINE = "bmc"
+
+
+def engine_solvers(system: TransitionSystem, engines: Sequence[Engine], opts: RunOptions) -> dict[str, str]:
+    """The SMT backend each engine runs on: ``opts.solver``, except :data:`DIVERSE_ENGINE`
+    on the other available backend when ``opts.diversify`` is set, the system has quantified
+    formulas and other engines run beside it."""
+    solvers = {e.name: opts.solver for e in engines}
+    if not opts.diversify or len(engines) < 2 or DIVERSE_ENGINE not in solvers:
+        return solvers
+    if not registry.backend(opts.solver).smt:
+        return solvers
+    qf = system.env.qfo.is_qf
+    formulas = [system.init, system.trans, *system.assumptions,
+                *(p.formula for p in system.properties)]
+    if all(qf(f) for f in formulas):
+        return solvers
+    solvers[DIVERSE_ENGINE] = registry.other_solver(opts.solver)
+    return solvers
 
 
 #: Address-space cap per engine process (bytes); ``KINDUCT_ENGINE_MEMORY_MB`` overrides it.
@@ -127,7 +154,8 @@ def engine_options(engines: Sequence[Engine], settings: dict[str, dict[str, obje
 
 def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
            opts: RunOptions, deadline: float | None, outbox, inbox, nice: int = 0,
-           parent: int = 0, options: object = None, companions: tuple[str, ...] = ()) -> None:
+           parent: int = 0, options: object = None, companions: tuple[str, ...] = (),
+           solver: str | None = None) -> None:
     os.setsid()
     die_with_parent(parent)
     if nice:
@@ -135,7 +163,8 @@ def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
             os.nice(nice)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _limit_memory()
-    backend = registry.backend(opts.solver)
+    solver = solver or opts.solver
+    backend = registry.backend(solver)
 
     def publish(lemmas: list[str]) -> None:
         outbox.put(("lemmas", engine.name, lemmas))
@@ -149,7 +178,7 @@ def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
                 return got
 
     ctx = EngineContext(
-        solver_name=opts.solver,
+        solver_name=solver,
         make_solver=lambda: backend.solver(system.env),
         max_k=opts.max_k,
         deadline=deadline,
@@ -164,7 +193,7 @@ def _child(engine: Engine, system: TransitionSystem, props: Sequence[Property],
                                 "bounded-only (use --engine bmc)")
         for verdict in engine.check(system, props, ctx):
             outbox.put(("verdict", engine.name, verdict.evolve(engine=verdict.engine or engine.name,
-                                                               solver=opts.solver)))
+                                                               solver=solver)))
     except EngineRefusal as exc:
         outbox.put(("refused", engine.name, str(exc)))
     except BaseException:  # a crash ends this engine, never the run
@@ -337,6 +366,7 @@ class _Portfolio:
         self.system, self.props, self.engines = system, props, engines
         self.opts, self.start, self.deadline = opts, start, deadline
         self.options = engine_options(engines, opts.engine_settings)
+        self.solvers = engine_solvers(system, engines, opts)
         self.by_name = {p.name: p for p in props}
         self.decided: dict[str, Verdict] = {}
         self.best_unknown: dict[str, Verdict] = {}
@@ -447,7 +477,8 @@ class _Portfolio:
         proc = _CTX.Process(target=_child, args=(eng, self.system, self._open(), self.opts,
                                                  self.deadline, self.outbox,
                                                  self.inboxes[eng.name], nice, os.getpid(),
-                                                 self.options[eng.name], self._companions(eng)),
+                                                 self.options[eng.name], self._companions(eng),
+                                                 self.solvers[eng.name]),
                             daemon=True)
         proc.start()
         self.procs[eng.name] = proc

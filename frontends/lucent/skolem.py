@@ -2,13 +2,16 @@
 assumption (and the duals under negation).
 
 A property ``check forall (x: T | p) e`` is an invariant exactly when ``p(w) => e(w)`` is an
-invariant for every stream ``w`` of values of ``T``: ``w`` is a fresh input that nothing else
-reads (a checked ``any@<T>`` with no constraint), chosen anew at every step.  Its negation,
+invariant for every stream ``w`` of values of ``T``, and so exactly when it is for every
+*constant* stream: in a node, ``w`` is a fresh stream that nothing else reads, chosen freely at
+the first step and held after it (a checked ``any { x: T | true -> x = pre x }``), so that
+k-induction's hypotheses speak of the value it proves the property of; in a function (no
+memory), chosen anew at every step.  Its negation,
 ``exists (x: T | p) not e``, is then found by the engines as a value of that input, and a
 counterexample carries it, so the simulator replays it like any other input.  Dually an
 assumption ``assert exists (x: T | p) e`` holds exactly when some stream ``w`` has
-``p(w) and e(w)``: the witness is the choice.  Both are exact, quantifier-free, and need no
-engine to know about quantifiers.
+``p(w) and e(w)``: the witness is the choice, anew at every step.  Both are exact,
+quantifier-free, and need no engine to know about quantifiers.
 
 :func:`mark` finds these positions before the expression is checked (it sets ``witness`` on
 the source :class:`~.ast.Quant`): a ``forall`` at positive polarity of an invariant (or
@@ -32,7 +35,7 @@ from typing import TYPE_CHECKING
 from kinduct.frontends.lucent import ast as A
 from kinduct.frontends.lucent import lazy
 from kinduct.frontends.lucent.checked import Refines
-from kinduct.frontends.lucent.types import BOOL
+from kinduct.frontends.lucent.types import BOOL, T
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -59,7 +62,7 @@ def mark(e: A.Expr, witnessed: str) -> None:
         elif isinstance(x, A.Quant):
             other = "exists" if witnessed == "forall" else "forall"
             if x.kind == (witnessed if positive else other):
-                x.witness = True
+                x.witness = witnessed
             stack.append((x.body, positive))
 
 
@@ -84,10 +87,8 @@ def _bind(scope: _Scope, q: A.Quant, i: int, bound: dict[str, A.Expr], lazy_body
         return scope.with_constants(bound).expect(q.body, BOOL)
     p = q.params[i]
     t, ref = scope.c.resolve_type(p.type_expr)
-    w = A.AnyE(p.name, t, None, pos=p.pos, ty=t)
-    from kinduct.frontends.lucent.typecheck import _uid  # the checker's naming of streams
-
-    w.uid = _uid("witness", w)
+    stateful = scope.node is not None and scope.node.kind != "function"
+    w = _rigid(scope, p) if stateful and getattr(q, "witness", None) == "forall" else _fresh(p, t)
     w.ref = None  # the type's refinement is a guard, never assumed
     bound = {**bound, p.name: w}
     sub = scope.with_constants(bound)
@@ -106,6 +107,34 @@ def _bind(scope: _Scope, q: A.Quant, i: int, bound: dict[str, A.Expr], lazy_body
         return A.Ite(cond, inner, other, lazy=True, pos=q.pos, ty=BOOL)
     inner = _bind(scope, q, i + 1, bound, lazy_body)
     return A.Binop("=>" if q.kind == "forall" else "and", cond, inner, pos=q.pos, ty=BOOL)
+
+
+def _uid(prefix: str, e: A.Expr) -> str:
+    from kinduct.frontends.lucent.typecheck import _uid  # the checker's naming of streams
+
+    return _uid(prefix, e)
+
+
+def _fresh(p: A.Param, t: T) -> A.AnyE:
+    """A witness chosen anew at every step (``any@<T>``)."""
+    w = A.AnyE(p.name, t, None, pos=p.pos, ty=t)
+    w.uid = _uid("witness", w)
+    return w
+
+
+def _rigid(scope: _Scope, p: A.Param) -> A.Expr:
+    """A witness chosen at the first step and held (``any { x: T | true -> x = pre x }``),
+    for a property of a node (a function has no memory): ``forall x. e(x)`` is invariant
+    exactly when ``e(w)`` is for every *constant* stream ``w``, and k-induction then assumes
+    ``e`` of the value it is proving ``e`` of (a witness chosen anew at each step makes the
+    hypotheses speak of other values)."""
+    pos = p.pos
+    same = A.Binop("=", A.Var(p.name, pos=pos), A.Unop("pre", A.Var(p.name, pos=pos), pos=pos),
+                   pos=pos)
+    held = A.Binop("->", A.Lit(True, "bool", pos=pos), same, pos=pos)
+    w = scope.check(A.AnyE(p.name, p.type_expr, held, pos=pos))
+    w.uid = _uid("witness", w)
+    return w
 
 
 def _memory_of(e: object, names: set[str]) -> A.Unop | None:

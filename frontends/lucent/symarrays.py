@@ -298,8 +298,9 @@ def _rewrite(checker: Checker, node: Node, e: A.Expr, bound: set[str]) -> A.Expr
         if not getattr(e, "guarded", False):
             raise _unsupported(checker, "an unguarded 'pre' that reads an index variable in the "
                                "definition of an array of symbolic size", e.pos)
-        if e in node.pres:
-            node.pres.remove(e)
+        # by uid: the checked tree may be a copy (functions inlined) of the one the node lists
+        uid = getattr(e, "uid", None)
+        node.pres[:] = [q for q in node.pres if q is not e and (uid is None or q.uid != uid)]
         return _rewrite(checker, node, _push(checker, node, e, e.arg, bound), bound)
     out = copy.copy(e)
     for k, v in vars(e).items():

@@ -149,7 +149,7 @@ def evaluate(inst: Instance, e: A.Expr) -> Any:
         for uid in uids:
             inst.memo.pop(uid, None)
         if saved is missing:
-            del inst.cur[e.var]
+            inst.cur.pop(e.var, None)  # never bound when the size is 0
         else:
             inst.cur[e.var] = saved
     return SymList(out)

@@ -217,3 +217,40 @@ def test_a_quick_engine_decides_in_the_runners_process(toys, quick_toy):
 def test_a_quick_engine_alone_runs_in_its_own_process(quick_toy):
     (verdict,) = run(counter(), RunOptions(engines=(quick_toy.name,), timeout=60))
     assert verdict.answer is Answer.VALID and quick_toy.pids == []  # recorded in the child
+
+
+def quantified_counter() -> TransitionSystem:
+    """The counter with a (true) quantified assumption: ``x < 3`` fails at step 3."""
+    env = Environment()
+    mgr = env.formula_manager
+    b = SystemBuilder("qcounter", env=env)
+    x, nxt = b.state("x", INT)
+    y = mgr.Symbol("y", INT)
+    b.add_init(mgr.Equals(x, mgr.Int(0)))
+    b.add_trans(mgr.Equals(nxt, mgr.Plus(x, mgr.Int(1))))
+    b.add_assumption(mgr.ForAll([y], mgr.Implies(mgr.GT(y, x), mgr.GE(y, mgr.Plus(x, mgr.Int(1))))))
+    b.add_property(Property("P", mgr.LT(x, mgr.Int(3))))
+    return b.build()
+
+
+def test_a_diversified_run_puts_bmc_on_the_other_backend_for_quantified_systems():
+    from kinduct.kernel.runner import engine_solvers, expand_engines
+
+    engines = expand_engines(["bmc", "kind"])
+    other = registry.other_solver("z3")
+    quantified, plain = quantified_counter(), counter()
+    assert engine_solvers(quantified, engines, RunOptions(solver="z3", diversify=True)) == {
+        "bmc": other, "kind": "z3"}
+    assert engine_solvers(quantified, engines, RunOptions(solver="z3")) == {"bmc": "z3", "kind": "z3"}
+    assert engine_solvers(plain, engines, RunOptions(solver="z3", diversify=True)) == {
+        "bmc": "z3", "kind": "z3"}
+    alone = expand_engines(["bmc"])
+    assert engine_solvers(quantified, alone, RunOptions(solver="z3", diversify=True)) == {"bmc": "z3"}
+
+
+def test_the_diverse_engines_verdict_names_its_backend(toys):
+    idle = toys("idle", lambda props: iter(()))
+    (verdict,) = run(quantified_counter(), RunOptions(engines=("bmc", idle), solver="z3",
+                                                      diversify=True, timeout=60))
+    assert verdict.answer is Answer.FALSIFIABLE
+    assert verdict.solver == registry.other_solver("z3")

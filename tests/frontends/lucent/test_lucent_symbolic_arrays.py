@@ -4,12 +4,15 @@ they are SMT arrays read, compared, refined and defined element by element up to
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from kinduct.frontends.lucent.model import load_systems
 from kinduct.kernel.errors import UnsupportedError
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.runner import RunOptions, run
+from tests.conftest import run_cli
 from tests.frontends.lucent.helpers import place, refusal, write
 
 SOLVERS = ["z3", "cvc5"]
@@ -281,3 +284,44 @@ tel
     e = refusal(model, UnsupportedError, analyse=True)
     assert "refinement of the elements of an array of symbolic size" in str(e)
     assert place(e) == (2, 31)
+
+
+#: ``kept`` needs, at the step it proves, the hypothesis about the same index one step
+#: earlier: a property's ``forall`` witness is held from the first step (a witness chosen
+#: anew at each step makes every hypothesis speak of another index, and ``kept`` is then not
+#: k-inductive for any k).  ``lost`` reads an element's own memory by its index: the
+#: simulator replays that ``pre`` per element.
+HELD_INDEX = """
+node Stick(const n: int; x: int) returns (stick: bool^n; lost: bool^n);
+let
+  stick[i] = true -> pre stick[i];
+  lost[i] = (i <> 3) -> pre lost[i];
+  check "kept" forall (i: int) 0 <= i and i < n => stick[i];
+  check "lost" forall (i: int) 0 <= i and i < n => lost[i];
+tel
+"""
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_forall_witness_is_held_and_element_memories_replay(tmp_path, solver):
+    model = write(tmp_path, HELD_INDEX)
+    assert answers(model, solver) == {"kept": "valid", "lost": "falsifiable"}
+
+
+def test_element_wise_definition_of_size_zero_simulates(tmp_path):
+    model = write(tmp_path, """
+node Z(const n: int) returns (a: int^n);
+let
+  a[i] = 0 -> pre a[i] + i;
+tel
+""")
+    inputs = tmp_path / "in.csv"
+    inputs.write_text("n\n0\n0\n")
+    proc = run_cli("simulate", model, "--input", inputs)
+    assert proc.returncode == 0, proc.stderr
+    inputs.write_text("n\n3\n3\n3\n")
+    proc = run_cli("simulate", model, "--input", inputs, "--json")
+    assert proc.returncode == 0, proc.stderr
+    (block,) = json.loads(proc.stdout)
+    (a,) = [s for s in block["streams"] if s["name"] == "a"]
+    assert [v for _, v in a["instantValues"]] == [[0, 0, 0], [0, 1, 2], [0, 2, 4]]
