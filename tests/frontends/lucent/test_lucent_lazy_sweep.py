@@ -9,7 +9,9 @@ Model files (``tests/data/lucent/lazy_sweep``) by prefix: ``op`` lazy operators,
 blocks and frame blocks, ``adv`` combinations (``last`` against ``pre`` in branches, calls in
 branches, reachability), ``clk`` clocks and activations, ``sym`` element-wise definitions of
 arrays of symbolic size calling a function in a lazy branch, ``quant`` quantifiers over calls
-of functions (Kind 2's ``lazy_ops_with_quantified_vars``)."""
+of functions (Kind 2's ``lazy_ops_with_quantified_vars``); ``b2_`` a second round: ``f`` frame
+blocks (initial values, locals, enumerations, arrays), ``g`` restarts and activations of nodes
+with lazy branches, ``p`` precedence of the lazy operators, ``c`` more clocks."""
 
 from __future__ import annotations
 
