@@ -11,7 +11,8 @@ branches, reachability), ``clk`` clocks and activations, ``sym`` element-wise de
 arrays of symbolic size calling a function in a lazy branch, ``quant`` quantifiers over calls
 of functions (Kind 2's ``lazy_ops_with_quantified_vars``); ``b2_`` a second round: ``f`` frame
 blocks (initial values, locals, enumerations, arrays), ``g`` restarts and activations of nodes
-with lazy branches, ``p`` precedence of the lazy operators, ``c`` more clocks."""
+with lazy branches, ``p`` precedence of the lazy operators, ``c`` more clocks; ``b3_``
+selectors of datatypes guarded by lazy blocks and operators."""
 
 from __future__ import annotations
 
@@ -58,6 +59,19 @@ OBLIGATIONS: dict[str, dict[str, Answer]] = {
                                  "AddOne[L9C45].SubRange[L3C34]": Answer.VALID,
                                  "AddOne[L9C96].SubRange[L3C17]": Answer.VALID,
                                  "AddOne[L9C96].SubRange[L3C34]": Answer.VALID},
+    "b3_d01_cond_testers": {"Selector[L5C30]": Answer.VALID, "Selector[L5C36]": Answer.VALID,
+                            "Selector[L6C24]": Answer.VALID, "Selector[L6C30]": Answer.VALID},
+    # x.val under Some?(x) in the branch; the property's eager '=>' reads it where x is None
+    "b3_d02_when_sel_pre": {"Selector[L5C9]": Answer.VALID,
+                            "Selector[L10C31]": Answer.FALSIFIABLE},
+    # a cond branch guarded by c, not by Some?(x)
+    "b3_d03_selector_unguarded_cond": {"Selector[L5C14]": Answer.FALSIFIABLE},
+    "b3_d04_frame_datatype_last": {"Selector[L7C28]": Answer.VALID,
+                                   "Selector[L8C14]": Answer.VALID},
+    "b3_d05_nested_option": {"Selector[L4C46]": Answer.VALID, "Selector[L4C54]": Answer.VALID,
+                             "Selector[L4C65]": Answer.VALID},
+    # an eager 'if' inside a lazy branch: still guarded by the branch
+    "b3_d06_ite_eager_in_lazy": {"Selector[L4C37]": Answer.VALID},
     # the witnesses of the forall properties call AddOne: its input type holds there
     "quant_function_exists_and_forall": {"AddOne[L12C33].SubRange[L4C17]": Answer.VALID,
                                          "AddOne[L13C33].SubRange[L4C17]": Answer.VALID},
