@@ -156,3 +156,16 @@ def test_kind2_lazy_ops_with_quantified_vars(solver: str) -> None:
     got = {v.property: v.answer for v in run(system, RunOptions(timeout=60, solver=solver))}
     assert got["P1"] is Answer.VALID and len(got) == 3
     assert set(got.values()) == {Answer.VALID}
+
+
+def test_a_function_call_on_a_block_clock_stays_refused_in_a_symbolic_definition(
+        tmp_path: Path) -> None:
+    """In a lazy block, the call's clock holds the block's condition too, which the
+    element-wise definition does not see: inlining it with the branch's condition alone would
+    owe AddOne's input type where the block is not selected; it stays refused (located)."""
+    model = write(tmp_path, "type Pos = subrange [1,*] of int;\nconst N: Pos;\n"
+                  "function AddOne(i: Pos) returns (r: Pos);\nlet\n  r = i + 1;\ntel\n"
+                  "node M(c: bool) returns (B: int^N);\nlet\n  when c then\n"
+                  "    B[i] = when i = 0 then 0 else AddOne(i);\n  else\n    B[i] = 1;\n  end\n"
+                  "tel\n")
+    assert ":10:35: error: unsupported:" in cli_refusal(model)
