@@ -169,3 +169,9 @@ def test_a_function_call_on_a_block_clock_stays_refused_in_a_symbolic_definition
                   "    B[i] = when i = 0 then 0 else AddOne(i);\n  else\n    B[i] = 1;\n  end\n"
                   "tel\n")
     assert ":10:35: error: unsupported:" in cli_refusal(model)
+
+
+def test_a_cond_block_without_branches_is_located(tmp_path: Path) -> None:
+    model = write(tmp_path, "node N(c: bool) returns (x: int);\nlet\n  cond\n"
+                  "    otherwise: x = 0;\n  end\ntel\n")
+    assert ":4:5: error: expected '|' before 'otherwise'" in cli_refusal(model)
