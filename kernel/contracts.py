@@ -78,6 +78,9 @@ class ContractSystem:
     has_contract: bool = True
     #: Why this system cannot be decided (an unsupported construct): the answer is unknown.
     unsupported: str | None = None
+    #: Why only a realizable answer can be trusted (the system is the harder of two readings
+    #: of the component): any other answer is unknown, for this reason.
+    realizable_only: str | None = None
     #: The component's streams in source terms, for deadlocking traces.
     lift: ContractLift | None = None
 

@@ -45,7 +45,7 @@ _TOKEN_NAMES = {
     "THEN": "'then'", "ELSE": "'else'", "FI": "'fi'", "ARROW": "'->'", "STRING": "a string",
     "VAR": "'var'", "NOC": "'noc'", "OF": "'of'", "PROVIDED": "'provided'", "DOT": "'.'",
     "NODE": "'node'", "FUNCTION": "'function'", "TYPE": "'type'", "CONST": "'const'",
-    "CIRCUMFLEX": "'^'", "BAR": "'|'", "$END": "end of file", "INCLUDE": "'include'",
+    "CIRCUMFLEX": "'^'", "BAR": "'|'", "VBAR": "'|'", "$END": "end of file", "INCLUDE": "'include'",
     "CONTRACT": "'contract'", "CONTRACT_CLOSE": "'*)' or '*/'",
 }
 

@@ -43,16 +43,24 @@ def expand(scope: _Scope, q: A.Quant) -> A.Expr:
         if getattr(q, "witness", False) and scope.node is not None and \
                 not unbounded.membership(q):
             return skolem.witness_form(scope, q)
+        node = scope.node
+        kept = {k: len(getattr(node, k)) for k in _ACCUMULATED} if node is not None else {}
         try:
             return quantified.check(scope, q)
         except UnsupportedError as refused:
             # sets and maps, datatypes, inlined functions: :mod:`.unbounded`'s quantifiers
             if not unbounded.takes(scope, q):
                 raise
+            for k, n in kept.items():  # what the refused attempt checked is checked again
+                del getattr(node, k)[n:]
             try:
                 return unbounded.check(scope, q, str(refused))
             except UnsupportedError:
                 raise refused from None
+
+
+#: What checking an expression adds to its node (calls, memories, obligations, clocks).
+_ACCUMULATED = ("calls", "pres", "obligations", "clocks", "props", "warnings")
 
 
 class _Infinite(Exception):

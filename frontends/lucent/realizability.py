@@ -160,16 +160,19 @@ def build(checked: Checked, name: str, context: str) -> ContractSystem:
         updates=updates, inputs=inputs, outputs=outputs, definitions=tuple(tr.assumptions),
         assumptions=tuple(assumptions), guarantees=tuple(guarantees), modes=tuple(modes),
         has_contract=has,
-        unsupported=_unsupported(tr) or _nondeterministic(node) or (
-            _CONST_ENVIRONMENT if environment and has and node.const_inputs else None),
+        unsupported=_unsupported(tr) or _nondeterministic(node),
+        realizable_only=_CONST_ENVIRONMENT if environment and has and node.const_inputs else None,
         lift=_lifter(checked, node, environment))
 
 
 #: Kind 2 v3.0.0 finds ``assume n > pre y`` realizable for a ``const`` input ``n`` and an
-#: unconstrained output ``y``, though ``n`` is chosen once and ``y`` can outgrow it; kinduct's
-#: reading (chosen at the first step, then kept) would answer unrealizable, so it answers neither.
-_CONST_ENVIRONMENT = ("an environment that chooses const inputs is not decided (Kind 2 reads "
-                      "them differently from their semantics)")
+#: unconstrained output ``y``, though ``n`` is chosen once and ``y`` can outgrow it: it lets
+#: the environment choose ``n`` anew at each step.  kinduct's reading (chosen at the first step,
+#: then kept) is the harder one for the environment: where it is realizable, so is Kind 2's;
+#: where it is not, kinduct answers neither.
+_CONST_ENVIRONMENT = ("an environment that chooses const inputs and is not realizable when it "
+                      "chooses them once is not decided (Kind 2 reads them differently from "
+                      "their semantics)")
 
 
 def _nondeterministic(node: Node) -> str | None:

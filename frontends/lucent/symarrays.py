@@ -177,18 +177,32 @@ def _prepare(checker: Checker, scope: _Scope, node: Node, name: str, rhs: A.Expr
 
 
 def _inline_functions(checker: Checker, scope: _Scope, node: Node, e: A.Expr,
-                      bound: dict[str, A.Expr]) -> A.Expr:
+                      bound: dict[str, A.Expr], selected: A.Expr | None = None,
+                      path: tuple[A.Expr, ...] = ()) -> A.Expr:
     """``e`` with each call of a function that is one expression of its inputs (no state,
     calls, contract, properties; refinement types on its inputs and output only, which read
     nothing else) replaced by that expression.  The refinements become properties of
     ``node`` at an arbitrary index in range (a witness stream for each index variable, as a
     ``forall`` in a property is decided): the callee's input types at the call site
-    (Kind 2's ``Assumption``), its output type as its guarantee."""
+    (Kind 2's ``Assumption``), its output type as its guarantee.  A call in a lazy branch
+    (``when i = 0 then 0 else F(i)``) owes them only where ``selected``, the conditions of the
+    branches on the way to it (``path``: their conditions; without state: the function has
+    none to keep).  A call on any other clock (the definition in a lazy block) is kept."""
     from kinduct.frontends.lucent.unbounded import _rebuild, _substitute
-    if isinstance(e, A.Call) and getattr(e, "clock", None) is None:
+    if isinstance(e, A.Ite) and e.lazy and not _has_temporal(e.cond):
+        def sub(x: A.Expr, lit: A.Expr) -> A.Expr:
+            guard = lit if selected is None else A.Binop("and", selected, lit, pos=e.pos, ty=BOOL)
+            return _inline_functions(checker, scope, node, x, bound, guard, (*path, e.cond))
+        out = copy.copy(e)
+        out.cond = _inline_functions(checker, scope, node, e.cond, bound, selected, path)
+        out.then = sub(e.then, e.cond)
+        out.orelse = sub(e.orelse, A.Unop("not", e.cond, pos=e.pos, ty=BOOL))
+        return out
+    if isinstance(e, A.Call) and _on_path(getattr(e, "clock", None), path):
         callee = scope.done.get(e.name)
         if _function_of_inputs(callee) and len(e.args) == len(callee.inputs):
-            args = [_inline_functions(checker, scope, node, a, bound) for a in e.args]
+            args = [_inline_functions(checker, scope, node, a, bound, selected, path)
+                    for a in e.args]
             if e in node.calls:
                 node.calls.remove(e)
             node.inlined.add(callee.name)
@@ -200,16 +214,34 @@ def _inline_functions(checker: Checker, scope: _Scope, node: Node, e: A.Expr,
                 ref = callee.refinements.get(name)
                 if ref is not None and not ref.empty:
                     owed = Refines(env[name], ref, pos=e.pos, ty=BOOL)
-                    _owe(node, bound, owed, _label(e, callee, name, ref), e.pos, "Assumption")
+                    _owe(node, bound, _where(selected, owed), _label(e, callee, name, ref),
+                         e.pos, "Assumption")
                     assumed = A.Binop("and", assumed, owed, pos=e.pos, ty=BOOL)
             ref = callee.refinements.get(out)
             if ref is not None and not ref.empty:  # while the callee's input types hold
                 owed = Refines(_substitute(defs[out], env, defs), ref, pos=e.pos, ty=BOOL)
-                _owe(node, bound, A.Binop("=>", assumed, owed, pos=e.pos, ty=BOOL),
+                _owe(node, bound, _where(selected, A.Binop("=>", assumed, owed, pos=e.pos,
+                                                           ty=BOOL)),
                      _label(e, callee, out, ref), e.pos, "Guarantee")
             return _substitute(defs[out], env, defs)
         return e
-    return _rebuild(e, lambda x: _inline_functions(checker, scope, node, x, bound))
+    return _rebuild(e, lambda x: _inline_functions(checker, scope, node, x, bound, selected,
+                                                   path))
+
+
+def _on_path(clock: Any, path: tuple[A.Expr, ...]) -> bool:
+    """Whether every condition of ``clock`` (a :class:`.lazy.Clock`, None: the node's) is one
+    of the lazy branches' conditions ``path`` on the way to the call."""
+    while clock is not None:
+        if not any(clock.cond is c for c in path):
+            return False
+        clock = clock.parent
+    return True
+
+
+def _where(selected: A.Expr | None, owed: A.Expr) -> A.Expr:
+    """``owed``, only where ``selected`` holds (None: everywhere)."""
+    return owed if selected is None else A.Binop("=>", selected, owed, pos=owed.pos, ty=BOOL)
 
 
 def _label(call: A.Call, callee: Node, name: str, ref) -> str:

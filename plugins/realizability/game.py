@@ -288,6 +288,13 @@ def check(system: ContractSystem, deadline: float | None = None, max_iterations:
         return Outcome(yes, 0.0)  # nothing to guarantee: any component will do
     if system.unsupported:
         return Outcome("unknown", time.monotonic() - start, reason=system.unsupported)
+    if system.realizable_only and not satisfiability:
+        got = check(attrs.evolve(system, realizable_only=None), deadline, max_iterations,
+                    want_trace=False)
+        if got.result == "realizable":
+            return got
+        return Outcome("unknown", time.monotonic() - start, got.iterations,
+                       reason=got.reason if got.result == "unknown" else system.realizable_only)
     bound = max_iterations or MAX_ITERATIONS
     try:
         game = _Game(system, deadline, satisfiability)
@@ -433,8 +440,10 @@ def _finish(game: _Game, model: z3.ModelRef, steps: list[list[z3.ExprRef]],
     if s.check(*[selectors[x] for x in keep]) == z3.sat:
         m = s.model()
         values[last].update({v: m.eval(v, model_completion=True) for v in game.current})
+    # the registers too: a const input of the component is one (kept from the first step)
     steps_out = tuple({sym.symbol_name(): _value(values[k][game.conv.convert(sym)])
-                       for sym in game.symbols} for k in range(last + 1))
+                       for sym in (*game.system.registers, *game.symbols)}
+                      for k in range(last + 1))
     element_values = {}
     for key, f in game.elements.items():
         row = []

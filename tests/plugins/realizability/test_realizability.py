@@ -59,7 +59,7 @@ EXPECTED: dict[str, dict[tuple[str, str], str]] = {
     "unguarded_pre_assumed": {("Up", "contract"): U, ("Up", "environment"): R},
     "free_const": {("C1", "contract"): U, ("C1", "environment"): R},
     "free_const_ok": {("C2", "contract"): R, ("C2", "environment"): R},
-    "const_input": {("C3", "contract"): U, ("C3", "environment"): N},  # Kind 2: R (see below)
+    "const_input": {("C3", "contract"): U, ("C3", "environment"): R},
     "records_arrays": {("Sw", "contract"): R, ("Sw", "environment"): R},
     "body_calls": {("Outer", "environment"): R, ("Outer", "contract"): U,
                    ("Inner", "environment"): R, ("Inner", "contract"): R},
@@ -153,6 +153,10 @@ def replay(path: Path, top: str, context: str, blocks: list[dict]) -> None:
     regs = {r: mgr.Symbol(f"{r.symbol_name()}@replay0", r.symbol_type()) for r in system.registers}
     fixed = [mgr.EqualsOrIff(regs[r], constant(mgr, r, deadlock.initial[r.symbol_name()], None))
              for r in system.registers if r.symbol_name().startswith("%const.")]
+    # a const input of the component is a register: the trace shows the value it keeps
+    fixed += [mgr.EqualsOrIff(regs[r], constant(mgr, r, shown[r.symbol_name()][0],
+                                                node.types.get(r.symbol_name())))
+              for r in system.registers if r.symbol_name() in shown]
     frames = []
     run = [sub(system.init, regs)]
     for k in range(steps):
@@ -281,7 +285,8 @@ def test_examples(example: str, code: int, capsys) -> None:
 
 def test_environment_with_const_inputs_is_unknown(capsys) -> None:
     """Kind 2 finds this environment realizable, though the const input ``n`` is chosen once
-    and the output ``y`` may outgrow it; kinduct does not decide it (docs/design.md §15)."""
+    and the output ``y`` may outgrow it; kinduct does not decide it (docs/design.md §15).
+    Where the environment can choose it once (``const_input.lus``), it is realizable."""
     code, objects = realizability(DATA / "const_environment.lus", capsys=capsys)
     results = {(top, ctx): (c["result"], c.get("reason", "")) for top, ctx, c, _ in analyses(objects)}
     assert results[("CE", "contract")] == (R, "")
