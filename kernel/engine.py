@@ -126,6 +126,9 @@ class Engine(abc.ABC):
     quick_bound: int | None = None
     #: Seconds the quick phase gives this engine (None: ``runner.QUICK_SLICE``).
     quick_slice: float | None = None
+    #: True when the engine publishes invariants (``ctx.publish_invariants``) as it runs: an
+    #: engine beside it may wait for them.
+    publishes_invariants: bool = False
 
     def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
         """Work on ``system`` done once in the runner's process before this engine's process is

@@ -126,7 +126,17 @@ class BaseCase:
         self.solver = solver
         self.unroller = Unroller(system)
         self.depth = -1
+        #: Invariants proved elsewhere, assumed at every step (a real counterexample satisfies
+        #: them; they make unsat queries easier where quantifiers stop the solver).
+        self.invariants: list[FNode] = []
         solver.add(self.unroller.at(system.init, 0))
+
+    def assume_invariants(self, lemmas: Sequence[FNode]) -> None:
+        """Assume ``lemmas`` (proved invariants) at every step, those unrolled and later ones."""
+        self.invariants.extend(lemmas)
+        for lemma in lemmas:
+            for j in range(self.depth + 1):
+                self.solver.add(self.unroller.at(lemma, j))
 
     def _extend(self, k: int) -> None:
         while self.depth < k:
@@ -135,6 +145,8 @@ class BaseCase:
                 self.solver.add(self.unroller.at(self.system.trans, self.depth - 1))
             for assumption in self.system.assumptions:
                 self.solver.add(self.unroller.at(assumption, self.depth))
+            for lemma in self.invariants:
+                self.solver.add(self.unroller.at(lemma, self.depth))
 
     def violations(self, obligations: dict[str, FNode], k: int) -> Iterator[tuple[str, Trace]]:
         """Each obligation some path of ``k`` steps violates at its last step, with its trace."""

@@ -146,7 +146,10 @@ def discover(system: TransitionSystem, ctx: EngineContext, budget: float = 10.0,
             proved = more
     # Equalities between array- and datatype-sorted registers, which no sample holds: proved
     # on their own, relative to the scalar invariants (so an undecided query costs only them).
-    opaque_cands = [c for c in guarded(miner.opaque_equalities(flag)) if c not in given]
+    # (guarded by the first-step flag however few samples the simulation left: registers
+    # are arbitrary at the first step)
+    opaque_cands = [c if flag is None else mgr.Or(flag, c)
+                    for c in miner.opaque_equalities(flag) if c not in given]
     if opaque_cands:
         held = houdini(system, ctx, [*facts, *proved], opaque_cands)
         proved = [*proved, *(held or [])]

@@ -24,6 +24,7 @@ from kinduct.plugins.engines.discovery import discover
 
 class InvGen(AnalysingEngine):
     name = "invgen"
+    publishes_invariants = True
     description = "invariant generation (templates + affine hull of simulations, Houdini)"
 
     @attrs.frozen

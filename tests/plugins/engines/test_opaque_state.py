@@ -130,7 +130,7 @@ def test_property_of_held_call_output_is_proved_and_a_false_one_falsified(tmp_pa
     path = write(tmp_path, HELD_CALL)
     code, objects = run_json("check", path, "--solver", solver, "--timeout", "60")
     props = properties(objects)
-    assert props["ones"]["answer"]["value"] == "valid"
+    assert props["ones"]["answer"]["value"] == "valid", props["ones"]
     assert props["twos"]["answer"]["value"] == "falsifiable"
     assert code == 40
 
