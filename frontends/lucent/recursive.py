@@ -242,23 +242,11 @@ def sort(env: Environment, t: T) -> PySMTType:
     if st in reg.sorts:
         return st
     todo = [x for x in reachable(t) if kd.sort_type(env, x.name) not in reg.sorts]
-    known = _TYPES.setdefault(env, {})
-    for x in todo:
-        known[kd.sort_type(env, x.name)] = x
     kd.declare(env, [kd.Datatype(x.name, tuple(
         kd.Constructor(c, tuple((f"{f}.{k}", native.sort(env, p)) for f, ft in fields
                                 for k, p in enumerate(native.paths(ft))))
         for c, fields in x.items)) for x in todo])
     return st
-
-
-_TYPES: weakref.WeakKeyDictionary[Environment, dict[PySMTType, T]] = \
-    weakref.WeakKeyDictionary()
-
-
-def type_of(env: Environment, st: PySMTType) -> T | None:
-    """The recursive datatype whose native sort in ``env`` is ``st`` (None: none)."""
-    return _TYPES.get(env, {}).get(st)
 
 
 def _sort(env: Environment, t: T) -> kd.Sort:
