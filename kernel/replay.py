@@ -11,7 +11,7 @@ from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import constant
 from kinduct.kernel.evaluate import Computed, Undecided, computable, holds, satisfiable
-from kinduct.kernel.system import Inconclusive, Property, TransitionSystem
+from kinduct.kernel.system import Inconclusive, Property, TransitionSystem, Unconfirmed
 from kinduct.kernel.verdict import Trace, Value
 
 
@@ -93,6 +93,16 @@ class _Rigid:
         return satisfiable(self.system.env, self.system.env.formula_manager.And(self.kept))
 
 
+def _broken(system: TransitionSystem, formula: FNode, what: str) -> str:
+    """The message for a trace that breaks the system's own ``formula``: a defect (of an
+    engine or of the solver), except where ``formula`` is quantified, where a solver's model
+    need not be one (z3 has returned arrays that break a quantified assertion it was given):
+    then the trace proves nothing, and the property stays open (:class:`Unconfirmed`)."""
+    if system.env.qfo.is_qf(formula):
+        return what
+    return Unconfirmed(f"{what}: the solver's model breaks a quantified formula of the system")
+
+
 def _replay(system: TransitionSystem, trace: Trace, prop: Property,
             expect_violation_at_end: bool) -> str | None:
     if len(trace) == 0:
@@ -100,15 +110,16 @@ def _replay(system: TransitionSystem, trace: Trace, prop: Property,
     steps = [_step(system, trace, k) for k in range(len(trace))]
     rigid = _Rigid(system)
     if rigid.holds(system.init, steps[0]) is not True:
-        return "init does not hold at step 0"
+        return _broken(system, system.init, "init does not hold at step 0")
     to_next = dict(zip(system.state_vars, system.next_vars, strict=True))
     for k, step in enumerate(steps):
         for assumption in system.assumptions:
             if rigid.holds(assumption, step) is not True:
-                return f"an assumption fails at step {k}"
+                return _broken(system, assumption, f"an assumption fails at step {k}")
         if k + 1 < len(steps):
             if rigid.holds(system.trans, step.union(steps[k + 1], to_next)) is not True:
-                return f"trans does not hold between steps {k} and {k + 1}"
+                return _broken(system, system.trans,
+                               f"trans does not hold between steps {k} and {k + 1}")
     if expect_violation_at_end:
         obligation = prop.obligation(system.env)
         if rigid.holds(obligation, steps[-1], want=False) is not False:

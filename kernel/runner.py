@@ -25,7 +25,7 @@ from kinduct.kernel.backend import ExternalChecker, ExternalRequest, Solver, Sol
 from kinduct.kernel.engine import Engine, EngineContext, make_options
 from kinduct.kernel.errors import EngineRefusal, UsageError
 from kinduct.kernel.replay import replay_trace
-from kinduct.kernel.system import Inconclusive, Property, PropertyKind, TransitionSystem
+from kinduct.kernel.system import Inconclusive, Property, PropertyKind, TransitionSystem, Unconfirmed
 from kinduct.kernel.verdict import Answer, Value, Verdict
 
 _CTX = mp.get_context("fork")
@@ -289,6 +289,15 @@ def _certify(system: TransitionSystem, prop: Property, verdict: Verdict, solver:
                           message=f"certificate rejected by {other}: {problem}")
 
 
+class _Unconfirmed(Exception):  # noqa: N818 - a result, not an error
+    """:func:`_accept`'s answer for a counterexample the solver's model does not support: the
+    property stays open (``verdict``: its ``unknown`` form)."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__(verdict.message)
+        self.verdict = verdict
+
+
 def _accept(system: TransitionSystem, prop: Property, verdict: Verdict) -> Verdict:
     """Replay falsifiable verdicts; a trace that does not replay is an internal error."""
     if verdict.answer is Answer.FALSIFIABLE:
@@ -300,6 +309,9 @@ def _accept(system: TransitionSystem, prop: Property, verdict: Verdict) -> Verdi
             problem = replay_trace(system, verdict.trace, prop)
         if problem is None and system.replay is not None:
             problem = system.replay(verdict.trace, prop)
+        if isinstance(problem, Unconfirmed):
+            raise _Unconfirmed(verdict.evolve(answer=Answer.UNKNOWN, trace=None,
+                                              message=str(problem)))
         if isinstance(problem, Inconclusive):
             return verdict.evolve(answer=Answer.UNKNOWN, trace=None, message=str(problem))
         if problem is not None:
@@ -535,7 +547,11 @@ def _take(system: TransitionSystem, by_name: dict[str, Property], verdict: Verdi
         return None
     verdict = verdict.evolve(runtime=time.monotonic() - start)
     if verdict.answer.definitive:
-        accepted = _accept(system, prop, verdict)
+        try:
+            accepted = _accept(system, prop, verdict)
+        except _Unconfirmed as unconfirmed:  # another engine may still settle it
+            best_unknown.setdefault(prop.name, unconfirmed.verdict)
+            return verdict
         if accepted.answer is Answer.VALID and opts.certify:
             accepted = _certify(system, prop, accepted, opts.solver)
         decided[prop.name] = _map_reachability(prop, accepted)

@@ -104,6 +104,12 @@ class Inconclusive(str):
     ``unknown`` with this reason, not an internal error."""
 
 
+class Unconfirmed(Inconclusive):
+    """An :class:`Inconclusive` replay answer for a trace the solver's own model does not
+    support (it breaks a quantified formula of the system): the property stays open, and
+    another engine's trace may still settle it."""
+
+
 @attrs.frozen(eq=False)
 class TransitionSystem:
     """States, inputs, init, trans, invariant assumptions and named properties.

@@ -254,3 +254,41 @@ def test_the_diverse_engines_verdict_names_its_backend(toys):
                                                       diversify=True, timeout=60))
     assert verdict.answer is Answer.FALSIFIABLE
     assert verdict.solver == registry.other_solver("z3")
+
+
+def guarded_counter() -> TransitionSystem:
+    """The counter with an input ``z`` that a quantified assumption keeps at most 5."""
+    env = Environment()
+    mgr = env.formula_manager
+    b = SystemBuilder("gcounter", env=env)
+    x, nxt = b.state("x", INT)
+    z = b.input("z", INT)
+    y = mgr.Symbol("y", INT)
+    b.add_init(mgr.Equals(x, mgr.Int(0)))
+    b.add_trans(mgr.Equals(nxt, mgr.Plus(x, mgr.Int(1))))
+    b.add_assumption(mgr.ForAll([y], mgr.Implies(mgr.And(mgr.GT(y, mgr.Int(0)), mgr.LT(y, z)),
+                                                  mgr.LT(y, mgr.Int(5)))))
+    b.add_property(Property("P", mgr.LT(x, mgr.Int(1))))
+    return b.build()
+
+
+def test_a_trace_breaking_a_quantified_assumption_leaves_the_property_to_others(toys):
+    """A solver's model that breaks a quantified formula it was given (z3 has returned such
+    arrays) proves nothing: the property stays open, and another engine's trace decides it."""
+    from kinduct.kernel.replay import replay_trace
+    from kinduct.kernel.system import Unconfirmed
+
+    system = guarded_counter()
+    broken = Trace.of([{"x": 0, "z": 10}, {"x": 1, "z": 10}])
+    assert isinstance(replay_trace(system, broken, system.property("P")), Unconfirmed)
+
+    def bogus(props):
+        yield Verdict("P", Answer.FALSIFIABLE, k=1, trace=broken)
+
+    def late(props):
+        time.sleep(0.5)
+        yield Verdict("P", Answer.FALSIFIABLE, k=1, trace=Trace.of([{"x": 0, "z": 0}, {"x": 1, "z": 0}]))
+
+    (verdict,) = run(system, RunOptions(engines=(toys("bogus", bogus), toys("late", late)),
+                                        timeout=60))
+    assert verdict.answer is Answer.FALSIFIABLE and verdict.engine == "late"
