@@ -195,11 +195,15 @@ def engine_setting(text: str) -> tuple[str, str, str]:
     return engine.strip(), setting.strip(), value.strip()
 
 
-def run_options(args: argparse.Namespace, properties: Sequence[str] = ()) -> RunOptions:
+def run_options(args: argparse.Namespace, properties: Sequence[str] = (),
+                timeout: float | None = None) -> RunOptions:
+    """The runner's options from the command line; ``timeout``: seconds from the run's start
+    for this analysis (None: ``--timeout``)."""
     settings: dict[str, dict[str, object]] = {}
     for engine, setting, value in getattr(args, "engine_opt", []):
         settings.setdefault(engine, {})[setting] = value
-    return RunOptions(engines=engine_names(args), solver=args.solver, timeout=args.timeout,
+    return RunOptions(engines=engine_names(args), solver=args.solver,
+                      timeout=args.timeout if timeout is None else timeout,
                       max_k=args.bound, properties=tuple(properties), engine_settings=settings,
                       certify=bool(getattr(args, "certify", False)),
                       diversify=bool(getattr(args, "solver_by_default", False)),
@@ -229,15 +233,13 @@ def decide(system: TransitionSystem, args: argparse.Namespace, start: float,
     refinement, the same problem with the callees' bodies.  ``timeout``: seconds from
     ``start`` for this analysis (None: ``--timeout``)."""
     configure_checkers(args)
-    if timeout is not None:
-        args = argparse.Namespace(**{**vars(args), "timeout": timeout})
-    verdicts = run(system, run_options(args, properties), start)
+    verdicts = run(system, run_options(args, properties, timeout), start)
     open_props = [v.property for v in verdicts if v.answer is Answer.UNKNOWN and not v.timeout]
     if system.refine is not None and open_props:
         refined = system.refine()
         known = {p.name for p in refined.properties}
         open_props = [p for p in open_props if p in known]
-        again = {v.property: v for v in run(refined, run_options(args, open_props), start)} \
+        again = {v.property: v for v in run(refined, run_options(args, open_props, timeout), start)} \
             if open_props else {}
         verdicts = [again.get(v.property, v) if v.property in open_props else v for v in verdicts]
     return verdicts

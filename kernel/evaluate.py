@@ -175,6 +175,12 @@ def computable(values: Mapping[FNode, Value]) -> dict[FNode, Computed]:
     return {var: v for var, v in typed if v is not None}
 
 
+def substituted(env: Environment, formula: FNode, values: Mapping[FNode, Value]) -> FNode:
+    """``formula`` with each symbol that has a value in ``values`` replaced by its constant."""
+    mgr = env.formula_manager
+    return env.substituter.substitute(formula, {var: constant(mgr, var, v) for var, v in values.items()})
+
+
 def holds(env: Environment, formula: FNode, values: Mapping[FNode, Value],
           ready: Mapping[FNode, Computed] | None = None) -> bool | None:
     """Whether ``formula`` holds when each symbol has its value in ``values`` (``ready``: the
@@ -184,9 +190,7 @@ def holds(env: Environment, formula: FNode, values: Mapping[FNode, Value],
     value = evaluate(formula, computable(values) if ready is None else ready, env)
     if value is not UNDECIDED:
         return bool(value)
-    mgr = env.formula_manager
-    consts = {var: constant(mgr, var, v) for var, v in values.items()}
-    value = env.substituter.substitute(formula, consts)
+    value = substituted(env, formula, values)
     if _has_array_value(value) and not value.get_free_variables():
         # PySMT simplifies an equality of two array values to the equality of their defaults
         # (``[1 := True] = [3 := True]`` to True): a solver decides

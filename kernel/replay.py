@@ -9,8 +9,7 @@ from __future__ import annotations
 import attrs
 from pysmt.fnode import FNode
 
-from kinduct.kernel.backend import constant
-from kinduct.kernel.evaluate import Computed, Undecided, computable, holds, satisfiable
+from kinduct.kernel.evaluate import Computed, Undecided, computable, holds, satisfiable, substituted
 from kinduct.kernel.system import Inconclusive, Property, TransitionSystem, Unconfirmed
 from kinduct.kernel.verdict import Trace, Value
 
@@ -76,14 +75,12 @@ class _Rigid:
         if got is not None or not self.symbols:
             return got
         env = self.system.env
-        mgr = env.formula_manager
-        ground = env.simplifier.simplify(env.substituter.substitute(
-            formula, {v: constant(mgr, v, x) for v, x in step.values.items()}))
+        ground = env.simplifier.simplify(substituted(env, formula, step.values))
         if ground.is_bool_constant():
             return ground.constant_value()
         if not env.fvo.get_free_variables(ground) <= self.symbols:
             return None
-        self.kept.append(ground if want else mgr.Not(ground))
+        self.kept.append(ground if want else env.formula_manager.Not(ground))
         return want
 
     def consistent(self) -> bool:

@@ -90,12 +90,7 @@ def engine_solvers(system: TransitionSystem, engines: Sequence[Engine], opts: Ru
     solvers = {e.name: opts.solver for e in engines}
     if not opts.diversify or len(engines) < 2 or DIVERSE_ENGINE not in solvers:
         return solvers
-    if not registry.backend(opts.solver).smt:
-        return solvers
-    qf = system.env.qfo.is_qf
-    formulas = [system.init, system.trans, *system.assumptions,
-                *(p.formula for p in system.properties)]
-    if all(qf(f) for f in formulas):
+    if not registry.backend(opts.solver).smt or not system.quantified():
         return solvers
     solvers[DIVERSE_ENGINE] = registry.other_solver(opts.solver)
     return solvers

@@ -167,6 +167,13 @@ class TransitionSystem:
     def next_map(self) -> dict[FNode, FNode]:
         return dict(zip(self.state_vars, self.next_vars, strict=True))
 
+    def quantified(self) -> bool:
+        """Whether a formula of the system (init, trans, an assumption, a property) holds a
+        quantifier: solvers may then answer unknown, or not at all."""
+        qf = self.env.qfo.is_qf
+        return not all(qf(f) for f in (self.init, self.trans, *self.assumptions,
+                                       *(p.formula for p in self.properties)))
+
     def rigid_symbols(self) -> frozenset[FNode]:
         """The symbols the system's formulas share across all steps: uninterpreted functions
         (a Lucent imported function, a ``choose``) and constants that are no variable.  Every

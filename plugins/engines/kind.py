@@ -56,10 +56,9 @@ class KInduction(Engine):
         acts = {name: mgr.FreshSymbol(template=f"__hyp_{i}_%d")
                 for i, name in enumerate(pending)}
         intake = InvariantIntake(system, ctx)
-        told = False  # an undecided induction step has been reported
-        if not all(env.qfo.is_qf(f) for f in (system.init, system.trans, *system.assumptions,
-                                               *pending.values())):
-            # quantified: a query z3 cannot finish would keep the invariants out for ever
+        told = False  # an undecided query has been reported
+        if system.quantified():
+            # a query z3 cannot finish would keep the invariants out for ever
             base.solver.limit_time(QUANTIFIED_QUERY_SECONDS)
             step.limit_time(QUANTIFIED_QUERY_SECONDS)
         for k in steps_within_bound(ctx, pending):
@@ -74,10 +73,7 @@ class KInduction(Engine):
                         return
                     if not told:
                         told = True
-                        step.limit_time(UNDECIDED_STEP_SECONDS)
-                        for name in pending:
-                            yield Verdict(name, Answer.UNKNOWN, engine=self.name, k=k - 1 if k else None,
-                                          message=f"the solver could not decide a query: {exc}")
+                        yield from self._undecided(step, pending, k - 1 if k else None, exc)
                     fresh = self._next_invariants(intake, ctx)
                     if not fresh:
                         raise
@@ -114,20 +110,25 @@ class KInduction(Engine):
                 proved = self._prove(step, ub, system, pending, acts, k)
             except SolverUnknown as exc:
                 # An undecided step proves nothing at this depth; a deeper one, or the
-                # invariants other engines publish meanwhile, may still settle it.  Deeper
-                # quantified steps can run for ever: from now on each has a time limit, so
-                # that the invariants are read between them.
+                # invariants other engines publish meanwhile, may still settle it.
                 if not told:
                     told = True
-                    step.limit_time(UNDECIDED_STEP_SECONDS)
-                    for name in pending:
-                        yield Verdict(name, Answer.UNKNOWN, engine=self.name, k=k,
-                                      message=f"the solver could not decide a query: {exc}")
+                    yield from self._undecided(step, pending, k, exc)
                 proved = []
             for name in proved:
                 del pending[name]
                 yield Verdict(name, Answer.VALID, engine=self.name, k=k + 1)
         yield from unknown_at_bound(ctx, pending, self.name, "not k-inductive")
+
+    def _undecided(self, step, pending: dict[str, FNode], k: int | None,
+                   exc: SolverUnknown) -> Iterator[Verdict]:
+        """The first undecided query: an ``unknown`` for each pending property (with the
+        solver's reason, up to ``k``), and from now on a time limit on every step (deeper
+        quantified steps can run for ever; the invariants are read between them)."""
+        step.limit_time(UNDECIDED_STEP_SECONDS)
+        for name in pending:
+            yield Verdict(name, Answer.UNKNOWN, engine=self.name, k=k,
+                          message=f"the solver could not decide a query: {exc}")
 
     @staticmethod
     def _next_invariants(intake: InvariantIntake, ctx: EngineContext) -> list[FNode]:
