@@ -70,6 +70,15 @@ class Solver(abc.ABC):
         bound); a check that reaches it raises :class:`SolverUnknown`.  A backend without
         such a limit ignores it (the runner's deadline still ends the engine's process)."""
 
+    def interpolant(self, a: Sequence[FNode], b: Sequence[FNode],
+                    seconds: float | None = None) -> FNode | None:
+        """A Craig interpolant of the conjunctions ``a`` and ``b`` (jointly unsatisfiable): a
+        formula ``I`` over their shared symbols with ``a => I`` and ``I and b`` unsatisfiable.
+        None when this backend computes none (or not within ``seconds``).  It works on a solver
+        of its own: this solver's assertions are untouched.  Callers use ``I`` as a proposal
+        only (a predicate, a candidate lemma) and check what they derive from it."""
+        return None
+
     def constants(self, symbols: Sequence[FNode]) -> dict[FNode, FNode]:
         """The model as PySMT constants, ready for substitution."""
         mgr = self.env.formula_manager

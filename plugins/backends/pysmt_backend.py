@@ -33,7 +33,7 @@ from kinduct.kernel import arrays, datatypes
 from kinduct.kernel.backend import Backend, Solver, SolverUnknown
 from kinduct.kernel.hookspecs import hookimpl
 from kinduct.kernel.verdict import Value
-from kinduct.plugins.backends import pysmt_datatypes
+from kinduct.plugins.backends import interpolation, pysmt_datatypes
 
 
 @contextlib.contextmanager
@@ -213,6 +213,10 @@ class Z3Solver(_PySMTSolver):
     def _core_natives(self) -> list[Any]:
         return list(self._pysmt.z3.unsat_core())
 
+    def interpolant(self, a: Sequence[FNode], b: Sequence[FNode],
+                    seconds: float | None = None) -> FNode | None:
+        return interpolation.z3_interpolant(self.env, a, b, seconds)
+
     def _native_key(self, term: Any) -> Any:
         return term.get_id()
 
@@ -309,6 +313,11 @@ class CVC5Solver(_PySMTSolver):
 
     def _core_natives(self) -> list[Any]:
         return list(self._pysmt.cvc5.getUnsatAssumptions())
+
+    def interpolant(self, a: Sequence[FNode], b: Sequence[FNode],
+                    seconds: float | None = None) -> FNode | None:
+        logic = self.logic or (_ALL if beyond_default_logic(self.env) else None)
+        return interpolation.cvc5_interpolant(self.env, logic, a, b, seconds)
 
     def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
         with _any_digits():
