@@ -79,6 +79,13 @@ class Solver(abc.ABC):
         only (a predicate, a candidate lemma) and check what they derive from it."""
         return None
 
+    def project(self, formula: FNode, keep: Sequence[FNode]) -> FNode | None:
+        """After a satisfiable :meth:`check` whose model satisfies ``formula``: a conjunction
+        of literals over ``keep`` that the model satisfies and that implies ``exists (the
+        other symbols). formula`` (a model-based projection).  None when this backend has
+        none, or its projection keeps another symbol."""
+        return None
+
     def constants(self, symbols: Sequence[FNode]) -> dict[FNode, FNode]:
         """The model as PySMT constants, ready for substitution."""
         mgr = self.env.formula_manager

@@ -1,4 +1,5 @@
-"""Craig interpolants for the SMT backends (:meth:`kinduct.kernel.backend.Solver.interpolant`).
+"""Craig interpolants and model-based projections for the SMT backends
+(:meth:`kinduct.kernel.backend.Solver.interpolant`, :meth:`~kinduct.kernel.backend.Solver.project`).
 
 - cvc5: its native ``getInterpolant`` (a syntax-guided search) on a fresh solver holding ``A``,
   asked for ``I`` with ``A => I`` and ``I => not B``; the answer is read back into PySMT terms
@@ -9,6 +10,10 @@
 
 Both answer ``None`` rather than raise when the solver gives up (time limit, no interpolant
 found): an interpolant only ever proposes predicates, which engines check themselves.
+
+Model-based projection (z3's ``Z3_qe_model_project``, the generalisation Spacer and Kind 2's
+IC3QE use) turns a model of ``formula`` into a conjunction over the kept symbols that implies
+``exists (the others). formula``; cvc5 has none.
 """
 
 from __future__ import annotations
@@ -215,3 +220,32 @@ def z3_interpolant(env: Environment, a: Sequence[FNode], b: Sequence[FNode],
     if env.qfo.is_qf(back) and env.fvo.get_free_variables(back) <= shared:
         return back
     return None
+
+
+def z3_project(env: Environment, converter: Any, model: Any, formula: FNode,
+               keep: Sequence[FNode]) -> FNode | None:
+    """z3's model-based projection of ``formula`` onto ``keep`` under ``model`` (a model of
+    z3's solver whose ``converter`` is given), simplified; None when it fails or keeps another
+    symbol."""
+    import z3
+    from z3 import z3core
+
+    kept = set(keep)
+    drop = [v for v in env.fvo.get_free_variables(formula) if v not in kept]
+    try:
+        body = converter.convert(formula)
+        if drop:
+            ctx = body.ctx
+            bound = (z3.Ast * len(drop))()
+            for i, v in enumerate(drop):
+                bound[i] = converter.convert(v).as_ast()
+            projected = z3.BoolRef(z3core.Z3_qe_model_project(
+                ctx.ref(), model.model, len(drop), bound, body.as_ast()), ctx)
+        else:
+            projected = body
+        back = converter.back(projected)
+    except Exception:  # noqa: BLE001 - z3 cannot project this (a theory MBP lacks)
+        return None
+    if not env.fvo.get_free_variables(back) <= kept or not env.qfo.is_qf(back):
+        return None
+    return back

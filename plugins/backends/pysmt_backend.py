@@ -217,6 +217,9 @@ class Z3Solver(_PySMTSolver):
                     seconds: float | None = None) -> FNode | None:
         return interpolation.z3_interpolant(self.env, a, b, seconds)
 
+    def project(self, formula: FNode, keep: Sequence[FNode]) -> FNode | None:
+        return interpolation.z3_project(self.env, self._pysmt.converter, self._model, formula, keep)
+
     def _native_key(self, term: Any) -> Any:
         return term.get_id()
 

@@ -41,7 +41,7 @@ from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Trace, Verdict
-from kinduct.plugins.engines.analysis import AnalysingEngine
+from kinduct.plugins.engines.analysis import AnalysingEngine, analyze
 from kinduct.plugins.engines.common import extract_trace, unknown_on_solver_failure
 from kinduct.plugins.engines.pdr import IC3Base, Obligation, OutOfTime, quantified
 from kinduct.plugins.engines.vocab import state_atoms, theory_atoms
@@ -61,7 +61,12 @@ class IC3IA(IC3Base):
         self.abstract = True
         self.interpolator = interpolator
         self.itp_seconds = itp_seconds
-        self.bools = [v for v in system.state_vars if v.symbol_type().is_bool_type()]
+        registers = analyze(system, ctx.make_solver).registers
+        #: Cubes mention the registers that the step or a property reads (never the wires
+        #: the assumptions define within a step, see ``Cone``), through their predicates.
+        self.support = set(system.state_vars if registers is None else registers)
+        self.bools = [v for v in system.state_vars
+                      if v in self.support and v.symbol_type().is_bool_type()]
         self.predicates: list[FNode] = []
         self._known: set[FNode] = set()
         self.add_predicates(state_atoms(system, INITIAL_PREDICATES))
@@ -72,7 +77,8 @@ class IC3IA(IC3Base):
         new = 0
         for atom in atoms:
             atom = self.env.simplifier.simplify(atom)
-            if atom.is_bool_constant() or atom in self._known or atom.is_symbol():
+            if atom.is_bool_constant() or atom in self._known or atom.is_symbol() \
+                    or not self.env.fvo.get_free_variables(atom) <= self.support:
                 continue
             self._known.add(atom)
             self.predicates.append(atom)

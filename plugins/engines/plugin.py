@@ -7,6 +7,7 @@ from kinduct.kernel.hookspecs import hookimpl
 from kinduct.plugins.engines.bmc import BMC
 from kinduct.plugins.engines.ic3 import IC3
 from kinduct.plugins.engines.ic3ia import IC3IAEngine
+from kinduct.plugins.engines.ic3mbp import IC3MBP
 from kinduct.plugins.engines.invgen import InvGen
 from kinduct.plugins.engines.kind import KInduction
 from kinduct.plugins.engines.portfolio import Portfolio
@@ -14,4 +15,4 @@ from kinduct.plugins.engines.portfolio import Portfolio
 
 @hookimpl
 def kinduct_register_engines() -> list[Engine]:
-    return [BMC(), KInduction(), IC3(), IC3IAEngine(), InvGen(), Portfolio()]
+    return [BMC(), KInduction(), IC3(), IC3IAEngine(), IC3MBP(), InvGen(), Portfolio()]
