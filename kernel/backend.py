@@ -130,6 +130,18 @@ def _scalar(mgr, t, value: Value) -> FNode:
     raise TypeError(f"no constant of type {t}")
 
 
+@attrs.frozen
+class HornAnswer:
+    """A backend's answer to a whole safety question (:meth:`Backend.solve_horn`): ``holds``
+    True with an inductive ``invariant`` over the state variables (to be certified), False
+    when a bad state is reachable (no trace: the caller finds one), None when undecided;
+    ``reason`` says which."""
+
+    holds: bool | None
+    invariant: FNode | None
+    reason: str
+
+
 class Backend(abc.ABC):
     """A backend plugin: a name, whether it can run here, and a solver factory."""
 
@@ -148,6 +160,13 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def solver(self, env: Environment, logic: str | None = None) -> Solver: ...
+
+    def solve_horn(self, system: TransitionSystem, goal: FNode,
+                   seconds: float | None = None) -> HornAnswer | None:
+        """Decide whether ``goal`` (over current-step variables) holds in every reachable state
+        of ``system`` as one constrained-Horn-clause problem, within ``seconds``; None when
+        this backend has no such solver (or not for this system)."""
+        return None
 
 
 class ExternalChecker(Backend):

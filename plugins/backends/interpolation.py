@@ -43,6 +43,14 @@ def _shared(env: Environment, a: Sequence[FNode], b: Sequence[FNode]) -> tuple[s
     return in_a & in_b, in_a - in_b
 
 
+def interpolant(backend: str, env: Environment, logic: Any, a: Sequence[FNode],
+                b: Sequence[FNode], seconds: float | None) -> FNode | None:
+    """The interpolant of backend ``backend`` (``z3`` or ``cvc5``), see the module."""
+    if backend == "cvc5":
+        return cvc5_interpolant(env, logic, a, b, seconds)
+    return z3_interpolant(env, a, b, seconds)
+
+
 def cvc5_back(env: Environment, term: Any) -> FNode | None:
     """The PySMT term of a cvc5 term over known symbols and linear arithmetic (None for any
     other kind of term)."""

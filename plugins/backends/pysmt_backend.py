@@ -33,7 +33,7 @@ from kinduct.kernel import arrays, datatypes
 from kinduct.kernel.backend import Backend, Solver, SolverUnknown
 from kinduct.kernel.hookspecs import hookimpl
 from kinduct.kernel.verdict import Value
-from kinduct.plugins.backends import interpolation, pysmt_datatypes
+from kinduct.plugins.backends import horn, interpolation, pysmt_datatypes
 
 
 @contextlib.contextmanager
@@ -158,6 +158,11 @@ class _PySMTSolver(Solver):
         return [a for a, lit in zip(self._last_assumptions, self._last_literals, strict=True)
                 if self._native_key(self.to_native(lit)) in keys]
 
+    def interpolant(self, a: Sequence[FNode], b: Sequence[FNode],
+                    seconds: float | None = None) -> FNode | None:
+        logic = self.logic or (_ALL if beyond_default_logic(self.env) else None)
+        return interpolation.interpolant(self.name, self.env, logic, a, b, seconds)
+
     def close(self) -> None:
         self._pysmt.exit()
 
@@ -212,10 +217,6 @@ class Z3Solver(_PySMTSolver):
 
     def _core_natives(self) -> list[Any]:
         return list(self._pysmt.z3.unsat_core())
-
-    def interpolant(self, a: Sequence[FNode], b: Sequence[FNode],
-                    seconds: float | None = None) -> FNode | None:
-        return interpolation.z3_interpolant(self.env, a, b, seconds)
 
     def project(self, formula: FNode, keep: Sequence[FNode]) -> FNode | None:
         return interpolation.z3_project(self.env, self._pysmt.converter, self._model, formula, keep)
@@ -316,11 +317,6 @@ class CVC5Solver(_PySMTSolver):
 
     def _core_natives(self) -> list[Any]:
         return list(self._pysmt.cvc5.getUnsatAssumptions())
-
-    def interpolant(self, a: Sequence[FNode], b: Sequence[FNode],
-                    seconds: float | None = None) -> FNode | None:
-        logic = self.logic or (_ALL if beyond_default_logic(self.env) else None)
-        return interpolation.cvc5_interpolant(self.env, logic, a, b, seconds)
 
     def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
         with _any_digits():
@@ -579,7 +575,7 @@ class _PySMTBackend(Backend):
         return self.solver_class(env, logic)
 
 
-class Z3Backend(_PySMTBackend):
+class Z3Backend(horn.SpacerHorn, _PySMTBackend):
     name = "z3"
     description = "Z3 through PySMT"
     preference = 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 from kinduct.kernel.engine import Engine
 from kinduct.kernel.hookspecs import hookimpl
 from kinduct.plugins.engines.bmc import BMC
+from kinduct.plugins.engines.chc import CHC
 from kinduct.plugins.engines.ic3 import IC3
 from kinduct.plugins.engines.ic3ia import IC3IAEngine
 from kinduct.plugins.engines.ic3mbp import IC3MBP
@@ -15,4 +16,4 @@ from kinduct.plugins.engines.portfolio import Portfolio
 
 @hookimpl
 def kinduct_register_engines() -> list[Engine]:
-    return [BMC(), KInduction(), IC3(), IC3IAEngine(), IC3MBP(), InvGen(), Portfolio()]
+    return [BMC(), KInduction(), IC3(), IC3IAEngine(), IC3MBP(), CHC(), InvGen(), Portfolio()]
