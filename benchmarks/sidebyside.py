@@ -37,15 +37,25 @@ def timed(cmd: Sequence[str], limit: float) -> tuple[float, str]:
     return time.monotonic() - t0, out
 
 
+def properties(out: str) -> list[dict] | None:
+    """The property objects of a JSON answer (Kind 2's candidate properties, which it generates
+    itself, left out); None for output that is no JSON array (Kind 2 writes raw newlines in
+    its strings, hence ``strict=False``)."""
+    try:
+        objects = json.loads(out, strict=False)
+    except json.JSONDecodeError:
+        return None
+    return [o for o in objects if isinstance(o, dict) and o.get("objectType") == "property"
+            and str(o.get("isCandidate", "false")).lower() != "true"]
+
+
 def verdict(out: str) -> str:
     """``holds`` / ``fails`` when every property of the JSON answer is decided alike, else
     ``unknown`` (or ``error`` for output that is no JSON array)."""
-    try:
-        objects = json.loads(out)
-    except json.JSONDecodeError:
+    props = properties(out)
+    if props is None:
         return "error"
-    answers = {DECIDED.get(o.get("answer", {}).get("value", ""), "unknown")
-               for o in objects if isinstance(o, dict) and o.get("objectType") == "property"}
+    answers = {DECIDED.get(o.get("answer", {}).get("value", ""), "unknown") for o in props}
     if len(answers) == 1:
         return answers.pop()
     return "fails" if "fails" in answers else "unknown"
@@ -53,12 +63,7 @@ def verdict(out: str) -> str:
 
 def engines_used(out: str) -> str:
     """The engines that answered, from kinduct's JSON (``answer.source``)."""
-    try:
-        objects = json.loads(out)
-    except json.JSONDecodeError:
-        return "-"
-    found = {o.get("answer", {}).get("source", "") for o in objects
-             if isinstance(o, dict) and o.get("objectType") == "property"}
+    found = {o.get("answer", {}).get("source", "") for o in properties(out) or []}
     return ",".join(sorted(f for f in found if f)) or "-"
 
 
