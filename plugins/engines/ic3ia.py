@@ -193,7 +193,8 @@ class IC3IAEngine(AnalysingEngine):
     description = ("IC3 with implicit predicate abstraction, refined by interpolation "
                    "(certified invariants)")
     # The Lucent acceptors of C-RASP programs (majority, dyck1) take it 1-3 s alone, 5-25 s
-    # as one process among six on a loaded machine.
+    # as one process among six on a loaded machine: on small systems it runs in the quick
+    # phase, and beside other engines it leaves big systems to them (``beside_max_nodes``).
     quick_bound = 64
     quick_slice = 6.0
 
@@ -201,10 +202,13 @@ class IC3IAEngine(AnalysingEngine):
     class Options:
         """``interpolator``: the backend whose interpolants refine the predicates (None: cvc5
         when installed, else the run's solver); ``itp_seconds``: the limit of one
-        interpolant."""
+        interpolant; ``beside_max_nodes``: beside other engines (a portfolio's process), the
+        largest system (formula nodes of init, trans and the assumptions) it works on, 0 for
+        any (alone, or in the quick phase, it always works)."""
 
         interpolator: str | None = None
         itp_seconds: float = 4.0
+        beside_max_nodes: int = 200
 
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
@@ -221,6 +225,12 @@ class IC3IAEngine(AnalysingEngine):
                               "quantified formulas, which ic3ia does not handle (bmc and kind do)")
             return
         options: IC3IAEngine.Options = ctx.options
+        if ctx.companions and options.beside_max_nodes and \
+                formula_nodes(system, options.beside_max_nodes) > options.beside_max_nodes:
+            for prop in properties:
+                yield Verdict(prop.name, Answer.UNKNOWN, message="ic3ia: left to the engines "
+                              f"beside it on a system of over {options.beside_max_nodes} nodes")
+            return
         interpolator = _interpolator(system, ctx, options.interpolator)
         core = IC3IA(system, ctx, interpolator, options.itp_seconds)
         for prop in properties:
@@ -233,6 +243,19 @@ class IC3IAEngine(AnalysingEngine):
             yield verdict
         if interpolator is not None:
             interpolator.close()
+
+
+def formula_nodes(system: TransitionSystem, limit: int) -> int:
+    """The distinct formula nodes of ``init``, ``trans`` and the assumptions, counted until
+    ``limit`` is passed."""
+    seen: set[FNode] = set()
+    stack = [system.init, system.trans, *system.assumptions]
+    while stack and len(seen) <= limit:
+        node = stack.pop()
+        if node not in seen:
+            seen.add(node)
+            stack.extend(node.args())
+    return len(seen)
 
 
 def _interpolator(system: TransitionSystem, ctx: EngineContext, name: str | None) -> Solver | None:
