@@ -196,7 +196,7 @@ class IC3IAEngine(AnalysingEngine):
     # as one process among six on a loaded machine: on small systems it runs in the quick
     # phase, and beside other engines it leaves big systems to them (``beside_max_nodes``).
     quick_bound = 64
-    quick_slice = 6.0
+    quick_slice = 2.0
 
     @attrs.frozen
     class Options:
