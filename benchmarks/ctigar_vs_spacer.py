@@ -51,7 +51,7 @@ def spacer_one(path: str, timeout: float) -> None:
     solver.add(z3.ForAll(cur + inputs, z3.Implies(z3.And(inv(*cur), assume, z3.Not(goal)),
                                                   z3.BoolVal(False))))
     result = solver.check()
-    answer = {z3.sat: "valid", z3.unsat: "falsifiable"}.get(result, "unknown")
+    answer = "valid" if result == z3.sat else "falsifiable" if result == z3.unsat else "unknown"
     print(json.dumps([{"objectType": "property", "name": "all",
                        "answer": {"source": "spacer", "value": answer}}]))
 
