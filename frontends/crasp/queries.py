@@ -3,7 +3,7 @@ Lucent nodes (int in, bool out), and whatever a plugin hands out through the
 ``kinduct_load_acceptor`` hook (``.regex`` specifications).
 
 Built on the kernel: :func:`~kinduct.kernel.acceptor.language_query` makes the product system,
-:func:`~kinduct.kernel.runner.run` (or an external backend through ``decide``) answers it.  A
+:func:`~kinduct.kernel.decide.decide` (the runner, or an external backend) answers it.  A
 falsifiable verdict's trace is the shortest word that answers the query (BMC and k-induction's
 base case both deepen one step at a time); the runner replays it on each side's evaluator
 (``Acceptor.accepts``) before it is accepted, and the word is added to the verdict's ``extra``
@@ -23,16 +23,17 @@ and :func:`run_query` (the CLI).
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Sequence
 from pathlib import Path
+
+import attrs
 
 from kinduct.frontends.crasp import ast as A
 from kinduct.frontends.crasp.translate import to_acceptor
 from kinduct.kernel.acceptor import Acceptor, Query, automaton_query, language_query, word_of
 from kinduct.kernel.acceptor_loading import load_acceptor, plugin_acceptor
-from kinduct.kernel.cli import decide
+from kinduct.kernel.decide import decide
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.system import TransitionSystem
@@ -158,26 +159,36 @@ def _combine(verdicts: list[Verdict]) -> Verdict:
     return first
 
 
-def run_query(query: str, paths: Sequence[str], args: argparse.Namespace,
+@attrs.frozen
+class QueryOptions:
+    """How the CLI asks a query: the ``alphabet`` a lone component reads (None: the default),
+    up to ``words`` answering words, and ``via`` ``auto``, ``automaton`` or ``checker``."""
+
+    alphabet: Sequence[str] | None = None
+    words: int = 1
+    via: str = "auto"
+
+
+def run_query(query: str, paths: Sequence[str], options: RunOptions, how: QueryOptions,
               start: float | None = None) -> tuple[TransitionSystem, list[Verdict]]:
+    """The query on the files ``paths``: the product system and one verdict (with every
+    answering word found under ``words``), decided with ``options`` from ``start``."""
     start = time.monotonic() if start is None else start
-    alphabet = getattr(args, "alphabet", None)
-    sides = acceptors(paths, tuple(alphabet) if alphabet else None)
-    count = getattr(args, "words", 1) or 1
-    via = getattr(args, "via", "auto")
-    if via == "automaton" and not all(s.automaton is not None for s in sides):
+    sides = acceptors(paths, tuple(how.alphabet) if how.alphabet else None)
+    count = how.words or 1
+    if how.via == "automaton" and not all(s.automaton is not None for s in sides):
         raise InputError("--via automaton needs every side to be a finite automaton (.regex)")
-    if via != "checker" and all(s.automaton is not None for s in sides):
+    if how.via != "checker" and all(s.automaton is not None for s in sides):
         system, verdicts = automaton_verdicts(query, sides, count)
         return system, [_combine(verdicts)]
     system = query_system(query, sides)
-    first = with_words(system, decide(system, args, start))
+    first = with_words(system, decide(system, options, start))
     verdicts = list(first)
     found = [first[0].extra["word"]] if "word" in first[0].extra else []
     while found and len(found) < count:
         nxt = language_query(Query(query), sides[0], sides[1] if len(sides) > 1 else None,
                              exclude=found)
-        v = with_words(nxt, decide(nxt, args, start))[0]
+        v = with_words(nxt, decide(nxt, options, start))[0]
         verdicts.append(v)
         if "word" not in v.extra:
             break

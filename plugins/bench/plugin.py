@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kinduct.kernel import registry
 from kinduct.kernel.backend import ExternalChecker
-from kinduct.kernel.cli import console, csv_list, positive_float, positive_int
+from kinduct.kernel.cli_blocks import console, csv_list, positive_float, positive_int
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.hookspecs import hookimpl
 from kinduct.plugins.bench.executors import run_dask, run_local
@@ -27,7 +27,7 @@ def _check_configs(engines: tuple[str, ...], solvers: tuple[str, ...], args: arg
     for solver in solvers:
         chosen = known_backends.get(solver)
         if isinstance(chosen, ExternalChecker):
-            chosen.configure(args)  # e.g. --kind2-path decides whether it is available
+            chosen.configure(vars(args))  # e.g. --kind2-path decides whether it is available
         registry.backend(solver)  # unknown or unavailable: a usage error now, not N error rows
         for config in engines:
             if isinstance(chosen, ExternalChecker):

@@ -21,7 +21,7 @@ from kinduct.frontends.crasp.synthesis.commands import DEFAULT_ITERATIONS
 from kinduct.frontends.crasp.synthesis.languages import LANGUAGES, language
 from kinduct.frontends.crasp.synthesis.search import Options, Progress, anneal, program_size
 from kinduct.frontends.crasp.synthesis.space import Shape
-from kinduct.kernel.cli import existing_file
+from kinduct.kernel.cli_blocks import existing_file
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.word_csv import read_csv, write_csv
 
@@ -74,7 +74,7 @@ class _Bar:
             return None
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-        from kinduct.kernel.cli import console
+        from kinduct.kernel.cli_blocks import console
 
         count = "{task.completed}" + ("/{task.total}" if self.total else " iterations")
         self.progress = Progress(TextColumn("[bold]annealing"), BarColumn(), TextColumn(count),

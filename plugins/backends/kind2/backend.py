@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -127,10 +127,12 @@ class Kind2Backend(ExternalChecker):
     def __init__(self) -> None:
         self.options = Kind2Options()
 
-    def configure(self, options: object) -> None:
-        path = getattr(options, "kind2_path", None)
+    def configure(self, options: Mapping[str, object]) -> None:
+        path = options.get("kind2_path")
+        solver = options.get("kind2_solver")
+        path = str(path) if path else None
         self.options = Kind2Options(str(Path(path).absolute()) if path and os.sep in path else path,
-                                    getattr(options, "kind2_solver", None))
+                                    str(solver) if solver else None)
 
     def binary(self) -> str | None:
         """``--kind2-path``, else ``kind2`` on PATH, else ``.kind2/bin/kind2`` (``make kind2``)
