@@ -14,12 +14,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import attrs
-from pysmt.environment import Environment
-from pysmt.fnode import FNode
 
 from kinduct.kernel.verdict import Value
 
 if TYPE_CHECKING:
+    from pysmt.environment import Environment
+    from pysmt.fnode import FNode
+
     from kinduct.kernel.system import Property, TransitionSystem
     from kinduct.kernel.verdict import Verdict
 

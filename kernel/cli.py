@@ -15,10 +15,11 @@ import os
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
-from kinduct.kernel import registry, watchdog
+from kinduct.kernel import registry
 from kinduct.kernel.cli_blocks import (
     PROCESS_START,
     add_engine_options,
@@ -31,14 +32,13 @@ from kinduct.kernel.cli_blocks import (
     run_start,
     start_run,
 )
-from kinduct.kernel.decide import decide
 from kinduct.kernel.errors import InputError, KinductError, SourceWarning, UsageError
 from kinduct.kernel.frontend import LoadOptions
-from kinduct.kernel.loading import load_systems
-from kinduct.kernel.report import log_object, options_object
-from kinduct.kernel.runner import RunOptions, select_properties
-from kinduct.kernel.schedule import decide_in_turn
-from kinduct.kernel.verdict import Verdict
+from kinduct.kernel.report import log_object
+
+if TYPE_CHECKING:
+    from kinduct.kernel.runner import RunOptions
+    from kinduct.kernel.verdict import Verdict
 
 #: Names frontends/lucent still imports from here (re-exported until its move to stage folders
 #: lands; new code imports them from :mod:`kinduct.kernel.cli_blocks`).
@@ -105,6 +105,13 @@ class _Parser(argparse.ArgumentParser):
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    # the run's modules (runner, engines' kernel, solvers) load here, not for --help
+    from kinduct.kernel.decide import decide
+    from kinduct.kernel.loading import load_systems
+    from kinduct.kernel.report import options_object
+    from kinduct.kernel.runner import select_properties
+    from kinduct.kernel.schedule import decide_in_turn
+
     start = run_start()
     options = attrs.evolve(run_options(args), certify=args.certify,
                            checker_options={d: vars(args)[d] for d in args.plugin_options})
@@ -247,6 +254,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     as_script = argv is None
     start_run(as_script)
     raw = list(sys.argv[1:] if argv is None else argv)
+    if [a for a in raw if a != "--debug"] == ["--version"]:  # no plugin needed to answer
+        print(f"kinduct {_version()}")
+        return 0
     debug = "--debug" in raw
     as_json = "--json" in raw
     warnings.showwarning = _show_warning
@@ -256,6 +266,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         as_json = "--json" in spelled  # errors go out as JSON in any plugin's spelling
         args = parser.parse_args(spelled)
         if as_script and getattr(args, "whole_run_timeout", False):
+            from kinduct.kernel import watchdog
+
             watchdog.arm(PROCESS_START, args.timeout, as_json)
         code = args.handler(args)
         sys.stdout.flush()

@@ -14,11 +14,6 @@ from kinduct.kernel.backend import ExternalChecker
 from kinduct.kernel.cli_blocks import console, csv_list, positive_float, positive_int
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.hookspecs import hookimpl
-from kinduct.plugins.bench.executors import run_dask, run_local
-from kinduct.plugins.bench.plots import cactus_plot, scatter_plot
-from kinduct.plugins.bench.report import CsvLog, print_summary, read_rows, summarise
-from kinduct.plugins.bench.suite import load_suite
-from kinduct.plugins.bench.tasks import Task
 
 
 def _check_configs(engines: tuple[str, ...], solvers: tuple[str, ...], args: argparse.Namespace) -> None:
@@ -47,6 +42,12 @@ def _interrupt(_signum, _frame) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    from kinduct.plugins.bench.executors import run_dask, run_local
+    from kinduct.plugins.bench.plots import cactus_plot, scatter_plot
+    from kinduct.plugins.bench.report import CsvLog, print_summary, read_rows, summarise
+    from kinduct.plugins.bench.suite import load_suite
+    from kinduct.plugins.bench.tasks import Task
+
     # a terminated or hung-up bench unwinds like Ctrl-C: running task process groups are killed
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _interrupt)

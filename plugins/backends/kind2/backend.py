@@ -30,7 +30,6 @@ from kinduct.kernel.backend import ExternalChecker, ExternalRequest
 from kinduct.kernel.errors import InputError, UsageError
 from kinduct.kernel.system import Property, PropertyKind, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.backends.kind2.lustre import print_lustre
 from kinduct.plugins.backends.kind2.output import (
     answer_of,
     input_error,
@@ -40,7 +39,6 @@ from kinduct.plugins.backends.kind2.output import (
     property_objects,
     stream_table,
 )
-from kinduct.plugins.backends.kind2.traces import trace_of
 
 #: kinduct engine -> Kind 2 modules for ``--enable``.  ``portfolio`` keeps Kind 2's defaults.
 ENGINE_MODULES: dict[str, tuple[str, ...]] = {
@@ -206,6 +204,8 @@ class Kind2Backend(ExternalChecker):
         src = system.origin.path
         if system.origin.frontend in NATIVE_FRONTENDS and src and Path(src).is_file():
             return _Source(Path(src), system.origin.top or system.name)
+        from kinduct.plugins.backends.kind2.lustre import print_lustre  # PySMT: on first use
+
         program = print_lustre(system, props)
         path = tmp / f"{program.node}.lus"
         path.write_text(program.text)
@@ -261,6 +261,8 @@ class Kind2Backend(ExternalChecker):
             return base.evolve(answer=Answer.VALID, k=obj.get("k"))
         blocks = obj.get("counterExample") or obj.get("witness")
         table = stream_table(blocks)
+        from kinduct.plugins.backends.kind2.traces import trace_of  # PySMT: on first use
+
         trace, note = trace_of(system, prop, table, source.variables)
         if trace is None:
             return base.evolve(answer=Answer.ERROR,
