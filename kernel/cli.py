@@ -24,13 +24,18 @@ from kinduct.kernel.cli_blocks import (
     PROCESS_START,
     add_engine_options,
     console,
+    csv_list,
     existing_file,
     parse_bool,
+    positive_float,
+    positive_int,
     print_analyses,
+    print_verdicts,
     report_warnings,
     run_options,
     run_start,
     start_run,
+    timeout_seconds,
 )
 from kinduct.kernel.errors import InputError, KinductError, SourceWarning, UsageError
 from kinduct.kernel.frontend import LoadOptions
@@ -40,9 +45,13 @@ if TYPE_CHECKING:
     from kinduct.kernel.runner import RunOptions
     from kinduct.kernel.verdict import Verdict
 
-#: Names frontends/lucent still imports from here (re-exported until its move to stage folders
-#: lands; new code imports them from :mod:`kinduct.kernel.cli_blocks`).
-__all__ = ["build_parser", "command_line", "console", "existing_file", "main"]
+#: The building blocks that used to live here, re-exported while code written against the old
+#: place is moved (frontends/lucent's simcli; other branches): new code imports them from
+#: :mod:`kinduct.kernel.cli_blocks`.  ``decide`` is not among them: it takes ``RunOptions`` now
+#: (:mod:`kinduct.kernel.decide`).
+__all__ = ["add_engine_options", "build_parser", "command_line", "console", "csv_list",
+           "existing_file", "main", "parse_bool", "positive_float", "positive_int",
+           "print_analyses", "print_verdicts", "report_warnings", "run_start", "timeout_seconds"]
 
 
 EXIT_CODES = """exit codes:
