@@ -19,9 +19,11 @@ paths are exactly ``n = 1..25`` (``n = 0`` is not a positive number, and ``n = 2
 unfoldings).  Progress (every round reads or exits) makes the bounded tree finite.  An optional
 second bound caps the number of inputs on a path.
 
-**Pruning.**  At each fork the solver checks the prefix with the new constraint (constraints
-that simplify to ``true`` or ``false`` need no query); an unsatisfiable prefix is cut with its
-whole subtree.  With ``prune=False`` every path to the bound is built and checked at its end
+**Pruning.**  As in the document's implementation (§7.3), prefixes are checked only once a
+first complete path has turned out unsatisfiable (so a tree whose paths are all satisfiable
+costs one query per path); from then on, at each fork the solver checks the prefix with the new
+constraint, and an unsatisfiable prefix is cut with its whole subtree.  Constraints that
+simplify to ``true`` or ``false`` never need a query.  With ``prune=False`` every path to the bound is built and checked at its end
 (so the unsatisfiable ones can be counted and shown).
 """
 
@@ -131,6 +133,7 @@ class _Explorer:
         self.beyond = 0
         self.queries = 0
         self.truncated = False
+        self.checking = False  # prefixes are checked once a complete path was unsatisfiable
 
     def check(self) -> z3.CheckSatResult:
         self.queries += 1
@@ -153,7 +156,7 @@ class _Explorer:
             self.solver.push()
             alive = True
             for c in constraints:
-                alive = self.add(c, self.prune) and alive
+                alive = self.add(c, self.prune and self.checking) and alive
                 if not alive and self.prune:
                     break
             if alive or not self.prune:
@@ -240,6 +243,7 @@ class _Explorer:
         status: Status = "sat" if result == z3.sat else "unsat" if result == z3.unsat else "unknown"
         if status == "unsat" and self.prune:
             self.pruned += 1
+            self.checking = True
             return
         self.paths.append(Path(state.constraints, state.inputs, state.unfoldings, status))
         if len(self.paths) >= MAX_PATHS:

@@ -17,7 +17,7 @@ def report_json(spec: str, command: Sequence[str], report: Report, options: Test
     if report.failure is not None:
         f = report.failure
         failure = {"kind": f.kind, "message": f.message, "inputs": list(f.inputs),
-                   "trace": trace_json(f.run.trace), "trace_text": show_trace(f.run.trace),
+                   "trace": trace_json(f.run.trace), "trace_text": show_trace(f.run.trace, "stop" if f.run.status == "exited" else "…"),
                    "expected": gtrace_json(f.expected), "expected_text": show_gtrace(f.expected),
                    "mismatch": f.mismatch.to_json() if f.mismatch else None,
                    "run": {"status": f.run.status, "exit_status": f.run.returncode,
@@ -50,10 +50,12 @@ def print_report(spec: str, command: Sequence[str], report: Report, options: Tes
     print(f"FAILED at test {report.tests} ({report.passed} passed before it), "
           f"on a path of {len(f.path.inputs)} inputs")
     print(f"  input sequence:  {' '.join(map(str, f.inputs))}")
-    print(f"  program's trace: {show_trace(f.run.trace)}"
-          + ("" if f.run.status == "exited" else f"   [{f.run.status}]"))
+    cut = {"timeout": "… (killed at the time limit)", "output-limit": "… (killed: too much output)"}
+    print(f"  program's trace: {show_trace(f.run.trace, cut.get(f.run.status, 'stop'))}")
     print(f"  expected:        {show_gtrace(f.expected)}")
-    print(f"  {f.kind} mismatch: {f.message}")
+    label = {"alignment": "alignment mismatch", "output": "output mismatch",
+             "exit-status": "exit status"}.get(f.kind, f.kind)
+    print(f"  {label}: {f.message}")
     if f.run.stderr.strip():
         tail = f.run.stderr.strip().splitlines()[-3:]
         print("  standard error:  " + "\n                   ".join(tail))

@@ -106,14 +106,16 @@ def show_words(words: frozenset[Word]) -> str:
     return "{" + ",".join(show_word(w) for w in sorted(words, key=word_order)) + "}"
 
 
-def show_trace(trace: Trace) -> str:
+def show_trace(trace: Trace, end: str = "stop") -> str:
+    """The trace in the document's notation, ending with ``end`` (``stop``, or a mark that the
+    run was cut short)."""
     parts = []
     for event in trace.events:
         if isinstance(event, In):
             parts.append("?⊥" if event.value is None else f"?{event.value}")
         else:
             parts.append("!" + _show_out(event.value))
-    return " ".join([*parts, "stop"])
+    return " ".join([*parts, end])
 
 
 def show_step(step: Step) -> str:
