@@ -23,8 +23,8 @@ second bound caps the number of inputs on a path.
 first complete path has turned out unsatisfiable (so a tree whose paths are all satisfiable
 costs one query per path); from then on, at each fork the solver checks the prefix with the new
 constraint, and an unsatisfiable prefix is cut with its whole subtree.  Constraints that
-simplify to ``true`` or ``false`` never need a query.  With ``prune=False`` every path to the bound is built and checked at its end
-(so the unsatisfiable ones can be counted and shown).
+simplify to ``true`` or ``false`` never need a query.  With ``prune=False`` every path to the
+bound is built and checked at its end (so the unsatisfiable ones can be counted and shown).
 """
 
 from __future__ import annotations

@@ -17,7 +17,8 @@ def report_json(spec: str, command: Sequence[str], report: Report, options: Test
     if report.failure is not None:
         f = report.failure
         failure = {"kind": f.kind, "message": f.message, "inputs": list(f.inputs),
-                   "trace": trace_json(f.run.trace), "trace_text": show_trace(f.run.trace, "stop" if f.run.status == "exited" else "…"),
+                   "trace": trace_json(f.run.trace), "trace_text": show_trace(f.run.trace,
+                                                 "stop" if f.run.status == "exited" else "…"),
                    "expected": gtrace_json(f.expected), "expected_text": show_gtrace(f.expected),
                    "mismatch": f.mismatch.to_json() if f.mismatch else None,
                    "run": {"status": f.run.status, "exit_status": f.run.returncode,
