@@ -11,6 +11,8 @@ end, or a term without a value.  An invalid value for ``else stop`` ends the run
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Sequence
 
 import attrs
@@ -72,11 +74,19 @@ def gtrace(spec: A.Spec, inputs: Sequence[int], int_bits: int | None = None) -> 
                 value = evaluate(sub, env)
             except EvalError:
                 continue
-            if isinstance(value, int) and not lo <= value <= hi:
+            values = [value] if isinstance(value, int) else []
+            if isinstance(sub, A.Apply) and sub.op in ("sum", "product"):
+                items = evaluate(sub.args[0], env)
+                values = list(itertools.accumulate(items, operator.add if sub.op == "sum"
+                                                   else operator.mul))
+            for value in values:
+                if lo <= value <= hi:
+                    continue
                 note = (f"{sub.loc}: a computation of the specification gives {value}, outside "
                         f"the {int_bits}-bit integers")
                 if note not in warnings:
                     warnings.append(note)
+                break
 
     try:
         while cont is not None:

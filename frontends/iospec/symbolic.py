@@ -110,9 +110,9 @@ class Symbolic:
             if not xs:
                 return z3.IntVal(0 if op == "sum" else 1)
             total = xs[0]
-            for x in xs[1:]:
-                total = total + x if op == "sum" else total * x
-            return self._bound(total)
+            for x in xs[1:]:  # every partial sum or product must fit, not only the last
+                total = self._bound(total + x if op == "sum" else total * x)
+            return total
         if op == "len":
             return z3.IntVal(len(args[0]))
         if op in ("max", "min"):
