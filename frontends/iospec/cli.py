@@ -180,10 +180,15 @@ def cmd_test(args: argparse.Namespace) -> int:
     from kinduct.frontends.iospec.testing import TestOptions, run_tests
 
     command = list(args.command)
-    if command and command[0] == "--":
-        command = command[1:]
+    if "--" in command:
+        # options written between SPEC and '--' (argparse hands them over with the program)
+        cut = command.index("--")
+        if command[:cut]:
+            args = _reparse(args, command[:cut])
+        command = command[cut + 1:]
     if not command:
         raise UsageError("give the program to test after '--': kinduct iospec test SPEC -- PROGRAM [ARGS]")
+    _check_program(command[0])
     spec = _spec(args)
     options = TestOptions(_bound(args), args.tests_per_path, args.seed, args.range, args.time_limit,
                           args.overflow, True)
@@ -193,6 +198,23 @@ def cmd_test(args: argparse.Namespace) -> int:
         raise _eval_error(spec, exc) from None
     print_report(args.spec, command, report, options, args.json)
     return 0 if report.failure is None else FALSIFIED
+
+
+def _reparse(args: argparse.Namespace, options: list[str]) -> argparse.Namespace:
+    """``args`` with ``options`` (written after SPEC, before '--') parsed too."""
+    again = args.test_parser.parse_args([*options, args.spec, "--", "true"])
+    return again
+
+
+def _check_program(name: str) -> None:
+    import os
+    import shutil
+
+    if os.sep in name:
+        if not (os.path.isfile(name) and os.access(name, os.X_OK)):
+            raise UsageError(f"cannot run {name!r}: not an executable file")
+    elif shutil.which(name) is None:
+        raise UsageError(f"cannot run {name!r}: no such program on PATH")
 
 
 def _common(parser: argparse.ArgumentParser, bound: bool = True) -> None:
@@ -235,7 +257,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     test.add_argument("command", nargs=argparse.REMAINDER, metavar="-- PROGRAM [ARGS]",
                       help="the program to test: it reads standard input and writes standard "
                            "output, one integer per line")
-    test.set_defaults(handler=cmd_test)
+    test.set_defaults(handler=cmd_test, test_parser=test)
 
     match = sub.add_parser("match", help="is a trace a run of the specification?",
                            example="kinduct iospec match examples/iospec/sum.iospec '?2 ?5 ?3 !8 stop'",
