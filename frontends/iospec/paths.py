@@ -30,6 +30,7 @@ bound is built and checked at its end (so the unsatisfiable ones can be counted 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from typing import Literal
 
 import attrs
@@ -44,7 +45,7 @@ from kinduct.frontends.iospec.symbolic import Symbolic, member
 #: The document's default: unfold iterations at most 25 times along a path (§7.1).
 DEFAULT_UNFOLDINGS = 25
 #: Most complete paths one exploration builds (a safety net for exponential trees).
-MAX_PATHS = 100_000
+MAX_PATHS = 10_000
 
 Status = Literal["sat", "unsat", "unknown"]
 
@@ -269,3 +270,23 @@ def explore(spec: A.Spec, bound: Bound | None = None, prune: bool = True,
         sys.setrecursionlimit(limit)
     return PathTree(tuple(explorer.paths), explorer.pruned, explorer.beyond, explorer.queries,
                     explorer.truncated)
+
+
+def shortest_first(spec: A.Spec, bound: Bound | None = None, prune: bool = True,
+                   int_bits: int | None = None) -> Iterator[Path]:
+    """The satisfiable paths within ``bound`` by increasing number of unfoldings (iterative
+    deepening: the tree to ``k`` unfoldings is explored for ``k = 0, 1, ...`` and the paths
+    with exactly ``k`` are yielded), so that testing meets short paths first and starts before
+    a large tree is built; at most :data:`MAX_PATHS` paths in all."""
+    bound = bound or Bound()
+    given = 0
+    for k in range(bound.unfoldings + 1):
+        tree = explore(spec, Bound(k, bound.max_inputs), prune, int_bits)
+        for path in tree.satisfiable():
+            if path.unfoldings == k:
+                yield path
+                given += 1
+                if given >= MAX_PATHS:
+                    return
+        if not tree.beyond_bound:
+            return  # the whole tree fits in k unfoldings: no longer path exists

@@ -10,7 +10,8 @@ before it waited is read first, so the trace is ``outputs ?v outputs ?v ... stop
 output is a pipe, whose writes are visible at once; so that programs do not keep their output in
 a buffer while they wait, the child gets ``PYTHONUNBUFFERED=1`` and, where ``stdbuf`` exists,
 runs under ``stdbuf -oL`` (line-buffered C stdio).  A program that asks for more values than
-there are gets end of input, recorded as ``?⊥``.
+there are gets end of input, recorded as ``?⊥``.  Blank output lines carry no value and are not
+recorded.
 
 The program runs in its own session and process group; at the end of the run (it exited, the
 time limit passed, or it wrote more than :data:`MAX_OUTPUT` bytes) the whole group is killed.
@@ -214,7 +215,8 @@ def _interact(proc: subprocess.Popen, inputs: Sequence[int], fds: _Fds,
             total += len(chunk)
             pending += chunk
             *lines, pending = pending.split(b"\n")
-            events.extend(Print(output_value(x.decode("utf-8", "replace"))) for x in lines)
+            events.extend(Print(output_value(x.decode("utf-8", "replace")))
+                          for x in lines if x.strip())
         return got
 
     status: RunStatus = "exited"

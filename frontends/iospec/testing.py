@@ -20,7 +20,7 @@ import attrs
 from kinduct.frontends.iospec import ast as A
 from kinduct.frontends.iospec.inputs import DEFAULT_PER_PATH, DEFAULT_RANGE, inputs_for_path
 from kinduct.frontends.iospec.matching import Mismatch, cover
-from kinduct.frontends.iospec.paths import Bound, Path, explore
+from kinduct.frontends.iospec.paths import Bound, Path, shortest_first
 from kinduct.frontends.iospec.runner import RunResult, run_program
 from kinduct.frontends.iospec.semantics import gtrace
 from kinduct.frontends.iospec.traces import GTrace, normalise
@@ -91,15 +91,15 @@ def judge(run: RunResult, expected: GTrace,
 
 def run_tests(spec: A.Spec, command: Sequence[str], options: TestOptions,
               on_test: Callable[[int, int], None] | None = None) -> Report:
-    """Run every test (paths in tree order, shortest first for a single iteration) until the
-    first failure; ``on_test(done, passed)`` is called after each run."""
+    """Run every test (paths by increasing number of unfoldings) until the first failure;
+    ``on_test(done, passed)`` is called after each run."""
     start = time.monotonic()
-    tree = explore(spec, options.bound, options.prune, options.int_bits)
     rng = random.Random(options.seed)
     warnings: list[str] = []
     tests = passed = 0
-    paths = tree.satisfiable()
-    for path in paths:
+    paths: list[Path] = []
+    for path in shortest_first(spec, options.bound, options.prune, options.int_bits):
+        paths.append(path)
         for inputs in inputs_for_path(path, options.per_path, rng, options.value_range).sequences:
             evaluation = gtrace(spec, inputs, options.int_bits)
             if evaluation.trace is None:

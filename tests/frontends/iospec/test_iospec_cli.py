@@ -165,3 +165,16 @@ def test_a_looping_process_group_is_killed(tmp_path):
     assert time.monotonic() - start < 10
     time.sleep(3.5)
     assert not marker.exists()
+
+
+def test_a_game_specification():
+    guessing = str(EXAMPLES / "iospec" / "guessing.iospec")
+    ok = run_cli("iospec", "test", guessing, "--max-inputs", "3", "--tests-per-path", "1", "--json",
+                 "--", PY, str(PROGRAMS / "guess.py"), timeout=120)
+    data = json.loads(ok.stdout)
+    assert ok.returncode == 0 and data["paths"] == 7 and data["passed"] == data["tests"] >= 7
+    bad = run_cli("iospec", "test", guessing, "--max-inputs", "3", "--json",
+                  "--", "sh", str(PROGRAMS / "guess_swapped.sh"), timeout=120)
+    failure = json.loads(bad.stdout)["failure"]
+    assert bad.returncode == 40 and failure["kind"] == "output"
+    assert failure["inputs"][-1] == 42 and len(failure["inputs"]) == 2  # a shortest failing path
