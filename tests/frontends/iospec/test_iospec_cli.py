@@ -5,11 +5,13 @@ in under 10 s each, a program that loops forever is killed at the time limit."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import time
 
 import pytest
 
+from kinduct.kernel.cli import main
 from tests.conftest import EXAMPLES, ROOT, run_cli
 
 SUM = str(EXAMPLES / "iospec" / "sum.iospec")
@@ -22,8 +24,23 @@ def program(name: str) -> list[str]:
     return [PY, path] if name.endswith(".py") else ["sh", path]
 
 
-def iospec(*args: str, timeout: float = 120):
-    return run_cli("iospec", *args, timeout=timeout)
+@pytest.fixture(autouse=True)
+def _capture(capsys):
+    global _CAPSYS
+    _CAPSYS = capsys
+    yield
+
+
+_CAPSYS = None
+
+
+def iospec(*args: str) -> subprocess.CompletedProcess:
+    """``kinduct iospec ARGS`` in this process (the programs under test still run as their own
+    processes); the result in the shape of a finished process."""
+    _CAPSYS.readouterr()
+    code = main(["iospec", *args])
+    out = _CAPSYS.readouterr()
+    return subprocess.CompletedProcess(["kinduct", "iospec", *args], code, out.out, out.err)
 
 
 def test_match_exit_codes_and_json():
@@ -148,7 +165,8 @@ def test_wrong_programs_fail_with_the_right_mismatch(name, kind, got):
 
 
 def test_text_report_of_a_failure():
-    proc = iospec("test", SUM, "--", *program("sum_one_too_few.py"))
+    # the installed console script, end to end
+    proc = run_cli("iospec", "test", SUM, "--", *program("sum_one_too_few.py"))
     assert proc.returncode == 40
     assert "input sequence:" in proc.stdout and "program's trace:" in proc.stdout
     assert "expected:" in proc.stdout and "alignment mismatch: Expected: input ?" in proc.stdout
@@ -169,12 +187,12 @@ def test_a_looping_process_group_is_killed(tmp_path):
 
 def test_a_game_specification():
     guessing = str(EXAMPLES / "iospec" / "guessing.iospec")
-    ok = run_cli("iospec", "test", guessing, "--max-inputs", "3", "--tests-per-path", "1", "--json",
-                 "--", PY, str(PROGRAMS / "guess.py"), timeout=120)
+    ok = iospec("test", guessing, "--max-inputs", "3", "--tests-per-path", "1", "--json",
+                "--", PY, str(PROGRAMS / "guess.py"))
     data = json.loads(ok.stdout)
     assert ok.returncode == 0 and data["paths"] == 7 and data["passed"] == data["tests"] >= 7
-    bad = run_cli("iospec", "test", guessing, "--max-inputs", "3", "--json",
-                  "--", "sh", str(PROGRAMS / "guess_swapped.sh"), timeout=120)
+    bad = iospec("test", guessing, "--max-inputs", "3", "--json",
+                 "--", "sh", str(PROGRAMS / "guess_swapped.sh"))
     failure = json.loads(bad.stdout)["failure"]
     assert bad.returncode == 40 and failure["kind"] == "output"
     assert failure["inputs"][-1] == 42 and len(failure["inputs"]) == 2  # a shortest failing path

@@ -155,3 +155,18 @@ def test_overflow_warnings():
     rnd = random.Random(1)
     small = [3] + [rnd.randint(-9, 9) for _ in range(3)]
     assert gtrace(spec, small, 64).warnings == ()
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32), st.randoms())
+def test_generated_inputs_run_through_a_reference_program_match(seed, rnd):
+    # any input sequence the generator gives, run through the reference program above (with
+    # prompts or without), is covered by the generalized trace of the same inputs
+    from kinduct.frontends.iospec.inputs import inputs_for_path
+    from kinduct.frontends.iospec.paths import Bound, explore
+
+    rng = random.Random(seed)
+    for path in explore(SUM, Bound(5)).satisfiable():
+        for n, *xs in inputs_for_path(path, 2, rng).sequences:
+            trace = reference_sum(n, xs, [rnd.random() < 0.5 for _ in xs])
+            assert cover(trace, gtrace(SUM, [n, *xs]).trace) is None
