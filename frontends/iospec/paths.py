@@ -170,7 +170,7 @@ class _Explorer:
         return Symbolic(state.env, self.bounds)
 
     def side(self, sym: Symbolic, kind: Literal["overflow", "defined"]) -> list[Constraint]:
-        return [Constraint(kind, str(f), f) for f in sym.side]
+        return [Constraint(kind, _show_cond(f), f) for f in sym.side]
 
     def walk(self, cont: Cont | None, state: _State) -> None:
         """Follow one path from ``cont``; forks recurse."""
@@ -252,7 +252,7 @@ class _Explorer:
 
 
 def _show_cond(cond: z3.BoolRef) -> str:
-    return str(cond).replace("==", "=").replace("\n", " ")
+    return " ".join(str(cond).replace("==", "=").split())
 
 
 def explore(spec: A.Spec, bound: Bound | None = None, prune: bool = True,
