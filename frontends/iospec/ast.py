@@ -146,7 +146,6 @@ FUNCTIONS: dict[str, tuple[tuple[TermType, ...], TermType]] = {
     "count": (("int", "list"), "int"),
     "reverse": (("list",), "list"),
 }
-ARITHMETIC = ("+", "-", "*", "/", "%")
 COMPARISONS = ("=", "!=", "<", "<=", ">", ">=")
 CONNECTIVES = ("and", "or")
 

@@ -122,6 +122,7 @@ def cmd_trace(args: argparse.Namespace) -> int:
                           "trace": gtrace_json(evaluation.trace) if evaluation.trace else None,
                           "text": show_gtrace(evaluation.trace) if evaluation.trace else None,
                           "error": error.message if error else None,
+                          "inputs_read": error.consumed if error else len(args.values),
                           "warnings": list(evaluation.warnings)}, indent=2))
     elif evaluation.trace is not None:
         print(show_gtrace(evaluation.trace))

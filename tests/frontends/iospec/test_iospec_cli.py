@@ -4,6 +4,8 @@ in under 10 s each, a program that loops forever is killed at the time limit."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -24,23 +26,14 @@ def program(name: str) -> list[str]:
     return [PY, path] if name.endswith(".py") else ["sh", path]
 
 
-@pytest.fixture(autouse=True)
-def _capture(capsys):
-    global _CAPSYS
-    _CAPSYS = capsys
-    yield
-
-
-_CAPSYS = None
-
-
 def iospec(*args: str) -> subprocess.CompletedProcess:
     """``kinduct iospec ARGS`` in this process (the programs under test still run as their own
     processes); the result in the shape of a finished process."""
-    _CAPSYS.readouterr()
-    code = main(["iospec", *args])
-    out = _CAPSYS.readouterr()
-    return subprocess.CompletedProcess(["kinduct", "iospec", *args], code, out.out, out.err)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["iospec", *args])
+    return subprocess.CompletedProcess(["kinduct", "iospec", *args], code, out.getvalue(),
+                                       err.getvalue())
 
 
 def test_match_exit_codes_and_json():

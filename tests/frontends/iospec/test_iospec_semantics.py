@@ -75,7 +75,7 @@ def test_gtrace_errors():
 def test_mismatch_kinds_at_the_first_differing_action():
     expected = gtrace(SUM, [2, 5, 3]).trace
     wrong_sum = cover(parse_trace("?2 ?5 ?3 !7 stop"), expected)
-    assert wrong_sum.kind == "output" and wrong_sum.program_step == 3
+    assert wrong_sum.kind == "output" and (wrong_sum.program_step, wrong_sum.expected_step) == (3, 5)
     assert "Unexpected output 7" in wrong_sum.message and "{8}" in wrong_sum.message
     silent = cover(parse_trace("?2 ?5 ?3 stop"), expected)
     assert silent.kind == "alignment" and silent.got == "stop" and silent.expected == "!{8}"
