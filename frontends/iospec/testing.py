@@ -20,7 +20,7 @@ import attrs
 from kinduct.frontends.iospec import ast as A
 from kinduct.frontends.iospec.inputs import DEFAULT_PER_PATH, DEFAULT_RANGE, inputs_for_path
 from kinduct.frontends.iospec.matching import Mismatch, cover
-from kinduct.frontends.iospec.paths import Bound, Path, shortest_first
+from kinduct.frontends.iospec.paths import MAX_PATHS, Bound, Path, shortest_first
 from kinduct.frontends.iospec.runner import RunResult, run_program
 from kinduct.frontends.iospec.semantics import gtrace
 from kinduct.frontends.iospec.traces import GTrace, normalise
@@ -118,4 +118,10 @@ def run_tests(spec: A.Spec, command: Sequence[str], options: TestOptions,
             passed += 1
             if on_test is not None:
                 on_test(tests, passed)
+    if not paths:
+        warnings.append(f"no satisfiable path within {options.bound.unfoldings} unfoldings: "
+                        "nothing was tested (raise --unfoldings or --max-inputs)")
+    elif len(paths) >= MAX_PATHS:
+        warnings.append(f"testing stopped after {MAX_PATHS} paths (lower --unfoldings or set "
+                        "--max-inputs)")
     return Report(len(paths), tests, passed, None, tuple(warnings), time.monotonic() - start)
