@@ -122,7 +122,8 @@ def test_correct_programs_pass(name):
 @pytest.mark.parametrize("name", ["sum_ok.sh", "sum_prompts.sh", "sum_ok.py"])
 def test_correct_programs_pass_all_125_tests(name):
     code, data, _ = run_test(name)
-    assert code == 0 and (data["paths"], data["tests"], data["passed"]) == (25, 125, 125)
+    assert code == 0, data["failure"]
+    assert (data["paths"], data["tests"], data["passed"]) == (25, 125, 125)
 
 
 @pytest.mark.parametrize("name, kind, got", [
