@@ -4,8 +4,10 @@ that the generalized trace of the same inputs covers it; stop at the first failu
 
 A run fails with the first mismatch of :func:`~kinduct.frontends.iospec.matching.cover`
 (``alignment`` or ``output``), or, when its trace is covered so far, because it did not finish
-within the time limit (``timeout``), wrote too much (``output-limit``) or ended with a non-zero
-exit status (``exit-status``: a specification's ``stop`` is a controlled stop, not a crash).
+within the time limit, twice (``timeout``: a run that times out is repeated once, so that a
+start stalled by a loaded machine is not taken for a loop), wrote too much (``output-limit``)
+or ended with a non-zero exit status (``exit-status``: a specification's ``stop`` is a
+controlled stop, not a crash).
 """
 
 from __future__ import annotations
@@ -108,6 +110,9 @@ def run_tests(spec: A.Spec, command: Sequence[str], options: TestOptions,
                                    f"run of the specification ({evaluation.error.message})")
             warnings.extend(w for w in evaluation.warnings if w not in warnings)
             run = run_program(command, inputs, options.time_limit)
+            if run.status == "timeout":
+                # once more before calling it a failure: on a loaded machine a start can stall
+                run = run_program(command, inputs, options.time_limit)
             tests += 1
             verdict = judge(run, evaluation.trace, options.time_limit)
             if verdict is not None:
