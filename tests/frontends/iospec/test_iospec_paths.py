@@ -139,3 +139,15 @@ def test_a_path_with_few_models_gets_few_inputs():
     tree = explore(parse("[> x : {1, 2}] [{x_C} >]"))
     [path] = tree.satisfiable()
     assert sorted(inputs_for_path(path, 5, random.Random(0)).sequences) == [(1,), (2,)]
+
+
+def test_division_in_conditions_rounds_down_and_inputs_follow():
+    from kinduct.frontends.iospec.parser import parse
+
+    s = parse("[> x : int] [> y : !{0}] [x_C / y_C = -2 and x_C % y_C = 1] => [{1} >] else [{2} >]")
+    first, second = explore(s).satisfiable()
+    rng = random.Random(5)
+    for x, y in inputs_for_path(first, 4, rng).sequences:
+        assert y != 0 and x // y == -2 and x % y == 1  # Python's // and % round down too
+    for x, y in inputs_for_path(second, 4, rng).sequences:
+        assert y != 0 and not (x // y == -2 and x % y == 1)
