@@ -11,7 +11,8 @@ output is a pipe, whose writes are visible at once; so that programs do not keep
 a buffer while they wait, the child gets ``PYTHONUNBUFFERED=1`` and, where ``stdbuf`` exists,
 runs under ``stdbuf -oL`` (line-buffered C stdio).  A program that asks for more values than
 there are gets end of input, recorded as ``?⊥``.  Blank output lines carry no value and are not
-recorded.
+recorded; a line the program leaves without its newline when it waits for input counts as one
+output.
 
 The program runs in its own session and process group; at the end of the run (it exited, the
 time limit passed, or it wrote more than :data:`MAX_OUTPUT` bytes) the whole group is killed.
@@ -233,6 +234,9 @@ def _interact(proc: subprocess.Popen, inputs: Sequence[int], fds: _Fds,
             break
         if "stdin_w" in fds.open and waiting(now):
             drain()
+            if pending.strip():  # a line without its newline, written before the read
+                events.append(Print(output_value(pending.decode("utf-8", "replace"))))
+            pending = b""
             if fed < len(inputs):
                 try:
                     os.write(fds.open["stdin_w"], f"{inputs[fed]}\n".encode())

@@ -190,3 +190,12 @@ def test_a_game_specification():
     failure = json.loads(bad.stdout)["failure"]
     assert bad.returncode == 40 and failure["kind"] == "output"
     assert failure["inputs"][-1] == 42 and len(failure["inputs"]) == 2  # a shortest failing path
+
+
+def test_outputs_without_newline_before_a_read_are_outputs(tmp_path):
+    script = tmp_path / "noline.sh"
+    script.write_text('read n\ni=$n; t=0\nwhile [ $i -gt 0 ]; do printf "%d" $i; read x; '
+                      't=$((t+x)); i=$((i-1)); done\nprintf "%d" $t\n')
+    proc = iospec("test", SUM, "--unfoldings", "3", "--json", "--", "sh", str(script))
+    data = json.loads(proc.stdout)
+    assert proc.returncode == 0 and data["tests"] == data["passed"] == 15
