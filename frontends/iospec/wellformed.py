@@ -1,6 +1,8 @@
 """The document's well-formedness checks, each reported at the place it fails (exit 3).
 
-- No exit marker ``E`` outside an iteration (§8.1, property 2).
+- No exit marker ``E`` outside an iteration (§8.1, property 2), and none directly at the top
+  level of an iteration body, where it would end the first round unconditionally (the
+  implementation's ``while`` check, §7.1.2).
 - Progress (rule Till-E): every path through an iteration body reads a value or reaches ``E``;
   the abstraction is the document's ``effects`` (Figure 7): a path *reads* (↑), *exits* (↓),
   both (↕) or neither (∘), and ``∘ ∉ effects(body)``.
@@ -126,6 +128,11 @@ class _Checker:
                 self.loops(item.body)
 
     def loop(self, loop: A.Loop) -> None:
+        for item in loop.body.items:
+            if isinstance(item, A.Exit):
+                raise self.fail("an exit marker directly in an iteration body ends the first "
+                                "round unconditionally, so the body never repeats (put E in a "
+                                "branch)", item.loc)
         eff = effects(loop.body)
         if (False, False) in eff:
             raise self.fail("a path through this iteration body neither reads a value nor reaches "

@@ -93,6 +93,7 @@ def test_constructs(text, inputs, expected):
     ("[> x : 3..1]", 1, 8, "empty"),
     ("[> x : int]\nE", 2, 1, "outside an iteration"),
     ("([> x : int])^E", 1, 1, "never be left"),
+    ("([> x : int] E)^E", 1, 14, "directly in an iteration body"),
     ("([> x : int] [x_C = 0] => (([true] => E else 0))^E else 0)^E", 1, 1, "never be left"),
     ("([x_A = 0] => E else 0)^E", 1, 3, "must be an integer"),
     ("([true] => E else [{1} >])^E", 1, 1, "neither reads"),
