@@ -88,7 +88,7 @@ def judge(run: RunResult, expected: GTrace,
         assert mismatch is not None
         return mismatch.kind, f"{mismatch.message} (and then {head})", mismatch
     due = f"; the specification expected {mismatch.expected} next" if mismatch else ""
-    return ("timeout" if run.status == "timeout" else "output-limit"), head + due, mismatch
+    return ("timeout" if run.status == "timeout" else "output-limit"), head + due, None
 
 
 def run_tests(spec: A.Spec, command: Sequence[str], options: TestOptions,

@@ -154,6 +154,7 @@ def test_wrong_programs_fail_with_the_right_mismatch(name, kind, got):
         assert printed and printed[-1] != expected_sum
     if kind == "timeout":
         assert failure["run"]["status"] == "timeout" and failure["run"]["exit_status"] is None
+        assert failure["mismatch"] is None and "did not finish" in failure["message"]
     # the shortest path fails first: one number to add
     assert n == 1 and data["tests"] == 1
 
