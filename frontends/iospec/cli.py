@@ -84,6 +84,8 @@ def cmd_paths(args: argparse.Namespace) -> int:
     print(f"{sat} satisfiable path(s){extra}, {tree.beyond_bound} cut by the bound "
           f"({args.unfoldings} unfoldings" + (f", {args.max_inputs} inputs" if args.max_inputs is not None
                                               else "") + f"); {tree.queries} solver queries")
+    if tree.truncated:
+        print(f"stopped after {len(tree.paths)} paths: lower --unfoldings or set --max-inputs")
     return 0
 
 
@@ -254,7 +256,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     _common(test)
     _generation(test)
     test.add_argument("--time-limit", type=positive_float, default=2.0, metavar="SECONDS",
-                      help="wall-clock limit of one run of the program (default 2)")
+                      help="wall-clock limit of one run of the program (default 2; a run "
+                           "that times out is repeated once before it counts)")
     test.add_argument("command", nargs=argparse.REMAINDER, metavar="-- PROGRAM [ARGS]",
                       help="the program to test: it reads standard input and writes standard "
                            "output, one integer per line")
