@@ -8,7 +8,7 @@ import json
 from collections.abc import Sequence
 
 from kinduct.frontends.iospec.testing import Report, TestOptions
-from kinduct.frontends.iospec.traces import gtrace_json, show_gtrace, show_trace, trace_json
+from kinduct.frontends.iospec.traces import example_run, gtrace_json, show_gtrace, show_trace, trace_json
 
 
 def report_json(spec: str, command: Sequence[str], report: Report, options: TestOptions) -> dict:
@@ -20,6 +20,7 @@ def report_json(spec: str, command: Sequence[str], report: Report, options: Test
                    "trace": trace_json(f.run.trace), "trace_text": show_trace(f.run.trace,
                                                  "stop" if f.run.status == "exited" else "…"),
                    "expected": gtrace_json(f.expected), "expected_text": show_gtrace(f.expected),
+                   "example_run": show_trace(example_run(f.expected)),
                    "mismatch": f.mismatch.to_json() if f.mismatch else None,
                    "run": {"status": f.run.status, "exit_status": f.run.returncode,
                            "seconds": round(f.run.seconds, 3), "stderr": f.run.stderr},
@@ -54,6 +55,7 @@ def print_report(spec: str, command: Sequence[str], report: Report, options: Tes
     cut = {"timeout": "… (killed at the time limit)", "output-limit": "… (killed: too much output)"}
     print(f"  program's trace: {show_trace(f.run.trace, cut.get(f.run.status, 'stop'))}")
     print(f"  expected:        {show_gtrace(f.expected)}")
+    print(f"  a correct run:   {show_trace(example_run(f.expected))}")
     label = {"alignment": "alignment mismatch", "output": "output mismatch",
              "exit-status": "exit status"}.get(f.kind, f.kind)
     print(f"  {label}: {f.message}")

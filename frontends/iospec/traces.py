@@ -159,6 +159,18 @@ def parse_trace(text: str, file: str | None = None) -> Trace:
     return Trace(tuple(events))
 
 
+def example_run(trace: GTrace) -> Trace:
+    """One ordinary run the generalized trace covers, for display (§3.4): optional outputs left
+    out, otherwise the smallest allowed word."""
+    events: list[Event] = []
+    for step in trace.steps:
+        if isinstance(step, In):
+            events.append(step)
+        elif () not in step.words:
+            events.extend(Print(v) for v in min(step.words, key=word_order))
+    return Trace(tuple(events))
+
+
 # ---- JSON
 
 

@@ -170,3 +170,13 @@ def test_generated_inputs_run_through_a_reference_program_match(seed, rnd):
         for n, *xs in inputs_for_path(path, 2, rng).sequences:
             trace = reference_sum(n, xs, [rnd.random() < 0.5 for _ in xs])
             assert cover(trace, gtrace(SUM, [n, *xs]).trace) is None
+
+
+def test_example_run_for_feedback():
+    from kinduct.frontends.iospec.traces import example_run, show_trace
+
+    expected = gtrace(SUM, [2, 5, 3]).trace
+    run = example_run(expected)
+    assert show_trace(run) == "?2 ?5 ?3 !8 stop" and cover(run, expected) is None
+    echo = gtrace(load(EXAMPLES / "iospec" / "stop_invalid.iospec"), [3]).trace
+    assert show_trace(example_run(echo)) == "?3 !3 stop"
