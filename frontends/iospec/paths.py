@@ -38,7 +38,7 @@ import z3
 
 from kinduct.frontends.iospec import ast as A
 from kinduct.frontends.iospec.control import Cont, LoopEnd, enter, leave, push
-from kinduct.frontends.iospec.evaluate import show_set
+from kinduct.frontends.iospec.evaluate import EvalError, show_set
 from kinduct.frontends.iospec.semantics import int_range
 from kinduct.frontends.iospec.symbolic import Symbolic, member
 
@@ -166,6 +166,19 @@ class _Explorer:
                 self.pruned += 1
             self.solver.pop()
 
+    def defined(self, sym: Symbolic, terms: list[A.Term]) -> bool:
+        """Whether ``terms`` have values on this path; a term without one is the
+        specification's error (raised) unless the path is unsatisfiable (then cut: False)."""
+        try:
+            for term in terms:
+                sym.term(term)
+        except EvalError:
+            if self.check() == z3.unsat:
+                self.pruned += 1
+                return False
+            raise
+        return True
+
     def symbolic(self, state: _State) -> Symbolic:
         return Symbolic(state.env, self.bounds)
 
@@ -183,15 +196,19 @@ class _Explorer:
                 self.read(item, cont, state)
                 return
             if isinstance(item, A.Write):
-                if self.bounds is not None:
-                    sym = self.symbolic(state)
-                    sym.bounded_terms(item.options)
-                    extra = self.side(sym, "overflow")
-                    if extra:
-                        self.fork([(extra, cont, state)])
-                        return
+                # outputs add no constraint, but a term without a value on this path (x_C^-1
+                # after one read, max of an empty list) is the specification's error
+                sym = self.symbolic(state)
+                if not self.defined(sym, [o for o in item.options if o is not None]):
+                    return
+                extra = self.side(sym, "overflow") if self.bounds is not None else []
+                if extra:
+                    self.fork([(extra, cont, state)])
+                    return
             elif isinstance(item, A.Branch):
                 sym = self.symbolic(state)
+                if not self.defined(sym, [item.cond]):
+                    return
                 cond = sym.term(item.cond)
                 pre = self.side(sym, "overflow" if self.bounds else "defined")
                 text = _show_cond(cond)

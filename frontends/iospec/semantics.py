@@ -28,11 +28,14 @@ MAX_WORDS = 100_000
 
 @attrs.frozen
 class GError:
-    """Why a specification has no run on this input sequence."""
+    """Why a specification has no run on this input sequence: the inputs do not fit it
+    (``term=False``), or a term has no value there (``term=True``: the specification's
+    fault)."""
 
     message: str
     loc: A.Loc | None
     consumed: int
+    term: bool = False
 
 
 @attrs.frozen
@@ -136,7 +139,7 @@ def gtrace(spec: A.Spec, inputs: Sequence[int], int_bits: int | None = None) -> 
                     return Evaluation(None, GError("exit marker E outside an iteration",
                                                    item.loc, used))
     except EvalError as exc:
-        return Evaluation(None, GError(exc.message, exc.loc, used))
+        return Evaluation(None, GError(exc.message, exc.loc, used, term=True))
     flush()
     if used < len(inputs):
         return Evaluation(None, GError(

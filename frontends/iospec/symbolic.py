@@ -132,12 +132,3 @@ class Symbolic:
         if op == "reverse":
             return tuple(reversed(args[0]))
         raise EvalError(f"unknown operator {op!r}", loc)  # pragma: no cover
-
-    def bounded_terms(self, terms) -> None:
-        """Translate ``terms`` (for an output) only for their fixed-width side conditions."""
-        for term in terms:
-            if term is not None:
-                try:
-                    self.term(term)
-                except EvalError:
-                    continue

@@ -20,6 +20,7 @@ from typing import Literal
 import attrs
 
 from kinduct.frontends.iospec import ast as A
+from kinduct.frontends.iospec.evaluate import EvalError
 from kinduct.frontends.iospec.inputs import DEFAULT_PER_PATH, DEFAULT_RANGE, inputs_for_path
 from kinduct.frontends.iospec.matching import Mismatch, cover
 from kinduct.frontends.iospec.paths import MAX_PATHS, Bound, Path, shortest_first
@@ -106,6 +107,9 @@ def run_tests(spec: A.Spec, command: Sequence[str], options: TestOptions,
             evaluation = gtrace(spec, inputs, options.int_bits)
             if evaluation.trace is None:
                 assert evaluation.error is not None
+                if evaluation.error.term and evaluation.error.loc is not None:
+                    raise EvalError(f"on the inputs {list(inputs)}: {evaluation.error.message}",
+                                    evaluation.error.loc)
                 raise KinductError(f"internal error: the generated inputs {list(inputs)} have no "
                                    f"run of the specification ({evaluation.error.message})")
             warnings.extend(w for w in evaluation.warnings if w not in warnings)

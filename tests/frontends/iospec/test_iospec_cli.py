@@ -84,6 +84,13 @@ def test_bad_spec_is_exit_3_with_a_located_error(tmp_path):
     assert data[0]["level"] == "error"
     proc = iospec("test", str(tmp_path / "missing.iospec"), "--", "true")
     assert proc.returncode == 3
+    undefined = tmp_path / "undefined.iospec"
+    undefined.write_text("[> x : int]\n[{x_C^-1} >]\n")
+    for command in ("paths", "inputs"):
+        proc = iospec(command, str(undefined))
+        assert proc.returncode == 3 and f"{undefined}:2:3: error: x_C^-1 has no value" in proc.stderr
+    proc = iospec("test", str(undefined), "--", "true")
+    assert proc.returncode == 3
     bad_trace = iospec("match", SUM, "?2 ?x")
     assert bad_trace.returncode == 3 and "<trace>:1:4" in bad_trace.stderr
 

@@ -151,3 +151,15 @@ def test_division_in_conditions_rounds_down_and_inputs_follow():
         assert y != 0 and x // y == -2 and x % y == 1  # Python's // and % round down too
     for x, y in inputs_for_path(second, 4, rng).sequences:
         assert y != 0 and not (x // y == -2 and x % y == 1)
+
+
+def test_a_term_without_value_is_a_located_error_unless_its_path_is_unsatisfiable():
+    from kinduct.frontends.iospec.evaluate import EvalError
+    from kinduct.frontends.iospec.parser import parse
+
+    with pytest.raises(EvalError) as info:
+        explore(parse("[> x : int]\n[{x_C^-1} >]"))
+    assert info.value.loc.line == 2 and "has been read 1 time" in info.value.message
+    # max of the empty list only on a path no input reaches: not an error
+    tree = explore(parse("[> n : pos] ([n_C = 0] => [{max(x_A)} >] else [{1} >]) [> x : int]"))
+    assert len(tree.satisfiable()) == 1
