@@ -52,6 +52,14 @@ def _eval_error(spec, exc) -> InputError:
                          exc.loc.column or None)
 
 
+def _term_error(spec, error, inputs: list[int]) -> None:
+    """A term of the specification without a value on these inputs is the specification's
+    error (exit 3), not a rejection."""
+    if error is not None and error.term and error.loc is not None:
+        raise InputError.at(f"on the inputs {inputs}: {error.message}", spec.file, spec.source,
+                            error.loc.line or None, error.loc.column or None)
+
+
 def _explore(spec, args: argparse.Namespace):
     from kinduct.frontends.iospec.evaluate import EvalError
     from kinduct.frontends.iospec.paths import explore
@@ -119,6 +127,7 @@ def cmd_trace(args: argparse.Namespace) -> int:
     spec = _spec(args)
     evaluation = gtrace(spec, args.values, args.overflow)
     error = evaluation.error
+    _term_error(spec, error, args.values)
     if args.json:
         print(json.dumps({"inputs": args.values,
                           "trace": gtrace_json(evaluation.trace) if evaluation.trace else None,
@@ -151,6 +160,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     else:
         trace = parse_trace(args.trace, "<trace>")
     evaluation = gtrace(spec, trace.inputs(), args.overflow)
+    _term_error(spec, evaluation.error, list(trace.inputs()))
     mismatch = cover(trace, evaluation.trace) if evaluation.trace is not None else None
     error = evaluation.error
     accepted = evaluation.trace is not None and mismatch is None

@@ -5,8 +5,9 @@ A path is the sequence of constraints met walking the specification symbolically
 introduces a fresh input variable ``x_i`` (the ``i``-th value read into ``x``) constrained to
 its value set (``⟨x_i ∈ τ⟩``, or ``⟨x_i ∉ τ⟩`` on the invalid side of ``else stop`` /
 ``else retry``), and each branch adds its condition or its negation, evaluated symbolically
-(:mod:`symbolic`).  Outputs add nothing, except with a fixed integer width (§5.3.1), where every
-integer subterm of conditions and outputs must fit.  A path ends with ``⊤`` at the end of the
+(:mod:`symbolic`).  Outputs add only what keeps their terms defined (a divisor is not zero)
+and, with a fixed integer width (§5.3.1), what keeps every integer subterm of conditions and
+outputs in range.  A path ends with ``⊤`` at the end of the
 specification (or at an invalid value under ``else stop``).
 
 **The bound.**  The tree is infinite as soon as a body can repeat.  Following the document
@@ -201,7 +202,7 @@ class _Explorer:
                 sym = self.symbolic(state)
                 if not self.defined(sym, [o for o in item.options if o is not None]):
                     return
-                extra = self.side(sym, "overflow") if self.bounds is not None else []
+                extra = self.side(sym, "overflow" if self.bounds is not None else "defined")
                 if extra:
                     self.fork([(extra, cont, state)])
                     return

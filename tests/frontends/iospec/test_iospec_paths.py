@@ -163,3 +163,14 @@ def test_a_term_without_value_is_a_located_error_unless_its_path_is_unsatisfiabl
     # max of the empty list only on a path no input reaches: not an error
     tree = explore(parse("[> n : pos] ([n_C = 0] => [{max(x_A)} >] else [{1} >]) [> x : int]"))
     assert len(tree.satisfiable()) == 1
+
+
+def test_outputs_keep_their_terms_defined():
+    from kinduct.frontends.iospec.parser import parse
+
+    s = parse("[> x : int] [> y : -2..2] [{x_C % y_C} >]")
+    [path] = explore(s).satisfiable()
+    assert [c.kind for c in path.constraints][-1] == "defined"
+    sequences = inputs_for_path(path, 4, random.Random(2)).sequences
+    assert len(sequences) == 4 and all(y != 0 for _, y in sequences)
+    assert all(gtrace(s, seq).trace is not None for seq in sequences)
