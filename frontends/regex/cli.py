@@ -24,7 +24,7 @@ def _steps(args: argparse.Namespace) -> tuple[str, list[str], list[tuple[str, st
     """The regex as printed, the word, each letter's derivative (printed) and nullability, and
     whether the word matches."""
     from kinduct.frontends.regex.parser import load
-    from kinduct.kernel.cli import existing_file
+    from kinduct.kernel.cli_blocks import existing_file
 
     spec = load(existing_file(args.regex))
     word = _word(args.word, spec.alphabet)

@@ -193,11 +193,11 @@ def cmd_learn(args: argparse.Namespace) -> int:
 
 def _check_language(program: A.Program, args: argparse.Namespace):
     """Whether a program fitting the data is the intended language (synthesis/verify.py)."""
-    from kinduct.frontends.crasp.queries import acceptor_for
     from kinduct.frontends.crasp.synthesis.verify import check_language, unverified
+    from kinduct.kernel.acceptor_loading import load_acceptor
 
     lang = _language(args.language) if args.language else None
-    spec = acceptor_for(args.verify, "B", program.alphabet) if args.verify else None
+    spec = load_acceptor(args.verify, "B", program.alphabet) if args.verify else None
     if lang is None and spec is None:
         return unverified("no specification: --language NAME or --verify SPEC checks it")
     return check_language(program, lang, spec, args.verify, args.seed, args.verify_timeout)
