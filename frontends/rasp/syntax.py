@@ -162,6 +162,9 @@ def _syntax_error(exc: lark.UnexpectedInput, text: str, file: str | Path | None)
         if comma:
             return InputError.at(f"missing ',' before '{tok}' (arguments and list items are "
                                  "separated by commas)", file, text, tok.line, tok.column)
+        if "SEMICOLON" in accepts and tok.type == "NAME":
+            return InputError.at(f"missing ';' before '{tok}' (statements end with ';')", file,
+                                 text, tok.line, tok.column)
         kind = {"NAME": "name ", "NUMBER": "number ", "STRING": "string "}.get(tok.type, "")
         what = f"unexpected {kind}'{tok}'"
         hint = ""

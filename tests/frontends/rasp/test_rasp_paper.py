@@ -205,6 +205,9 @@ open_for_close = select_best(
     ("x = aggregate(select(indices, indices, ==) tokens);\n", "1:44", "missing ',' before 'tokens'"),
     ("x = [1 2];\n", "1:8", "missing ',' before '2'"),
     ("x = 1\ny = 2;\n", "1:6", "missing ';' at the end of this line"),
+    # Figure 2 prints two statements on one line
+    ("s = select(indices, indices, ==)  x = aggregate(s, tokens);\n", "1:35",
+     "missing ';' before 'x'"),
     ("x = score(indices, 1) + 1;\n", "1:5", "'+' cannot take a scorer"),
     ("x = select_best(indices, score(indices, 1));\n", "1:5",
      "select_best's first argument must be a selector"),
