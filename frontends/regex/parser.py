@@ -76,7 +76,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputErr
         msg = ("a quoted letter is one character between single quotes, e.g. '['"
                if exc.char in "'\"" else f"unexpected character {exc.char!r}")
     elif isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
-        expected = sorted(_NAMES.get(n, n) for n in exc.expected)
+        expected = sorted(_NAMES.get(n) or _terminal(n) for n in exc.expected)
         msg = f"unexpected {exc.token.value!r}, expected one of: {', '.join(expected)}"
         if exc.token.value == "-":
             msg += " (a range is written inside a class: [a-c])"
@@ -87,6 +87,15 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputErr
             "an expression" if isinstance(exc, UnexpectedToken) and "BARE" in exc.expected
             else "more input")
     return InputError.at(msg, file, text, line, col)
+
+
+def _terminal(name: str) -> str:
+    """How lark's terminal ``name`` is written (``'∅'``), or its name."""
+    try:
+        pattern = _lark().get_terminal(name).pattern
+    except KeyError:
+        return name
+    return f"'{pattern.value}'" if pattern.type == "str" else name
 
 
 def _alphabet(letters: list[Letter], text: str, file: str | None) -> tuple[str, ...]:

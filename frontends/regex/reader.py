@@ -17,13 +17,13 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from kinduct.frontends.regex.terms import EPS, Algebra, And, Cat, Not, Or, Star, Term
+from kinduct.frontends.regex.terms import EMPTY, EPS, Algebra, And, Cat, Not, Or, Star, Term
 
 #: Tokens of one line: whitespace, then a comment, a run of bare letters, a quoted letter, an
 #: operator, or else a character that starts no token.
-_TOKEN = re.compile(r"""([ \t\f\r]*)(?:(--.*|[^\s'"|&~*+?()\[\].,\-]+|'[^'\n]{2,}'|"[^"\n]*"|'[^\n]'"""
-                    r"""|[|&~*+?()\[\].,\-])|([^ \t\f\r]))""")
-_BARE = re.compile(r"""[^\s'"|&~*+?()\[\].,\-]""")
+_TOKEN = re.compile(r"""([ \t\f\r]*)(?:(--.*|[^\s'"|&~*+?()\[\].,\-∅ε∪∩·]+|'[^'\n]{2,}'|"[^"\n]*"|'[^\n]'"""
+                    r"""|[|&~*+?()\[\].,\-∅ε∪∩·])|([^ \t\f\r]))""")
+_BARE = re.compile(r"""[^\s'"|&~*+?()\[\].,\-∅ε∪∩·]""")
 
 
 class Decline(Exception):
@@ -216,6 +216,9 @@ class Reader:
             elif c == ".":
                 tokens.take()
                 term = R.any()
+            elif c == "ε" or c == "∅":
+                tokens.take()
+                term = EPS if c == "ε" else EMPTY
             elif c == "[":
                 tokens.take()
                 term = self._klass(tokens)
@@ -256,12 +259,14 @@ class Reader:
                     term, negs = value, group.negs
                     continue
                 text = tok[0]
-                if text == "|":
+                if text == "|" or text == "∪":
                     tokens.take()
                     group.union.append(self._inter(group, tok[1:]))
-                elif text == "&":
+                elif text == "&" or text == "∩":
                     tokens.take()
                     group.inter.append(self._cat(group, tok[1:]))
+                elif text == "·":  # explicit concatenation: an operand must follow
+                    tokens.take()
                 # anything else starts the next operand of the concatenation (or is an error)
                 break
 

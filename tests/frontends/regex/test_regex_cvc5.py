@@ -165,6 +165,18 @@ def test_paper_examples_5_and_6(capsys):
         assert got["derivative"] == "()" and got["nullable"] is True
 
 
+def test_paper_example5_expressions_are_its_simplified_derivatives():
+    # Example 5 prints the unsimplified derivatives of a*b (by "a", then by "aab"); the
+    # normal form turns them into Example 6's: a*b and ε
+    head = "alphabet 'a', 'b'\n"
+    by_a = parse(head + "∅ ∪ (ε · a*) · b\n")
+    final = parse(head + "∅ ∪ (∅ ∪ (ε ∪ ((((∅ · a*) ∪ (∅ · a*)) ∪ (∅ · a*)) · b)))\n")
+    assert str(by_a.term) == "a*b" and str(final.term) == "()"
+    ab = parse(head + "a*b\n")
+    assert by_a.term == ab.algebra.deriv(ab.term, "a")
+    assert final.algebra.nullable(final.term)
+
+
 def test_match_command(capsys):
     code, out, _ = run_main(capsys, "regex", "match", CVC5 / "astarb.regex", "aab")
     assert code == 0 and out.strip() == "aab matches a*b"

@@ -17,7 +17,7 @@ from lark import Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput, VisitError
 
 from kinduct.frontends.regex import parser as P
-from kinduct.frontends.regex.terms import EPS, Algebra
+from kinduct.frontends.regex.terms import EMPTY, EPS, Algebra
 from kinduct.kernel.errors import InputError
 from tests.frontends.regex.regex_strategies import source, trees
 
@@ -65,6 +65,9 @@ class _Oracle(Transformer):
     def eps(self, _items):
         return EPS
 
+    def empty(self, _items):
+        return EMPTY
+
     union = v_args(inline=True)(lambda self, a, b: self.R.alt(a, b))
     intersect = v_args(inline=True)(lambda self, a, b: self.R.inter(a, b))
     concat = v_args(inline=True)(lambda self, a, b: self.R.cat(a, b))
@@ -108,7 +111,7 @@ def assert_same(text: str) -> None:
 
 VOCAB = ["(", ")", "[", "]", "|", "&", "~", "*", "+", "?", ".", ",", "'", "'c'", "'|'", "c",
          "--", "-", '"', "\n", "\t", "\f", "\v", "ab", "()", "a b", "alphabet", "é", "' '",
-         "[a-b]", "b-a", "'ab'", '"ba"', '""', "'a'-'b'", "a-c"]
+         "[a-b]", "b-a", "'ab'", '"ba"', '""', "'a'-'b'", "a-c", "∅", "ε", "∪", "∩", "·", "aεb"]
 
 
 @st.composite
@@ -146,6 +149,7 @@ A = "alphabet 'a', 'b'\n"
     A + "[a-b]*", A + "[ab-b]", A + "[b-a]", A + "[b-a][c]", A + "[a-]", A + "[-a]", A + "[a-b-a]",
     A + "['a'-'b'a]", A + "[a-bb]", A + "[a-z]", A + "'ab'*b", A + '"ab"+|""', A + "'ac'",
     A + "'ab", A + "('ab')*", A + "~'ab'", A + "[c-a]c",
+    A + "∅ ∪ (ε · a*) · b", A + "a·b·", A + "·a", A + "a ∩ b ∪ ε", A + "[ε]", A + "(∅)*", A + "a··b",
 ])
 def test_cases_read_as_lark_reads_them(text):
     assert_same(text)
