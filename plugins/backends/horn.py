@@ -26,14 +26,6 @@ if TYPE_CHECKING:
     from kinduct.kernel.system import TransitionSystem
 
 
-class SpacerHorn:
-    """Mixed into the z3 backend: :meth:`~kinduct.kernel.backend.Backend.solve_horn`."""
-
-    def solve_horn(self, system: TransitionSystem, goal: FNode,
-                   seconds: float | None = None) -> HornAnswer | None:
-        return z3_horn(system, goal, seconds)
-
-
 def z3_horn(system: TransitionSystem, goal: FNode, seconds: float | None) -> HornAnswer | None:
     """Spacer's answer for ``goal`` (an obligation over current-step variables) on ``system``."""
     import z3

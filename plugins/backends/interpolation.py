@@ -43,6 +43,41 @@ def _shared(env: Environment, a: Sequence[FNode], b: Sequence[FNode]) -> tuple[s
     return in_a & in_b, in_a - in_b
 
 
+class NativeExtras:
+    """Mixed into the PySMT solvers (``pysmt_solvers._PySMTSolver``): their
+    :meth:`~kinduct.kernel.backend.Solver.interpolant` and
+    :meth:`~kinduct.kernel.backend.Solver.project`, read off the solver's own attributes (its
+    name, environment, logic, PySMT solver and last z3 model)."""
+
+    name: str
+    env: Environment
+    logic: Any
+
+    def interpolant(self, a: Sequence[FNode], b: Sequence[FNode],
+                    seconds: float | None = None) -> FNode | None:
+        logic = self.logic
+        if logic is None and self.name == "cvc5":
+            from kinduct.plugins.backends.pysmt_solvers import beyond_default_logic
+
+            logic = _all_logic() if beyond_default_logic(self.env) else None
+        return interpolant(self.name, self.env, logic, a, b, seconds)
+
+    def project(self, formula: FNode, keep: Sequence[FNode]) -> FNode | None:
+        model = getattr(self, "_model", None)
+        if self.name != "z3" or model is None:
+            return None
+        return z3_project(self.env, self._pysmt.converter, model, formula, keep)  # type: ignore[attr-defined]
+
+
+def _all_logic() -> Any:
+    """cvc5's logic of every theory (as the solvers use beyond linear arithmetic)."""
+    from pysmt.logics import Logic
+
+    return Logic(name="ALL", description="every theory cvc5 supports", quantifier_free=False,
+                 integer_arithmetic=True, real_arithmetic=True, linear=False, uninterpreted=True,
+                 arrays=True, bit_vectors=True)
+
+
 def interpolant(backend: str, env: Environment, logic: Any, a: Sequence[FNode],
                 b: Sequence[FNode], seconds: float | None) -> FNode | None:
     """The interpolant of backend ``backend`` (``z3`` or ``cvc5``), see the module."""

@@ -1,6 +1,8 @@
 """``kinduct crasp sample | learn | minimize | constrain``.
 
-Exit codes: 0 when a program was found (``learn``: 100% training accuracy; ``minimize`` /
+Exit codes: 0 when a program was found (``learn``: 100% training accuracy — whether its
+language is the intended one is reported beside it, "proved equal to ..." or "fits the data,
+language not verified" with a counterexample word when one is found; ``minimize`` /
 ``constrain``: the proof holds), 1 when a limit was reached first (the best program is still
 printed, with "no program found" or "limit reached"), 2 for bad input.
 """
@@ -18,12 +20,12 @@ from kinduct.frontends.crasp import ast as A
 from kinduct.frontends.crasp import vectorized as V
 from kinduct.frontends.crasp.parser import load, parse
 from kinduct.frontends.crasp.synthesis.commands import DEFAULT_ITERATIONS
-from kinduct.frontends.crasp.synthesis.data import read_csv, write_csv
 from kinduct.frontends.crasp.synthesis.languages import LANGUAGES, language
 from kinduct.frontends.crasp.synthesis.search import Options, Progress, anneal, program_size
 from kinduct.frontends.crasp.synthesis.space import Shape
-from kinduct.kernel.cli import existing_file
+from kinduct.kernel.cli_blocks import existing_file
 from kinduct.kernel.errors import InputError
+from kinduct.kernel.word_csv import read_csv, write_csv
 
 
 def score(program: A.Program, words, labels) -> tuple[float, int]:
@@ -74,7 +76,7 @@ class _Bar:
             return None
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-        from kinduct.kernel.cli import console
+        from kinduct.kernel.cli_blocks import console
 
         count = "{task.completed}" + ("/{task.total}" if self.total else " iterations")
         self.progress = Progress(TextColumn("[bold]annealing"), BarColumn(), TextColumn(count),
@@ -111,12 +113,12 @@ def cmd_sample(args: argparse.Namespace) -> int:
 
 def cmd_learn_spec(args: argparse.Namespace) -> int:
     """``learn --spec SPEC``: sample, learn, check equivalence, add separating words, repeat."""
-    from kinduct.frontends.crasp.queries import acceptor_for
     from kinduct.frontends.crasp.synthesis.spec import SpecOptions, learn_spec
+    from kinduct.kernel.acceptor_loading import load_acceptor
 
     if args.data is not None:
         raise InputError("learn --spec samples its own data from SPEC; drop the DATA argument")
-    spec = acceptor_for(args.spec, "B", _alphabet(args))
+    spec = load_acceptor(args.spec, "B", _alphabet(args))
     if spec.accepts is None:
         raise InputError(f"{args.spec}: learn --spec needs a specification with an evaluator "
                          "(.regex or .crasp)")
@@ -165,24 +167,40 @@ def cmd_learn(args: argparse.Namespace) -> int:
     program = parse(text)  # what we print is what we score
     accuracy, mis = score(program, words, labels)
     found = mis == 0
+    check = _check_language(program, args) if found else None
     if args.json:
         print(json.dumps({"found": found, "accuracy": accuracy, "misclassified": mis,
                           "examples": len(words), "iterations": res.iterations,
                           "time": round(res.seconds, 3), "stopped": res.stopped,
                           "shape": str(shape), "seed": args.seed, "size": program_size(program),
-                          "program": text}))
+                          "program": text,
+                          "language": check.as_dict() if check is not None else None}))
         if args.out:
             Path(args.out).write_text(text, encoding="utf-8")
     else:
         comment = (f"learned by kinduct crasp learn (shape {shape}, seed {args.seed}): accuracy "
                    f"{100 * accuracy:.2f}% on {len(words)} examples, {res.iterations} iterations, "
-                   f"{res.seconds:.2f}s")
+                   f"{res.seconds:.2f}s" + (f"\n{check.summary}" if check is not None else ""))
         _emit(A.to_source(program, comment), args.out)
+        if check is not None:
+            sys.stderr.write(check.summary + "\n")
     if not found:
         sys.stderr.write(f"no program found: best accuracy {100 * accuracy:.2f}% ({mis} of {len(words)} "
                          f"misclassified) after {res.iterations} iterations ({res.stopped} limit)\n")
         return 1
     return 0
+
+
+def _check_language(program: A.Program, args: argparse.Namespace):
+    """Whether a program fitting the data is the intended language (synthesis/verify.py)."""
+    from kinduct.frontends.crasp.synthesis.verify import check_language, unverified
+    from kinduct.kernel.acceptor_loading import load_acceptor
+
+    lang = _language(args.language) if args.language else None
+    spec = load_acceptor(args.verify, "B", program.alphabet) if args.verify else None
+    if lang is None and spec is None:
+        return unverified("no specification: --language NAME or --verify SPEC checks it")
+    return check_language(program, lang, spec, args.verify, args.seed, args.verify_timeout)
 
 
 def _report(res, args: argparse.Namespace, what: str) -> int:
