@@ -209,6 +209,9 @@ open_for_close = select_best(
     ("s = select(indices, indices, ==)  x = aggregate(s, tokens);\n", "1:35",
      "missing ';' before 'x'"),
     ("x = score(indices, 1) + 1;\n", "1:5", "'+' cannot take a scorer"),
+    # Figure 12 defines is_repr and uses isnt_repr
+    ("is_repr = tokens == \"a\";\nx = select(isnt_repr, False, ==);\n", "2:12",
+     "unknown name 'isnt_repr' (did you mean 'is_repr'?)"),
     ("x = select_best(indices, score(indices, 1));\n", "1:5",
      "select_best's first argument must be a selector"),
     ("x = select_best(select(1, 1, ==), indices);\n", "1:5",
