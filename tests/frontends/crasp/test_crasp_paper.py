@@ -58,6 +58,15 @@ def test_example1_as_printed_is_the_quoted_program():
     assert printed == quoted
 
 
+def test_example1_as_copied_from_the_pdf():
+    # subscripts copied inline: C[ and C] for C_{[} and C_{]}
+    copied = parse("alphabet [, ]\nC[ := #[\nC] := #]\nV := C[ < C]\nD := #V=0 ∧ C[=C]\n")
+    printed = parse((PAPER / "example1.crasp").read_text())
+    assert [r.name for r in copied.rules] == ["C[", "C]", "V", "D"]
+    word = list("[[][]]][]")
+    assert evaluate(copied, word)["D"] == evaluate(printed, word)["D"] == TABLE["D"]
+
+
 def _dyck(word: str) -> bool:
     depth = 0
     for c in word:
