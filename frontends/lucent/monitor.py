@@ -135,6 +135,13 @@ def _verdict(elements: Sequence[Element], streams, n: int) -> tuple[Violation | 
     return None, None
 
 
+def contracted(checked: Checked) -> list[str]:
+    """Where no node is a main one (a file of imported nodes): the last declared node with a
+    contract."""
+    nodes = [n for n in checked.order if checked.nodes[n].has_contract]
+    return nodes[-1:]
+
+
 # ---- reading traces ----
 
 def read_trace(path: Path, node: Node) -> tuple[list[dict[str, Any]], bool]:
@@ -243,7 +250,7 @@ def run_monitor(args: argparse.Namespace) -> int:
     path = existing_file(args.file)
     trace_path = existing_file(args.trace)
     checked = load_checked(path)
-    mains = main_nodes(checked, LoadOptions(main=args.main))
+    mains = main_nodes(checked, LoadOptions(main=args.main)) or contracted(checked)
     if not mains:
         raise InputError(f"{checked.file}: no node to monitor (use --main)")
     node = checked.nodes[mains[0]]

@@ -36,7 +36,7 @@ import attrs
 
 from kinduct.frontends.lucent.core.checked import Checked, Node
 from kinduct.frontends.lucent.core.types import T
-from kinduct.frontends.lucent.monitor import monitor
+from kinduct.frontends.lucent.monitor import contracted, monitor
 from kinduct.frontends.lucent.smt.translate import Translator
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.modepaths import Exploration, Mode, ModePath, ModeProblem
@@ -221,7 +221,7 @@ def run_testgen(args: argparse.Namespace) -> int:
 
     path = existing_file(args.file)
     checked = load_checked(path)
-    mains = main_nodes(checked, LoadOptions(main=args.main))
+    mains = main_nodes(checked, LoadOptions(main=args.main)) or contracted(checked)
     if not mains:
         raise InputError(f"{checked.file}: no node to generate tests for (use --main)")
     per_path = 0 if args.graph_only else args.per_path
