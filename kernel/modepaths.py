@@ -113,8 +113,8 @@ def explore(problem: ModeProblem, solver: Solver, deadline: float | None = None,
     """Every mode path of ``problem`` (see the module's docstring).  ``deadline``: a
     ``time.monotonic()`` instant after which the unexplored prefixes are left open;
     ``on_path``: called with each full-length path as soon as it is found."""
-    if not problem.modes:
-        raise ValueError("no modes to explore")
+    if not problem.modes or problem.depth < 0:
+        raise ValueError("no modes to explore, or a negative depth")
     unrolled = _Unrolled(problem)
     per_step = 2 ** len(problem.modes) - 1  # the non-empty combinations
     paths: list[ModePath] = []
@@ -210,18 +210,21 @@ def diverse_traces(problem: ModeProblem, path: ModePath, count: int, rng: random
     rest = [v for v in problem.read if not steered(v)]
     variables = tuple(unroller.timed(v, k) for k in steps for v in chosen)
     formulas = path_formulas(problem, path)
-    suggestions = tuple(Suggestion(v, (False, True) if v.symbol_type().is_bool_type() else SUGGESTED)
-                        for v in variables)
     found: list[tuple[Value, ...]] = []
     stop = Stop.COUNT
     one, zero = mgr.Int(1), mgr.Int(0)
     while len(found) < count:
-        # besides the random values: differ from every earlier trace in every value
-        differ = tuple(Suggestion(mgr.Ite(mgr.EqualsOrIff(x, constant(mgr, x, earlier[i])), zero, one),
-                                  (1,))
-                       for earlier in found for i, x in enumerate(variables))
-        got = models.models(Problem(tuple(formulas), variables, suggestions + differ, tuple(found)),
-                            1, rng, timeout_ms, deadline)
+        # a random value for each variable, none an earlier trace's; and a goal to differ from
+        # every earlier trace in every value (when no suggested value is possible)
+        suggestions = []
+        for i, x in enumerate(variables):
+            taken = {earlier[i] for earlier in found}
+            domain = (False, True) if x.symbol_type().is_bool_type() else SUGGESTED
+            suggestions.append(Suggestion(x, [v for v in domain if v not in taken] or domain))
+        differ = [Suggestion(mgr.Ite(mgr.EqualsOrIff(x, constant(mgr, x, earlier[i])), zero, one), (1,))
+                  for earlier in found for i, x in enumerate(variables)]
+        got = models.models(Problem(tuple(formulas), variables, tuple(suggestions + differ),
+                                    tuple(found)), 1, rng, timeout_ms, deadline)
         if not got.models:
             stop = got.stop
             break

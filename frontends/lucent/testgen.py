@@ -38,7 +38,7 @@ from kinduct.frontends.lucent.core.checked import Checked, Node
 from kinduct.frontends.lucent.core.types import T
 from kinduct.frontends.lucent.monitor import contracted, monitor
 from kinduct.frontends.lucent.smt.translate import Translator
-from kinduct.kernel.errors import InputError
+from kinduct.kernel.errors import InputError, UsageError
 from kinduct.kernel.modepaths import Exploration, Mode, ModePath, ModeProblem
 from kinduct.kernel.system import PropertyKind
 
@@ -177,10 +177,11 @@ def generate(checked: Checked, main: str, depth: int, per_path: int, seed: int, 
     target = out / main if out is not None else None
     if target is not None:
         target.mkdir(parents=True, exist_ok=True)
-    for i, path in enumerate(exploration.paths if per_path > 0 else ()):
-        found = diverse_traces(s.problem, path, per_path, rng, models, solver, deadline=deadline)
+    for i, path in enumerate(exploration.paths):
+        steps = diverse_traces(s.problem, path, per_path, rng, models, solver,
+                               deadline=deadline).steps if per_path > 0 else ()
         written, rejected = [], []
-        for values in found.steps:
+        for values in steps:
             full, problem = check_trace(checked, s, path, values)
             if problem is None:
                 written.append(tuple({n: _json(step[n], node.types[n]) for n in step} for step in full))
@@ -188,7 +189,7 @@ def generate(checked: Checked, main: str, depth: int, per_path: int, seed: int, 
                 rejected.append(problem)
         directory = f"path_{i + 1}"
         tests.append(PathTests(path, directory, tuple(written), tuple(rejected)))
-        if target is not None:
+        if target is not None and per_path > 0:
             d = target / directory
             d.mkdir(exist_ok=True)
             (d / "modes.txt").write_text("".join(f"at step {k}, activates {' and '.join(c)}\n"
@@ -219,6 +220,8 @@ def run_testgen(args: argparse.Namespace) -> int:
     from kinduct.kernel.cli_blocks import console, existing_file
     from kinduct.kernel.frontend import LoadOptions
 
+    if args.depth < 0 or args.per_path < 0:
+        raise UsageError("--depth and --per-path must be at least 0")
     path = existing_file(args.file)
     checked = load_checked(path)
     mains = main_nodes(checked, LoadOptions(main=args.main)) or contracted(checked)
