@@ -151,6 +151,7 @@ def ctl_ok(trace: list[dict]) -> tuple[bool, list[tuple[str, ...]]]:
     ok, modes, prev = True, [], None
     for s in trace:
         ok &= 0 <= s["speed"] <= 100 and 0 <= s["throttle"] <= 10
+        ok &= prev is None or s["throttle"] - prev <= 3
         parked, braking = s["g"] == "Park", s["g"] != "Park" and s["brake"]
         cruising = s["g"] != "Park" and not s["brake"]
         modes.append(tuple(m for m, on in (("parked", parked), ("braking", braking),
@@ -159,8 +160,8 @@ def ctl_ok(trace: list[dict]) -> tuple[bool, list[tuple[str, ...]]]:
             ok &= s["throttle"] == 0
         if braking:
             ok &= s["alarm"] == (s["speed"] > 50)
-        if cruising and prev is not None and s["throttle"] > 0:
-            ok &= s["throttle"] >= prev
+        if cruising:
+            ok &= s["throttle"] >= 1
         prev = s["throttle"]
     return ok, modes
 
