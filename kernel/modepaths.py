@@ -50,13 +50,16 @@ class Mode:
 @attrs.frozen
 class ModeProblem:
     """What to explore: ``system``'s runs of ``depth + 1`` steps satisfying ``step_constraints``
-    at every step; ``read`` are the variables a trace shows (current-step variables)."""
+    at every step; ``read`` are the variables a trace shows (current-step variables), steered
+    to differ between traces; ``oracles`` are read too, as the solver completes them (the
+    arbitrary values a run also depends on: an unguarded ``pre`` at the first step, ...)."""
 
     system: TransitionSystem
     modes: tuple[Mode, ...]
     depth: int
     step_constraints: tuple[FNode, ...] = ()
     read: tuple[FNode, ...] = ()
+    oracles: tuple[FNode, ...] = ()
 
 
 @attrs.frozen
@@ -175,8 +178,8 @@ def explore(problem: ModeProblem, solver: Solver, deadline: float | None = None,
 
 @attrs.frozen
 class Traces:
-    """The traces of one path: per trace, per step, the value of each of ``problem.read``
-    (by variable name); ``stop`` says why fewer than asked were found."""
+    """The traces of one path: per trace, per step, the value of each of ``problem.read`` and
+    ``problem.oracles`` (by variable name); ``stop`` says why fewer than asked were found."""
 
     steps: tuple[tuple[dict[str, Value], ...], ...]
     stop: Stop
@@ -207,7 +210,7 @@ def diverse_traces(problem: ModeProblem, path: ModePath, count: int, rng: random
     def steered(v: FNode) -> bool:
         return v.symbol_type().is_int_type() or v.symbol_type().is_bool_type()
     chosen = [v for v in problem.read if steered(v)]
-    rest = [v for v in problem.read if not steered(v)]
+    rest = [v for v in problem.read if not steered(v)] + list(problem.oracles)
     variables = tuple(unroller.timed(v, k) for k in steps for v in chosen)
     formulas = path_formulas(problem, path)
     found: list[tuple[Value, ...]] = []
@@ -246,6 +249,6 @@ def diverse_traces(problem: ModeProblem, path: ModePath, count: int, rng: random
                 continue
             value.update(solver.values(timed))
             solver.pop()
-        out.append(tuple({v.symbol_name(): value[unroller.timed(v, k)] for v in problem.read}
-                         for k in steps))
+        out.append(tuple({v.symbol_name(): value[unroller.timed(v, k)]
+                          for v in problem.read + problem.oracles} for k in steps))
     return Traces(tuple(out), stop)

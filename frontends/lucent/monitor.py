@@ -32,7 +32,7 @@ import attrs
 
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import Checked, Node
-from kinduct.frontends.lucent.sim.simulate import Instance, Simulator, default_value
+from kinduct.frontends.lucent.sim.simulate import Instance, Oracle, Simulator, default_value
 from kinduct.frontends.lucent.simcli import parse_value
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import read_source
@@ -91,15 +91,17 @@ def _truth(inst: Instance, e: A.Expr | list[A.Expr]) -> bool:
 
 
 def monitor(checked: Checked, main: str, steps: Sequence[Mapping[str, Any]],
-            with_outputs: bool) -> Monitored:
+            with_outputs: bool, given: Oracle | None = None) -> Monitored:
     """Evaluate ``main``'s contract on ``steps`` (values by stream name, already typed).
-    ``with_outputs``: the steps give the outputs (else the body computes them)."""
+    ``with_outputs``: the steps give the outputs (else the body computes them); ``given``:
+    the values left unspecified (an unguarded ``pre`` at the first step, a free constant, ...;
+    None: the types' defaults)."""
     node = checked.nodes[main]
 
     def oracle(name: str, t, k: int) -> Any:
         if with_outputs and name in node.outputs and k < len(steps):
             return steps[k][name]
-        return default_value(t)  # an unguarded pre at the first step, a free constant
+        return given(name, t, k) if given is not None else default_value(t)
 
     sim = Simulator(checked, main, oracle, abstract={main} if with_outputs else frozenset(),
                     abstract_main=with_outputs)
@@ -144,9 +146,10 @@ def contracted(checked: Checked) -> list[str]:
 
 # ---- reading traces ----
 
-def read_trace(path: Path, node: Node) -> tuple[list[dict[str, Any]], bool]:
-    """The steps of the trace at ``path`` (typed values by stream name) and whether they give
-    the node's outputs."""
+def read_trace(path: Path, node: Node) -> tuple[list[dict[str, Any]], bool, list[dict[str, Any]]]:
+    """The steps of the trace at ``path`` (typed values by stream name), whether they give
+    the node's outputs, and the other values of each step (by the translation's names: what
+    a run left unspecified, as ``kinduct testgen`` and counterexamples give them)."""
     text = read_source(path)
     if path.suffix.lower() == ".csv":
         table = list(csv.reader([line for line in text.splitlines() if line.strip()]))
@@ -175,7 +178,8 @@ def read_trace(path: Path, node: Node) -> tuple[list[dict[str, Any]], bool]:
                 raise InputError(f"{path}: step {k}: no value for input '{n}'")
             step[n] = parse_value(row[n], node.types[n], f"{path}: step {k}, stream '{n}'")
         steps.append(step)
-    return steps, with_outputs
+    extras = [{k: v for k, v in row.items() if k not in node.types} for row in rows]
+    return steps, with_outputs, extras
 
 
 def _rows(data: Any, node: Node, path: Path) -> list[dict[str, Any]]:
@@ -242,10 +246,11 @@ def _plain(v: Any) -> Any:
 
 
 def run_monitor(args: argparse.Namespace) -> int:
-    from kinduct.frontends.lucent.model import load_checked, main_nodes
+    from kinduct.frontends.lucent.model import load_checked, main_nodes, trace_oracle
     from kinduct.kernel.cli_blocks import console, existing_file
     from kinduct.kernel.frontend import LoadOptions
     from kinduct.kernel.report import format_value, print_stream_table
+    from kinduct.kernel.verdict import Trace
 
     path = existing_file(args.file)
     trace_path = existing_file(args.trace)
@@ -256,8 +261,9 @@ def run_monitor(args: argparse.Namespace) -> int:
     node = checked.nodes[mains[0]]
     if not node.has_contract:
         raise InputError(f"{checked.file}: node '{node.name}' has no contract to monitor")
-    steps, with_outputs = read_trace(trace_path, node)
-    m = monitor(checked, node.name, steps, with_outputs)
+    steps, with_outputs, extras = read_trace(trace_path, node)
+    given = trace_oracle(Trace.of(extras)) if any(extras) else None
+    m = monitor(checked, node.name, steps, with_outputs, given)
     code = VIOLATED if m.violation else HELD
     if args.json:
         print(json.dumps([as_json(m)], indent=2))

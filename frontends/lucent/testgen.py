@@ -15,7 +15,9 @@ simulator finds active at each step must be the path's; an imported node's trace
 keep every guarantee and ensure.  A trace that fails is not written and is counted as rejected.
 
 Written to ``DIR/<node>/``: ``path_<i>/trace_<j>.json`` (Kind 2's interpreter input, a list of
-steps, inputs and outputs), ``path_<i>/modes.txt`` (the active modes per step),
+steps, inputs and outputs; and, under the translation's names, the values the run left
+unspecified and the simulator had to be told: an unguarded ``pre`` at the first step, a free
+constant), ``path_<i>/modes.txt`` (the active modes per step),
 ``summary.json`` and ``modes.dot`` (the graph of mode paths, Kind 2's shape).
 """
 
@@ -36,11 +38,13 @@ import attrs
 
 from kinduct.frontends.lucent.core.checked import Checked, Node
 from kinduct.frontends.lucent.core.types import T
+from kinduct.frontends.lucent.model import trace_oracle
 from kinduct.frontends.lucent.monitor import contracted, monitor
 from kinduct.frontends.lucent.smt.translate import Translator
 from kinduct.kernel.errors import InputError, UsageError
 from kinduct.kernel.modepaths import Exploration, Mode, ModePath, ModeProblem
 from kinduct.kernel.system import PropertyKind
+from kinduct.kernel.verdict import Trace
 
 #: Kind 2's default ``--testgen_len``.
 DEFAULT_DEPTH = 5
@@ -83,7 +87,9 @@ def setup(checked: Checked, main: str, depth: int) -> Setup:
     by_name = {v.symbol_name(): v for v in system.current_vars}
     shown = node.inputs + (node.outputs if imported else [])
     read = tuple(by_name[n] for n in shown)
-    return Setup(node, ModeProblem(system, tuple(modes), depth, constraints, read), imported)
+    # the arbitrary values (an unguarded pre's first value, ...) the simulator must be told
+    oracles = tuple(v for v in system.input_vars if v not in read)
+    return Setup(node, ModeProblem(system, tuple(modes), depth, constraints, read, oracles), imported)
 
 
 @attrs.frozen
@@ -96,22 +102,22 @@ class PathTests:
     rejected: tuple[str, ...]
 
 
-def _typed(v: Any, t: T) -> Any:
-    """A solver value as the simulator's value of type ``t``."""
-    if t.kind == "bool":
-        return bool(v)
-    if t.kind == "real":
-        return Fraction(v)
-    return int(v)
-
-
 def _json(v: Any, t: T) -> Any:
     """A value in Kind 2's interpreter input (enumerations by name, reals as text)."""
+    if t.kind == "bool":
+        return bool(v)
     if t.kind == "enum":
         return t.items[v]
     if t.kind == "real":
         f = Fraction(v)
         return int(f) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+    return v
+
+
+def _raw(v: Any) -> Any:
+    """A solver value in JSON (a real as ``n/d``)."""
+    if isinstance(v, Fraction):
+        return int(v) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
     return v
 
 
@@ -121,13 +127,21 @@ def check_trace(checked: Checked, s: Setup, path: ModePath,
     follow ``path`` (None: it does)."""
     node = s.node
     names = node.inputs + (node.outputs if s.imported else [])
-    steps = [{n: _typed(v[n], node.types[n]) for n in names} for v in values]
+    read = trace_oracle(Trace.of(values))
+    steps = [{n: read(n, node.types[n], k) for n in names} for k in range(len(values))]
+    consulted: dict[int, dict[str, Any]] = {}
+
+    def oracle(name: str, t: T, k: int) -> Any:
+        if name in values[min(k, len(values) - 1)]:  # the solver's raw value, as it gave it
+            consulted.setdefault(k, {})[name] = _raw(values[min(k, len(values) - 1)][name])
+        return read(name, t, k)
     try:
-        m = monitor(checked, node.name, steps, with_outputs=s.imported)
+        m = monitor(checked, node.name, steps, with_outputs=s.imported, given=oracle)
     except Exception as exc:  # the simulator is the reference: a failure rejects the trace
         return [], f"simulator failed: {type(exc).__name__}: {exc}"
     outputs = {n: vs for n, _, vs in m.streams}
-    full = [{n: outputs[n][k] for n in node.inputs + node.outputs} for k in range(len(steps))]
+    full = [{**{n: outputs[n][k] for n in node.inputs + node.outputs}, **consulted.get(k, {})}
+            for k in range(len(steps))]
     requires = [e for e in m.elements if e.kind == "require"]
     for k, active in enumerate(path):
         got = tuple(e.name.removesuffix(".requires") for e in requires if e.values[k])
@@ -184,7 +198,8 @@ def generate(checked: Checked, main: str, depth: int, per_path: int, seed: int, 
         for values in steps:
             full, problem = check_trace(checked, s, path, values)
             if problem is None:
-                written.append(tuple({n: _json(step[n], node.types[n]) for n in step} for step in full))
+                written.append(tuple({n: _json(v, node.types[n]) if n in node.types else v
+                                      for n, v in step.items()} for step in full))
             else:
                 rejected.append(problem)
         directory = f"path_{i + 1}"
