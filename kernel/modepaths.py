@@ -60,6 +60,9 @@ class ModeProblem:
     step_constraints: tuple[FNode, ...] = ()
     read: tuple[FNode, ...] = ()
     oracles: tuple[FNode, ...] = ()
+    #: Constraints the traces keep at every step where the path allows it (all of them, or
+    #: none): e.g. the oracles at the values a simulator picks by default.
+    preferred: tuple[FNode, ...] = ()
 
 
 @attrs.frozen
@@ -213,6 +216,9 @@ def diverse_traces(problem: ModeProblem, path: ModePath, count: int, rng: random
     rest = [v for v in problem.read if not steered(v)] + list(problem.oracles)
     variables = tuple(unroller.timed(v, k) for k in steps for v in chosen)
     formulas = path_formulas(problem, path)
+    # each trace keeps the preferred constraints if it can, else does without them
+    tries = [formulas + [unroller.at(p, k) for k in steps for p in problem.preferred], formulas] \
+        if problem.preferred else [formulas]
     found: list[tuple[Value, ...]] = []
     stop = Stop.COUNT
     one, zero = mgr.Int(1), mgr.Int(0)
@@ -226,8 +232,11 @@ def diverse_traces(problem: ModeProblem, path: ModePath, count: int, rng: random
             suggestions.append(Suggestion(x, [v for v in domain if v not in taken] or domain))
         differ = [Suggestion(mgr.Ite(mgr.EqualsOrIff(x, constant(mgr, x, earlier[i])), zero, one), (1,))
                   for earlier in found for i, x in enumerate(variables)]
-        got = models.models(Problem(tuple(formulas), variables, tuple(suggestions + differ),
-                                    tuple(found)), 1, rng, timeout_ms, deadline)
+        for hard in tries:
+            got = models.models(Problem(tuple(hard), variables, tuple(suggestions + differ),
+                                        tuple(found)), 1, rng, timeout_ms, deadline)
+            if got.models:
+                break
         if not got.models:
             stop = got.stop
             break

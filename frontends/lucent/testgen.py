@@ -9,15 +9,19 @@ the traces are runs of the contract itself.  :func:`kinduct.kernel.modepaths.exp
 enumerates the mode paths of steps ``0..K`` (Kind 2's ``--testgen_len K``), and
 :func:`~kinduct.kernel.modepaths.diverse_traces` draws ``M`` different traces of each.
 
+The values a run leaves unspecified (an unguarded ``pre`` at the first step, a free constant)
+are the simulator's defaults where the path allows; where it does not, the trace carries them
+in both files under the translation's names (``kinduct simulate`` and ``monitor`` read them,
+Kind 2 rejects such a file).
+
 Every trace is checked on the simulator before it is written (:func:`.monitor.monitor`): the
 node's body computes the outputs (an imported node's are the trace's), and the modes the
 simulator finds active at each step must be the path's; an imported node's trace must also
 keep every guarantee and ensure.  A trace that fails is not written and is counted as rejected.
 
-Written to ``DIR/<node>/``: ``path_<i>/trace_<j>.json`` (Kind 2's interpreter input, a list of
-steps, inputs and outputs; and, under the translation's names, the values the run left
-unspecified and the simulator had to be told: an unguarded ``pre`` at the first step, a free
-constant), ``path_<i>/modes.txt`` (the active modes per step),
+Written to ``DIR/<node>/``: ``path_<i>/trace_<j>.json`` (Kind 2's interpreter input: a list of
+steps, the inputs), ``path_<i>/trace_<j>.io.json`` (inputs and outputs: Kind 2's contract
+monitor input), ``path_<i>/modes.txt`` (the active modes per step),
 ``summary.json`` and ``modes.dot`` (the graph of mode paths, Kind 2's shape).
 """
 
@@ -40,7 +44,9 @@ from kinduct.frontends.lucent.core.checked import Checked, Node
 from kinduct.frontends.lucent.core.types import T
 from kinduct.frontends.lucent.model import trace_oracle
 from kinduct.frontends.lucent.monitor import contracted, monitor
+from kinduct.frontends.lucent.sim.simulate import default_value
 from kinduct.frontends.lucent.smt.translate import Translator
+from kinduct.kernel.backend import constant
 from kinduct.kernel.errors import InputError, UsageError
 from kinduct.kernel.modepaths import Exploration, Mode, ModePath, ModeProblem
 from kinduct.kernel.system import PropertyKind
@@ -89,7 +95,14 @@ def setup(checked: Checked, main: str, depth: int) -> Setup:
     read = tuple(by_name[n] for n in shown)
     # the arbitrary values (an unguarded pre's first value, ...) the simulator must be told
     oracles = tuple(v for v in system.input_vars if v not in read)
-    return Setup(node, ModeProblem(system, tuple(modes), depth, constraints, read, oracles), imported)
+    # where the path allows, they are the simulator's defaults: a trace then needs no more
+    # than its inputs (and Kind 2's tools read it)
+    mgr = system.env.formula_manager
+    preferred = tuple(mgr.EqualsOrIff(v, constant(mgr, v, False if v.symbol_type().is_bool_type() else 0))
+                      for v in oracles if v.symbol_type().is_bool_type() or v.symbol_type().is_int_type()
+                      or v.symbol_type().is_real_type() or v.symbol_type().is_bv_type())
+    problem = ModeProblem(system, tuple(modes), depth, constraints, read, oracles, preferred)
+    return Setup(node, problem, imported)
 
 
 @attrs.frozen
@@ -132,9 +145,11 @@ def check_trace(checked: Checked, s: Setup, path: ModePath,
     consulted: dict[int, dict[str, Any]] = {}
 
     def oracle(name: str, t: T, k: int) -> Any:
-        if name in values[min(k, len(values) - 1)]:  # the solver's raw value, as it gave it
+        value = read(name, t, k)
+        if name in values[min(k, len(values) - 1)] and value != default_value(t):
+            # the solver's raw value, as it gave it (written only where it is no default)
             consulted.setdefault(k, {})[name] = _raw(values[min(k, len(values) - 1)][name])
-        return read(name, t, k)
+        return value
     try:
         m = monitor(checked, node.name, steps, with_outputs=s.imported, given=oracle)
     except Exception as exc:  # the simulator is the reference: a failure rejects the trace
@@ -210,7 +225,9 @@ def generate(checked: Checked, main: str, depth: int, per_path: int, seed: int, 
             (d / "modes.txt").write_text("".join(f"at step {k}, activates {' and '.join(c)}\n"
                                                  for k, c in enumerate(path)))
             for j, trace in enumerate(written):
-                (d / f"trace_{j + 1}.json").write_text(json.dumps(list(trace), indent=1) + "\n")
+                inputs = [{n: v for n, v in step.items() if n not in node.outputs} for step in trace]
+                (d / f"trace_{j + 1}.json").write_text(json.dumps(inputs, indent=1) + "\n")
+                (d / f"trace_{j + 1}.io.json").write_text(json.dumps(list(trace), indent=1) + "\n")
     summary = {
         "node": main, "depth": depth, "steps": depth + 1, "perPath": per_path, "seed": seed,
         "modes": [m.name for m in s.problem.modes], "imported": s.imported,

@@ -56,13 +56,20 @@ def acc_paths(steps: int) -> dict[tuple[frozenset[str], ...], int]:
     return out
 
 
+INPUTS = {"up", "x", "r", "speed", "brake", "g"}  # the inputs of the models below
+
+
 def written(target: Path) -> dict[str, tuple[list[tuple[str, ...]], list[list[dict]]]]:
     """Each path directory: its modes per step (from modes.txt) and its traces."""
     out = {}
     for d in sorted(p for p in target.iterdir() if p.is_dir()):
         modes = [tuple(line.split("activates ", 1)[1].split(" and "))
                  for line in (d / "modes.txt").read_text().splitlines()]
-        traces = [json.loads(t.read_text()) for t in sorted(d.glob("trace_*.json"))]
+        traces = [json.loads(t.read_text()) for t in sorted(d.glob("trace_*.io.json"))]
+        inputs = [json.loads(t.read_text()) for t in sorted(d.glob("trace_*.json"))
+                  if not t.name.endswith(".io.json")]
+        # the inputs alone (Kind 2's interpreter input), and with the outputs
+        assert inputs == [[{k: v for k, v in s.items() if k in INPUTS} for s in t] for t in traces]
         out[d.name] = (modes, traces)
     return out
 
@@ -74,13 +81,12 @@ def test_every_trace_replays_on_simulate_and_follows_its_path(tmp_path):
     paths = written(tmp_path / "Acc")
     counts = acc_paths(4)
     assert len(paths) == len(counts)
-    for modes, traces in paths.values():
+    for directory, (modes, traces) in paths.items():
         assert len(traces) == min(2, counts[tuple(frozenset(m) for m in modes)])
-        for trace in traces:
+        for index, trace in enumerate(traces, 1):
             assert len(trace) == 4
             assert all(0 <= s["x"] <= 2 for s in trace)  # the assumption
-            inputs = tmp_path / "in.json"
-            inputs.write_text(json.dumps([{"up": s["up"], "x": s["x"]} for s in trace]))
+            inputs = tmp_path / "Acc" / directory / f"trace_{index}.json"
             code, out, err = cli("simulate", LUCENT / "modes.lus", "--input", inputs, "--json")
             assert code == 0, err
             streams = {s["name"]: [v for _, v in s["instantValues"]] for s in json.loads(out)[0]["streams"]}
