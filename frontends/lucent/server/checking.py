@@ -16,10 +16,12 @@ again (no solver runs) to read the places afresh.
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from typing import Any
 
 from kinduct.frontends.lucent.model import build_system
@@ -36,8 +38,7 @@ MODES = ("check", "compositional")
 
 
 class Cancelled(BaseException):
-    """The client cancelled the check (a BaseException: no engine's ``except Exception``
-    swallows it on its way out of the runner, whose ``finally`` ends the engines)."""
+    """The client cancelled the check."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ class CheckOptions:
     timeout: float = 20.0
     engines: tuple[str, ...] = ("portfolio",)
 
-    def run_options(self, progress: Callable[[ProgressEvent], None]) -> RunOptions:
+    def run_options(self, progress: Callable[[ProgressEvent], None] | None) -> RunOptions:
         return RunOptions(engines=self.engines, timeout=self.timeout, progress=progress)
 
 
@@ -153,22 +154,29 @@ class Checker:
 
     def _analyse(self, doc: Analysis, name: str, mode: str, options: CheckOptions,
                  cancel: threading.Event, fingerprint: str) -> NodeResult:
-        def progress(event: ProgressEvent) -> None:
-            if cancel.is_set():
-                raise Cancelled()
-
-        start = time.monotonic()
+        """One analysis, in a forked child process: cancelling kills it (its engines, which
+        die with their parent, go too) and a crash ends that analysis, never the server."""
         with self.lock:
             self.analyses += 1
+        start = time.monotonic()
+        recv, send = _FORK.Pipe(duplex=False)
+        child = _FORK.Process(target=_analyse_in_child, args=(doc, name, mode, options, fingerprint, send),
+                              daemon=True)
+        child.start()
+        send.close()
         try:
-            system = build_system(doc.checked, name, mode == "compositional")
-            verdicts = decide(system, options.run_options(progress), start) if system.properties else []
-        except KinductError as exc:
-            return NodeResult(name, mode, fingerprint, (), {}, time.monotonic() - start,
-                              error=str(exc))
-        props = tuple(_summary(system, doc, v) for v in verdicts)
-        anchors = {p.anchor: text_hash(doc, p.anchor) or "" for p in props if p.anchor}
-        return NodeResult(name, mode, fingerprint, props, anchors, time.monotonic() - start)
+            while not recv.poll(0.1):
+                if cancel.is_set():
+                    raise Cancelled()
+                if not child.is_alive() and not recv.poll(0):
+                    return NodeResult(name, mode, fingerprint, (), {}, time.monotonic() - start,
+                                      error=f"the analysis ended with exit code {child.exitcode}")
+            return recv.recv()
+        finally:
+            if child.is_alive():
+                child.kill()
+            child.join()
+            recv.close()
 
     def place(self, doc: Analysis, result: NodeResult) -> list[tuple[PropertyResult, Span | None]]:
         """Each property of ``result`` with its span in ``doc`` (None: not in this text)."""
@@ -220,3 +228,24 @@ def result_message(node: str, p: PropertyResult) -> tuple[str, str]:
         why = " (timeout)" if p.timeout else (f": {p.message}" if p.message else "")
         return "warning", f"{where} is unknown, {safe}{why}"
     return "error", f"{where}: error: {p.message or 'the analysis failed'}"
+
+
+_FORK = multiprocessing.get_context("fork")
+
+
+def _analyse_in_child(doc: Analysis, name: str, mode: str, options: CheckOptions, fingerprint: str,
+                      send: Connection) -> None:
+    start = time.monotonic()
+    try:
+        system = build_system(doc.checked, name, mode == "compositional")
+        verdicts = decide(system, options.run_options(None), start) if system.properties else []
+        props = tuple(_summary(system, doc, v) for v in verdicts)
+        anchors = {p.anchor: text_hash(doc, p.anchor) or "" for p in props if p.anchor}
+        result = NodeResult(name, mode, fingerprint, props, anchors, time.monotonic() - start)
+    except KinductError as exc:
+        result = NodeResult(name, mode, fingerprint, (), {}, time.monotonic() - start, error=str(exc))
+    except Exception as exc:  # noqa: BLE001 - reported as this analysis's error
+        result = NodeResult(name, mode, fingerprint, (), {}, time.monotonic() - start,
+                            error=f"internal error: {type(exc).__name__}: {exc}")
+    send.send(result)
+    send.close()

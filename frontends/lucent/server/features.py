@@ -182,15 +182,19 @@ def make_server(options: CheckOptions | None = None, debounce: float = 0.3) -> K
 
 
 def serve(options: CheckOptions, debounce: float) -> int:
-    """Serve on stdin/stdout until the client exits.  Standard output is kept for the
-    protocol: file descriptor 1 is pointed at standard error, so that nothing else printed
-    (by this process or an engine it forks) can corrupt a message."""
+    """Serve on stdin/stdout until the client exits.  The protocol's streams are private
+    duplicates: file descriptor 1 is pointed at standard error (nothing else printed, by this
+    process or a process it forks, can corrupt a message) and ``sys.stdin`` at ``/dev/null``
+    (a forked child closes ``sys.stdin``, whose lock the reader thread may hold)."""
     import os
     import sys
+    protocol_in = os.fdopen(os.dup(0), "rb", buffering=0)
     protocol_out = os.fdopen(os.dup(1), "wb", buffering=0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
     os.dup2(2, 1)
+    sys.stdin = open(os.devnull)  # noqa: SIM115 - for the whole life of the process
     sys.stdout = sys.stderr
-    make_server(options, debounce).start_io(sys.stdin.buffer, protocol_out)
+    make_server(options, debounce).start_io(protocol_in, protocol_out)
     return 0
-
-

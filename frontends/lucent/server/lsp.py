@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as T
+from pygls.exceptions import JsonRpcRequestCancelled
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
@@ -199,7 +200,7 @@ class KinductServer(LanguageServer):
             return await loop.run_in_executor(None, work, cancel, report)
         except (asyncio.CancelledError, Cancelled):
             cancel.set()
-            raise asyncio.CancelledError() from None
+            raise JsonRpcRequestCancelled("the check was cancelled") from None
         finally:
             if token is not None:
                 progress.end(token, T.WorkDoneProgressEnd(

@@ -245,3 +245,34 @@ async def test_diagnostics_for_another_frontends_file(client: LanguageClient, tm
     assert len(diags) == 1 and diags[0].severity == T.DiagnosticSeverity.Error
     assert diags[0].message in cli.stderr
 
+
+
+DEEP = """node Deep(x: bool) returns (c: int);
+let
+  c = 0 -> pre c + 1;
+  check c < 100000;
+tel
+"""
+
+
+async def test_a_check_reports_progress_and_stops_when_cancelled(client: LanguageClient, tmp_path):
+    uri = _open(client, tmp_path / "deep.lus", DEEP)
+    await _diagnostics(client, uri)
+    known = set(client.progress_reports)
+    running = asyncio.ensure_future(_command(client, "kinduct.check", uri, "Deep"))
+    for _ in range(200):  # the server creates a progress token and begins
+        await asyncio.sleep(0.05)
+        new = [t for t in client.progress_reports if t not in known and client.progress_reports[t]]
+        if new:
+            break
+    (token,) = new
+    begin = client.progress_reports[token][0]
+    assert isinstance(begin, T.WorkDoneProgressBegin) and begin.cancellable
+    await asyncio.sleep(1.0)
+    started = asyncio.get_running_loop().time()
+    client.protocol.notify("window/workDoneProgress/cancel", T.WorkDoneProgressCancelParams(token=token))
+    with pytest.raises(Exception, match="cancel"):
+        await running
+    assert asyncio.get_running_loop().time() - started < 5  # the 30 s timeout did not run out
+    end = client.progress_reports[token][-1]
+    assert isinstance(end, T.WorkDoneProgressEnd) and end.message == "cancelled"
