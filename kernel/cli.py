@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import math
 import os
@@ -286,6 +287,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         if props:
             selected.append(system.with_properties(props))
 
+    watchdog.fallback(_timeout_report(selected, found, args))
+
     def decide_one(i: int, timeout: float | None, names: Sequence[str] | None) -> list[Verdict]:
         system = selected[i]
         return decide(system, args, start, names or [p.name for p in system.properties], timeout)
@@ -310,6 +313,31 @@ def cmd_check(args: argparse.Namespace) -> int:
                                args.modular)]
     preamble += [log_object("warn", "parse", w.message, w.location) for w in found]
     return print_analyses(results, args.json, preamble)
+
+
+def _timeout_report(systems: Sequence[TransitionSystem], found: Sequence[SourceWarning],
+                    args: argparse.Namespace) -> str:
+    """What the watchdog prints if it ends the run (:func:`watchdog.fallback`): the report with
+    every property unknown ("timeout")."""
+    if args.timeout is None:
+        return ""
+    message = f"timeout: the run was ended {watchdog.GRACE:g} s after --timeout {args.timeout:g}"
+    results = [(s, [Verdict(p.name, Answer.UNKNOWN, runtime=args.timeout, message="timeout",
+                            timeout=True) for p in s.properties]) for s in systems]
+    if args.json:
+        objects = [options_object(engine_names(args), args.timeout, args.bound,
+                                  args.compositional, args.modular)]
+        objects += [log_object("warn", "parse", w.message, w.location) for w in found]
+        for system, verdicts in results:
+            objects.extend(json_objects(system, list(system.properties), verdicts))
+        objects.append(log_object("warn", "kinduct", message))
+        return json.dumps(objects, indent=2) + "\n"
+    from rich.console import Console
+
+    out = Console(file=io.StringIO(), highlight=False, soft_wrap=True, width=100)
+    for system, verdicts in results:
+        human_report(out, system, list(system.properties), verdicts)
+    return out.file.getvalue()
 
 
 @contextlib.contextmanager
@@ -437,9 +465,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             watchdog.arm(PROCESS_START, args.timeout, as_json)
         code = args.handler(args)
         sys.stdout.flush()
-        return code
+        return watchdog.done(code)  # armed: the process ends here, with no teardown
     except KinductError as exc:
-        return _report_error(exc, as_json)
+        return watchdog.done(_report_error(exc, as_json))
     except KeyboardInterrupt:
         sys.stderr.write("kinduct: interrupted\n")
         return 130
