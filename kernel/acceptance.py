@@ -31,7 +31,9 @@ class Acceptance:
 
 
 def accept(system: TransitionSystem, prop: Property, verdict: Verdict) -> Acceptance:
-    """Replay a falsifiable verdict's trace; one that does not replay is an internal error."""
+    """Replay a falsifiable verdict's trace; one that does not replay is an internal error.
+    On an analysis that reads components by their contracts, the trace is one of that
+    abstraction, and :attr:`Verdict.on_implementations` says whether it is real too."""
     if verdict.answer is not Answer.FALSIFIABLE:
         return Acceptance(verdict)
     if verdict.trace is None:
@@ -50,6 +52,10 @@ def accept(system: TransitionSystem, prop: Property, verdict: Verdict) -> Accept
     if problem is not None:
         return Acceptance(verdict.evolve(
             answer=Answer.ERROR, message=f"internal error: counterexample does not replay: {problem}"))
+    if system.abstraction.abstract and system.on_implementations is not None:
+        # a counterexample of the abstraction, reported as such; whether it is real is said
+        return Acceptance(verdict.evolve(
+            on_implementations=system.on_implementations(verdict.trace, prop)))
     return Acceptance(verdict)
 
 
