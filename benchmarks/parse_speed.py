@@ -137,7 +137,7 @@ def parse():
     if frontend == "regex":
         from kinduct.frontends.regex.parser import load
         return load(path)
-    from kinduct.frontends.lucent.parser import parse_file
+    from kinduct.frontends.lucent.syntax.parser import parse_file
     return parse_file(path)
 def load():
     if frontend == "rasp":
@@ -146,7 +146,7 @@ def load():
     return registry.frontend_for(path).load(path, LoadOptions())
 import kinduct.frontends.vmt.reader, kinduct.frontends.crasp.translate  # imports not timed
 import kinduct.frontends.rasp.interp, kinduct.frontends.regex.acceptor
-import kinduct.frontends.lucent.plugin, kinduct.frontends.lucent.parser
+import kinduct.frontends.lucent.plugin, kinduct.frontends.lucent.syntax.parser
 registry.frontend_for(path)
 cpu, wall = time.process_time(), time.perf_counter()
 try:
@@ -172,7 +172,7 @@ def measure(frontend: str, stage: str, path: Path, timeout: float) -> dict:
 
 
 def _lucent_limit_mb() -> float:
-    from kinduct.frontends.lucent.limits import MAX_SOURCE_MB
+    from kinduct.frontends.lucent.core.limits import MAX_SOURCE_MB
     return float(os.environ.get("KINDUCT_LUCENT_MAX_MB", MAX_SOURCE_MB))
 
 

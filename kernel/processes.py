@@ -18,11 +18,13 @@ import signal
 import time
 import traceback
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from kinduct.kernel import registry
-from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.errors import EngineRefusal
-from kinduct.kernel.system import Property, TransitionSystem
+
+if TYPE_CHECKING:  # light at start-up: the watchdog imports this module before any engine
+    from kinduct.kernel.engine import Engine
+    from kinduct.kernel.system import Property, TransitionSystem
 
 #: How engine processes are made: a fork inherits the system and the preparation's analysis.
 FORK = mp.get_context("fork")
@@ -93,6 +95,9 @@ def engine_process(engine: Engine, system: TransitionSystem, props: Sequence[Pro
                    solver: str = "") -> None:
     """The body of an engine's process: its own session, its niceness and memory budget, then
     :meth:`Engine.check` with its verdicts, invariants and failures sent on ``outbox``."""
+    from kinduct.kernel import registry
+    from kinduct.kernel.engine import EngineContext
+
     os.setsid()
     die_with_parent(parent)
     if nice:

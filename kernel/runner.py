@@ -11,7 +11,7 @@ import multiprocessing as mp
 import os
 import queue
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import attrs
 
@@ -57,6 +57,10 @@ class RunOptions:
     #: ``bmc`` runs on the other SMT backend (:func:`engine_solvers`).
     diversify: bool = False
     progress: Callable[[ProgressEvent], None] | None = attrs.field(default=None, eq=False)
+    #: An external checker's own settings, by name (what plugins added to ``check`` through
+    #: ``kinduct_add_check_options``, e.g. ``kind2_path``); handed over by
+    #: :func:`kinduct.kernel.decide.decide` (``ExternalChecker.configure``).
+    checker_options: Mapping[str, object] = attrs.field(factory=dict)
 
 
 def expand_engines(names: Sequence[str]) -> list[Engine]:

@@ -10,19 +10,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent import (
-    collections_sim,
-    machine,
-    quantified,
-    recursive,
-    symarrays_sim,
-    ticks,
-)
-from kinduct.frontends.lucent.checker import Checked, check_program
-from kinduct.frontends.lucent.parser import parse_file, parse_text
-from kinduct.frontends.lucent.simulate import Instance, Simulator, leaves, refinement_holds
-from kinduct.frontends.lucent.translate import PropInfo, Translator
-from kinduct.frontends.lucent.types import T, assemble, recursive_type, scalar_paths
+from kinduct.frontends.lucent.check import machine, quantified, recursive
+from kinduct.frontends.lucent.check.checker import Checked, check_program
+from kinduct.frontends.lucent.core.types import T, assemble, recursive_type, scalar_paths
+from kinduct.frontends.lucent.sim import collections_sim, symarrays_sim
+from kinduct.frontends.lucent.sim.simulate import Instance, Simulator, leaves, refinement_holds
+from kinduct.frontends.lucent.smt.translate import PropInfo, Translator
+from kinduct.frontends.lucent.syntax.parser import parse_file, parse_text
+from kinduct.frontends.lucent.trace import ticks
 from kinduct.kernel.errors import InputError, SourceLocation, warn
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.system import Inconclusive, Origin, Property, TransitionSystem
@@ -145,7 +140,7 @@ def trace_oracle(trace: Trace):
                 if lt.kind in ("set", "lift") and collections_sim.finitized(v):
                     oracle.finitized.append(leaf)
                 return v
-            from kinduct.frontends.lucent.simulate import default_value
+            from kinduct.frontends.lucent.sim.simulate import default_value
             return default_value(lt)
         value = assemble(name, t, read)
         if symarrays_sim.has_symarray(t):  # the elements up to the size the trace gives
@@ -237,7 +232,7 @@ def _replay(checked: Checked, main: str, infos: dict[str, PropInfo], trace: Trac
 def _incongruent(sim: Simulator) -> str | None:
     """Where the trace reads an abstracted function as no function: equal arguments with
     different results (the encoding ties calls of the same and of adjacent steps only)."""
-    from kinduct.frontends.lucent.canonical import texts
+    from kinduct.frontends.lucent.sim.canonical import texts
     seen: dict[tuple[str, str], tuple[str, int, str]] = {}
     for inst in sim.instances():
         node = inst.node

@@ -23,11 +23,11 @@ from typing import Any
 
 from pysmt.fnode import FNode
 
-from kinduct.frontends.lucent import obligations
-from kinduct.frontends.lucent.checked import Checked, Node, Prop
+from kinduct.frontends.lucent.core.checked import Checked, Node, Prop
+from kinduct.frontends.lucent.core.types import leaves
 from kinduct.frontends.lucent.model import _json, _type_name, load_checked, trace_oracle
-from kinduct.frontends.lucent.translate import Translator, _Inst
-from kinduct.frontends.lucent.types import leaves
+from kinduct.frontends.lucent.smt import obligations
+from kinduct.frontends.lucent.smt.translate import Translator, _Inst
 from kinduct.kernel.contracts import ContractElement, ContractMode, ContractSystem
 from kinduct.kernel.errors import InputError, SourceLocation
 from kinduct.kernel.frontend import LoadOptions
@@ -178,8 +178,8 @@ _CONST_ENVIRONMENT = ("an environment that chooses const inputs and is not reali
 def _nondeterministic(node: Node) -> str | None:
     """``any``/``choose`` in a contract: whether the component or its environment picks the
     value is not settled (Kind 2 makes each an imported node, and answers unknown)."""
-    from kinduct.frontends.lucent import ast as A
-    from kinduct.frontends.lucent.walk import children
+    from kinduct.frontends.lucent.core import ast as A
+    from kinduct.frontends.lucent.core.walk import children
 
     stack: list[A.Expr] = [e for names, e in node.eqs if all(n in node.ghosts for n in names)]
     stack += [p.expr for p in node.assumes + node.guarantees]
@@ -213,7 +213,7 @@ _REQUIRE = re.compile(r"\brequire\b")
 
 def _keyword(text: str, pos):
     """The position of the ``require`` keyword before the expression at ``pos``."""
-    from kinduct.frontends.lucent import ast as A
+    from kinduct.frontends.lucent.core import ast as A
 
     found = None
     for m in _REQUIRE.finditer(text, 0, pos.start):

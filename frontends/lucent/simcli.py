@@ -10,10 +10,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent import machine, recursive, ticks
+from kinduct.frontends.lucent.check import machine, recursive
+from kinduct.frontends.lucent.core.types import T
 from kinduct.frontends.lucent.model import _json, _type_name, load_checked
-from kinduct.frontends.lucent.simulate import Instance, Simulator, default_value
-from kinduct.frontends.lucent.types import T
+from kinduct.frontends.lucent.sim.simulate import Instance, Simulator, default_value
+from kinduct.frontends.lucent.trace import ticks
 from kinduct.kernel.cli import console, existing_file
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import read_source

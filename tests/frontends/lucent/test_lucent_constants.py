@@ -1,4 +1,4 @@
-"""Constants inside nodes (``frontends/lucent/constants.py``): ``const`` parameters
+"""Constants inside nodes (``frontends/lucent/check/constants.py``): ``const`` parameters
 instanced per call, free and later-declared local constants, refinement types that read a
 node's streams, and the located refusals where a value kinduct needs is unknown."""
 

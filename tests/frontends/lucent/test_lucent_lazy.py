@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kinduct.frontends.lucent.checker import check_program
+from kinduct.frontends.lucent.check.checker import check_program
 from kinduct.frontends.lucent.model import build_system, load_systems
-from kinduct.frontends.lucent.parser import parse_text
-from kinduct.frontends.lucent.simulate import Simulator
+from kinduct.frontends.lucent.sim.simulate import Simulator
+from kinduct.frontends.lucent.syntax.parser import parse_text
 from kinduct.kernel.errors import InputError, UnsupportedError
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.runner import RunOptions, run

@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from kinduct.frontends.lucent import machine
-from kinduct.frontends.lucent.types import machine as mtype
+from kinduct.frontends.lucent.check import machine
+from kinduct.frontends.lucent.core.types import machine as mtype
 from kinduct.kernel.cli import main
 from tests.conftest import properties, run_cli, run_json
 from tests.frontends.lucent.helpers import simulate

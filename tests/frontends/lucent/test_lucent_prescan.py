@@ -1,12 +1,12 @@
-"""The scan before parsing (:mod:`kinduct.frontends.lucent.prescan`): keywords of unsupported
+"""The scan before parsing (:mod:`kinduct.frontends.lucent.syntax.prescan`): keywords of unsupported
 features are found in the text without its comments and string literals."""
 
 from __future__ import annotations
 
 import pytest
 
-from kinduct.frontends.lucent.parser import parse_text
-from kinduct.frontends.lucent.prescan import blank_comments, check_unsupported
+from kinduct.frontends.lucent.syntax.parser import parse_text
+from kinduct.frontends.lucent.syntax.prescan import blank_comments, check_unsupported
 from kinduct.kernel.errors import UnsupportedError
 
 

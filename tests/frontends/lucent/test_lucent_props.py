@@ -13,10 +13,10 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kinduct.frontends.lucent.checker import check_program
+from kinduct.frontends.lucent.check.checker import check_program
 from kinduct.frontends.lucent.model import build_system
-from kinduct.frontends.lucent.parser import parse_text
-from kinduct.frontends.lucent.simulate import Simulator
+from kinduct.frontends.lucent.sim.simulate import Simulator
+from kinduct.frontends.lucent.syntax.parser import parse_text
 from kinduct.kernel.unroll import Unroller
 
 HELPER = """

@@ -1,5 +1,5 @@
 """Refinement types over streams ('pre' and '->' on the bound variable), 'any' remembering its
-own value, and the quantifier leftovers of issue 14 (``frontends/lucent/streamrefine.py``)."""
+own value, and the quantifier leftovers of issue 14 (``frontends/lucent/check/streamrefine.py``)."""
 
 from __future__ import annotations
 

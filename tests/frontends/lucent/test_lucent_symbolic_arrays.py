@@ -1,4 +1,4 @@
-"""Arrays whose size is no known constant (``frontends/lucent/symarrays.py``): a free
+"""Arrays whose size is no known constant (``frontends/lucent/check/symarrays.py``): a free
 constant or the ``const`` parameter of a node analysed for every value of it sizes them, and
 they are SMT arrays read, compared, refined and defined element by element up to that size."""
 

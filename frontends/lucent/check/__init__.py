@@ -1,0 +1,19 @@
+"""Lucent stage 2: syntax tree to the checked model (``core.checked.Checked``).
+
+Names, types, elaboration, the desugaring done during elaboration, and the circularity checks.
+``checker.Checker`` elaborates declarations; ``typecheck`` resolves and types expressions; the
+feature modules are called by both.
+
+Rule: may import ``core/`` only (never ``syntax/``, ``smt/`` or ``sim/``); its modules may import
+each other.
+
+- ``checker``: the checker of a program (declarations, nodes, contracts).
+- ``typecheck``: name resolution and typing of expressions inside one node.
+- declarations: ``constants``, ``constarg``, ``polymorphism``, ``polytypes``, ``datatypes``,
+  ``undefined``, ``contractforms``, ``groups``.
+- expressions: ``activation``, ``sampling``, ``lazy``, ``structural``, ``quantifiers``, ``skolem``,
+  ``streamrefine``, ``collections``, ``concat``, ``machine``, ``symarrays``, ``recursive``,
+  ``unbounded``, ``quantified``, ``choice``.
+- desugaring: ``blocks`` (if and frame blocks), ``arraydef`` (arrays defined element-wise).
+- dependencies: ``dependencies``, ``calldeps``, ``elemdeps``.
+"""

@@ -1,0 +1,104 @@
+"""Which streams each stream of a node reads at the current step, following node calls output
+by output: a call's output reads only the arguments that output of the callee reads at the
+current step (``y = pre x`` reads none), so ``a = N(b); b = N(a);`` is no circular definition
+when ``N``'s output is a ``pre`` of its input (Kind 2 accepts it).  An equation defining
+several streams by a call or a tuple (``(z1, z2) = N(y, x)``, ``x1, y1 = (e1, e2)``) gives each
+its own reads.
+
+The simulator evaluates a call with all its arguments, so a cycle through a call that is no
+cycle of values must still be broken for it: one stream of such a cycle is *untangled*
+(``Node.untangled``), its value read from the trace and its equation checked, as a circular
+definition cut after the first step is (:func:`~.dependencies.cut_circular`)."""
+
+from __future__ import annotations
+
+from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core.checked import Node
+from kinduct.frontends.lucent.core.walk import Instant, _find_cycle, current_vars
+
+#: Per node: its number of inputs and, per output, the positions of the inputs it reads at the
+#: current step.
+OutputReads = dict[str, tuple[int, list[set[int]]]]
+
+
+def _instant(reads: OutputReads) -> Instant:
+    """Every output together: the inputs some output reads (what ``current_vars`` follows)."""
+    return {name: (n, set().union(*outs) if outs else set()) for name, (n, outs) in reads.items()}
+
+
+def _call_outputs(e: A.Expr, reads: OutputReads) -> tuple[A.Call, list[set[int]]] | None:
+    if isinstance(e, A.Call) and e.name in reads and len(e.args) == reads[e.name][0]:
+        return e, reads[e.name][1]
+    return None
+
+
+def _parts(names: list[str], e: A.Expr, phase: int | None, reads: OutputReads,
+           instant: Instant) -> dict[str, set[str]]:
+    """What each of ``names`` (defined together by ``e``) reads at the current step."""
+    call = _call_outputs(e, reads)
+    if call is not None and len(call[1]) == len(names):
+        c, outs = call
+        return {n: set().union(*[current_vars(c.args[j], phase, instant) for j in sorted(outs[i])])
+                for i, n in enumerate(names)}
+    if isinstance(e, A.TupleE) and len(e.items) == len(names) and len(names) > 1:
+        return {n: current_vars(x, phase, instant) for n, x in zip(names, e.items, strict=True)}
+    if len(names) == 1 and isinstance(e, A.Index) and isinstance(e.index, A.Lit) and \
+            e.arg.ty is not None and e.arg.ty.kind == "tuple":
+        # one component of a call's outputs, or of a tuple (an equation split apart)
+        call = _call_outputs(e.arg, reads)
+        k = e.index.value
+        if call is not None and 0 <= k < len(call[1]):
+            c, outs = call
+            return {names[0]: set().union(*[current_vars(c.args[j], phase, instant)
+                                            for j in sorted(outs[k])])}
+        if isinstance(e.arg, A.TupleE) and 0 <= k < len(e.arg.items):
+            return {names[0]: current_vars(e.arg.items[k], phase, instant)}
+    every = current_vars(e, phase, instant)
+    return {n: every for n in names}
+
+
+def stream_reads(node: Node, phase: int | None, reads: OutputReads) -> dict[str, set[str]]:
+    """Per stream defined by an equation of ``node``, the streams it reads at the current step
+    (``phase`` 0: at the first step, 1: after it, None: at some step)."""
+    instant = _instant(reads)
+    graph: dict[str, set[str]] = {}
+    for names, e in node.eqs:
+        graph.update(_parts(names, e, phase, reads, instant))
+    return graph
+
+
+def output_reads(node: Node, reads: OutputReads) -> tuple[int, list[set[int]]]:
+    """The entry of the elaborated ``node`` in :data:`OutputReads` (every input for every
+    output of an imported node or a contract, whose body is not known); ``reads`` holds the
+    entries of the nodes it calls."""
+    n = len(node.inputs)
+    if node.imported or node.decl.kind == "contract":
+        return n, [set(range(n)) for _ in node.outputs]
+    graph = stream_reads(node, None, reads)
+    result = []
+    for o in node.outputs:
+        seen: set[str] = set()
+        todo = [o]
+        while todo:
+            x = todo.pop()
+            if x not in seen:
+                seen.add(x)
+                todo.extend(graph.get(x, ()))
+        result.append({i for i, name in enumerate(node.inputs) if name in seen})
+    return n, result
+
+
+def untangle(node: Node) -> None:
+    """Add to ``node.untangled`` streams enough to break every cycle the simulator would meet
+    evaluating each call with all its arguments (at the first step, and after it except
+    through the streams cut there)."""
+    graph: dict[str, set[str]] = {}
+    for names, e in node.eqs:
+        first, later = current_vars(e, phase=0), current_vars(e, phase=1)
+        for n in names:
+            graph[n] = first | (set() if n in node.cut else later)
+    cycle = _find_cycle(graph)
+    while cycle is not None:
+        node.untangled.add(cycle[0])
+        graph[cycle[0]] = set()
+        cycle = _find_cycle(graph)

@@ -1,0 +1,212 @@
+"""Quantifiers over infinite domains (``forall (i: int) i in s => i >= 0``), kept as SMT
+quantifiers where :mod:`.quantifiers` cannot expand them.
+
+Allowed: variables of ``int``, ``real``, ``bool``, enumerations, machine integers, and
+records,
+tuples, arrays and datatypes of these (each leaf a bound SMT variable; a datatype's value is
+its canonical representative, :func:`.collections_smt.canonical`); the body may not hold
+``pre``, ``->``, node calls, nor choices named by the quantified variable (divisions by it,
+array reads out of range), which would need one stream per value.  Sets and maps are not
+quantified over.
+
+The simulator evaluates such a quantifier on the values its sets and maps hold
+(:mod:`.collections_sim`): exactly when every variable is guarded by its membership in a
+set or map, and otherwise only when some value decides it (a counterexample to a ``forall``,
+a witness of an ``exists``); else the evaluation is undetermined and a replay inconclusive.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core.types import BOOL, COMPOSITE, Refinement, T, components, recursive
+from kinduct.frontends.lucent.core.walk import (
+    _has_temporal,
+    const_value,
+    subterms,
+    uid_nodes_reading,
+)
+from kinduct.kernel.errors import SourceLocation, UnsupportedError
+
+if TYPE_CHECKING:
+    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.smt.translate import _Inst
+
+
+@dataclass(eq=False)
+class UQuant(A.Expr):
+    kind: str  # forall | exists
+    params: list[tuple[str, T, Refinement]]
+    body: A.Expr  # the variables' concise predicates included (a guard)
+
+    def kids(self) -> list[A.Expr]:
+        return [self.body]
+
+
+def _quantifiable(t: T) -> bool:
+    if t.kind in ("int", "real", "bool", "enum", "machine"):
+        return True
+    if recursive(t):  # a native datatype: its values are not expanded into scalars
+        return False
+    return t.kind in COMPOSITE and all(_quantifiable(c) for c in components(t))
+
+
+def _refuse(scope: _Scope, what: str, pos: A.Pos) -> UnsupportedError:
+    from kinduct.frontends.lucent.check.typecheck import _line
+    return UnsupportedError(what, SourceLocation(scope.c.file, pos.line, pos.col),
+                            _line(scope.c.text, pos.line))
+
+
+def membership(q: A.Quant) -> bool:
+    """Whether the (source) quantifier tests a membership (``x in s``): kept whole rather
+    than decided by a witness, its hypothesis makes an induction over sets (``forall (i: int)
+    i in s => i >= 0`` of a growing ``s``) go through."""
+    return any(isinstance(x, A.Binop) and x.op == "in" for x in subterms(q.body))
+
+
+def takes(scope: _Scope, q: A.Quant) -> bool:
+    """Whether every variable of ``q`` has a type these quantifiers range over."""
+    return all(_quantifiable(scope.c.resolve_type(p.type_expr)[0]) for p in q.params)
+
+
+def check(scope: _Scope, q: A.Quant, refused: str) -> A.Expr:
+    """The quantifier ``q`` kept whole; ``refused``: the message when it cannot be."""
+    params = []
+    for p in q.params:
+        t, ref = scope.c.resolve_type(p.type_expr)
+        if not _quantifiable(t):
+            raise _refuse(scope, refused, p.pos)
+        params.append((p.name, t, ref))
+    names = {n for n, _, _ in params}
+    sub = copy.copy(scope)
+    sub.env = {**scope.env, **{n: t for n, t, _ in params}}
+    sub.local_consts = {k: v for k, v in scope.local_consts.items() if k not in names}
+    before = len(scope.node.obligations) if scope.node is not None else 0
+    conds = [sub.expect(p.pred, BOOL) for p in q.params if p.pred is not None]
+    body = sub.expect(q.body, BOOL)
+    if scope.node is not None:
+        for p in scope.node.obligations[before:]:
+            if any(isinstance(x, A.Var) and x.name in names for x in subterms(p.expr)):
+                raise _refuse(scope, "an obligation (a selector, a type ascription) on the "
+                              "variable of a quantifier over an infinite domain", p.pos)
+    for c in reversed(conds):
+        body = A.Binop("=>" if q.kind == "forall" else "and", c, body, pos=q.pos, ty=BOOL)
+    body = _inline(scope, body, {n: ref for n, _, ref in params})
+    if any(isinstance(x, A.AnyE) for x in subterms(body)):
+        raise _refuse(scope, "'any' in a quantifier over an infinite domain", q.pos)
+    if _has_temporal(body, calls=True):
+        raise _refuse(scope, "'pre', '->' or a node call in a quantifier over an infinite domain",
+                      q.pos)
+    for n in names:
+        bad = [x for x in uid_nodes_reading(body, n) if not _in_range(x)]
+        if bad:
+            raise _refuse(scope, "a division or an array read by the variable of a quantifier "
+                          "over an infinite domain", bad[0].pos)
+    return UQuant(q.kind, params, body, pos=q.pos, ty=BOOL)
+
+
+def _inlinable(callee: Any, refined: bool = False) -> bool:
+    """A function that is one expression of its inputs: no state, calls, contract,
+    properties, obligations or refinements (unless ``refined``: they are implied), one
+    output."""
+    return (callee is not None and callee.kind == "function" and not callee.imported and
+            not callee.has_contract and not callee.props and not callee.asserts and
+            not callee.pres and not callee.calls and not callee.obligations and
+            (refined or not callee.refinements) and not callee.cut and len(callee.outputs) == 1 and
+            all(len(names) == 1 for names, _ in callee.eqs))
+
+
+def _inline(scope: _Scope, e: A.Expr, bounds: dict[str, Refinement] | None = None) -> A.Expr:
+    """``e`` with the calls of :func:`_inlinable` functions replaced by their bodies (a
+    quantifier's body cannot hold a node instance per value of its variables); a function
+    whose inputs have refinement types too where its arguments are variables of ``bounds``
+    whose types imply them (:func:`.quantified.inputs_covered`: no obligation is lost)."""
+    if isinstance(e, A.Call):
+        from kinduct.frontends.lucent.check.quantified import inputs_covered
+        callee = scope.done.get(e.name)
+        if callee is not None and len(e.args) == len(callee.inputs) and \
+                _inlinable(callee, inputs_covered(callee, e.args, bounds or {})):
+            args = [_inline(scope, a, bounds) for a in e.args]
+            if scope.node is not None and e in scope.node.calls:
+                scope.node.calls.remove(e)
+            defs = {names[0]: x for names, x in callee.eqs}
+            return _substitute(defs[callee.outputs[0]], dict(zip(callee.inputs, args, strict=True)),
+                               defs)
+        return e
+    return _rebuild(e, lambda x: _inline(scope, x, bounds))
+
+
+def _substitute(e: A.Expr, env: dict[str, A.Expr], defs: dict[str, A.Expr]) -> A.Expr:
+    """A callee's expression with its inputs bound to ``env`` and its locals to their
+    definitions (fresh names for what it chooses)."""
+    if isinstance(e, A.Var):
+        if e.name in env:
+            return env[e.name]
+        if e.name in defs:
+            return _substitute(defs[e.name], env, defs)
+        return e
+    out = _rebuild(e, lambda x: _substitute(x, env, defs))
+    if getattr(out, "uid", None) is not None:
+        from kinduct.frontends.lucent.check.typecheck import _uid
+        out.uid = _uid("inl", out)
+    return out
+
+
+def _rebuild(e: A.Expr, fn) -> A.Expr:
+    """A copy of ``e`` with ``fn`` applied to its direct subexpressions."""
+    out = copy.copy(e)
+    for k, v in vars(e).items():
+        if isinstance(v, A.Expr):
+            setattr(out, k, fn(v))
+        elif isinstance(v, list):
+            setattr(out, k, [fn(x) if isinstance(x, A.Expr) else
+                             tuple(fn(y) if isinstance(y, A.Expr) else y for y in x)
+                             if isinstance(x, tuple) else x for x in v])
+    return out
+
+
+def _in_range(e: A.Expr) -> bool:
+    """An array read at a constant index within its bounds (no choice of its own), or a read
+    of an array of symbolic size (a choice per index, :mod:`.symarrays`)."""
+    if isinstance(e, A.Index) and e.arg.ty.kind == "symarray":
+        return True
+    if not isinstance(e, A.Index) or e.arg.ty.kind != "array":
+        return False
+    i = const_value(e.index)
+    return isinstance(i, int) and 0 <= i < e.arg.ty.size
+
+
+def translate(inst: _Inst, e: UQuant) -> Any:
+    from kinduct.frontends.lucent.core.types import scalar_paths
+    from kinduct.frontends.lucent.smt import refine
+    from kinduct.frontends.lucent.smt.collections_smt import canonical, key_value
+    from kinduct.frontends.lucent.smt.translate import smt_type
+    mgr = inst.mgr
+    syms_all, conds, saved = [], [], {}
+    for name, t, ref in e.params:
+        # named by the quantifier: where its body is translated again (a refinement's
+        # predicate applied to another stream), the memo's terms name the same variables
+        syms = [mgr.Symbol(f"%q{id(e)}.{name}.{j}", smt_type(lt))
+                for j, (_, lt) in enumerate(scalar_paths(t))]
+        syms_all += syms
+        value = key_value(t, syms)
+        saved[name] = inst.env.get(name)
+        inst.env[name] = value
+        conds.append(canonical(mgr, t, iter(syms)))
+        if not ref.empty:
+            conds += refine.constraints(inst, value, ref)
+    try:
+        body = inst.expr(e.body)
+    finally:
+        for name, old in saved.items():
+            if old is None:
+                del inst.env[name]
+            else:
+                inst.env[name] = old
+    guard = mgr.And(conds)
+    if e.kind == "forall":
+        return mgr.ForAll(syms_all, mgr.Implies(guard, body))
+    return mgr.Exists(syms_all, mgr.And(guard, body))

@@ -1,0 +1,11 @@
+"""Lucent stage 0: the data every stage reads.
+
+Rule: imports nothing else of ``kinduct.frontends.lucent``.
+
+- ``ast``: the syntax tree, dataclasses carrying source positions.
+- ``types``: resolved types, their flattening into leaves, and structured values rebuilt from them.
+- ``checked``: the checked model (nodes, properties, modes) the checker hands to the later stages.
+- ``values``: the values of the operators on Python values (shared by checker and simulator).
+- ``walk``: walks over checked expressions and declarations.
+- ``limits``: the limits that keep hostile input from exhausting the interpreter.
+"""

@@ -1,0 +1,215 @@
+"""Walks over checked Lucent expressions and declarations, without recursion where inputs may
+nest deeply: children, the streams read at the current step, temporal operators, node calls,
+constant values, and cycles of a dependency graph."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from kinduct.frontends.lucent.check import machine
+from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core.checked import Quantified, Refines
+from kinduct.frontends.lucent.core.values import binop_value
+
+
+def _calls_in_decl(d: A.NodeDecl | None):
+    if d is None:
+        return
+    stack: list = list(d.body) + [i for i in d.contract]
+    # refinement types of the declarations may call nodes too (:mod:`.constants`)
+    stack += [p.type_expr for p in d.inputs + d.outputs + d.locals] + [te for _, te, _, _ in d.consts]
+    stack += [e for p in d.inputs + d.outputs + d.locals for e in (p.pred,) if e is not None]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (A.Call, A.Activate)):  # an activation calls its node too
+            yield x
+        if isinstance(x, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.LazyBlock, A.FrameBlock,
+                          A.ContractItem, A.TypeExpr)):
+            for v in vars(x).values():
+                _push(stack, v)
+
+
+def _push(stack, v) -> None:
+    if isinstance(v, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.LazyBlock, A.FrameBlock,
+                      A.TypeExpr)):
+        stack.append(v)
+    elif isinstance(v, (list, tuple)):
+        for i in v:
+            _push(stack, i)
+    elif isinstance(v, dict):
+        for i in v.values():
+            _push(stack, i)
+
+
+def subterms(e: A.Expr) -> list[A.Expr]:
+    """``e`` and every expression below it."""
+    out, stack = [], [e]
+    while stack:
+        x = stack.pop()
+        out.append(x)
+        stack.extend(children(x))
+    return out
+
+
+def children(e: A.Expr) -> list[A.Expr]:
+    if isinstance(e, (A.Unop, A.Index, A.Field, A.Ascribe, Refines)):
+        kids = [e.arg]
+        if isinstance(e, A.Index):
+            kids.append(e.index)
+        return kids
+    if isinstance(e, A.Binop):
+        return [e.left, e.right]
+    if isinstance(e, A.Ite):
+        return [e.cond, e.then, e.orelse]
+    if isinstance(e, (A.Call, A.Construct)):
+        return list(e.args)
+    if isinstance(e, A.Tester):
+        return [e.arg]
+    if isinstance(e, (A.TupleE, A.ArrayLit)):
+        return list(e.items)
+    if isinstance(e, A.Caret):
+        return [e.elem]
+    if isinstance(e, A.Update):
+        return [e.arg, e.index, e.value]
+    if isinstance(e, A.RecordLit):
+        return [x for _, x in e.fields]
+    if isinstance(e, A.AnyE):
+        return []
+    if isinstance(e, A.Quant):  # source form only: the checker expands quantifiers
+        return [e.body]
+    if isinstance(e, Quantified):
+        return [*(p.pred for p in e.params if p.pred is not None), e.body]
+    if isinstance(e, (A.When, A.Current)):  # the clock operators, before they are checked
+        return [e.arg]
+    if isinstance(e, A.Merge):
+        return [x for _, x in e.cases]
+    if isinstance(e, A.Activate):
+        return [*e.args, *(x for x in (e.every, e.restart) if x is not None), *(e.defaults or [])]
+    kids = getattr(e, "kids", None)  # sets and maps (:mod:`.collections`)
+    return kids() if kids is not None else []
+
+
+#: Per elaborated node: its number of inputs, and the positions of those its outputs read at
+#: the current step.
+Instant = dict[str, tuple[int, set[int]]]
+
+
+def current_vars(e: A.Expr, phase: int | None = None, instant: Instant | None = None) -> set[str]:
+    """Streams read at the current step (not under ``pre``); with ``phase`` 0 only those read
+    at the first step (left of ``->``), with ``phase`` 1 only those read later; with
+    ``instant``, a call of a node it lists reads only the arguments that node's outputs read
+    at the current step."""
+    out: set[str] = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Var):
+            out.add(x.name)
+        elif isinstance(x, A.Unop) and x.op == "pre":
+            continue
+        elif phase is not None and isinstance(x, A.Binop) and x.op == "->" and \
+                getattr(x, "clock", None) is None:  # a lazy branch's '->' may be at any step
+            stack.append(x.left if phase == 0 else x.right)
+        elif (instant is not None and isinstance(x, A.Call) and x.name in instant
+              and len(x.args) == instant[x.name][0]):
+            stack.extend(a for i, a in enumerate(x.args) if i in instant[x.name][1])
+        else:
+            stack.extend(children(x))
+    return out
+
+
+def _has_temporal(e: A.Expr, calls: bool = False) -> bool:
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Unop) and x.op == "pre":
+            return True
+        if isinstance(x, A.Binop) and x.op == "->":
+            return True
+        if isinstance(x, A.Current) or (isinstance(x, A.Activate) and x.form != "restart"):
+            return True  # they keep state across steps
+        if calls and isinstance(x, (A.Call, A.Activate)):
+            return True
+        stack.extend(children(x))
+    return False
+
+
+def const_value(e: A.Expr):
+    """The value of a constant expression, or None when it depends on streams."""
+    if isinstance(e, A.Lit):
+        return e.value
+    if isinstance(e, A.Unop):
+        v = const_value(e.arg)
+        if v is None or e.op in ("pre", "last"):
+            return None
+        if e.ty is not None and e.ty.kind == "machine":
+            return machine.unop_value(e.op, v, e.ty)
+        return {"not": lambda x: not x, "neg": lambda x: -x, "to_real": Fraction,
+                "to_int": lambda x: int(x // 1)}[e.op](v)
+    if isinstance(e, A.Binop) and e.op not in ("->",):
+        a, b = const_value(e.left), const_value(e.right)
+        if a is None or b is None:
+            return None
+        try:
+            return binop_value(e.op, a, b, e.left.ty, e.right.ty)
+        except ZeroDivisionError:
+            return None
+    if isinstance(e, A.Ite):
+        c = const_value(e.cond)
+        if c is None:
+            return None
+        return const_value(e.then if c else e.orelse)
+    return None
+
+
+def _find_cycle(deps: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of the dependency graph, as a path that starts and ends at the same name."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(n: str) -> list[str] | None:
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(deps.get(n, ())):
+            if state.get(m) == 1:
+                return stack[stack.index(m):] + [m]
+            if m not in state:
+                found = visit(m)
+                if found is not None:
+                    return found
+        stack.pop()
+        state[n] = 2
+        return None
+
+    for n in deps:
+        if n not in state:
+            found = visit(n)
+            if found is not None:
+                return found
+    return None
+
+
+def uid_nodes_reading(pred: A.Expr, var: str) -> list[A.Expr]:
+    """The subexpressions of ``pred`` that have a ``uid`` (calls, divisions, ...) and read
+    ``var``: a refinement type's predicate is applied to several values (the streams of a
+    named type, an array's elements), and each application needs its own of these."""
+    found: list[A.Expr] = []
+
+    def reads(e: A.Expr) -> bool:
+        hit = isinstance(e, A.Var) and e.name == var
+        for c in children(e):
+            hit = reads(c) or hit
+        if hit and getattr(e, "uid", None) is not None:
+            found.append(e)
+        return hit
+
+    reads(pred)
+    return found
+
+
+def shares_state(e: A.Expr) -> bool:
+    """Whether ``e`` (one of :func:`uid_nodes_reading`) would need its own streams in each
+    application: a call, or a division by something other than a constant."""
+    if isinstance(e, A.Call):
+        return True
+    return isinstance(e, A.Binop) and e.op in ("/", "div", "mod") and const_value(e.right) is None

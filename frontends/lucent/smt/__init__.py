@@ -1,0 +1,14 @@
+"""Lucent stage 3: the checked model to a kernel ``TransitionSystem``.
+
+Rule: may import ``core/`` only; never ``sim/``.
+
+- ``translate``: the translator (one instance per node call) and the SMT sort of a type.
+- ``clocks``: the clocks of lazy branches and activations as terms.
+- ``division``: ``/``, ``div`` and ``mod`` as linear constraints.
+- ``refine``: the constraints a refinement type puts on a term.
+- ``symchoice``: choices of arrays of symbolic size.
+- ``domains``: the domains of abstract types, for quantifiers over them.
+- ``collections_smt``: sets and maps as SMT arrays.
+- ``native``: the native fields of a recursive datatype's constructor.
+- ``obligations``: Kind 2's names for generated obligations.
+"""

@@ -1,0 +1,656 @@
+"""Translation of a checked Lucent program into a kernel :class:`TransitionSystem`.
+
+Encoding (chosen for being obviously right rather than small):
+
+- every stream of every node instance is a state variable named by its instance path
+  (``Callee[l12c5].x``); the main node's inputs are the system's inputs;
+- equations, asserts and assumptions are invariant constraints (kernel ``assumptions``);
+- each ``pre`` occurrence is its own state variable, free at step 0 (so two unguarded
+  ``pre x`` are independent, as in Kind 2) and equal to its argument's previous value after;
+- ``->`` reads a single "first step" bit;
+- ``div``/``mod`` get fresh quotient/remainder variables (linear when the divisor is constant).
+Properties of called nodes are checked in the caller's context and named by call site.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from pysmt.environment import Environment
+from pysmt.fnode import FNode
+from pysmt.typing import BOOL as SBOOL
+from pysmt.typing import INT as SINT
+from pysmt.typing import REAL as SREAL
+
+from kinduct.frontends.lucent.check import choice, machine, quantified, recursive, symarrays, unbounded
+from kinduct.frontends.lucent.check.checker import Checked, ConstRef, Node, Prop, Refines
+from kinduct.frontends.lucent.check.lazy import Clock, clock_of
+from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core.checked import Quantified
+from kinduct.frontends.lucent.core.types import (
+    Adt,
+    MapParts,
+    SymArr,
+    T,
+    adt_fields,
+    assemble,
+    flat,
+    leaves,
+    recursive_type,
+    regroup,
+    scalar_paths,
+)
+from kinduct.frontends.lucent.smt import collections_smt, domains, obligations, refine
+from kinduct.frontends.lucent.smt.clocks import ClockTerms
+from kinduct.frontends.lucent.smt.division import congruence, division
+from kinduct.kernel.errors import SourceLocation
+from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuilder
+
+STerm = Any  # FNode, or a list (tuple/array) / dict (record) of STerms
+
+
+def smt_type(t: T, env: Environment | None = None):
+    """The SMT sort of a scalar leaf of type ``t`` (a recursive datatype's needs ``env``,
+    where its native sort is declared)."""
+    if recursive_type(t):
+        if env is None:
+            raise TypeError(f"the sort of the recursive datatype {t} needs its environment")
+        return recursive.sort(env, t)
+    if t.kind == "bool":
+        return SBOOL
+    if t.kind == "real":
+        return SREAL
+    if t.kind == "machine":
+        return machine.smt_type(t)
+    if t.kind in ("set", "lift"):
+        return collections_smt.sort(t)
+    if t.kind == "ilift":
+        return symarrays.sort(t)
+    return SINT
+
+
+class PropInfo:
+    """What replay needs to re-evaluate a property on the simulator."""
+
+    def __init__(self, prefix: str, prop: Prop, kind: str) -> None:
+        self.prefix = prefix
+        self.prop = prop
+        self.kind = kind
+
+
+class Translator:
+    def __init__(self, checked: Checked, main: str, compositional: bool = False) -> None:
+        self.checked = checked
+        self.main = main
+        self.compositional = compositional
+        self.b = SystemBuilder(main)
+        self.mgr = self.b.mgr
+        self.first = self.b.first_step_flag("%first")
+        self.step_var = None
+        self.consts: dict[str, STerm] = {}
+        self.prop_info: dict[str, PropInfo] = {}
+        self.instances: dict[str, Node] = {}  # prefix -> node
+        self.insts: dict[str, _Inst] = {}  # prefix -> its translation
+        #: Where the constraints being made are owed (the clock of the node instance being
+        #: translated, of a lazy branch's ``any``); None: at every step.
+        self.guard: FNode | None = None
+        self.next_of: dict[FNode, FNode] = {}
+        self.assumptions: list[FNode] = []
+        self.divisions: dict[tuple[FNode, int], tuple[FNode, FNode]] = {}
+        #: Divisions by streams: (operator, dividend, divisor, result), see ``division``.
+        self.by_zero: list[tuple[str, FNode, FNode, FNode]] = []
+        #: The memory ``pre x`` reads, per stream ``x`` (see ``_Inst.pre``).
+        self.memories: dict[FNode, FNode] = {}
+        #: The uninterpreted function of each result of an abstracted function (``congruence``),
+        #: by function, result index, result type and argument types.
+        self.functions: dict[tuple, FNode] = {}
+        #: The same for functions of sets or maps, typed (:func:`.collections_smt.congruence`).
+        self.typed_calls: dict[str, list] = {}
+        #: The domains of abstract types a quantifier ranges over.
+        self.domains = domains.Domains(self)
+        self.file = checked.file
+
+    def assume(self, formula: FNode) -> None:
+        """Invariant constraints are collected and given to the kernel as one conjunction:
+        engines and the kernel's replay substitute each assumption separately, and a model
+        with hundreds of equations would otherwise pay for hundreds of substitutions a step.
+        Under a ``guard`` (a node instance on a lazy branch's clock), the constraint holds
+        where the guard does."""
+        if self.guard is not None:
+            formula = self.mgr.Implies(self.guard, formula)
+        self.assumptions.append(formula)
+
+    def congruence(self, fn: str, args: list[FNode], outs: list[FNode]) -> None:
+        """An abstracted function is a mathematical function: equal arguments give equal
+        results, at one step and across all steps.  Each result is an uninterpreted function
+        of the arguments, the same symbol for every call of ``fn`` (a constant when there
+        are none), which the engines share across steps (``TransitionSystem.rigid_symbols``)."""
+        mgr = self.mgr
+        types = self.b.env.type_manager
+        arg_types = [a.get_type() for a in args]
+        for i, out in enumerate(outs):
+            t = out.get_type()
+            key = (fn, i, t, tuple(arg_types))
+            symbol = self.functions.get(key)
+            if symbol is None:
+                symbol = mgr.Symbol(f"%uf.{fn}.o{i}.{len(self.functions)}",
+                                    types.FunctionType(t, arg_types) if args else t)
+                self.functions[key] = symbol
+            self.assume(mgr.EqualsOrIff(out, mgr.Function(symbol, args) if args else symbol))
+
+    def abstract_nodes(self) -> set[str]:
+        """Nodes a compositional analysis represents by their contract."""
+        if not self.compositional:
+            return set()
+        return {n for n, node in self.checked.nodes.items()
+                if node.has_contract and not node.imported and node.decl.modifier != "transparent"}
+
+    # ---- variables ----
+    def state(self, name: str, t: T, enum_range: bool = False) -> STerm:
+        def leaf(n: str, lt: T) -> FNode:
+            cur, nxt = self.b.state(n, smt_type(lt, self.b.env))
+            self.next_of[cur] = nxt
+            self.domains.leaf(cur, lt)
+            if enum_range and lt.kind == "set" and collections_smt.needs_bound(lt):
+                bound = self.b.input(n + ".%bound", SINT)  # a free set (a choice) is finite
+                self.assume(collections_smt.bounded(self.mgr, cur, lt, bound))
+            if enum_range and lt.kind == "enum":
+                self.assume(self.mgr.And(self.mgr.GE(cur, self.mgr.Int(0)),
+                                                   self.mgr.LT(cur, self.mgr.Int(len(lt.items)))))
+            return cur
+        return assemble(name, t, leaf)
+
+    def input(self, name: str, t: T) -> STerm:
+        def leaf(n: str, lt: T) -> FNode:
+            sym = self.b.input(n, smt_type(lt, self.b.env))
+            self.domains.leaf(sym, lt)
+            if lt.kind == "set" and collections_smt.needs_bound(lt):  # a free set is finite
+                bound = self.b.input(n + ".%bound", SINT)
+                self.assume(collections_smt.bounded(self.mgr, sym, lt, bound))
+            if lt.kind == "enum":
+                self.assume(self.mgr.And(self.mgr.GE(sym, self.mgr.Int(0)),
+                                                   self.mgr.LT(sym, self.mgr.Int(len(lt.items)))))
+            return sym
+        return assemble(name, t, leaf)
+
+    def interface_input(self, name: str, t: T, constant: bool) -> STerm:
+        """An input of the analysed node: a ``const`` one is a state that never changes."""
+        if not constant:
+            return self.input(name, t)
+        term = self.state(name, t, enum_range=True)
+        for leaf in leaves(term):
+            self.b.update(leaf, leaf)
+        return term
+
+    def const(self, name: str, t: T) -> STerm:
+        if name not in self.consts:
+            guard, self.guard = self.guard, None  # a constant's type holds at every step
+            term = self.state("%const." + name, t, enum_range=True)
+            for leaf in leaves(term):
+                self.b.update(leaf, leaf)
+            self.consts[name] = term
+            ref = self.checked.const_refinements.get(name)
+            if ref:
+                # a refinement on a free constant is an assumption
+                inst = _Inst(self, self.checked.nodes[self.main], f"%const.{name}.", {}, register=False)
+                inst.env[name] = term
+                for f in inst.refinement(name, ref):
+                    self.assume(f)
+            self.guard = guard
+        return self.consts[name]
+
+    # ---- building ----
+    def build(self):
+        node = self.checked.nodes[self.main]
+        env: dict[str, STerm] = {}
+        for n in node.inputs:
+            env[n] = self.interface_input(n, node.types[n], n in node.const_inputs)
+        inputs = tuple(x for n in node.inputs for x in leaves(env[n]))
+        inst = _Inst(self, node, "", env, top=True)
+        inst.translate()
+        self.assumptions.extend(congruence(self.mgr, self.by_zero))
+        self.b.interface = Interface(inputs, tuple(x for n in node.outputs
+                                                   for x in leaves(inst.env[n])))
+        if self.assumptions:
+            self.b.add_assumption(self.mgr.And(self.assumptions))
+        return self.b
+
+    def add_property(self, name: str, formula: FNode, prop: Prop, prefix: str, source: str | None = None,
+                     kind: str | None = None) -> None:
+        base = name
+        i = 2
+        while name in self.prop_info:
+            name = f"{base}#{i}"
+            i += 1
+        kind = kind or prop.kind
+        if kind == "reachable" and prop.bounds:
+            formula = self.mgr.And(formula, self._bounds(prop.bounds))
+        inst = self.insts.get(prefix)
+        guard = inst.clocks.active_of(clock_of(prop)) if inst is not None else None
+        if guard is not None:  # owed (or to be reached) only where its lazy branch is selected
+            formula = self.mgr.And(guard, formula) if kind == "reachable" else \
+                self.mgr.Implies(guard, formula)
+        loc = SourceLocation(self.file, prop.pos.line or None, prop.pos.col or None)
+        pkind = PropertyKind.REACHABLE if kind == "reachable" else PropertyKind.INVARIANT
+        self.b.add_property(Property(name, formula, pkind, loc, source or prop.source, self.main))
+        self.prop_info[name] = PropInfo(prefix, prop, kind)
+
+    def _bounds(self, bounds: dict[str, int]) -> FNode:
+        mgr = self.mgr
+        if self.step_var is None:
+            self.step_var, _ = self.b.state("%step", SINT)
+            self.b.add_init(mgr.Equals(self.step_var, mgr.Int(0)))
+            self.b.update(self.step_var, mgr.Plus(self.step_var, mgr.Int(1)))
+        s = self.step_var
+        conds = []
+        if "from" in bounds:
+            conds.append(mgr.GE(s, mgr.Int(bounds["from"])))
+        if "within" in bounds:
+            conds.append(mgr.LE(s, mgr.Int(bounds["within"])))
+        if "at" in bounds:
+            conds.append(mgr.Equals(s, mgr.Int(bounds["at"])))
+        return mgr.And(conds)
+
+
+def _flatten_typed(term: STerm, t: T) -> list[STerm]:
+    if t.kind == "tuple":
+        return [x for item, it in zip(term, t.items, strict=True) for x in _flatten_typed(item, it)]
+    return [term]
+
+
+class _Inst:
+    """The translation of one node instance."""
+
+    def __init__(self, tr: Translator, node: Node, prefix: str, env: dict[str, STerm], top: bool = False,
+                 register: bool = True, site: tuple[_Inst, Clock | None] | None = None,
+                 restart: FNode | None = None) -> None:
+        """``site``: the caller's instance and the clock of the call (a call in a lazy branch
+        or an activated one steps only where its clock ticks); ``restart``: where the call
+        starts the instance over (:mod:`.activation`)."""
+        self.tr = tr
+        self.mgr = tr.mgr
+        self.node = node
+        self.prefix = prefix
+        self.env = dict(env)
+        self.top = top
+        self.memo: dict[str, STerm] = {}
+        self.clocks = ClockTerms(self, site, restart)
+        if register:
+            tr.instances[prefix] = node
+            tr.insts[prefix] = self
+
+    def translate(self) -> list[STerm]:
+        tr, node, mgr = self.tr, self.node, self.mgr
+        abstract = not self.top and (node.imported or node.name in tr.abstract_nodes())
+        defined = {n for names, _ in node.eqs for n in names}
+        for n in node.outputs + node.locals + node.ghosts:
+            self.env[n] = tr.state(self.prefix + n, node.types[n],
+                                   enum_range=abstract or n not in defined)
+        sofar = self.env[node.sofar] if node.sofar else None
+        symarrays.declare_sizes(self)
+
+        def owed(f: FNode) -> FNode:
+            return f if sofar is None else mgr.Implies(sofar, f)
+        if abstract:
+            # the contract's ghost streams exist in the abstraction too
+            for names, e in node.eqs:
+                if all(n in node.ghosts for n in names):
+                    self.define(names, e)
+        self.refinements(abstract, owed)
+        if abstract:
+            for g in node.guarantees:
+                tr.assume(owed(self.expr(g.expr)))
+            for m in node.modes:
+                req = mgr.And([self.expr(r) for r in m.requires])
+                for _, e, _ in m.ensures:
+                    tr.assume(owed(mgr.Implies(req, self.expr(e))))
+        else:
+            for names, e in node.eqs:
+                self.define(names, e)
+            for a in node.asserts:
+                tr.assume(self.expr(a))
+            for p in node.props:
+                tr.add_property(self.prefix + p.name, self.expr(p.expr), p, self.prefix)
+            for g in node.guarantees:
+                tr.add_property(self.prefix + g.name, owed(self.expr(g.expr)), g, self.prefix,
+                                "Guarantee")
+            for m in node.modes:
+                req = mgr.And([self.expr(r) for r in m.requires])
+                # Kind 2's non-vacuity check: the mode can be active (Kind 2 does not wait for a
+                # callee's assumptions here); a mode that never can is reported unreachable.
+                reach = Prop(f"{m.site}{m.name}[L{m.pos.line}C{m.pos.col}]", _conj(m.requires), m.pos,
+                             "NonVacuityCheck", kind="reachable")
+                tr.add_property(self.prefix + reach.name, req, reach, self.prefix)
+                for name, e, pos in m.ensures:
+                    p = Prop(name, A.Binop("=>", _conj(m.requires), e, ty=e.ty), pos, "Ensure",
+                             sofar=node.sofar)
+                    tr.add_property(self.prefix + name, owed(mgr.Implies(req, self.expr(e))), p,
+                                    self.prefix, "Ensure")
+            if node.modes and self.top:
+                any_mode = _disj([_conj(m.requires) for m in node.modes])
+                origins = {m.contract for m in node.modes}
+                name = f"{origins.pop()}._one_mode_active" if len(origins) == 1 and \
+                    node.modes[0].contract else "_one_mode_active"
+                p = Prop(name, any_mode, node.decl.pos, "OneModeActive")
+                tr.add_property(self.prefix + name, self.expr(any_mode), p, self.prefix,
+                                "OneModeActive")
+        for a in node.assumes:
+            if self.top:
+                tr.assume(self.expr(a.expr))
+            else:
+                tr.add_property(self.prefix + a.name, self.expr(a.expr), a, self.prefix, "Assumption")
+        return [self.env[n] for n in node.outputs]
+
+    def define(self, names: list[str], e: A.Expr) -> None:
+        """The equation ``names = e`` as an invariant constraint.  It holds at every step, also
+        where a node instance on a lazy branch's clock does not step: a definition always has
+        a solution (what ``e`` reads is guarded where it needs to be), and the instance's
+        streams stay functions of its memories there, which makes its invariants simple.  A
+        circular one (``Node.cut``), a constraint, holds only where the instance steps."""
+        rhs = self.expr(e)
+        lhs = [self.env[n] for n in names]
+        guard = self.tr.guard
+        if not any(n in self.node.cut for n in names):
+            self.tr.guard = None
+        parts = _flatten_typed(rhs, e.ty) if e.ty.kind == "tuple" else [rhs]
+        if len(names) == 1 or len(parts) != len(lhs):
+            parts = [rhs] if len(names) == 1 else rhs
+        for x, y in zip(lhs, parts, strict=True):
+            self.tr.assume(self.equal(x, y))
+        self.tr.guard = guard
+
+    def refinements(self, abstract: bool, owed) -> None:
+        """Refinement types: assumptions on the main node's inputs, obligations on a callee's
+        inputs (checked at the call site, Kind 2's source ``Assumption``), on outputs
+        (``Guarantee``, owed while the assumptions hold) and on locals (``Generated``, placed
+        at their ``var`` section); an abstracted callee's outputs are assumed to have their
+        types. Obligations are named by :func:`obligations.named`."""
+        tr, node, mgr = self.tr, self.node, self.mgr
+        entries: list[tuple[STerm, Prop]] = []
+        for n, ref in node.refinements.items():
+            pos, sofar = node.var_pos[n], None
+            if n in node.inputs:
+                if self.top:
+                    tr.assume(mgr.And(self.refinement(n, ref)))
+                    continue
+                source = "Assumption"
+            elif n in node.outputs:
+                if abstract:
+                    tr.assume(owed(mgr.And(self.refinement(n, ref))))
+                    continue
+                source, sofar = "Guarantee", node.sofar
+            elif abstract:
+                continue
+            else:
+                source, pos = "Generated", node.decl_pos.get(n, pos)
+            entries.append((self.env[n], Prop(n, A.Var(n, pos=pos, ty=node.types[n]), pos, source,
+                                              ref=ref, sofar=sofar)))
+        for p in node.obligations:
+            # an abstracted callee with a body owes its contract's obligations in its own
+            # analysis; an imported one, which has none, owes them here (Kind 2: Generated)
+            if abstract and not (p.contract and node.imported):
+                continue
+            entries.append((self.expr(p.expr), replace(p, source="Generated") if abstract else p))
+        for term, p in obligations.named(entries):
+            f = mgr.And(self.refine_term(term, p.ref))
+            tr.add_property(f"{self.prefix}{p.name}", owed(f) if p.sofar else f, p, self.prefix)
+        if self.top and not abstract:
+            for p in tr.checked.const_obligations:
+                tr.add_property(p.name, mgr.And(self.refine_term(self.expr(p.expr), p.ref)), p,
+                                self.prefix)
+
+    def refinement(self, n: str, ref) -> list[FNode]:
+        """The constraints of ``ref`` on the stream ``n`` (components included)."""
+        return self.refine_term(self.env[n], ref)
+
+    def refine_term(self, term: STerm, ref) -> list[FNode]:
+        return refine.constraints(self, term, ref)
+
+    # ---- expressions ----
+    def same(self, a: STerm, b: STerm) -> FNode:
+        """Lucent's ``a = b``: as :meth:`equal`, except that datatype values are equal when
+        their tags and the fields of the tag's constructor are."""
+        mgr = self.mgr
+        if isinstance(a, SymArr):
+            return symarrays.same(self, a, b)
+        if isinstance(a, Adt):
+            tag = a["%tag"]
+            return mgr.And(mgr.Equals(tag, b["%tag"]), *(
+                mgr.Implies(mgr.Equals(tag, mgr.Int(i)),
+                            mgr.And([self.same(a[k], b[k]) for k in a.active(i)]))
+                for i in range(len(a.ty.items)) if a.active(i)))
+        if isinstance(a, dict):
+            return mgr.And([self.same(a[k], b[k]) for k in a])
+        if isinstance(a, list):
+            return mgr.And([self.same(x, y) for x, y in zip(a, b, strict=True)])
+        return mgr.EqualsOrIff(a, b)
+
+    def equal(self, a: STerm, b: STerm) -> FNode:
+        """Leaf by leaf: a definition (every leaf of a datatype value included)."""
+        if isinstance(a, dict):
+            return self.mgr.And([self.equal(a[k], b[k]) for k in a])
+        if isinstance(a, list):
+            return self.mgr.And([self.equal(x, y) for x, y in zip(a, b, strict=True)])
+        return self.mgr.EqualsOrIff(a, b)
+
+    def ite(self, c: FNode, a: STerm, b: STerm) -> STerm:
+        if isinstance(a, (Adt, MapParts, SymArr)):
+            return type(a)({k: self.ite(c, a[k], b[k]) for k in a}, a.ty)
+        if isinstance(a, dict):
+            return {k: self.ite(c, a[k], b[k]) for k in a}
+        if isinstance(a, list):
+            return [self.ite(c, x, y) for x, y in zip(a, b, strict=True)]
+        return self.mgr.Ite(c, a, b)
+
+    def pre(self, e: A.Unop) -> STerm:
+        """``pre x`` of a scalar stream reads one memory per stream, shared by every occurrence:
+        engines then see one state variable per remembered stream, not one per occurrence.  An
+        unguarded occurrence is arbitrary at step 0, independently of the others (Kind 2's
+        semantics), so it reads its own input there (named by the occurrence, as the simulator's
+        oracle expects).  On a clock (a lazy branch, a node called in one) each occurrence has
+        its memory, which keeps the argument's value of the last tick (arbitrary before), and
+        so does each in an instance that may start over (``ClockTerms.pre``)."""
+        mgr, tr = self.mgr, self.tr
+        active = self.clocks.active_of(clock_of(e))
+        arg = self.expr(e.arg)
+        if active is not None or self.clocks.reset is not None:
+            return self.clocks.pre(e, arg)
+        if isinstance(e.arg, A.Var) and isinstance(arg, FNode):
+            memory = tr.memories.get(arg)
+            if memory is None:
+                memory = tr.state(f"{self.prefix}%pre.{e.arg.name}", e.ty, enum_range=True)
+                tr.b.update(memory, arg)
+                tr.memories[arg] = memory
+            if getattr(e, "guarded", False):
+                return memory
+            return mgr.Ite(tr.first, tr.input(self.prefix + e.uid, e.ty), memory)
+        var = self.fresh(e.uid, e.ty)
+        for v, a in zip(leaves(var), leaves(arg), strict=True):
+            tr.b.update(v, a)
+        return var
+
+    def fresh(self, name: str, t: T) -> STerm:
+        return self.tr.state(self.prefix + name, t, enum_range=True)
+
+    def expr(self, e: A.Expr) -> STerm:  # noqa: C901 - one case per construct
+        mgr = self.mgr
+        if isinstance(e, A.Lit):
+            if e.kind == "bool":
+                return mgr.Bool(e.value)
+            if e.kind == "real":
+                return mgr.Real(Fraction(e.value))
+            return mgr.Int(int(e.value))
+        if isinstance(e, A.Var):
+            return self.env[e.name]
+        if isinstance(e, ConstRef):
+            return self.tr.const(e.name, e.ty)
+        if isinstance(e, Refines):
+            return self.mgr.And(self.refine_term(self.expr(e.arg), e.ref))
+        if isinstance(e, Quantified):
+            return quantified.translate(mgr, e, self.expr,
+                                        lambda tname, v: self.tr.domains.member(tname, v, e.pos))
+        uid = getattr(e, "uid", None)
+        if uid is not None and uid in self.memo:
+            return self.memo[uid]
+        result = self._expr(e)
+        if uid is not None:
+            self.memo[uid] = result
+        return result
+
+    def _expr(self, e: A.Expr) -> STerm:  # noqa: C901
+        mgr = self.mgr
+        if isinstance(e, A.Unop):
+            if e.op == "pre":
+                return self.pre(e)
+            a = self.expr(e.arg)
+            if e.ty.kind == "machine" or e.arg.ty.kind == "machine":
+                return machine.translate_unop(self, e, a)
+            if e.op == "not":
+                return mgr.Not(a)
+            if e.op == "neg":
+                return mgr.Minus(mgr.Int(0) if e.ty.kind == "int" else mgr.Real(0), a)
+            if e.op == "to_real":
+                return a if e.arg.ty.kind == "real" else mgr.ToReal(a)
+            if e.op == "to_int":
+                if e.arg.ty.kind == "int":
+                    return a
+                i = self.fresh(e.uid, e.ty)
+                self.tr.assume(mgr.And(mgr.LE(mgr.ToReal(i), a),
+                                                 mgr.LT(a, mgr.Plus(mgr.ToReal(i), mgr.Real(1)))))
+                return i
+        if isinstance(e, A.Binop):
+            op = e.op
+            if op == "->":
+                return self.ite(self.clocks.first_of(clock_of(e)), self.expr(e.left), self.expr(e.right))
+            a = self.expr(e.left)
+            b = self.expr(e.right)
+            if e.left.ty.kind == "machine" and op not in ("=", "<>"):
+                return machine.translate_binop(mgr, e, a, b)
+            if op == "and":
+                return mgr.And(a, b)
+            if op == "or":
+                return mgr.Or(a, b)
+            if op == "xor":
+                return mgr.Not(mgr.Iff(a, b))
+            if op == "=>":
+                return mgr.Implies(a, b)
+            if op in ("=", "<>") and collections_smt.contains_container(e.left.ty):
+                eq = collections_smt.same(self, a, b, e.left.ty)
+                return eq if op == "=" else mgr.Not(eq)
+            if op == "=":
+                return self.same(a, b)
+            if op == "<>":
+                return mgr.Not(self.same(a, b))
+            if op in ("<", "<=", ">", ">="):
+                return {"<": mgr.LT, "<=": mgr.LE, ">": mgr.GT, ">=": mgr.GE}[op](a, b)
+            if op == "+":
+                return mgr.Plus(a, b)
+            if op == "-":
+                return mgr.Minus(a, b)
+            if op == "*":
+                return mgr.Times(a, b)
+            if op in ("/", "div", "mod"):
+                return division(self, e, a, b)
+        if isinstance(e, A.Ite):
+            return self.ite(self.expr(e.cond), self.expr(e.then), self.expr(e.orelse))
+        if isinstance(e, A.Call):
+            return self.call(e)
+        if isinstance(e, (A.TupleE, A.ArrayLit)):
+            return [self.expr(x) for x in e.items]
+        if isinstance(e, A.Index):
+            if e.arg.ty.kind == "symarray" or isinstance(e, symarrays.BoundRead):
+                return symarrays.read(self, e)
+            a = self.expr(e.arg)
+            if e.arg.ty.kind == "tuple":
+                return a[e.index.value]
+            i = self.tr.b.env.simplifier.simplify(self.expr(e.index))
+            if i.is_constant() and 0 <= i.constant_value() < len(a):
+                return a[i.constant_value()]
+            # out of range, the read is unconstrained (as in Kind 2), never clamped
+            acc = self.tr.input(self.prefix + e.uid, e.ty)
+            if i.is_constant():
+                return acc
+            for k in range(len(a) - 1, -1, -1):
+                acc = self.ite(mgr.Equals(i, mgr.Int(k)), a[k], acc)
+            return acc
+        if isinstance(e, (A.Caret, symarrays.SymDef)) or e.ty.kind == "symarray" and \
+                isinstance(e, A.Update):
+            return symarrays.translate(self, e)
+        if isinstance(e, A.Update):
+            a = self.expr(e.arg)
+            i = self.expr(e.index)
+            v = self.expr(e.value)
+            return [self.ite(mgr.Equals(i, mgr.Int(k)), v, x) for k, x in enumerate(a)]
+        if isinstance(e, A.Field):
+            if recursive_type(e.arg.ty):
+                return recursive.select(self, e, self.expr(e.arg))
+            return self.expr(e.arg)[e.name]
+        if isinstance(e, A.RecordLit):
+            return {f: self.expr(x) for f, x in e.fields}
+        if isinstance(e, A.Construct) and recursive_type(e.ty):
+            return recursive.construct(self.tr.b.env, e, [self.expr(a) for a in e.args])
+        if isinstance(e, A.Tester) and recursive_type(e.arg.ty):
+            return recursive.test(self.tr.b.env, e, self.expr(e.arg))
+        if isinstance(e, A.Construct):  # other constructors' fields: arbitrary
+            own = {f: a for (f, _), a in zip(e.ty.items[e.index][1], e.args, strict=True)}
+            return Adt({"%tag": mgr.Int(e.index), **{
+                k: self.expr(own[k.split(".", 1)[1]]) if k.startswith(f"{e.ctor}.")
+                else self.fresh(f"{e.uid}.{k}", ft) for k, ft in adt_fields(e.ty)}}, e.ty)
+        if isinstance(e, A.Tester):
+            index = next(i for i, (c, _) in enumerate(e.arg.ty.items) if c == e.ctor)
+            return mgr.Equals(self.expr(e.arg)["%tag"], mgr.Int(index))
+        if isinstance(e, A.AnyE):
+            return choice.translate(self, e)
+        if isinstance(e, unbounded.UQuant):
+            return unbounded.translate(self, e)
+        return collections_smt.translate(self, e)
+
+    def call(self, e: A.Call) -> STerm:
+        tr = self.tr
+        callee = tr.checked.nodes[e.name]
+        prefix = f"{self.prefix}{e.site}."
+        args = regroup([x for a in e.args for x in _flatten_typed(self.expr(a), a.ty)],
+                       [callee.types[n] for n in callee.inputs])
+        env = {}
+        for n, a in zip(callee.inputs, args, strict=True):
+            var = tr.state(prefix + n, callee.types[n])
+            tr.assume(self.equal(var, a))
+            env[n] = var
+        restart = getattr(e, "restart", None)
+        inst = _Inst(tr, callee, prefix, env, site=(self, clock_of(e)),
+                     restart=None if restart is None else self.expr(restart))
+        guard, tr.guard = tr.guard, inst.clocks.active
+        outs = inst.translate()
+        tr.guard = guard
+        if callee.kind == "function" and (callee.imported or callee.name in tr.abstract_nodes()):
+            types = [callee.types[n] for n in callee.inputs + callee.outputs]
+            if any(collections_smt.structural(t) for t in types):
+                collections_smt.congruence(self, callee.name,
+                                           [(env[n], callee.types[n]) for n in callee.inputs],
+                                           [(o, callee.types[n]) for o, n in
+                                            zip(outs, callee.outputs, strict=True)])
+            else:
+                tr.congruence(callee.name, [x for n in callee.inputs for x in leaves(env[n])],
+                              [x for o in outs for x in leaves(o)])
+        return outs[0] if len(outs) == 1 else list(outs)
+
+
+def _conj(exprs: list[A.Expr]) -> A.Expr:
+    from kinduct.frontends.lucent.core.types import BOOL
+    acc: A.Expr = A.Lit(True, "bool", ty=BOOL)
+    for x in exprs:
+        acc = A.Binop("and", acc, x, ty=BOOL)
+    return acc
+
+
+def _disj(exprs: list[A.Expr]) -> A.Expr:
+    from kinduct.frontends.lucent.core.types import BOOL
+    acc: A.Expr = A.Lit(False, "bool", ty=BOOL)
+    for x in exprs:
+        acc = A.Binop("or", acc, x, ty=BOOL)
+    return acc
+
+
+__all__ = ["Translator", "PropInfo", "flat", "scalar_paths"]

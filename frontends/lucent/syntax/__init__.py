@@ -1,0 +1,10 @@
+"""Lucent stage 1: source text to the syntax tree (``core.ast.Program``).
+
+Rule: may import ``core/`` only.
+
+- ``lucent.lark``: the grammar.
+- ``prescan``: the scan of the text before parsing (unterminated comments, unsupported features).
+- ``parser``: the lark parser and the transformer building the syntax tree.
+- ``clocksyntax``: the parse-tree callbacks of the clock operators.
+- ``gapsyntax``: the parse-tree callbacks of Kind 2's syntax variants.
+"""
