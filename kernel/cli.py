@@ -20,7 +20,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from kinduct.kernel import registry, watchdog
+from kinduct.kernel import refinement, registry, watchdog
 from kinduct.kernel.backend import ExternalChecker
 from kinduct.kernel.errors import InputError, KinductError, SourceWarning, UsageError
 from kinduct.kernel.frontend import LoadOptions, check_input_file
@@ -229,21 +229,10 @@ def configure_checkers(args: argparse.Namespace) -> None:
 
 def decide(system: TransitionSystem, args: argparse.Namespace, start: float,
            properties: Sequence[str] = (), timeout: float | None = None) -> list[Verdict]:
-    """Decide the properties through the runner (its engines, or an external checker); what an
-    abstraction (a compositional analysis) leaves unknown is decided again on the system's
-    refinement, the same problem with the callees' bodies.  ``timeout``: seconds from
-    ``start`` for this analysis (None: ``--timeout``)."""
+    """Decide the properties through the runner (its engines, or an external checker).
+    ``timeout``: seconds from ``start`` for this analysis (None: ``--timeout``)."""
     configure_checkers(args)
-    verdicts = run(system, run_options(args, properties, timeout), start)
-    open_props = [v.property for v in verdicts if v.answer is Answer.UNKNOWN and not v.timeout]
-    if system.refine is not None and open_props:
-        refined = system.refine()
-        known = {p.name for p in refined.properties}
-        open_props = [p for p in open_props if p in known]
-        again = {v.property: v for v in run(refined, run_options(args, open_props, timeout), start)} \
-            if open_props else {}
-        verdicts = [again.get(v.property, v) if v.property in open_props else v for v in verdicts]
-    return verdicts
+    return run(system, run_options(args, properties, timeout), start)
 
 
 def print_verdicts(system: TransitionSystem, verdicts: Sequence[Verdict], as_json: bool) -> int:
@@ -289,13 +278,33 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     watchdog.fallback(_timeout_report(selected, found, args))
 
+    refinements: dict[int, tuple[refinement.Refined, list[Verdict]]] = {}
+    proved: set[str] = set()
+
     def decide_one(i: int, timeout: float | None, names: Sequence[str] | None) -> list[Verdict]:
         system = selected[i]
-        return decide(system, args, start, names or [p.name for p in system.properties], timeout)
+        verdicts = decide(system, args, start, names or [p.name for p in system.properties], timeout)
+        if args.modular and args.compositional:  # Kind 2 refines only there
+            refined = refinement.refine(
+                system, verdicts, frozenset(proved),
+                lambda s: decide(s, args, start, [p.name for p in s.properties], timeout))
+            if refined.analyses:
+                refinements[i] = (refined, verdicts)
+            verdicts = refined.verdicts
+            if system.origin.top and refinement.proves(system, verdicts):
+                proved.add(system.origin.top)
+        return verdicts
 
     with _progress(args, start):
         verdict_lists = decide_in_turn(len(selected), args.timeout, start, decide_one)
-    results = list(zip(selected, verdict_lists, strict=True))
+    results = []
+    for i, (system, verdicts) in enumerate(zip(selected, verdict_lists, strict=True)):
+        if i not in refinements:
+            results.append((system, verdicts))
+            continue
+        refined, abstract = refinements[i]  # as Kind 2: the abstraction, then each refinement
+        results.append((system, refined.first(verdicts, abstract)))
+        results.extend(refined.analyses)
     if not results and not args.property:
         # as Kind 2: nothing to check is not an error
         note = f"{path}: the model has no property to check"
