@@ -1,13 +1,16 @@
-"""Refinement of a modular compositional analysis, as Kind 2 v3.0.0 does it.
+"""Refinement of a modular compositional analysis, as Kind 2 v3.0.0 does it
+(``strategy.ml``: ``get_refinement_abstraction``).
 
 Under ``--modular --compositional`` each component is analysed on its own, callees first, with
 the components it calls read by their contracts (:class:`~kinduct.kernel.system.Abstraction`).
-When that abstraction falsifies a property, the component is analysed again with the abstract
-callees whose own analysis proved them read by their implementations
-(:attr:`TransitionSystem.refine`; the frontend never refines an ``opaque`` one), on the
-falsified properties only; again while some stay falsified and something is left to refine.
-Each refinement is an analysis of its own in the report, as in Kind 2.  Without ``--modular``
-nothing is refined: a counterexample of the abstraction is the answer.
+When that analysis leaves an invariant property unproved (falsified on the abstraction, or
+unknown) while every obligation it owes its callees (their assumptions at its call sites,
+source ``Assumption``) holds, the component is analysed again with one more callee read by its
+implementation: the first, breadth first, whose own analysis proved it, never an ``opaque``
+one (:attr:`TransitionSystem.refine`), on the properties left unproved; again while some stay
+so and something is left to refine.  Each refinement is an analysis of its own in the report,
+as in Kind 2.  Without ``--modular`` nothing is refined: a counterexample of the abstraction is
+the answer.
 """
 
 from __future__ import annotations
@@ -44,15 +47,19 @@ def refine(system: TransitionSystem, verdicts: list[Verdict], proved: frozenset[
     """Refine ``system``'s analysis (its ``verdicts``) with the components in ``proved``."""
     added: list[tuple[TransitionSystem, list[Verdict]]] = []
     final = {v.property: v for v in verdicts}
-    current, answers = system, verdicts
+    kinds = {p.name: p.kind for p in system.properties}
+    owed = [p.name for p in system.properties if p.source == "Assumption"]
+    current = system
     while current.refine is not None:
-        falsified = {v.property for v in answers if v.answer is Answer.FALSIFIABLE}
-        if not falsified:
+        unproved = {name for name, v in final.items()
+                    if kinds.get(name) is PropertyKind.INVARIANT and v.answer is not Answer.VALID}
+        if not unproved or any(final[name].answer is not Answer.VALID for name in owed
+                               if name in final):
             break
         refined = current.refine(proved)
         if refined is None:
             break
-        refined = refined.with_properties([p for p in refined.properties if p.name in falsified])
+        refined = refined.with_properties([p for p in refined.properties if p.name in unproved])
         answers = decide(refined)
         added.append((refined, answers))
         final.update({v.property: v for v in answers})

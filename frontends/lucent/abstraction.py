@@ -2,10 +2,12 @@
 
 - An ``opaque`` node with a contract is read by its contract in every analysis.
 - With ``--compositional``, so is every node with a contract except ``transparent`` ones.
+- A node with nothing to abstract with (no guarantee, no mode, no output of a refinement
+  type: a contract of assumptions or ghosts only) is read by its body.
 - Imported nodes have no body: they are always read by their contracts.
-- A refinement (``--modular --compositional``, a property falsified on the abstraction) reads
-  the abstract components whose own analysis proved them by their implementations, never an
-  opaque one; what they call is then read by its contract, one level at a time.
+- A refinement (``--modular --compositional``, a property left unproved on the abstraction)
+  reads one more abstract component by its implementation: the first, breadth first, whose
+  own analysis proved it, never an opaque one; what it calls is then read by its contract.
 
 The lists are Kind 2's ``analysisStart`` lists: the components the analysis reads, by contract
 (``abstract``) or by implementation (``concrete``); what an abstract component calls is in
@@ -22,7 +24,8 @@ def contract_abstract(checked: Checked, compositional: bool) -> frozenset[str]:
     """The nodes with a body that analyses read by their contracts (the main node never is)."""
     return frozenset(
         name for name, node in checked.nodes.items()
-        if node.has_contract and not node.imported and node.decl.modifier != "transparent"
+        if (node.guarantees or node.modes or _refined_outputs(node)) and not node.imported
+        and node.decl.modifier != "transparent"
         and (compositional or node.decl.modifier == "opaque"))
 
 
@@ -46,15 +49,33 @@ def abstraction_of(checked: Checked, main: str, abstract: frozenset[str]) -> Abs
     return Abstraction(tuple(sorted(by_contract)), tuple(sorted(by_body)))
 
 
-def refinable(checked: Checked, abstraction: Abstraction, proved: frozenset[str]) -> frozenset[str]:
-    """The abstract components a refinement reads by their implementations: proved, with a
-    body, not opaque."""
-    return frozenset(n for n in abstraction.abstract
-                     if n in proved and not checked.nodes[n].imported
-                     and checked.nodes[n].decl.modifier != "opaque")
+def refinable(checked: Checked, main: str, abstract: frozenset[str],
+              proved: frozenset[str]) -> str | None:
+    """The abstract component a refinement reads by its implementation: the first, breadth
+    first from ``main`` (through the components read by their bodies), that is proved, has a
+    body and is not opaque (Kind 2's ``get_refinement_abstraction``)."""
+    todo, seen = _callees(checked, main), {main}
+    while todo:
+        name = todo.pop(0)
+        if name in seen:
+            continue
+        seen.add(name)
+        node = checked.nodes[name]
+        if node.imported:
+            continue
+        if name not in abstract:
+            todo.extend(_callees(checked, name))
+        elif name in proved and node.decl.modifier != "opaque":
+            return name
+    return None
 
 
 def _callees(checked: Checked, name: str) -> list[str]:
     node = checked.nodes[name]
     return [c.name for c in node.calls if c.name in checked.nodes] + \
         sorted(n for n in node.inlined if n in checked.nodes)
+
+
+def _refined_outputs(node) -> bool:
+    """Whether an output has a refinement (subrange, subtype) type: a guarantee too."""
+    return any(n in node.refinements for n in node.outputs)

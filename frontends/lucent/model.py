@@ -83,8 +83,8 @@ def build_system(checked: Checked, main: str, abstract: frozenset[str] = frozens
         return concrete_violation(checked, main, tr.prop_info, trace, prop)
 
     def refine(proved: frozenset[str]) -> TransitionSystem | None:
-        names = refinable(checked, abstraction, proved)
-        return build_system(checked, main, abstract - names, modular) if names else None
+        name = refinable(checked, main, abstract, proved)
+        return None if name is None else build_system(checked, main, abstract - {name}, modular)
 
     bodies = any(not checked.nodes[n].imported for n in abstraction.abstract)
     return builder.build(lift=lift, replay=replay, refine=refine if bodies else None,

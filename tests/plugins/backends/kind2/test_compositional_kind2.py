@@ -76,6 +76,56 @@ tel
 """
 
 
+#: Two proved callees: refined one at a time, the first called first.
+TWO_PROVED = """
+node A(x: int) returns (y: int);
+(*@contract guarantee y >= 0; *)
+let y = if x > 0 then x else 0; tel
+
+node B(x: int) returns (y: int);
+(*@contract guarantee y >= 0; *)
+let y = if x > 0 then x else 0; tel
+
+node Top(x: int) returns (ok: bool);
+let
+  ok = B(x) = A(x);
+  check "ok" ok;
+tel
+"""
+
+#: The caller breaks the callee's assumption: no refinement (Kind 2: its requirements fail).
+BROKEN_ASSUMPTION = """
+node Callee(x: int) returns (y: int);
+(*@contract assume x > 0; guarantee y >= 0; *)
+let y = x; tel
+
+node Top(x: int) returns (ok: bool);
+let
+  ok = Callee(x) = x;
+  check "ok" ok;
+tel
+"""
+
+#: A contract of assumptions only, or of ghosts only, abstracts nothing: read by the body; an
+#: output of a refinement type is a guarantee.
+NOTHING_TO_ABSTRACT = """
+type Nat = subrange [0, *] of int;
+node A(x: int) returns (y: int);
+(*@contract assume x >= 0; *)
+let y = x; tel
+node G(x: int) returns (y: int);
+(*@contract var g: int = x + 1; *)
+let y = x; tel
+node R(x: int) returns (y: Nat);
+let y = if x > 0 then x else 0; tel
+node Top(x: int) returns (ok: bool);
+let
+  ok = A(if x >= 0 then x else 0) >= 0 and G(x) = x and R(x) = (if x > 0 then x else 0);
+  check "ok" ok;
+tel
+"""
+
+
 def kind2_analyses(binary: str, path: Path, flags: list[str]) -> tuple[int, list]:
     spelled = [w for f in flags for w in (f, "true")]
     proc = subprocess.run([binary, "-json", "--timeout", "60", *spelled, str(path)],
@@ -182,3 +232,10 @@ def test_a_counterexample_of_the_abstraction_may_be_real(kind2, tmp_path):
     small = properties(objects)["small"]
     assert stream(small, "Top", "x")[-1] >= 5
     assert small["onImplementations"] is True
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("text", [TWO_PROVED, BROKEN_ASSUMPTION, NOTHING_TO_ABSTRACT])
+@pytest.mark.parametrize("flags", [["--compositional"], ["--modular", "--compositional"]])
+def test_which_callees_are_abstract_and_refined(kind2, tmp_path, text, flags):
+    same_as_kind2(kind2, tmp_path, text, flags)
