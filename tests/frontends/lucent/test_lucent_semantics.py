@@ -333,3 +333,16 @@ tel
     assert got == {"F[L10C7].SubType[L4C7]": ("falsifiable", "Generated"),
                    "SubRange[L8C3]": ("falsifiable", "Generated"),
                    "P1": ("valid", "PropAnnot")}
+
+
+def test_human_output_names_the_abstraction_and_whether_its_counterexample_is_real(tmp_path):
+    import subprocess
+    import sys
+    path = tmp_path / "m.lus"
+    path.write_text(TWICE)
+    got = subprocess.run([sys.executable, "-m", "kinduct.kernel.cli", "check", "--engine", "kind",
+                          "--compositional", str(path)], capture_output=True, text=True)
+    assert got.returncode == 40
+    assert "Top (by contract: Twice)" in got.stdout
+    assert "with Twice by its contract only; with the implementations, the same inputs do not" \
+        in got.stdout
