@@ -212,7 +212,7 @@ def human_report(console, system: TransitionSystem, props: Sequence[Property],
 
     title = system.name
     if system.abstraction.abstract:
-        title += f" (by their contracts: {', '.join(system.abstraction.abstract)})"
+        title += f" (by contract: {', '.join(system.abstraction.abstract)})"
     table = Table(title=escape(title), title_justify="left")
     for col in ("property", "verdict", "engine", "k", "time (s)"):
         table.add_column(col, overflow="fold")
@@ -239,12 +239,13 @@ def human_report(console, system: TransitionSystem, props: Sequence[Property],
 def _abstract_note(system: TransitionSystem, v: Verdict) -> str:
     """What a counterexample (witness) of an abstraction says of the implementations."""
     what = "witness" if v.answer is Answer.REACHABLE else "counterexample"
-    components = ", ".join(system.abstraction.abstract)
+    abstract = system.abstraction.abstract
+    by = f"{abstract[0]} by its contract" if len(abstract) == 1 else \
+        f"{', '.join(abstract)} by their contracts"
     if v.on_implementations:
-        return (f"a {what} with {components} read by their contracts; with their "
-                "implementations, the same inputs give it too")
-    return (f"a {what} with {components} read by their contracts only; with their "
-            "implementations, the same inputs do not give it")
+        return f"a {what} with {by}; with the implementations, the same inputs give it too"
+    return (f"a {what} with {by} only; with the implementations, the same inputs do not "
+            "give it")
 
 
 def _print_block(console, title: str, block: dict[str, Any], length: int, depth: int = 0) -> None:

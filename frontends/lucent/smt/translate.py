@@ -81,10 +81,15 @@ class PropInfo:
 
 
 class Translator:
-    def __init__(self, checked: Checked, main: str, compositional: bool = False) -> None:
+    def __init__(self, checked: Checked, main: str, abstract: frozenset[str] = frozenset(),
+                 modular: bool = False) -> None:
         self.checked = checked
         self.main = main
-        self.compositional = compositional
+        #: The nodes read by their contracts (:mod:`.abstraction`).
+        self.abstract = abstract
+        #: The nodes the main one calls are analysed on their own: their contracts and
+        #: properties are not owed here, only what their call sites owe.
+        self.modular = modular
         self.b = SystemBuilder(main)
         self.mgr = self.b.mgr
         self.first = self.b.first_step_flag("%first")
@@ -140,12 +145,9 @@ class Translator:
                 self.functions[key] = symbol
             self.assume(mgr.EqualsOrIff(out, mgr.Function(symbol, args) if args else symbol))
 
-    def abstract_nodes(self) -> set[str]:
-        """Nodes a compositional analysis represents by their contract."""
-        if not self.compositional:
-            return set()
-        return {n for n, node in self.checked.nodes.items()
-                if node.has_contract and not node.imported and node.decl.modifier != "transparent"}
+    def abstract_nodes(self) -> frozenset[str]:
+        """Nodes this analysis represents by their contract (imported ones are, always)."""
+        return self.abstract
 
     # ---- variables ----
     def state(self, name: str, t: T, enum_range: bool = False) -> STerm:
@@ -311,6 +313,7 @@ class _Inst:
                 self.define(names, e)
             for a in node.asserts:
                 tr.assume(self.expr(a))
+        if not abstract and self.owes():
             for p in node.props:
                 tr.add_property(self.prefix + p.name, self.expr(p.expr), p, self.prefix)
             for g in node.guarantees:
@@ -342,6 +345,12 @@ class _Inst:
             else:
                 tr.add_property(self.prefix + a.name, self.expr(a.expr), a, self.prefix, "Assumption")
         return [self.env[n] for n in node.outputs]
+
+    def owes(self) -> bool:
+        """Whether this instance's own properties, contract and types are checked in this
+        analysis: always for the main node; a callee's are not under ``--modular``, where the
+        callee is analysed on its own (its call sites' obligations still are)."""
+        return self.top or not self.tr.modular
 
     def define(self, names: list[str], e: A.Expr) -> None:
         """The equation ``names = e`` as an invariant constraint.  It holds at every step, also
@@ -380,8 +389,10 @@ class _Inst:
                 if abstract:
                     tr.assume(owed(mgr.And(self.refinement(n, ref))))
                     continue
+                if not self.owes():
+                    continue
                 source, sofar = "Guarantee", node.sofar
-            elif abstract:
+            elif abstract or not self.owes():
                 continue
             else:
                 source, pos = "Generated", node.decl_pos.get(n, pos)
@@ -390,7 +401,7 @@ class _Inst:
         for p in node.obligations:
             # an abstracted callee with a body owes its contract's obligations in its own
             # analysis; an imported one, which has none, owes them here (Kind 2: Generated)
-            if abstract and not (p.contract and node.imported):
+            if abstract and not (p.contract and node.imported) or not abstract and not self.owes():
                 continue
             entries.append((self.expr(p.expr), replace(p, source="Generated") if abstract else p))
         for term, p in obligations.named(entries):
