@@ -18,6 +18,8 @@ those inside functions and under ``TYPE_CHECKING``):
 The entry modules at the top may import every folder:
 
 - ``model``: the pipeline (parse, check, translate) and the lift and replay of traces.
+- ``abstraction``: which nodes an analysis reads by their contracts, and which one a
+  refinement reads by its body (``--compositional``, ``--modular``, ``opaque``).
 - ``simcli``: ``kinduct simulate`` (parse, check, simulate).
 - ``realizability``: a node's contract as a contract system (parse, check, translate).
 - ``plugin``: the pluggy hooks; imports the three above lazily.
