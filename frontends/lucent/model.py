@@ -220,7 +220,7 @@ def _replay(checked: Checked, main: str, infos: dict[str, PropInfo], trace: Trac
         return Inconclusive(f"the simulator cannot confirm the counterexample: {exc}")
     except Exception as exc:  # the simulator is the reference: any failure is a mismatch
         return f"simulator failed: {type(exc).__name__}: {exc}"
-    clash = _incongruent(sim) or sim.by_zero_clash or sim.choice_clash
+    clash = _incongruent(sim) or sim.unspecified_clash or sim.choice_clash
     if clash is not None:
         return Inconclusive(clash)
     value = inst.watched.get("prop")

@@ -44,7 +44,8 @@ from kinduct.frontends.lucent.core.types import (
 )
 from kinduct.frontends.lucent.smt import collections_smt, domains, obligations, refine
 from kinduct.frontends.lucent.smt.clocks import ClockTerms
-from kinduct.frontends.lucent.smt.division import congruence, division
+from kinduct.frontends.lucent.smt.division import division
+from kinduct.frontends.lucent.smt.outside import outside_congruence
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuilder
 
@@ -104,8 +105,10 @@ class Translator:
         self.next_of: dict[FNode, FNode] = {}
         self.assumptions: list[FNode] = []
         self.divisions: dict[tuple[FNode, int], tuple[FNode, FNode]] = {}
-        #: Divisions by streams: (operator, dividend, divisor, result), see ``division``.
-        self.by_zero: list[tuple[str, FNode, FNode, FNode]] = []
+        #: Out-of-range reads, by the array read (its element terms): each index term and the
+        #: read's value (Kind 2: within a step, equal indices of one array read equal values;
+        #: across steps, and between two arrays of equal elements, nothing is known).
+        self.outside_reads: dict[tuple[FNode, ...], list[tuple[FNode, list[FNode]]]] = {}
         #: The memory ``pre x`` reads, per stream ``x`` (see ``_Inst.pre``).
         self.memories: dict[FNode, FNode] = {}
         #: The uninterpreted function of each result of an abstracted function (``congruence``),
@@ -130,20 +133,25 @@ class Translator:
     def congruence(self, fn: str, args: list[FNode], outs: list[FNode]) -> None:
         """An abstracted function is a mathematical function: equal arguments give equal
         results, at one step and across all steps.  Each result is an uninterpreted function
-        of the arguments, the same symbol for every call of ``fn`` (a constant when there
-        are none), which the engines share across steps (``TransitionSystem.rigid_symbols``)."""
-        mgr = self.mgr
-        types = self.b.env.type_manager
-        arg_types = [a.get_type() for a in args]
+        of the arguments (:meth:`function`)."""
         for i, out in enumerate(outs):
-            t = out.get_type()
-            key = (fn, i, t, tuple(arg_types))
-            symbol = self.functions.get(key)
-            if symbol is None:
-                symbol = mgr.Symbol(f"%uf.{fn}.o{i}.{len(self.functions)}",
-                                    types.FunctionType(t, arg_types) if args else t)
-                self.functions[key] = symbol
-            self.assume(mgr.EqualsOrIff(out, mgr.Function(symbol, args) if args else symbol))
+            self.assume(self.mgr.EqualsOrIff(out, self.function(f"{fn}.o{i}", args,
+                                                                 out.get_type())))
+
+    def function(self, fn: str, args: list[FNode], t) -> FNode:
+        """``fn(args)`` of type ``t``: an uninterpreted function, the same symbol for every use
+        of ``fn`` with these argument types (a constant when there are none), which the
+        engines share across steps (``TransitionSystem.rigid_symbols``): equal arguments give
+        equal values at every distance in time."""
+        arg_types = [a.get_type() for a in args]
+        key = (fn, t, tuple(arg_types))
+        symbol = self.functions.get(key)
+        if symbol is None:
+            types = self.b.env.type_manager
+            symbol = self.mgr.Symbol(f"%uf.{fn}.{len(self.functions)}",
+                                     types.FunctionType(t, arg_types) if args else t)
+            self.functions[key] = symbol
+        return self.mgr.Function(symbol, args) if args else symbol
 
     def abstract_nodes(self) -> frozenset[str]:
         """Nodes this analysis represents by their contract (imported ones are, always)."""
@@ -212,7 +220,7 @@ class Translator:
         inputs = tuple(x for n in node.inputs for x in leaves(env[n]))
         inst = _Inst(self, node, "", env, top=True)
         inst.translate()
-        self.assumptions.extend(congruence(self.mgr, self.by_zero))
+        self.assumptions.extend(outside_congruence(self.mgr, self.outside_reads))
         self.b.interface = Interface(inputs, tuple(x for n in node.outputs
                                                    for x in leaves(inst.env[n])))
         if self.assumptions:
@@ -579,8 +587,11 @@ class _Inst:
             i = self.tr.b.env.simplifier.simplify(self.expr(e.index))
             if i.is_constant() and 0 <= i.constant_value() < len(a):
                 return a[i.constant_value()]
-            # out of range, the read is unconstrained (as in Kind 2), never clamped
+            # out of range, the read is unspecified (as in Kind 2), never clamped; within a
+            # step, a function of the array read and the index (``outside_reads``)
             acc = self.tr.input(self.prefix + e.uid, e.ty)
+            array = tuple(x for elem in a for x in leaves(elem))
+            self.tr.outside_reads.setdefault(array, []).append((i, leaves(acc)))
             if i.is_constant():
                 return acc
             for k in range(len(a) - 1, -1, -1):
