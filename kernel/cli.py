@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from kinduct.kernel import registry, watchdog
+from kinduct.kernel import registry
 from kinduct.kernel.cli_blocks import (
     PROCESS_START,
     add_engine_options,
@@ -117,7 +117,7 @@ class _Parser(argparse.ArgumentParser):
 
 def cmd_check(args: argparse.Namespace) -> int:
     # the run's modules (runner, engines' kernel, solvers) load here, not for --help
-    from kinduct.kernel import refinement
+    from kinduct.kernel import refinement, watchdog
     from kinduct.kernel.decide import decide
     from kinduct.kernel.loading import load_systems
     from kinduct.kernel.report import options_object
@@ -192,6 +192,7 @@ def _timeout_report(systems: Sequence[TransitionSystem], preamble: list[dict], a
                     timeout: float | None) -> str:
     """What the watchdog prints if it ends the run (:func:`watchdog.fallback`): the report with
     every property unknown ("timeout")."""
+    from kinduct.kernel import watchdog
     from kinduct.kernel.report import human_report, json_objects
     from kinduct.kernel.verdict import Answer, Verdict
 
@@ -261,6 +262,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "'kinduct FILE' means 'kinduct check FILE'.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     parser.add_argument("--version", action="version", version=f"kinduct {_version()}")
+    # True for commands that run engines (add_engine_options): --timeout then bounds the process
+    parser.set_defaults(whole_run_timeout=False)
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     sub.required = True
 
@@ -323,13 +326,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         spelled = command_line(raw, parser)
         as_json = "--json" in spelled  # errors go out as JSON in any plugin's spelling
         args = parser.parse_args(spelled)
-        if as_script and getattr(args, "whole_run_timeout", False):
+        if as_script and args.whole_run_timeout:
+            from kinduct.kernel import watchdog
+
             watchdog.arm(PROCESS_START, args.timeout, as_json)
         code = args.handler(args)
         sys.stdout.flush()
-        return watchdog.done(code)  # armed: the process ends here, with no teardown
+        return _finished(code)
     except KinductError as exc:
-        return watchdog.done(_report_error(exc, as_json))
+        return _finished(_report_error(exc, as_json))
     except KeyboardInterrupt:
         sys.stderr.write("kinduct: interrupted\n")
         return 130
@@ -341,6 +346,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return _report_error(KinductError(f"internal error: {type(exc).__name__}: {exc} "
                                           "(run with --debug for details)"), as_json)
+
+
+def _finished(code: int) -> int:
+    """The command's report is out: where the watchdog was armed (it was imported then), it
+    ends the process at once, with no interpreter teardown (seconds on a loaded machine)."""
+    watchdog = sys.modules.get("kinduct.kernel.watchdog")
+    return code if watchdog is None else watchdog.done(code)
 
 
 #: Options of the top-level parser that take no value (they may precede the command).
