@@ -7,8 +7,11 @@ When that analysis leaves an invariant property unproved (falsified on the abstr
 unknown) while every obligation it owes its callees (their assumptions at its call sites,
 source ``Assumption``) holds, the component is analysed again with one more callee read by its
 implementation: the first, breadth first, whose own analysis proved it, never an ``opaque``
-one (:attr:`TransitionSystem.refine`), on the properties left unproved; again while some stay
-so and something is left to refine.  Each refinement is an analysis of its own in the report,
+one (:attr:`TransitionSystem.refine`), on the properties not proved (falsified, unknown, or
+targets reached); again while some stay so and something is left to refine.  When every
+invariant is proved but a target (a mode) is reached on the abstraction, every refinable
+callee is read by its implementation at once and the targets are checked again (Kind 2's
+``get_reachability_abstraction``).  Each refinement is an analysis of its own in the report,
 as in Kind 2.  Without ``--modular`` nothing is refined: a counterexample of the abstraction is
 the answer.
 """
@@ -51,20 +54,38 @@ def refine(system: TransitionSystem, verdicts: list[Verdict], proved: frozenset[
     owed = [p.name for p in system.properties if p.source == "Assumption"]
     current = system
     while current.refine is not None:
-        unproved = {name for name, v in final.items()
-                    if kinds.get(name) is PropertyKind.INVARIANT and v.answer is not Answer.VALID}
-        if not unproved or any(final[name].answer is not Answer.VALID for name in owed
-                               if name in final):
+        # what is not proved is checked again: a property falsified or unknown, a target
+        # reached on the abstraction (Kind 2: every status but "invariant")
+        again = {name for name, v in final.items()
+                 if v.answer not in (Answer.VALID, Answer.UNREACHABLE)}
+        if any(kinds.get(name) is PropertyKind.INVARIANT for name in again):
+            if any(final[name].answer is not Answer.VALID for name in owed if name in final):
+                break  # the caller breaks a callee's assumption: no refinement
+            refined = current.refine(proved)
+        elif any(final[name].answer is Answer.REACHABLE for name in again):
+            refined = _refine_all(current, proved)  # a target reached on the abstraction
+        else:
             break
-        refined = current.refine(proved)
         if refined is None:
             break
-        refined = refined.with_properties([p for p in refined.properties if p.name in unproved])
+        refined = refined.with_properties([p for p in refined.properties if p.name in again])
         answers = decide(refined)
         added.append((refined, answers))
         final.update({v.property: v for v in answers})
         current = refined
     return Refined(tuple(added), [final[v.property] for v in verdicts])
+
+
+def _refine_all(system: TransitionSystem, proved: frozenset[str]) -> TransitionSystem | None:
+    """``system`` with every refinable component read by its implementation (Kind 2's
+    ``get_reachability_abstraction``), None when there is none."""
+    refined = None
+    while system.refine is not None:
+        step = system.refine(proved)
+        if step is None:
+            break
+        refined = system = step
+    return refined
 
 
 def proves(system: TransitionSystem, verdicts: list[Verdict]) -> bool:

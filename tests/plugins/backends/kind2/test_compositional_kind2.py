@@ -239,3 +239,34 @@ def test_a_counterexample_of_the_abstraction_may_be_real(kind2, tmp_path):
 @pytest.mark.parametrize("flags", [["--compositional"], ["--modular", "--compositional"]])
 def test_which_callees_are_abstract_and_refined(kind2, tmp_path, text, flags):
     same_as_kind2(kind2, tmp_path, text, flags)
+
+
+#: Every invariant holds, but ``pos`` is reached on Callee's contract only (its body returns 0):
+#: Kind 2 reads every proved callee by its body and checks the targets again (it then reports
+#: ``pos`` reachable in one block, unreachable in the next). Kind 2 checks modes in an analysis
+#: of their own first, which kinduct does not: the last blocks are compared.
+REACHED_ON_THE_ABSTRACTION = """
+node Callee(x: int) returns (y: int);
+(*@contract guarantee y >= 0; *)
+let y = 0; tel
+
+node Top(x: int) returns (z: int);
+(*@contract
+  guarantee z >= 0;
+  mode pos (require false -> pre z > 0;);
+  mode other (require true -> pre z <= 0;);
+*)
+let z = Callee(x); tel
+"""
+
+
+@pytest.mark.slow
+def test_a_target_reached_on_the_abstraction_is_checked_on_the_implementations(kind2, tmp_path):
+    path = tmp_path / "m.lus"
+    path.write_text(REACHED_ON_THE_ABSTRACTION)
+    flags = ["--modular", "--compositional"]
+    _, k2 = kind2_analyses(kind2, path, flags)
+    _, ours, _ = kinduct_run(path, flags)
+    assert ours[-1] == k2[-1] == ("Top", [], ["Callee"], {"pos[L9C3]": "unreachable",
+                                                         "other[L10C3]": "reachable"})
+    assert ours[-2][:2] == ("Top", ["Callee"]) and ours[-2][3]["pos[L9C3]"] == "reachable"
