@@ -23,6 +23,8 @@ The entry modules at the top may import every folder (of them, only ``plugin`` i
 ``server/``, inside a function):
 
 - ``model``: the pipeline (parse, check, translate) and the lift and replay of traces.
+- ``abstraction``: which nodes an analysis reads by their contracts, and which one a
+  refinement reads by its body (``--compositional``, ``--modular``, ``opaque``).
 - ``simcli``: ``kinduct simulate`` (parse, check, simulate).
 - ``realizability``: a node's contract as a contract system (parse, check, translate).
 - ``testgen``: ``kinduct testgen`` (a node's mode paths explored on its translation, diverse
