@@ -1,7 +1,8 @@
 """``kinduct testgen`` beside Kind 2 v3.0.0's ``--testgen`` on the Kind 2 suite's models with
-modes: the number of reachable mode paths at the same depth, per node Kind 2 generates tests
-for (Kind 2 does so only for a node it proved safe).  kinduct also writes one trace per path
-(``--per-path``) and counts the traces the simulator rejected (none should be).
+modes (and kinduct's examples with modes): the number of reachable mode paths at the same
+depth, per node Kind 2 generates tests for (Kind 2 does so only for a node it proved safe).
+kinduct also writes one trace per path (``--per-path``) and counts the traces the simulator
+rejected (none should be).
 
     .venv/bin/python benchmarks/testgen_kind2.py [--depth 2] [--per-path 1] [--timeout 120]
 
@@ -31,10 +32,10 @@ SKIP = ("syntax-errors", "typecheck-fail", "error")
 
 
 def models() -> list[Path]:
-    """The suite's models that declare a mode."""
+    """The suite's models that declare a mode, and kinduct's examples that do."""
     found = []
-    for path in sorted(SUITE.rglob("*.lus")):
-        if any(part in SKIP for part in path.relative_to(SUITE).parts):
+    for path in [*sorted(SUITE.rglob("*.lus")), *sorted((ROOT / "examples" / "lucent").glob("*.lus"))]:
+        if path.is_relative_to(SUITE) and any(part in SKIP for part in path.relative_to(SUITE).parts):
             continue
         if re.search(r"\bmode\b", path.read_text(errors="replace")):
             found.append(path)
@@ -74,7 +75,7 @@ def main() -> int:
     rows, differ = [], 0
     start = time.monotonic()
     for path in models():
-        name = str(path.relative_to(SUITE))
+        name = str(path.relative_to(SUITE) if path.is_relative_to(SUITE) else path.relative_to(ROOT))
         with tempfile.TemporaryDirectory() as tmp:
             theirs = kind2_paths(path, args.depth, args.timeout, Path(tmp) / "kind2")
             if not theirs:

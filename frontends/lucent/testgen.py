@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -54,7 +53,6 @@ from kinduct.kernel.verdict import Trace
 
 #: Kind 2's default ``--testgen_len``.
 DEFAULT_DEPTH = 5
-_SITE = re.compile(r"\[L\d+C\d+\](#\d+)?$")
 #: Input and output types a trace can hold (scalars).
 SCALAR = ("bool", "int", "real", "enum", "machine")
 
@@ -82,9 +80,13 @@ def setup(checked: Checked, main: str, depth: int) -> Setup:
                                 checked.file, checked.text, pos.line or None, pos.col or None)
     tr = Translator(checked, main)
     system = tr.build().build()
-    modes = [Mode(_SITE.sub("", name), system.property(name).formula)
-             for name, info in tr.prop_info.items()
-             if info.prefix == "" and info.prop.source == "NonVacuityCheck"]
+    # a mode's requirement is its non-vacuity property's target; named as Kind 2 names it (the
+    # import site too where two modes share a name), in the contract's order
+    names = [m.name for m in node.modes]
+    modes = []
+    for m in node.modes:
+        prop = system.property(f"{m.site}{m.name}[L{m.pos.line}C{m.pos.col}]")
+        modes.append(Mode(m.name if names.count(m.name) == 1 else f"{m.site}{m.name}", prop.formula))
     imported = node.imported
     constraints: tuple = ()
     if imported:  # the contract is the component: what it guarantees holds at every step
@@ -157,9 +159,9 @@ def check_trace(checked: Checked, s: Setup, path: ModePath,
     outputs = {n: vs for n, _, vs in m.streams}
     full = [{**{n: outputs[n][k] for n in node.inputs + node.outputs}, **consulted.get(k, {})}
             for k in range(len(steps))]
-    requires = [e for e in m.elements if e.kind == "require"]
+    requires = [e for e in m.elements if e.kind == "require"]  # in the contract's order
     for k, active in enumerate(path):
-        got = tuple(e.name.removesuffix(".requires") for e in requires if e.values[k])
+        got = tuple(mode.name for mode, e in zip(s.problem.modes, requires, strict=True) if e.values[k])
         if set(got) != set(active):
             return full, (f"at step {k} the simulator activates {', '.join(got) or 'no mode'}, "
                           f"the path {', '.join(active)}")
