@@ -51,6 +51,21 @@ def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
         from kinduct.frontends.lucent.simcli import run_simulate
         return run_simulate(args)
     sim.set_defaults(handler=handler)
+
+    lsp = subparsers.add_parser("lsp", help="a Language Server Protocol server over stdio for Lucent files "
+                                            "(diagnostics, outline, checks as you edit)",
+                                example="kinduct lsp --timeout 30")
+    lsp.add_argument("--timeout", type=float, default=20.0,
+                     help="seconds per node analysis of a check (default 20)")
+    lsp.add_argument("--debounce", type=float, default=0.3,
+                     help="seconds of quiet after an edit before the text is analysed again (default 0.3)")
+
+    def serve(args: argparse.Namespace) -> int:
+        from kinduct.frontends.lucent.server.checking import CheckOptions
+        from kinduct.frontends.lucent.server.features import serve as run_server
+        return run_server(CheckOptions(timeout=args.timeout), args.debounce)
+    lsp.set_defaults(handler=serve)
+
     add_contract_commands(subparsers)
 
 
