@@ -124,15 +124,17 @@ def _json(v: Any, t: T) -> Any:
     if t.kind == "enum":
         return t.items[v]
     if t.kind == "real":
-        f = Fraction(v)
-        return int(f) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+        return _raw(Fraction(v))
     return v
 
 
 def _raw(v: Any) -> Any:
-    """A solver value in JSON (a real as ``n/d``)."""
+    """A solver value in JSON (a real as a number where a float holds it exactly, else as the
+    text ``n/d``)."""
     if isinstance(v, Fraction):
-        return int(v) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+        if v.denominator == 1:
+            return int(v)
+        return float(v) if Fraction(float(v)) == v else f"{v.numerator}/{v.denominator}"
     return v
 
 
