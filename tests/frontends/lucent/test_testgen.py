@@ -56,7 +56,7 @@ def acc_paths(steps: int) -> dict[tuple[frozenset[str], ...], int]:
     return out
 
 
-INPUTS = {"up", "x", "r", "speed", "brake", "g"}  # the inputs of the models below
+INPUTS = {"up", "x", "r", "speed", "brake", "g", "b"}  # the inputs of the models below
 
 
 def written(target: Path) -> dict[str, tuple[list[tuple[str, ...]], list[list[dict]]]]:
@@ -207,3 +207,39 @@ def test_kind2_spellings_and_errors(tmp_path):
     assert code == 3 and "has no contract" in err and "Traceback" not in err
     code, _, err = cli("testgen", LUCENT / "modes.lus", "--depth", "-1")
     assert code == 2
+
+
+REALS = """node R (x: real; b: bool) returns (y: real);
+(*@contract
+  assume x >= 0.0 and x <= 10.0;
+  mode hi (require x > 5.0;);
+  mode lo (require x <= 5.0 and (false -> pre b););
+  mode other (require x <= 5.0 and (true -> not pre b););
+*)
+let
+  y = x / 2.0;
+tel
+"""
+
+
+def test_real_inputs_are_diverse_and_follow_their_path(tmp_path):
+    from fractions import Fraction
+    model = tmp_path / "reals.lus"
+    model.write_text(REALS)
+    code, _, err = cli("testgen", model, "--depth", 1, "--per-path", 3, "--out", tmp_path)
+    assert code == 0, err
+    paths = written(tmp_path / "R")
+    # hi or (lo / other by the previous b) at each step: by hand, 2 at step 0, then 2 each
+    expected = {(a, b) for a in ("hi", "other") for b in ("hi", "lo", "other")}
+    assert {tuple(m[0] for m in modes) for modes, _ in paths.values()} == expected
+    for modes, traces in paths.values():
+        assert len(traces) == 3
+        for trace in traces:
+            prev_b = None
+            for k, s in enumerate(trace):
+                x = Fraction(str(s["x"]))
+                assert 0 <= x <= 10 and Fraction(str(s["y"])) == x / 2
+                active = ["hi"] if x > 5 else ["lo"] if prev_b else ["other"]
+                assert active == list(modes[k])
+                prev_b = s["b"]
+        assert len({tuple(str(s["x"]) for s in t) for t in traces}) == 3
