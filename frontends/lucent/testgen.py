@@ -51,8 +51,6 @@ from kinduct.kernel.modepaths import Exploration, Mode, ModePath, ModeProblem
 from kinduct.kernel.system import PropertyKind
 from kinduct.kernel.verdict import Trace
 
-#: Kind 2's default ``--testgen_len``.
-DEFAULT_DEPTH = 5
 #: Input and output types a trace can hold (scalars).
 SCALAR = ("bool", "int", "real", "enum", "machine")
 
