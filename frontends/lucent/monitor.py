@@ -120,10 +120,18 @@ def monitor(checked: Checked, main: str, steps: Sequence[Mapping[str, Any]],
         for i in range(len(elements)):
             values[i].append(bool(sim.root.watched[f"e{i}"]))
     shown = [(n, "input") for n in node.inputs] + [(n, "output") for n in node.outputs]
-    streams = tuple((n, cls, tuple(h.get(n) for h in sim.root.history)) for n, cls in shown)
+    streams = tuple((n, cls, tuple(_shown(h.get(n), node.types[n]) for h in sim.root.history))
+                    for n, cls in shown)
     out = tuple(Element(kind, name, tuple(v)) for (kind, name, _), v in zip(elements, values, strict=True))
     violation, failure = _verdict(out, streams, len(steps))
     return Monitored(main, len(steps), out, streams, violation, failure)
+
+
+def _shown(v: Any, t) -> Any:
+    """A stream's value as shown: an enumeration's by its constant's name."""
+    if t.kind == "enum" and isinstance(v, int) and 0 <= v < len(t.items):
+        return t.items[v]
+    return v
 
 
 def _verdict(elements: Sequence[Element], streams, n: int) -> tuple[Violation | None, Violation | None]:

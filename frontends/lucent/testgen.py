@@ -119,8 +119,8 @@ def _json(v: Any, t: T) -> Any:
     """A value in Kind 2's interpreter input (enumerations by name, reals as text)."""
     if t.kind == "bool":
         return bool(v)
-    if t.kind == "enum":
-        return t.items[v]
+    if t.kind == "enum":  # the monitor shows it by name already
+        return v if isinstance(v, str) else t.items[v]
     if t.kind == "real":
         return _raw(Fraction(v))
     return v
