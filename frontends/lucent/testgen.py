@@ -3,7 +3,10 @@ tests from a node's contract, one directory per reachable mode path.
 
 The main node is translated as for ``check`` (:class:`~.smt.translate.Translator`); the
 modes' requirements are read from its non-vacuity properties, the contract's assumptions are
-the system's invariant constraints.  A node without a body (imported) has free outputs: its
+the system's invariant constraints.  With ``--compositional`` the nodes it calls that have a
+contract are read by their contracts (Kind 2's maximal abstraction: its path counts); the
+traces are still checked with the bodies, so a path only the abstraction reaches gets its
+traces rejected.  A node without a body (imported) has free outputs: its
 guarantees, ensures and the refinements of its outputs become constraints of every step, so
 the traces are runs of the contract itself.  :func:`kinduct.kernel.modepaths.explore`
 enumerates the mode paths of steps ``0..K`` (Kind 2's ``--testgen_len K``), and
@@ -39,6 +42,7 @@ from typing import Any
 
 import attrs
 
+from kinduct.frontends.lucent.abstraction import contract_abstract
 from kinduct.frontends.lucent.core.checked import Checked, Node
 from kinduct.frontends.lucent.core.types import T
 from kinduct.frontends.lucent.model import trace_oracle
@@ -64,8 +68,10 @@ class Setup:
     imported: bool
 
 
-def setup(checked: Checked, main: str, depth: int) -> Setup:
-    """The mode-path problem of node ``main`` explored to step ``depth``."""
+def setup(checked: Checked, main: str, depth: int, compositional: bool = False) -> Setup:
+    """The mode-path problem of node ``main`` explored to step ``depth``; ``compositional``:
+    the nodes it calls that have a contract are read by their contracts (Kind 2's maximal
+    abstraction, the one its ``--testgen`` explores), else by their bodies."""
     node = checked.nodes[main]
     if not node.modes:
         what = "no contract" if not node.has_contract else "no modes"
@@ -76,7 +82,8 @@ def setup(checked: Checked, main: str, depth: int) -> Setup:
             pos = node.var_pos[n]
             raise InputError.at(f"testgen supports streams of scalar types; '{n}' is of type {t}",
                                 checked.file, checked.text, pos.line or None, pos.col or None)
-    tr = Translator(checked, main)
+    abstract = contract_abstract(checked, True) - {main} if compositional else frozenset()
+    tr = Translator(checked, main, abstract)
     system = tr.build().build()
     # a mode's requirement is its non-vacuity property's target; named as Kind 2 names it (the
     # import site too where two modes share a name), in the contract's order
@@ -188,7 +195,8 @@ def dot(exploration: Exploration) -> str:
 
 
 def generate(checked: Checked, main: str, depth: int, per_path: int, seed: int, out: Path | None,
-             timeout: float | None = None, solver_name: str | None = None) -> dict[str, Any]:
+             timeout: float | None = None, solver_name: str | None = None,
+             compositional: bool = False) -> dict[str, Any]:
     """Explore, draw and check the traces, write them under ``out`` (None: nothing written);
     the summary (also written as ``summary.json``)."""
     from kinduct.kernel import registry
@@ -197,7 +205,7 @@ def generate(checked: Checked, main: str, depth: int, per_path: int, seed: int, 
 
     start = time.monotonic()
     deadline = None if timeout is None else start + timeout
-    s = setup(checked, main, depth)
+    s = setup(checked, main, depth, compositional)
     env = s.problem.system.env
     solver = registry.backend(solver_name or registry.default_solver()).solver(env)
     exploration = explore(s.problem, solver, deadline)
@@ -233,6 +241,7 @@ def generate(checked: Checked, main: str, depth: int, per_path: int, seed: int, 
     summary = {
         "node": main, "depth": depth, "steps": depth + 1, "perPath": per_path, "seed": seed,
         "modes": [m.name for m in s.problem.modes], "imported": s.imported,
+        "compositional": compositional,
         "explored": exploration.explored, "reachable": exploration.reachable,
         "unreachable": exploration.unreachable, "undecided": exploration.undecided,
         "paths": len(exploration.paths), "deadlocks": len(exploration.deadlocks),
@@ -263,7 +272,7 @@ def run_testgen(args: argparse.Namespace) -> int:
         raise InputError(f"{checked.file}: no node to generate tests for (use --main)")
     per_path = 0 if args.graph_only else args.per_path
     summary = generate(checked, mains[0], args.depth, per_path, args.seed, Path(args.out),
-                       args.timeout, args.solver)
+                       args.timeout, args.solver, args.compositional)
     if summary["rejected"]:
         sys.stderr.write(f"warning: {summary['rejected']} trace(s) did not follow their mode path "
                          "on the simulator and were not written (see summary.json)\n")

@@ -190,9 +190,9 @@ def test_an_imported_node_gets_traces_of_inputs_and_outputs_for_every_mode_path(
 
 def test_kind2_spellings_and_errors(tmp_path):
     assert rewrite(["m.lus", "--testgen", "true", "--testgen_len", "3", "--output_dir", "d"]) == \
-        ["testgen", "m.lus", "--depth", "3", "--out", "d"]
+        ["testgen", "m.lus", "--depth", "3", "--out", "d", "--compositional"]
     assert rewrite(["m.lus", "--testgen=true", "--testgen_graph_only", "true"]) == \
-        ["testgen", "m.lus", "--graph-only"]
+        ["testgen", "m.lus", "--compositional", "--graph-only"]
     assert rewrite(["m.lus", "--testgen", "false"]) == ["m.lus"]
     assert rewrite(["--enable", "contract_monitor", "--monitor_trace_file", "t.json", "m.lus"]) == \
         ["monitor", "--trace", "t.json", "m.lus"]
@@ -243,3 +243,35 @@ def test_real_inputs_are_diverse_and_follow_their_path(tmp_path):
                 assert active == list(modes[k])
                 prev_b = s["b"]
         assert len({tuple(str(s["x"]) for s in t) for t in traces}) == 3
+
+
+ABSTRACTION = """node Sub (x: int) returns (y: int);
+(*@contract guarantee y >= 0; *)
+let y = 0; tel
+node Top (x: int) returns (z: int);
+(*@contract
+  mode a (require true -> pre z > 0;);
+  mode b (require true -> pre z <= 0;);
+*)
+let z = Sub(x); tel
+"""
+
+
+def test_compositional_counts_the_paths_of_the_callees_contracts(tmp_path):
+    model = tmp_path / "abs.lus"
+    model.write_text(ABSTRACTION)
+    # with Sub's body z is always 0: both modes at step 0, then b only
+    code, out, err = cli("testgen", model, "--main", "Top", "--depth", 2, "--out", tmp_path / "b", "--json")
+    assert code == 0, err
+    (body,) = json.loads(out)
+    assert [t["modes"] for t in body["tests"]] == [[["a", "b"], ["b"], ["b"]]] and body["rejected"] == 0
+    # by Sub's contract z is any natural: a or b from step 1 on (Kind 2's count); the paths only
+    # the contract reaches get no trace (each is checked with Sub's body)
+    code, out, err = cli("testgen", model, "--main", "Top", "--depth", 2, "--out", tmp_path / "c",
+                         "--json", "--compositional")
+    assert code == 0, err
+    (abstract,) = json.loads(out)
+    paths = {tuple(tuple(c) for c in t["modes"]): t for t in abstract["tests"]}
+    assert set(paths) == {(("a", "b"), x, y) for x in (("a",), ("b",)) for y in (("a",), ("b",))}
+    for path, t in paths.items():
+        assert (t["traces"] > 0) == (path == (("a", "b"), ("b",), ("b",)))
