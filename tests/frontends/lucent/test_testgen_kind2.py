@@ -44,3 +44,16 @@ def test_monitor_values_equal_kind2s_contract_monitor(kind2, tmp_path):
         assert code in (10, 20), err
         ours = {e["name"]: [v for _, v in e["instantValues"]] for e in json.loads(out)[0]["elements"]}
         assert ours == theirs
+
+
+def test_compositional_path_count_equals_kind2s(kind2, tmp_path):
+    from tests.frontends.lucent.test_testgen import ABSTRACTION
+    model = tmp_path / "abs.lus"
+    model.write_text(ABSTRACTION)
+    subprocess.run([kind2, "--testgen", "true", "--testgen_len", "2", "--output_dir", str(tmp_path / "k2"),
+                    str(model)], capture_output=True, text=True, timeout=300)
+    theirs = len(list((tmp_path / "k2" / "Top" / "tests" / "unit").glob("testcase_*.json")))
+    code, out, err = cli(model, "--testgen", "true", "--testgen_len", "2", "--output_dir", tmp_path,
+                         "--lus_main", "Top", "--testgen_graph_only")
+    assert code == 0, err
+    assert json.loads((tmp_path / "Top" / "summary.json").read_text())["paths"] == theirs == 4
