@@ -275,3 +275,29 @@ def test_compositional_counts_the_paths_of_the_callees_contracts(tmp_path):
     assert set(paths) == {(("a", "b"), x, y) for x in (("a",), ("b",)) for y in (("a",), ("b",))}
     for path, t in paths.items():
         assert (t["traces"] > 0) == (path == (("a", "b"), ("b",), ("b",)))
+
+
+DEADLOCK = """node D (x: int) returns (y: int);
+(*@contract
+  assume x >= 0 and x <= 3;
+  assume true -> pre x < 3;
+  mode lo (require x < 2;);
+  mode mid (require x = 2;);
+  mode top (require x = 3;);
+*)
+let y = x; tel
+"""
+
+
+def test_deadlocked_prefixes_are_listed_and_their_siblings_explored(tmp_path):
+    model = tmp_path / "dl.lus"
+    model.write_text(DEADLOCK)
+    code, out, err = cli("testgen", model, "--depth", 2, "--graph-only", "--out", tmp_path, "--json")
+    assert code == 0, err
+    (summary,) = json.loads(out)
+    # x = 3 (top) only at the last step: lo|mid, lo|mid, lo|mid|top; top earlier deadlocks
+    modes = {0: "lo", 1: "lo", 2: "mid", 3: "top"}
+    paths = {tuple(modes[x] for x in xs) for xs in itertools.product(range(3), range(3), range(4))}
+    assert {tuple(c[0] for c in t["modes"]) for t in summary["tests"]} == paths
+    assert sorted(tuple(c[0] for c in p) for p in summary["deadlockPaths"]) == \
+        sorted([("top",), ("lo", "top"), ("mid", "top")])
