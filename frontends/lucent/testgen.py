@@ -287,5 +287,8 @@ def run_testgen(args: argparse.Namespace) -> int:
               f"{summary['undecided']}")
     out.print(f"  reachable paths {summary['paths']}, deadlocked prefixes {summary['deadlocks']}, "
               f"traces written {summary['traces']}, rejected {summary['rejected']}")
+    if summary["timedOut"]:
+        out.print(f"  timed out: {summary['undecided']} combinations undecided, traces only for the "
+                  "paths reached before the time limit")
     out.print(f"  written to {Path(args.out) / summary['node']}")
     return 0
