@@ -188,8 +188,8 @@ def serve(options: CheckOptions, debounce: float) -> int:
     (a forked child closes ``sys.stdin``, whose lock the reader thread may hold)."""
     import os
     import sys
-    protocol_in = os.fdopen(os.dup(0), "rb", buffering=0)
-    protocol_out = os.fdopen(os.dup(1), "wb", buffering=0)
+    protocol_in = os.fdopen(os.dup(0), "rb")
+    protocol_out = os.fdopen(os.dup(1), "wb")
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
