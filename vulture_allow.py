@@ -168,3 +168,4 @@ counterexample_request
 get_components
 kind2_check
 kind2_counterexample
+_.writelines  # text-stream protocol of the watchdog's stdout (kernel/watchdog.py)

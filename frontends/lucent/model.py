@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from kinduct.frontends.lucent.abstraction import abstraction_of, contract_abstract, refinable
 from kinduct.frontends.lucent.check import machine, quantified, recursive
 from kinduct.frontends.lucent.check.checker import Checked, check_program
 from kinduct.frontends.lucent.core.types import T, assemble, recursive_type, scalar_paths
@@ -54,13 +55,15 @@ def main_nodes(checked: Checked, options: LoadOptions) -> list[str]:
     return checked.top_nodes()  # none (only imported nodes, or none at all): nothing to check
 
 
-def build_system(checked: Checked, main: str, compositional: bool = False) -> TransitionSystem:
-    tr = Translator(checked, main, compositional)
+def build_system(checked: Checked, main: str, abstract: frozenset[str] = frozenset(),
+                 modular: bool = False) -> TransitionSystem:
+    """``main``'s analysis, reading the nodes in ``abstract`` by their contracts; ``modular``:
+    the nodes it calls are analysed on their own, so their contracts and properties are not
+    checked here (the call sites' obligations are)."""
+    tr = Translator(checked, main, abstract, modular)
     builder = tr.build()
     builder.origin = Origin(top=main)
-    system_ref: dict[str, TransitionSystem] = {}
-
-    abstract = tr.abstract_nodes()
+    abstraction = abstraction_of(checked, main, abstract)
 
     def lift(trace: Trace, prop: Property | None) -> list[dict[str, Any]]:
         leaves = sorted(trace.steps[0]) if trace.steps else []
@@ -69,22 +72,19 @@ def build_system(checked: Checked, main: str, compositional: bool = False) -> Tr
                        stepped)]
 
     def replay(trace: Trace, prop: Property) -> str | None:
-        problem = replay_on_simulator(checked, main, tr.prop_info, trace, prop, abstract)
-        if problem is None and abstract and not concrete_violation(checked, main, tr.prop_info, trace, prop):
-            # The abstraction is refined with the callees' bodies: the trace's inputs are run on
-            # the implementations; when they do not violate the property, the answer is unknown.
-            return Inconclusive(
-                "the counterexample relies on the contracts of "
-                f"{', '.join(sorted(abstract))}; with their implementations the same inputs do "
-                f"not violate {prop.name}")
-        return problem
+        return replay_on_simulator(checked, main, tr.prop_info, trace, prop, abstract)
 
-    def refine() -> TransitionSystem:
-        return build_system(checked, main)
+    def on_implementations(trace: Trace, prop: Property) -> bool | None:
+        return concrete_violation(checked, main, tr.prop_info, trace, prop)
 
-    system = builder.build(lift=lift, replay=replay, refine=refine if abstract else None)
-    system_ref["s"] = system
-    return system
+    def refine(proved: frozenset[str]) -> TransitionSystem | None:
+        name = refinable(checked, main, abstract, proved)
+        return None if name is None else build_system(checked, main, abstract - {name}, modular)
+
+    bodies = any(not checked.nodes[n].imported for n in abstraction.abstract)
+    return builder.build(lift=lift, replay=replay, refine=refine if bodies else None,
+                         abstraction=abstraction,
+                         on_implementations=on_implementations if bodies else None)
 
 
 def load_systems(path: Path, options: LoadOptions) -> list[TransitionSystem]:
@@ -94,7 +94,8 @@ def load_systems(path: Path, options: LoadOptions) -> list[TransitionSystem]:
         names = [n for n in checked.order if n in keep and not checked.nodes[n].imported]
     else:
         names = main_nodes(checked, options)
-    return [build_system(checked, n, options.compositional) for n in names]
+    abstract = contract_abstract(checked, options.compositional)
+    return [build_system(checked, n, abstract, options.modular) for n in names]
 
 
 def _reachable_from(checked: Checked, main: str) -> set[str]:
@@ -161,19 +162,20 @@ def trace_inputs(checked: Checked, main: str, trace: Trace, oracle=None) -> list
 
 
 def concrete_violation(checked: Checked, main: str, infos: dict[str, PropInfo], trace: Trace,
-                       prop: Property) -> bool:
-    """Whether the trace's inputs also violate ``prop`` with every node's implementation."""
+                       prop: Property) -> bool | None:
+    """Whether the trace's inputs also violate (reach) ``prop`` with every node's
+    implementation (None: the simulator cannot run them)."""
     info = infos[prop.name]
     sim = Simulator(checked, main, trace_oracle(trace))
     inst = sim.instance(info.prefix)
     if inst is None:
-        return False
+        return None
     inst.watches.append(("prop", _prop_watch(info)))
     try:
         for inp in trace_inputs(checked, main, trace):
             sim.step(inp)
-    except Exception:
-        return False
+    except Exception:  # noqa: BLE001 - a run the simulator cannot make says nothing
+        return None
     return inst.watched.get("prop") is (info.kind == "reachable")
 
 
@@ -218,7 +220,7 @@ def _replay(checked: Checked, main: str, infos: dict[str, PropInfo], trace: Trac
         return Inconclusive(f"the simulator cannot confirm the counterexample: {exc}")
     except Exception as exc:  # the simulator is the reference: any failure is a mismatch
         return f"simulator failed: {type(exc).__name__}: {exc}"
-    clash = _incongruent(sim) or sim.by_zero_clash or sim.choice_clash
+    clash = _incongruent(sim) or sim.unspecified_clash or sim.choice_clash
     if clash is not None:
         return Inconclusive(clash)
     value = inst.watched.get("prop")
