@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
+from kinduct.frontends.lucent.abstraction import contract_abstract
 from kinduct.frontends.lucent.model import build_system
 from kinduct.frontends.lucent.server.document import Analysis, Span
 from kinduct.frontends.lucent.server.fingerprint import fingerprints
@@ -83,6 +84,15 @@ class NodeResult:
     cached: bool = False
     #: A failure to build or decide (then no properties).
     error: str | None = None
+
+
+def _system(doc: Analysis, name: str, mode: str) -> TransitionSystem:
+    """``name``'s own analysis (Kind 2's modular one: the nodes it calls are analysed on their
+    own, their call sites' obligations here), compositional ones reading the callees with
+    contracts by their contracts."""
+    assert doc.checked is not None
+    abstract = contract_abstract(doc.checked, mode == "compositional")
+    return build_system(doc.checked, name, abstract, modular=True)
 
 
 def text_hash(doc: Analysis, name: str) -> str | None:
@@ -184,7 +194,7 @@ class Checker:
         fresh: list[SourceLocation | None] | None = None
         if stale and doc.checked is not None and result.node in doc.checked.nodes:
             try:  # the same problem (equal fingerprints): the same properties, in order
-                system = build_system(doc.checked, result.node, result.mode == "compositional")
+                system = _system(doc, result.node, result.mode)
                 fresh = [p.location for p in system.properties]
                 by_name = {p.name: p.location for p in system.properties}
             except KinductError:
@@ -205,9 +215,12 @@ class Checker:
         return out
 
 
-def result_message(node: str, p: PropertyResult) -> tuple[str, str]:
-    """(severity, message) of a property's verdict in an analysis of ``node``."""
-    where = f"{p.name} (analysis of {node})"
+def result_message(node: str, p: PropertyResult, mode: str = "check") -> tuple[str, str]:
+    """(severity, message) of a property's verdict in an analysis of ``node`` (a
+    compositional one reads the callees with contracts by their contracts, without
+    refinement: its answers are the abstraction's)."""
+    kind = "compositional analysis" if mode == "compositional" else "analysis"
+    where = f"{p.name} ({kind} of {node})"
     if p.answer == Answer.FALSIFIABLE.value:
         step = p.k if p.k is not None else (p.length - 1 if p.length else 0)
         return "error", (f"{where} is falsified: counterexample of length {p.length}, first "
@@ -237,7 +250,7 @@ def _analyse_in_child(doc: Analysis, name: str, mode: str, options: CheckOptions
                       send: Connection) -> None:
     start = time.monotonic()
     try:
-        system = build_system(doc.checked, name, mode == "compositional")
+        system = _system(doc, name, mode)
         verdicts = decide(system, options.run_options(None), start) if system.properties else []
         props = tuple(_summary(system, doc, v) for v in verdicts)
         anchors = {p.anchor: text_hash(doc, p.anchor) or "" for p in props if p.anchor}

@@ -114,7 +114,7 @@ class KinductServer(LanguageServer):
         results = self.results.get(uri, {})
         if results and doc.program is not None and doc.checked is not None:
             current = fingerprints(doc.program)
-            for (node, _), result in sorted(results.items()):
+            for (node, _), result in sorted(results.items(), key=lambda kv: kv[0]):
                 if current.get(node) != result.fingerprint:
                     continue
                 if result.error is not None:
@@ -125,7 +125,7 @@ class KinductServer(LanguageServer):
                 for prop, span in self.checker.place(doc, result):
                     if span is None:
                         continue
-                    severity, message = result_message(node, prop)
+                    severity, message = result_message(node, prop, result.mode)
                     notes.append(Note(span, severity, message, "kinduct check"))
         version = self.workspace.get_text_document(uri).version
         self._publish(uri, notes, version)
