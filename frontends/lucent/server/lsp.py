@@ -78,6 +78,8 @@ class KinductServer(LanguageServer):
 
     async def refresh(self, uri: str) -> None:
         """Analyse the document's current text (in a worker thread) and publish."""
+        if uri not in self.workspace.text_documents:  # closed meanwhile
+            return
         document = self.workspace.get_text_document(uri)
         text, version = document.source, document.version
         path = to_fs_path(uri) or uri
@@ -159,7 +161,9 @@ class KinductServer(LanguageServer):
         elif uri not in self.docs:
             await self.refresh(uri)
         doc = self.docs.get(uri)
-        if doc is None or doc.checked is None:
+        if doc is None:
+            raise ValueError(f"{uri} is not an open Lucent document")
+        if doc.checked is None:
             raise ValueError("the document has errors: fix them before checking")
         nodes = self.nodes_of(doc, node)
         title = f"kinduct {mode} {node or Path(doc.path).name}"
