@@ -62,7 +62,7 @@ def _diagnostic(note: Note) -> T.Diagnostic:
 class KinductServer(LanguageServer):
     """The server's state: the documents' analyses, their latest check results, the checker."""
 
-    def __init__(self, options: CheckOptions, debounce: float) -> None:
+    def __init__(self, options: CheckOptions, debounce: float, kind2_notifications: bool = False) -> None:
         super().__init__("kinduct", server_version(), text_document_sync_kind=T.TextDocumentSyncKind.Full)
         self.options = options
         self.debounce = debounce
@@ -73,6 +73,9 @@ class KinductServer(LanguageServer):
         self.results: dict[str, dict[tuple[str, str], NodeResult]] = {}
         self.checker = Checker()
         self.analysis_lock = threading.Lock()
+        #: Send ``kind2/updateComponents`` after each analysis (Kind 2's extension re-asks
+        #: ``kind2/getComponents`` on it).
+        self.kind2_notifications = kind2_notifications
 
     # ---- documents ----
 
@@ -98,6 +101,8 @@ class KinductServer(LanguageServer):
             return  # a newer text is on its way
         self.docs[uri] = doc
         self.publish(uri)
+        if self.kind2_notifications:
+            self.protocol.notify("kind2/updateComponents", uri)
 
     def schedule(self, uri: str, delay: float) -> None:
         old = self.pending.pop(uri, None)
