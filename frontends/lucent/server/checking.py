@@ -27,7 +27,6 @@ from typing import Any
 from kinduct.frontends.lucent.abstraction import contract_abstract
 from kinduct.frontends.lucent.model import build_system
 from kinduct.frontends.lucent.server.document import Analysis, Span
-from kinduct.frontends.lucent.server.fingerprint import fingerprints
 from kinduct.kernel.decide import decide
 from kinduct.kernel.errors import KinductError, SourceLocation
 from kinduct.kernel.report import property_object
@@ -140,7 +139,7 @@ class Checker:
         """Results for ``nodes`` of the checked ``doc``, in order; ``report(node, i, n)``
         before each; raises :class:`Cancelled` once ``cancel`` is set."""
         assert doc.checked is not None and doc.program is not None
-        prints = fingerprints(doc.program)
+        prints = doc.fingerprints()
         out: list[NodeResult] = []
         for i, name in enumerate(nodes):
             if cancel.is_set():

@@ -17,6 +17,7 @@ from pathlib import Path
 from kinduct.frontends.lucent.check.checker import check_program
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import Checked
+from kinduct.frontends.lucent.server.fingerprint import fingerprints
 from kinduct.frontends.lucent.syntax.parser import parse_text
 from kinduct.kernel.errors import InputError, SourceLocation, SourceWarning
 from kinduct.kernel.frontend import gc_paused
@@ -114,6 +115,13 @@ class Analysis:
     program: A.Program | None = None
     checked: Checked | None = None
     _decls: list[tuple[str, str, A.Pos]] | None = field(default=None, repr=False)
+    _prints: dict[str, str] | None = field(default=None, repr=False)
+
+    def fingerprints(self) -> dict[str, str]:
+        """Every node's :mod:`.fingerprint` (computed once)."""
+        if self._prints is None:
+            self._prints = fingerprints(self.program) if self.program is not None else {}
+        return self._prints
 
     def decls(self) -> list[tuple[str, str, A.Pos]]:
         """(name, kind, extent) of the declarations written in this text (not included), in

@@ -33,7 +33,6 @@ from kinduct.frontends.lucent.server.checking import (
     result_message,
 )
 from kinduct.frontends.lucent.server.document import Analysis, Note, Span, analyse
-from kinduct.frontends.lucent.server.fingerprint import fingerprints
 from kinduct.frontends.lucent.server.other import analyse_other, is_lucent
 from kinduct.frontends.lucent.server.realize import realizability
 
@@ -95,7 +94,10 @@ class KinductServer(LanguageServer):
 
         def work() -> Analysis:
             with self.analysis_lock:
-                return analyse(text, path)
+                doc = analyse(text, path)
+            if self.results.get(uri):  # for publish, off the event loop
+                doc.fingerprints()
+            return doc
         doc = await loop.run_in_executor(None, work)
         if self.workspace.get_text_document(uri).version != version:
             return  # a newer text is on its way
@@ -120,7 +122,7 @@ class KinductServer(LanguageServer):
         notes = list(doc.notes)
         results = self.results.get(uri, {})
         if results and doc.program is not None and doc.checked is not None:
-            current = fingerprints(doc.program)
+            current = doc.fingerprints()
             for (node, _), result in sorted(results.items(), key=lambda kv: kv[0]):
                 if current.get(node) != result.fingerprint:
                     continue
