@@ -16,6 +16,7 @@ import asyncio
 import json
 import threading
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +67,6 @@ class KinductServer(LanguageServer):
         self.options = options
         self.debounce = debounce
         self.docs: dict[str, Analysis] = {}
-        self.other_notes: dict[str, list[Note]] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
         #: uri -> (node, mode) -> the latest result of that check.
         self.results: dict[str, dict[tuple[str, str], NodeResult]] = {}
@@ -88,7 +88,6 @@ class KinductServer(LanguageServer):
         loop = asyncio.get_running_loop()
         if not is_lucent(path):
             notes = await loop.run_in_executor(None, analyse_other, text, path)
-            self.other_notes[uri] = notes
             self._publish(uri, notes, version)
             return
 
@@ -186,7 +185,10 @@ class KinductServer(LanguageServer):
         self.publish(uri)
         return results
 
-    async def _with_progress(self, title: str, token: T.ProgressToken | None, work):
+    async def _with_progress(self, title: str, token: T.ProgressToken | None,
+                             work: Callable[[threading.Event, Callable[[str, int, int], None]], Any]) -> Any:
+        """``work(cancel, report)`` in a worker thread, with work-done progress on ``token``;
+        the progress's cancel sets ``cancel``; a cancelled run answers -32800."""
         cancel = threading.Event()
         progress = self.work_done_progress
         caps = self.client_capabilities.window
