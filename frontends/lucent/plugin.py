@@ -59,11 +59,14 @@ def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
                      help="seconds per node analysis of a check (default 20)")
     lsp.add_argument("--debounce", type=float, default=0.3,
                      help="seconds of quiet after an edit before the text is analysed again (default 0.3)")
+    lsp.add_argument("--kind2-extension", action="store_true",
+                     help="send kind2/updateComponents after each analysis, as Kind 2's language server "
+                          "does for its VS Code extension")
 
     def serve(args: argparse.Namespace) -> int:
         from kinduct.frontends.lucent.server.checking import CheckOptions
         from kinduct.frontends.lucent.server.features import serve as run_server
-        return run_server(CheckOptions(timeout=args.timeout), args.debounce)
+        return run_server(CheckOptions(timeout=args.timeout), args.debounce, args.kind2_extension)
     lsp.set_defaults(handler=serve)
 
     add_contract_commands(subparsers)
