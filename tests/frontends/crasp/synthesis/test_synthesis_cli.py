@@ -73,7 +73,7 @@ def test_learn_text_output_and_same_seed_same_program(tmp_path, cli):
     args = ("crasp", "learn", data, "--shape", "2,1,1", "--seed", "9", "--iterations", "1200")
     a = cli(*args, "--out", tmp_path / "a.crasp")
     cli(*args, "--out", tmp_path / "b.crasp")
-    assert a.returncode in (0, 1) and "Traceback" not in a.stderr
+    assert a.returncode in (0, 30) and "Traceback" not in a.stderr
     pa, pb = load(tmp_path / "a.crasp"), load(tmp_path / "b.crasp")
     assert pa == pb
     words, labels, _ = read_csv(data)
