@@ -160,7 +160,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         note = f"{path}: the model has no property to check"
         sys.stderr.write(f"kinduct: note: {note}\n")
         if args.json:
-            print(json.dumps([*preamble, log_object("info", "parse", note)], indent=2))
+            print(json.dumps([*preamble, log_object("note", "parse", note)], indent=2))
         return 0
     if not selected:
         raise InputError(f"{path}: the model has no property to check")

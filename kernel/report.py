@@ -73,6 +73,7 @@ def property_object(system: TransitionSystem, prop: Property, verdict: Verdict) 
         "source": prop.source,
         "runtime": {"unit": "sec", "timeout": verdict.timeout, "value": round(verdict.runtime, 3)},
         "answer": {"source": verdict.engine or "kinduct", "value": answer_value},
+        "isCandidate": False,  # Kind 2: true only for its own candidate invariants
     }
     if loc and loc.file:
         obj["file"] = loc.file
