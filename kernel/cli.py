@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import json
 import os
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -43,8 +42,7 @@ from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.report import log_object
 
 if TYPE_CHECKING:
-    from kinduct.kernel.runner import RunOptions
-    from kinduct.kernel.system import TransitionSystem
+    from kinduct.kernel.runner import ProgressEvent, RunOptions
     from kinduct.kernel.verdict import Verdict
 
 #: The building blocks that used to live here, re-exported while code written against the old
@@ -119,6 +117,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     # the run's modules (runner, engines' kernel, solvers) load here, not for --help
     from kinduct.kernel import refinement, watchdog
     from kinduct.kernel.decide import decide
+    from kinduct.kernel.fallback import PartialReport
     from kinduct.kernel.loading import load_systems
     from kinduct.kernel.runner import Interrupted, interrupted, select_properties
     from kinduct.kernel.schedule import decide_in_turn
@@ -164,16 +163,19 @@ def cmd_check(args: argparse.Namespace) -> int:
         return 0
     if not selected:
         raise InputError(f"{path}: the model has no property to check")
-    watchdog.fallback(_timeout_report(selected, preamble, args.json, args.timeout))
+    partial = None if args.timeout is None else PartialReport(
+        selected, preamble, args.json, args.timeout, watchdog.GRACE, watchdog.fallback)
 
     refinements: dict[int, tuple[refinement.Refined, list[Verdict]]] = {}
     proved: set[str] = set()
 
     #: analysis -> its verdicts so far (what Ctrl-C prints)
     so_far: dict[int, list[Verdict]] = {}
-    with _progress(options, args.json, start) as options:
+    with _progress(options, args.json, start, partial) as options:
         def decide_one(i: int, timeout: float | None, names: Sequence[str] | None) -> list[Verdict]:
             system, timed = selected[i], attrs.evolve(options, timeout=timeout)
+            if partial is not None:
+                partial.current = i
             try:
                 verdicts = decide(system, timed, start, names or [p.name for p in system.properties])
             except Interrupted as stop:
@@ -235,44 +237,23 @@ def _merge(before: list[Verdict] | None, after: list[Verdict]) -> list[Verdict]:
             for v in before]
 
 
-def _timeout_report(systems: Sequence[TransitionSystem], preamble: list[dict], as_json: bool,
-                    timeout: float | None) -> str:
-    """What the watchdog prints if it ends the run (:func:`watchdog.fallback`): the report with
-    every property unknown ("timeout")."""
-    from kinduct.kernel import watchdog
-    from kinduct.kernel.report import human_report, json_objects
-    from kinduct.kernel.verdict import Answer, Verdict
-
-    if timeout is None:
-        return ""
-    results = [(s, [Verdict(p.name, Answer.UNKNOWN, runtime=timeout, message="timeout",
-                            timeout=True) for p in s.properties]) for s in systems]
-    if as_json:
-        objects = list(preamble)
-        for system, verdicts in results:
-            objects.extend(json_objects(system, list(system.properties), verdicts))
-        objects.append(log_object("warn", "kinduct", f"timeout: the run was ended "
-                                  f"{watchdog.GRACE:g} s after --timeout {timeout:g}"))
-        return json.dumps(objects, indent=2) + "\n"
-    from rich.console import Console
-
-    out = Console(file=io.StringIO(), highlight=False, soft_wrap=True, width=100)
-    for system, verdicts in results:
-        human_report(out, system, list(system.properties), verdicts)
-    return out.file.getvalue()
-
-
 @contextlib.contextmanager
-def _progress(options: RunOptions, as_json: bool, start: float) -> Iterator[RunOptions]:
+def _progress(options: RunOptions, as_json: bool, start: float,
+              partial: Callable[[ProgressEvent], None] | None = None) -> Iterator[RunOptions]:
     """``options`` with live progress on stderr while engines run (a terminal, not
-    ``--json``)."""
+    ``--json``); every event goes to ``partial`` too (the watchdog's fallback report)."""
     from kinduct.kernel.progress import LiveProgress
 
     if not LiveProgress.wanted(as_json):
-        yield options
+        yield options if partial is None else attrs.evolve(options, progress=partial)
         return
     with LiveProgress(start) as live:
-        yield attrs.evolve(options, progress=live)
+        def both(event: ProgressEvent) -> None:
+            live(event)
+            if partial is not None:
+                partial(event)
+
+        yield attrs.evolve(options, progress=both)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

@@ -40,7 +40,7 @@ from kinduct.kernel.verdict import Answer, Verdict
 class ProgressEvent:
     """What the runner tells a progress display: ``start`` (the ``engines`` and ``properties``
     of a run), ``verdict`` (an engine's answer, or an unknown with the bound it reached),
-    ``reached`` (``engine`` has shown some property safe at steps ``0..k``: its depth),
+    ``reached`` (``engine`` has shown the ``properties`` safe at steps ``0..k``: its depth),
     ``done`` or ``failed`` (an engine ended; ``note`` says why it failed)."""
 
     kind: str
@@ -285,12 +285,13 @@ class _Portfolio:
     def _handle(self, kind: str, name: str, payload: object) -> None:
         if kind == VERDICT:
             verdict = self.ledger.take(payload)
-            if verdict is not None:
-                self.tell(ProgressEvent("verdict", name, verdict))
+            if verdict is not None:  # as accepted (replayed, certified, mapped) when it settles
+                self.tell(ProgressEvent("verdict", name,
+                                        self.ledger.decided.get(verdict.property, verdict)))
         elif kind == REACHED:
             names, k = payload
             self.ledger.reach(names, k, name)
-            self.tell(ProgressEvent("reached", name, k=k))
+            self.tell(ProgressEvent("reached", name, k=k, properties=tuple(names)))
         elif kind == LEMMAS:
             for other, box in self.inboxes.items():
                 if other != name and other in self.running:

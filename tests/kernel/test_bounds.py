@@ -66,14 +66,14 @@ def test_ic3_reports_its_frames_as_a_bound():
 
 
 def test_bmc_json_has_true_for_and_the_table_says_safe_to():
-    code, objs = run_json("check", COMBINE, "--engine", "bmc", "--timeout", "2")
+    code, objs = run_json("check", COMBINE, "--engine", "bmc", "--timeout", "5")
     validate(objs)
     props = properties(objs)
     unknown = [p for p in props.values() if p["answer"]["value"] == "unknown"]
     assert code == 40 and len(unknown) == 1, props
     assert unknown[0]["trueFor"] > 10, unknown[0]
     assert unknown[0]["runtime"]["timeout"] is True
-    proc = run_cli("check", COMBINE, "--engine", "bmc", "--timeout", "2")
+    proc = run_cli("check", COMBINE, "--engine", "bmc", "--timeout", "5")
     assert "safe to " in proc.stdout, proc.stdout
 
 
@@ -81,7 +81,7 @@ def test_a_reachability_unknown_says_unreachable_for(tmp_path):
     path = tmp_path / "evens.lus"
     path.write_text("node N() returns (x: int);\nlet\n  x = 0 -> pre x + 2;\n"
                     "  check reachable x = 7;\ntel\n")
-    code, objs = run_json("check", path, "--engine", "bmc", "--timeout", "3")
+    code, objs = run_json("check", path, "--engine", "bmc", "--timeout", "5")
     (prop,) = properties(objs).values()
     assert prop["answer"]["value"] == "unknown" and "trueFor" not in prop, prop
     assert prop["unreachableFor"] > 3, prop
@@ -92,7 +92,7 @@ def test_bench_csv_has_the_bound_of_an_unknown(tmp_path):
     suite.mkdir()
     (suite / "combine.lus").write_text(COMBINE.read_text())
     out = tmp_path / "out.csv"
-    proc = run_cli("bench", suite, "--engine", "bmc", "--timeout", "2", "--jobs", "1",
+    proc = run_cli("bench", suite, "--engine", "bmc", "--timeout", "5", "--jobs", "1",
                    "--csv", out, timeout=60)
     assert out.exists(), proc.stderr
     rows = [r for r in csv.DictReader(out.open()) if r["verdict"] == "unknown"]
@@ -135,3 +135,24 @@ def test_ctrl_c_prints_what_was_decided_and_exits_130(as_json):
         assert other["reason"] == "interrupted"
     else:
         assert "falsifiable" in out and "unknown" in out and "safe to " in out, out
+
+
+def test_the_watchdogs_fallback_report_keeps_verdicts_and_bounds():
+    """What the watchdog prints when it ends a starved run follows the run's progress."""
+    from kinduct.kernel.fallback import PartialReport
+    from kinduct.kernel.runner import ProgressEvent
+    from kinduct.kernel.verdict import Verdict
+
+    published: list[str] = []
+    report = PartialReport([evens()], [], True, 5.0, 1.2, published.append)
+    (prop,) = properties(json.loads(published[-1])).values()
+    assert prop["answer"]["value"] == "unknown" and "trueFor" not in prop
+    report(ProgressEvent("reached", "bmc", k=7, properties=("P",)))
+    (prop,) = properties(json.loads(published[-1])).values()
+    assert prop["trueFor"] == 7 and prop["answer"]["source"] == "bmc"
+    report(ProgressEvent("verdict", "kind", Verdict("P", Answer.VALID, engine="kind", k=2)))
+    objs = json.loads(published[-1])
+    validate(objs)
+    (prop,) = properties(objs).values()
+    assert prop["answer"]["value"] == "valid" and prop["k"] == 2
+    assert objs[-1]["objectType"] == "log" and "timeout" in objs[-1]["value"]
