@@ -156,3 +156,21 @@ def test_the_watchdogs_fallback_report_keeps_verdicts_and_bounds():
     (prop,) = properties(objs).values()
     assert prop["answer"]["value"] == "valid" and prop["k"] == 2
     assert objs[-1]["objectType"] == "log" and "timeout" in objs[-1]["value"]
+
+
+def test_the_progress_line_shows_each_engines_depth():
+    import io
+
+    from rich.console import Console
+
+    from kinduct.kernel.progress import LiveProgress
+    from kinduct.kernel.runner import ProgressEvent
+
+    out = Console(file=io.StringIO(), width=120)
+    live = LiveProgress(time.monotonic(), out)
+    live(ProgressEvent("start", engines=("bmc", "ic3"), properties=("P",)))
+    live(ProgressEvent("reached", "bmc", k=41, properties=("P",)))
+    live(ProgressEvent("reached", "ic3", k=3, properties=("P",)))
+    out.print(live.render())
+    text = out.file.getvalue()
+    assert "bmc: running, k = 41" in text and "ic3: running, k = 3" in text, text
