@@ -12,6 +12,7 @@ from typing import Any
 
 from kinduct.frontends.lucent.check import machine, quantified, recursive
 from kinduct.frontends.lucent.check.checker import Checked, check_program
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.types import T, assemble, recursive_type, scalar_paths
 from kinduct.frontends.lucent.sim import collections_sim, symarrays_sim
 from kinduct.frontends.lucent.sim.simulate import Instance, Simulator, leaves, refinement_holds
@@ -145,7 +146,7 @@ def trace_oracle(trace: Trace):
         value = assemble(name, t, read)
         if symarrays_sim.has_symarray(t):  # the elements up to the size the trace gives
             def lookup(n: str, free: bool) -> int:  # a size the system never reads: none
-                leaf = f"%const.{n}" if free else n
+                leaf = naming.constant(n) if free else n
                 return int(step[leaf]) if leaf in step else 0
             value = symarrays_sim.materialize(value, t,
                                               lambda d: symarrays_sim.size_in(d, lookup))

@@ -24,6 +24,7 @@ from typing import Any
 from pysmt.fnode import FNode
 
 from kinduct.frontends.lucent.core.checked import Checked, Node, Prop
+from kinduct.frontends.lucent.core.names import numbering
 from kinduct.frontends.lucent.core.types import leaves
 from kinduct.frontends.lucent.model import _json, _type_name, load_checked, trace_oracle
 from kinduct.frontends.lucent.smt import obligations
@@ -89,6 +90,11 @@ def kind2_order(checked: Checked) -> list[tuple[str, str]]:
 
 def build(checked: Checked, name: str, context: str) -> ContractSystem:
     """The contract system of node ``name`` in ``context`` (``contract`` or ``environment``)."""
+    with numbering(checked.names):
+        return _build(checked, name, context)
+
+
+def _build(checked: Checked, name: str, context: str) -> ContractSystem:
     node = checked.nodes[name]
     tr = Translator(checked, name)
     mgr = tr.mgr

@@ -1,5 +1,5 @@
 """Node activation in Lucent (Kind 2's ``activate``, ``condact`` and ``restart``), checked into
-node calls on a clock (:class:`.lazy.Clock`, the machinery of lazy branches):
+node calls on a clock (:class:`.clocks.Clock`, the machinery of lazy branches):
 
 - ``(activate N every c)(args)`` (no ``initial default``: only as a case of ``merge`` or the
   argument of ``current``, :mod:`.sampling`) is a call of ``N`` that steps only where ``c``
@@ -28,8 +28,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check.constarg import ActivatedCall
-from kinduct.frontends.lucent.check.lazy import Clock, make_clock
+from kinduct.frontends.lucent.check.lazy import make_clock
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core.clocks import Clock
 from kinduct.frontends.lucent.core.types import BOOL, INT, T, flat
 from kinduct.frontends.lucent.core.walk import const_value
 

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from kinduct.frontends.lucent.check import arraydef, lazy
 from kinduct.frontends.lucent.check.typecheck import _typed_var
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.types import BOOL
-from kinduct.frontends.lucent.syntax.gapsyntax import TUPLE_INIT
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
@@ -85,7 +85,7 @@ def define_frame(checker: Checker, fr: A.FrameBlock, node: Node, scope: _Scope,
     """Add to ``node`` the equations of the frame block ``fr``."""
     inits = {}
     for n, e, p in fr.inits:
-        if n == TUPLE_INIT:  # several variables initialised at once
+        if n == naming.TUPLE_INIT:  # several variables initialised at once
             for m, x in lazy.equation_parts(checker, node, scope, None, e).items():
                 if m not in fr.names:
                     raise checker.err(f"'{m}' is not a variable of this frame", p)

@@ -38,6 +38,7 @@ from kinduct.frontends.lucent.check.typecheck import (
     _Unresolved,
 )
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import Checked, ConstRef, Mode, Node, Prop, Refines
 from kinduct.frontends.lucent.core.types import BOOL, INT, REAL, Refinement, T, flat, leaf_count, tuple_of
 from kinduct.frontends.lucent.core.walk import Instant, _has_temporal, children, const_value, current_vars
@@ -597,4 +598,9 @@ class Checker:
             raise self.err("unsupported statement", getattr(stmt, "pos", A.NOPOS))
 
 def check_program(prog: A.Program) -> Checked:
-    return Checker(prog).run()
+    """Check and elaborate ``prog``; its generated ids are numbered from 1 (``Checked.names``)."""
+    numbering = naming.Names()
+    with naming.numbering(numbering):
+        checked = Checker(prog).run()
+    checked.names = numbering
+    return checked

@@ -25,6 +25,7 @@ from pysmt.environment import Environment
 from pysmt.fnode import FNode
 
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core.clocks import clock_of
 from kinduct.frontends.lucent.core.types import leaves
 from kinduct.frontends.lucent.core.walk import children, subterms
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
@@ -110,7 +111,6 @@ def translate(inst: _Inst, e: A.AnyE) -> STerm:
     """``any``/``choose`` ``e`` in the node instance ``inst``: a fresh stream, its type's
     refinement and predicate assumed where a value can satisfy them (Kind 2: arbitrary where
     none can); a ``choose`` tied to its arguments as a function."""
-    from kinduct.frontends.lucent.check.lazy import clock_of
     from kinduct.frontends.lucent.smt import collections_smt, refine
     tr, mgr = inst.tr, inst.mgr
     var = inst.fresh(e.uid, e.ty)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.types import BOOL, Refinement, T
 
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ class MapLit(CExpr):
         t = T("map", items=(key, value))
         _key_type(scope, key, self.pos)
         acc: A.Expr = EmptyMap(pos=self.pos, ty=t)
-        acc.uid = _uid("map", acc)
+        acc.uid = naming.uid("map", acc)
         for k, v in pairs:
             scope.unify(key, k.ty, k.pos)
             scope.unify(value, v.ty, v.pos)
@@ -134,11 +135,6 @@ class Member(CExpr):
 
     def kids(self) -> list[A.Expr]:
         return [self.key, self.coll]
-
-
-def _uid(prefix: str, e: A.Expr) -> str:
-    from kinduct.frontends.lucent.check.typecheck import _uid as uid
-    return uid(prefix, e)
 
 
 # ---- parsing ----
@@ -212,12 +208,12 @@ def check_binop(scope: _Scope, e: A.Binop, a: A.Expr, b: A.Expr) -> A.Expr:
             raise scope.err(f"type mismatch: expected a set, got {b.ty}", e.right.pos)
         scope.unify(T("set", items=(a.ty.items[0],)), b.ty, e.right.pos)
         r = SetOp("restrict", a, b, pos=e.pos, ty=a.ty)
-        r.uid = _uid("set", r)  # the key set it defines
+        r.uid = naming.uid("set", r)  # the key set it defines
         return r
     scope.unify(a.ty, b.ty, e.right.pos)
     op = {"+": "union", "*": "inter", "-": "diff"}[e.op]
     r = SetOp(op, a, b, pos=e.pos, ty=a.ty)
-    r.uid = _uid("set", r)  # the set it defines
+    r.uid = naming.uid("set", r)  # the set it defines
     return r
 
 

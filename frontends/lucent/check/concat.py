@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check import symarrays
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.types import INT, T, leaf_count
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ class Concat(A.Binop):
     """``left | right`` before it is checked (a :class:`~.ast.Binop` to the walkers)."""
 
     def check(self, scope: _Scope) -> A.Expr:
-        from kinduct.frontends.lucent.check.typecheck import MAX_ARRAY_SIZE, _uid
+        from kinduct.frontends.lucent.check.typecheck import MAX_ARRAY_SIZE
         parts = [scope.check(self.left), scope.check(self.right)]
         for p, src in zip(parts, (self.left, self.right), strict=True):
             symarrays.refuse(scope.c, "the concatenation", p.ty, src.pos)
@@ -42,7 +43,7 @@ class Concat(A.Binop):
         for p in parts:
             for i in range(p.ty.size):
                 read = A.Index(p, A.Lit(i, "int", pos=self.pos, ty=INT), pos=self.pos, ty=elem)
-                read.uid = _uid("idx", read)
+                read.uid = naming.uid("idx", read)
                 items.append(read)
         return A.ArrayLit(items, pos=self.pos, ty=T("array", items=(elem,), size=size))
 
@@ -60,7 +61,7 @@ class Slice(A.Expr):
         return [self.arg, self.lo, self.hi]
 
     def check(self, scope: _Scope) -> A.Expr:
-        from kinduct.frontends.lucent.check.typecheck import _line, _uid
+        from kinduct.frontends.lucent.check.typecheck import _line
         from kinduct.kernel.errors import SourceLocation, UnsupportedError
         arg = scope.check(self.arg)
         symarrays.refuse(scope.c, "a slice", arg.ty, self.arg.pos)
@@ -79,6 +80,6 @@ class Slice(A.Expr):
         items: list[A.Expr] = []
         for i in range(lo, hi + 1):
             read = A.Index(arg, A.Lit(i, "int", pos=self.pos, ty=INT), pos=self.pos, ty=elem)
-            read.uid = _uid("idx", read)
+            read.uid = naming.uid("idx", read)
             items.append(read)
         return A.ArrayLit(items, pos=self.pos, ty=T("array", items=(elem,), size=len(items)))

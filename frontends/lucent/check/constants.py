@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check import constarg
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import ConstRef
 from kinduct.frontends.lucent.core.types import BOOL, INT, T
 from kinduct.frontends.lucent.core.walk import _has_temporal, const_value, subterms
@@ -414,8 +415,7 @@ def _free(checker: Checker, node: Node, scope: _Scope, name: str, te: A.TypeExpr
     node.var_pos[name] = pos
     scope.env[name] = t
     pick = A.AnyE(name, t, None, pos=pos, ty=t)
-    from kinduct.frontends.lucent.check.typecheck import _uid
-    pick.uid = _uid("any", pick)
+    pick.uid = naming.uid("any", pick)
     pick.ref = ref
     prev = scope.make_pre(A.Var(name, pos=pos, ty=t), pos)
     prev.guarded = True

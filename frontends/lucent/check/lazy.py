@@ -25,14 +25,14 @@ translation and the simulator read it.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check import arraydef
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core.clocks import Clock
 from kinduct.frontends.lucent.core.types import BOOL, INT, T, flat
 
 if TYPE_CHECKING:
@@ -40,33 +40,10 @@ if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.typecheck import _Scope
     from kinduct.frontends.lucent.core.checked import Node
 
-#: The lazy Boolean operators.
-LAZY_OPS = ("and then", "or else", "==>")
-
-_ids = itertools.count(1)
-
-
-@dataclass(eq=False)
-class Clock:
-    """The steps where a lazy branch is selected: those of ``parent`` (every step of the node
-    instance when None) where ``cond`` (evaluated on ``parent``) is ``positive``."""
-
-    cond: A.Expr
-    positive: bool
-    parent: Clock | None
-    #: Unique; names the clock's state in the translation (``%seen.<name>``).
-    name: str
-
-
-def clock_of(e: object) -> Clock | None:
-    """The clock of a checked ``pre``, ``->``, call, ``any`` or obligation (None: the node's)."""
-    return getattr(e, "clock", None)
-
-
 def make_clock(scope: _Scope, cond: A.Expr, positive: bool) -> Clock:
     """A new clock of the node being checked: the steps of ``scope``'s clock where the checked
     Boolean ``cond`` is ``positive`` (a lazy branch's, an activation's: :mod:`.activation`)."""
-    clock = Clock(cond, positive, scope.clock, f"clock{next(_ids)}@l{cond.pos.line}c{cond.pos.col}")
+    clock = Clock(cond, positive, scope.clock, naming.current().clock(cond.pos.line, cond.pos.col))
     if scope.node is not None:
         scope.node.clocks.append(clock)
     return clock

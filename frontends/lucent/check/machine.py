@@ -30,6 +30,7 @@ from pysmt.fnode import FNode
 from pysmt.typing import BVType
 
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.types import BOOL, INT, T, machine, signed
 
 if TYPE_CHECKING:
@@ -255,7 +256,7 @@ def translate_unop(inst: _Inst, e: A.Unop, a: FNode) -> FNode:
         n += 1
         name = f"{e.uid}#{n}"
     bv = inst.fresh(name, t)
-    q = inst.fresh(name + ".q", INT)
+    q = inst.fresh(naming.quotient(name), INT)
     inst.tr.assume(mgr.Equals(a, mgr.Plus(mgr.Times(mgr.Int(1 << t.size), q), mgr.BVToNatural(bv))))
     return bv
 

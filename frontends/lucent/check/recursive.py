@@ -33,6 +33,7 @@ from pysmt.environment import Environment
 from pysmt.typing import PySMTType
 
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.types import (
     Recursive,
     Refinement,
@@ -292,9 +293,6 @@ def _index(t: T, ctor: str) -> int:
     return next(i for i, (c, _) in enumerate(t.items) if c == ctor)
 
 
-_choices = itertools.count(1)
-
-
 def _named(field: A.Field) -> str:
     """The name of a read's choices (named on first use where no check named it)."""
     if not hasattr(field, "choice"):
@@ -306,7 +304,7 @@ def mark(field: A.Field, owed: bool) -> A.Field:
     """A read of a recursive datatype's field, named (its choices are): a selector written in
     the program (``owed``: its obligation is owed) reads a choice where its obligation fails, a
     pattern's read is used only where its pattern matches."""
-    field.choice = f"%sel{next(_choices)}@l{field.pos.line}c{field.pos.col}"  # type: ignore[attr-defined]
+    field.choice = naming.current().choice(field.pos.line, field.pos.col)  # type: ignore[attr-defined]
     field.owed = owed  # type: ignore[attr-defined]
     return field
 

@@ -23,8 +23,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check.activation import activated_call, restart_of
-from kinduct.frontends.lucent.check.lazy import Clock, make_clock
+from kinduct.frontends.lucent.check.lazy import make_clock
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core.clocks import Clock
 from kinduct.frontends.lucent.core.types import BOOL, flat
 
 if TYPE_CHECKING:

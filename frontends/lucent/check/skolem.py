@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check import lazy
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import Refines
 from kinduct.frontends.lucent.core.types import BOOL, T
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
@@ -109,16 +110,10 @@ def _bind(scope: _Scope, q: A.Quant, i: int, bound: dict[str, A.Expr], lazy_body
     return A.Binop("=>" if q.kind == "forall" else "and", cond, inner, pos=q.pos, ty=BOOL)
 
 
-def _uid(prefix: str, e: A.Expr) -> str:
-    from kinduct.frontends.lucent.check.typecheck import _uid  # the checker's naming of streams
-
-    return _uid(prefix, e)
-
-
 def _fresh(p: A.Param, t: T) -> A.AnyE:
     """A witness chosen anew at every step (``any@<T>``)."""
     w = A.AnyE(p.name, t, None, pos=p.pos, ty=t)
-    w.uid = _uid("witness", w)
+    w.uid = naming.uid("witness", w)
     return w
 
 
@@ -133,7 +128,7 @@ def _rigid(scope: _Scope, p: A.Param) -> A.Expr:
                    pos=pos)
     held = A.Binop("->", A.Lit(True, "bool", pos=pos), same, pos=pos)
     w = scope.check(A.AnyE(p.name, p.type_expr, held, pos=pos))
-    w.uid = _uid("witness", w)
+    w.uid = naming.uid("witness", w)
     return w
 
 

@@ -23,6 +23,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.walk import _has_temporal, children, subterms
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
@@ -66,8 +67,7 @@ def substitute(e: A.Expr, var: str, new: A.Expr | str, pres: list[A.Unop]) -> A.
                              tuple(substitute(y, var, new, pres) if isinstance(y, A.Expr) else y
                                    for y in x) if isinstance(x, tuple) else x for x in v])
     if getattr(out, "uid", None) is not None:
-        from kinduct.frontends.lucent.check.typecheck import _uid
-        out.uid = _uid("srf", out)
+        out.uid = naming.uid("srf", out)
     if isinstance(out, A.Unop) and out.op == "pre":
         pres.append(out)
     return out

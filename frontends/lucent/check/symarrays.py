@@ -41,6 +41,7 @@ from pysmt.typing import INT as SINT
 from pysmt.typing import ArrayType
 
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import ConstRef, Prop, Refines
 from kinduct.frontends.lucent.core.types import BOOL, INT, Adt, MapParts, SymArr, T
 from kinduct.frontends.lucent.core.walk import _has_temporal, children, const_value, subterms
@@ -92,9 +93,8 @@ def text(e: A.Expr) -> str:
 
 def caret(elem: A.Expr, dim: A.Expr, pos: A.Pos) -> A.Expr:
     """``elem ^ dim`` of a symbolic size."""
-    from kinduct.frontends.lucent.check.typecheck import _uid
     r = A.Caret(elem, dim, pos=pos, ty=array_type(elem.ty, dim))
-    r.uid = _uid("caret", r)
+    r.uid = naming.uid("caret", r)
     return r
 
 
@@ -138,7 +138,6 @@ def define(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope, shapes
 def _build(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope, shapes: list[T],
            elem: T, k: int, consts: dict[str, A.Expr], bound: dict[str, A.Expr]) -> A.Expr:
     """``bound``: the index variables of symbolic dimensions, with their sizes."""
-    from kinduct.frontends.lucent.check.typecheck import _uid
     if k == len(shapes):
         sub = scope.with_constants(consts)
         sub.env = {**sub.env, **{v: INT for v in bound}}
@@ -154,7 +153,7 @@ def _build(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope, shapes
         return A.ArrayLit(items, pos=stmt.pos, ty=s)
     body = _build(checker, stmt, node, scope, shapes, elem, k + 1, consts, {**bound, v: s.dim})
     d = SymDef(v, body, pos=stmt.pos, ty=s)
-    d.uid = _uid("def", d)
+    d.uid = naming.uid("def", d)
     return d
 
 
@@ -230,7 +229,7 @@ def _inline_functions(checker: Checker, scope: _Scope, node: Node, e: A.Expr,
 
 
 def _on_path(clock: Any, path: tuple[A.Expr, ...]) -> bool:
-    """Whether every condition of ``clock`` (a :class:`.lazy.Clock`, None: the node's) is one
+    """Whether every condition of ``clock`` (a :class:`.clocks.Clock`, None: the node's) is one
     of the lazy branches' conditions ``path`` on the way to the call."""
     while clock is not None:
         if not any(clock.cond is c for c in path):
@@ -271,13 +270,12 @@ def _function_of_inputs(callee: Node | None) -> bool:
 def _owe(node: Node, bound: dict[str, A.Expr], owed: A.Expr, name: str, pos: A.Pos,
          source: str) -> None:
     """The property ``owed`` at every index in range: each index variable a fresh stream."""
-    from kinduct.frontends.lucent.check.typecheck import _uid
     from kinduct.frontends.lucent.check.unbounded import _substitute
     witnesses: dict[str, A.Expr] = {}
     guard: A.Expr = A.Lit(True, "bool", pos=pos, ty=BOOL)
     for v, d in bound.items():
         w = A.AnyE(v, INT, None, pos=pos, ty=INT)
-        w.uid = _uid("witness", w)
+        w.uid = naming.uid("witness", w)
         w.ref = None
         witnesses[v] = w
         inside = A.Binop("and", A.Binop("<=", A.Lit(0, "int", pos=pos, ty=INT), w, pos=pos,
@@ -332,12 +330,11 @@ def _rewrite(checker: Checker, node: Node, e: A.Expr, bound: set[str]) -> A.Expr
 def _push(checker: Checker, node: Node, p: A.Unop, e: A.Expr, bound: set[str]) -> A.Expr:
     """``pre e`` (``p``, guarded) where ``e`` reads the index variables ``bound``, which
     keep their values over time."""
-    from kinduct.frontends.lucent.check.typecheck import _uid
     if not _reads(e, bound):
         if isinstance(e, (A.Lit, ConstRef)):
             return e
         u = A.Unop("pre", e, pos=p.pos, ty=e.ty)
-        u.uid = _uid("pre", u)
+        u.uid = naming.uid("pre", u)
         u.guarded = True
         if getattr(p, "clock", None) is not None:
             u.clock = p.clock
@@ -348,7 +345,7 @@ def _push(checker: Checker, node: Node, p: A.Unop, e: A.Expr, bound: set[str]) -
     if isinstance(e, A.Index):
         r = A.Index(_push(checker, node, p, e.arg, bound), _push(checker, node, p, e.index, bound),
                     pos=e.pos, ty=e.ty)
-        r.uid = _uid("idx", r)
+        r.uid = naming.uid("idx", r)
         return r
     if isinstance(e, A.Binop) and e.op not in ("->", "/", "div", "mod"):
         return A.Binop(e.op, _push(checker, node, p, e.left, bound),

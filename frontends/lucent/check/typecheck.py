@@ -4,7 +4,6 @@ gives stateful and nondeterministic expressions (``uid``)."""
 from __future__ import annotations
 
 import copy
-import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -25,7 +24,9 @@ from kinduct.frontends.lucent.check import (
     symarrays,
 )
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import ConstRef, Mode, Node, Prop
+from kinduct.frontends.lucent.core.clocks import LAZY_OPS, Clock
 from kinduct.frontends.lucent.core.types import BOOL, INT, REAL, T, flat, leaf_count, numeric, tuple_of
 from kinduct.frontends.lucent.core.walk import const_value
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
@@ -36,13 +37,6 @@ if TYPE_CHECKING:
 #: Arrays are expanded into one stream per element: a larger size is refused before anything
 #: is allocated (Kind 2 keeps arrays symbolic; kinduct does not).
 MAX_ARRAY_SIZE = 100_000
-
-
-_uids = itertools.count(1)
-
-
-def _uid(prefix: str, e: A.Expr) -> str:
-    return f"{prefix}{next(_uids)}@l{e.pos.line}c{e.pos.col}"
 
 
 def _line(text: str, line: int) -> str | None:
@@ -79,7 +73,7 @@ class _Scope:
         self.guarded = False
         self.last: dict[str, A.Expr] | None = None
         #: The clock of the lazy branch being checked (None: every step of the node).
-        self.clock: lazy.Clock | None = None
+        self.clock: Clock | None = None
         self.warnings: list[str] = []
         self.strict_consts = strict_consts
         #: The type expected of the conditional or '->' being checked (:meth:`check_as`).
@@ -111,7 +105,7 @@ class _Scope:
         a constructor of a polymorphic datatype its type arguments if nothing else does (the
         caller still compares the types)."""
         if t is not None and polytypes.is_constructor(self, e):
-            return polytypes.construct(self, e, t, _uid)  # type: ignore[arg-type]
+            return polytypes.construct(self, e, t, naming.uid)  # type: ignore[arg-type]
         if t is not None and t.kind == "tuple" and (isinstance(e, A.TupleE) or (isinstance(
                 e, collections.SetLit) and e.annot is None and e.items)):
             # Kind 2's braces {a, b}: a tuple where one is expected; items get their types
@@ -137,7 +131,7 @@ class _Scope:
 
     def make_pre(self, arg: A.Expr, pos: A.Pos) -> A.Unop:
         u = A.Unop("pre", arg, pos=pos, ty=arg.ty)
-        u.uid = _uid("pre", u)
+        u.uid = naming.uid("pre", u)
         if self.node is not None:
             self.node.pres.append(u)
         return u
@@ -175,9 +169,9 @@ class _Scope:
             t, i = self.c.enum_values[n]
             return A.Lit(i, "enum", pos=e.pos, ty=t)
         if n in self.c.ctors:
-            return datatypes.construct(self, n, [], e.pos, _uid)
+            return datatypes.construct(self, n, [], e.pos, naming.uid)
         if n in self.c.poly_ctors:
-            return polytypes.construct(self, e, None, _uid)
+            return polytypes.construct(self, e, None, naming.uid)
         if self.strict_consts:  # maybe a constant or an enumeration value declared later
             raise _Unresolved(n)
         raise self.err(f"unknown name '{n}'", e.pos)
@@ -209,7 +203,7 @@ class _Scope:
             if not was and not self.in_contract:
                 self.warnings.append(f"{self.c.file}:{e.pos.line}:{e.pos.col}: warning: unguarded pre")
             u = A.Unop("pre", arg, pos=e.pos, ty=arg.ty)
-            u.uid = _uid("pre", u)
+            u.uid = naming.uid("pre", u)
             u.guarded = was  # under the right operand of '->': never read at step 0
             self.clocked(u)
             if self.node is not None:
@@ -231,13 +225,13 @@ class _Scope:
                     raise self.err(f"type mismatch: expected an array, got {read.ty}", index.pos)
                 read = A.Index(read, self.expect(index.index, INT), pos=index.pos,
                                ty=read.ty.items[0])
-                read.uid = _uid("idx", read)
+                read.uid = naming.uid("idx", read)
             return read
         arg = self.check(e.arg)
         if machine.builds(e.op, arg):
             u = machine.check_unop(self, e, arg)
             if machine.conversion_target(e.op) is not None:
-                u.uid = _uid("conv", u)  # from a stream of int: a fresh bit-vector
+                u.uid = naming.uid("conv", u)  # from a stream of int: a fresh bit-vector
             return u
         if e.op == "not":
             self.unify(BOOL, arg.ty, e.arg.pos)
@@ -250,7 +244,7 @@ class _Scope:
             if not numeric(arg.ty) and not (e.op == "to_int" and arg.ty.kind == "machine"):
                 raise self.err(f"type mismatch: expected int or real, got {arg.ty}", e.arg.pos)
             u = A.Unop(e.op, arg, pos=e.pos, ty=INT if e.op == "to_int" else REAL)
-            u.uid = _uid("conv", u)
+            u.uid = naming.uid("conv", u)
             return u
         raise self.err(f"unknown operator {e.op}", e.pos)
 
@@ -279,7 +273,7 @@ class _Scope:
             if flat(a.ty) != flat(b.ty):
                 raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.right.pos)
             return self.clocked(A.Binop("->", a, b, pos=e.pos, ty=a.ty))
-        if op in lazy.LAZY_OPS:
+        if op in LAZY_OPS:
             return lazy.check_binop(self, e)
         a, b = self.check_pair(e.left, e.right) if op in ("=", "<>") else \
             (self.check(e.left), self.check(e.right))
@@ -305,7 +299,7 @@ class _Scope:
             raise self.err(f"type mismatch: '{op}' expects int, got {a.ty}", e.left.pos)
         r = A.Binop(op, a, b, pos=e.pos, ty=a.ty)
         if op in ("div", "mod", "/"):
-            r.uid = _uid("div", r)
+            r.uid = naming.uid("div", r)
         return r
 
     def _Ite(self, e: A.Ite) -> A.Expr:
@@ -323,9 +317,9 @@ class _Scope:
             if e.type_args is not None:
                 raise self.err(f"constructor '{e.name}' of a datatype without type parameters "
                                "takes no type arguments", e.pos)
-            return datatypes.construct(self, e.name, e.args, e.pos, _uid)
+            return datatypes.construct(self, e.name, e.args, e.pos, naming.uid)
         if polytypes.is_constructor(self, e):
-            return polytypes.construct(self, e, None, _uid)
+            return polytypes.construct(self, e, None, naming.uid)
         if e.bare:
             raise self.err(f"'{e.name}' is not a constructor of a polymorphic datatype: a call "
                            "needs its arguments in parentheses", e.pos)
@@ -362,7 +356,7 @@ class _Scope:
                                e.pos)
         outs = [callee.types[n] for n in callee.outputs]
         r = A.Call(callee.name, args, pos=e.pos, ty=tuple_of(outs) if outs else T("tuple"))
-        r.uid = _uid("call", r)
+        r.uid = naming.uid("call", r)
         r.site = f"{e.name}[L{e.pos.line}C{e.pos.col}]"
         self.clocked(r)
         self.node.calls.append(r)
@@ -413,7 +407,7 @@ class _Scope:
                 raise self.err(f"index {i} is out of the bounds of an array of size {arg.ty.size}",
                                e.index.pos)
         r = A.Index(arg, idx, pos=e.pos, ty=arg.ty.items[0])
-        r.uid = _uid("idx", r)  # an out-of-range read is an unconstrained value, named so
+        r.uid = naming.uid("idx", r)  # an out-of-range read is an unconstrained value, named so
         return r
 
     def _Update(self, e: A.Update) -> A.Expr:
@@ -469,7 +463,7 @@ class _Scope:
             sub.clock = self.clock
             pred = sub.expect(e.pred, BOOL)
         r = A.AnyE(e.var, t, pred, functional=e.functional, pos=e.pos, ty=t)
-        r.uid = _uid("any", r)
+        r.uid = naming.uid("any", r)
         if pred is not None:
             streamrefine.calls_on_any(self, r, pred)
             choice.bind_obligations(self, start, r, e.var)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.types import BOOL, COMPOSITE, Refinement, T, components, recursive
 from kinduct.frontends.lucent.core.walk import (
     _has_temporal,
@@ -150,8 +151,7 @@ def _substitute(e: A.Expr, env: dict[str, A.Expr], defs: dict[str, A.Expr]) -> A
         return e
     out = _rebuild(e, lambda x: _substitute(x, env, defs))
     if getattr(out, "uid", None) is not None:
-        from kinduct.frontends.lucent.check.typecheck import _uid
-        out.uid = _uid("inl", out)
+        out.uid = naming.uid("inl", out)
     return out
 
 

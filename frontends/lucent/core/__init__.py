@@ -7,5 +7,7 @@ Rule: imports nothing else of ``kinduct.frontends.lucent``.
 - ``checked``: the checked model (nodes, properties, modes) the checker hands to the later stages.
 - ``values``: the values of the operators on Python values (shared by checker and simulator).
 - ``walk``: walks over checked expressions and declarations.
+- ``names``: every generated name (ids numbered per program, the spellings of derived variables).
+- ``clocks``: the clocks of lazy branches and activations (made by the checker, read by all).
 - ``limits``: the limits that keep hostile input from exhausting the interpreter.
 """

@@ -18,9 +18,10 @@ from typing import Any
 
 from kinduct.frontends.lucent.check import machine, quantified, recursive, symarrays
 from kinduct.frontends.lucent.check.checker import Checked, ConstRef, Node, Refines
-from kinduct.frontends.lucent.check.lazy import Clock, clock_of
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import Quantified
+from kinduct.frontends.lucent.core.clocks import Clock, clock_of
 from kinduct.frontends.lucent.core.types import (
     Adt,
     T,
@@ -34,7 +35,6 @@ from kinduct.frontends.lucent.core.types import leaves as value_leaves
 from kinduct.frontends.lucent.core.values import SimulationError, binop_value
 from kinduct.frontends.lucent.sim import symarrays_sim
 from kinduct.frontends.lucent.smt import domains
-from kinduct.frontends.lucent.smt.clocks import INIT
 
 Oracle = Callable[[str, T, int], Any]
 
@@ -251,7 +251,7 @@ class Instance:
                 if self.clocked or self.restartable or clock_of(e) is not None:
                     if self.restartable and not getattr(e, "guarded", False) and \
                             self.first(clock_of(e)):  # arbitrary again after a restart
-                        return self.sim.oracle(self.prefix + e.uid + INIT, e.ty, self.step_no)
+                        return self.sim.oracle(naming.initial(self.prefix, e.uid), e.ty, self.step_no)
                     if e.uid in self.pre_mem:  # the last tick's value
                         return self.pre_mem[e.uid]
                     return self.sim.oracle(self.prefix + e.uid, e.ty, 0)
@@ -259,7 +259,7 @@ class Instance:
                     if getattr(e, "guarded", False) and isinstance(e.arg, A.Var) and \
                             e.ty.kind not in ("record", "array", "tuple", "symarray"):
                         # never read at step 0; the translation's memory of the stream
-                        return self.sim.oracle(f"{self.prefix}%pre.{e.arg.name}", e.ty, 0)
+                        return self.sim.oracle(naming.pre_memory(self.prefix, e.arg.name), e.ty, 0)
                     return self.sim.oracle(self.prefix + e.uid, e.ty, 0)
                 return self.pre_mem[e.uid]
             a = self.eval(e.arg)
@@ -284,7 +284,7 @@ class Instance:
                 k = self.step_no
                 name = self.prefix + e.uid
                 if not (e.op == "/" and e.ty.kind == "real"):
-                    name += ".r" if e.op == "mod" else ".q"
+                    name = naming.remainder(name) if e.op == "mod" else naming.quotient(name)
                 return self.sim.divided_by_zero(e.op, a, self.sim.oracle(name, e.ty, k), k)
         if isinstance(e, A.Ite):
             c = self.eval(e.cond)
@@ -475,10 +475,14 @@ class Simulator:
 
     def const_value(self, name: str, t: T) -> Any:
         if name not in self.consts:
-            self.consts[name] = self.oracle("%const." + name, t, 0)
+            self.consts[name] = self.oracle(naming.constant(name), t, 0)
         return self.consts[name]
 
     def step(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
+        with naming.numbering(self.checked.names):
+            return self._step(inputs)
+
+    def _step(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
         node = self.main
         vals = []
         for n in node.inputs:

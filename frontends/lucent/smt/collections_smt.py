@@ -32,12 +32,12 @@ from pysmt.typing import ArrayType
 
 from kinduct.frontends.lucent.check import collections as C
 from kinduct.frontends.lucent.core.types import (
-    Adt,
     MapParts,
     T,
     assemble,
     components,
     leaves,
+    rebuild,
     scalar_paths,
 )
 
@@ -197,19 +197,6 @@ def empty(mgr, t: T) -> FNode:
     for _, lt in reversed(scalar_paths(t.items[0])):
         term = mgr.Array(smt_type(lt), term)
     return term
-
-
-def rebuild(template: Any, new: Iterator[Any]) -> Any:
-    """``template``'s structure (records, arrays, datatypes, maps) over the leaves ``new``."""
-    if isinstance(template, Adt):
-        return Adt({k: rebuild(v, new) for k, v in template.items()}, template.ty)
-    if isinstance(template, MapParts):
-        return MapParts({k: rebuild(v, new) for k, v in template.items()}, template.ty)
-    if isinstance(template, dict):
-        return {k: rebuild(v, new) for k, v in template.items()}
-    if isinstance(template, list):
-        return [rebuild(v, new) for v in template]
-    return next(new)
 
 
 def read(mgr, m: MapParts, keys: list[FNode]) -> Any:

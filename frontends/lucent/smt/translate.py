@@ -26,9 +26,10 @@ from pysmt.typing import REAL as SREAL
 
 from kinduct.frontends.lucent.check import choice, machine, quantified, recursive, symarrays, unbounded
 from kinduct.frontends.lucent.check.checker import Checked, ConstRef, Node, Prop, Refines
-from kinduct.frontends.lucent.check.lazy import Clock, clock_of
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import Quantified
+from kinduct.frontends.lucent.core.clocks import Clock, clock_of
 from kinduct.frontends.lucent.core.types import (
     Adt,
     MapParts,
@@ -87,7 +88,7 @@ class Translator:
         self.compositional = compositional
         self.b = SystemBuilder(main)
         self.mgr = self.b.mgr
-        self.first = self.b.first_step_flag("%first")
+        self.first = self.b.first_step_flag(naming.FIRST)
         self.step_var = None
         self.consts: dict[str, STerm] = {}
         self.prop_info: dict[str, PropInfo] = {}
@@ -187,14 +188,15 @@ class Translator:
     def const(self, name: str, t: T) -> STerm:
         if name not in self.consts:
             guard, self.guard = self.guard, None  # a constant's type holds at every step
-            term = self.state("%const." + name, t, enum_range=True)
+            term = self.state(naming.constant(name), t, enum_range=True)
             for leaf in leaves(term):
                 self.b.update(leaf, leaf)
             self.consts[name] = term
             ref = self.checked.const_refinements.get(name)
             if ref:
                 # a refinement on a free constant is an assumption
-                inst = _Inst(self, self.checked.nodes[self.main], f"%const.{name}.", {}, register=False)
+                inst = _Inst(self, self.checked.nodes[self.main], naming.constant_instance(name), {},
+                             register=False)
                 inst.env[name] = term
                 for f in inst.refinement(name, ref):
                     self.assume(f)
@@ -203,6 +205,10 @@ class Translator:
 
     # ---- building ----
     def build(self):
+        with naming.numbering(self.checked.names):
+            return self._build()
+
+    def _build(self):
         node = self.checked.nodes[self.main]
         env: dict[str, STerm] = {}
         for n in node.inputs:
@@ -460,7 +466,7 @@ class _Inst:
         if isinstance(e.arg, A.Var) and isinstance(arg, FNode):
             memory = tr.memories.get(arg)
             if memory is None:
-                memory = tr.state(f"{self.prefix}%pre.{e.arg.name}", e.ty, enum_range=True)
+                memory = tr.state(naming.pre_memory(self.prefix, e.arg.name), e.ty, enum_range=True)
                 tr.b.update(memory, arg)
                 tr.memories[arg] = memory
             if getattr(e, "guarded", False):

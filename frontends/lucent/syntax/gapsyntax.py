@@ -20,10 +20,8 @@ from lark import Token, Transformer, v_args
 
 from kinduct.frontends.lucent.check.concat import Concat, Slice
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.kernel.errors import InputError
-
-#: The name of a frame block initialisation that assigns several variables at once.
-TUPLE_INIT = "%tuple"
 
 
 def _pos(meta: Any) -> A.Pos:
@@ -59,7 +57,7 @@ class GapSyntax(Transformer):
                                     "together with other variables", self.file, self.text,
                                     pos.line, pos.col)
         eq = A.Equation([(name, pos) for name, pos, _ in lhs], rhs, _pos(meta))
-        return ("init", TUPLE_INIT, eq, _pos(meta))
+        return ("init", naming.TUPLE_INIT, eq, _pos(meta))
 
     def append(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
         return Concat("|", items[0], items[2], pos=_pos(meta))
