@@ -17,7 +17,8 @@ those inside functions and under ``TYPE_CHECKING``):
 
 The entry modules at the top may import every folder:
 
-- ``model``: the pipeline (parse, check, translate) and the lift and replay of traces.
+- ``pipeline``: the one place the stages are chained, in order (parse, check, choose the
+  analyses, translate, attach ``trace/``'s lift and replay).
 - ``simcli``: ``kinduct simulate`` (parse, check, simulate).
 - ``realizability``: a node's contract as a contract system (parse, check, translate).
 - ``plugin``: the pluggy hooks; imports the three above lazily.
