@@ -18,11 +18,12 @@ import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel import registry
+from kinduct.kernel.decide import decide
 from kinduct.kernel.errors import UsageError
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.loading import load_systems
 from kinduct.kernel.report import json_objects, lift
-from kinduct.kernel.runner import RunOptions, run
+from kinduct.kernel.runner import RunOptions
 from kinduct.kernel.schedule import decide_in_turn
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Value, Verdict, exit_code
@@ -110,7 +111,7 @@ def check(path_or_system: str | os.PathLike[str] | TransitionSystem, *,
         opts = RunOptions(engines=engines, solver=chosen_solver, timeout=until, max_k=bound,
                           properties=tuple(names or (p.name for p in system.properties)),
                           diversify=solver is None)
-        return list(_decide(system, opts, start))
+        return decide(system, opts, start)
 
     verdict_lists = decide_in_turn(len(selected), timeout, start, decide_one)
     analyses = [(system, tuple(verdicts)) for system, verdicts in zip(selected, verdict_lists, strict=True)]
@@ -161,14 +162,6 @@ def _load_all(path: Path, main: str | None, frontend: str | None,
         raise UsageError(f"no frontend option {', '.join(map(repr, unknown))} "
                          f"(known: {', '.join(sorted(known))})")
     return load_systems(path, frontend, LoadOptions(main=main, **options))
-
-
-def _decide(system: TransitionSystem, opts: RunOptions, start: float) -> list[Verdict]:
-    """As the command line decides: the engines, or an external checker (``solver="kind2"``)."""
-    backend = registry.backend(opts.solver)
-    if not backend.smt:
-        return backend.check_system(system, opts, start)  # type: ignore[attr-defined]
-    return run(system, opts, start)
 
 
 def _result(system: TransitionSystem, prop: Property, verdict: Verdict) -> PropertyResult:

@@ -1,5 +1,6 @@
 """The ``kinduct`` console script: Ctrl-C while the solver stack is still loading ends the
-run quietly (exit code 130), never with a ``KeyboardInterrupt`` traceback."""
+run quietly (exit code 130), never with a ``KeyboardInterrupt`` traceback; ``kinduct
+--version`` answers before anything else is imported."""
 
 from __future__ import annotations
 
@@ -13,9 +14,23 @@ def _interrupted_during_start_up(_signum, _frame) -> None:
     os._exit(130)
 
 
+def _version() -> int:
+    """``kinduct --version`` without loading the command line (or anything else)."""
+    import importlib.metadata
+
+    try:
+        version = importlib.metadata.version("kinduct")
+    except importlib.metadata.PackageNotFoundError:
+        version = "0+unknown"
+    sys.stdout.write(f"kinduct {version}\n")
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--version"]:
+        return _version()
     previous = signal.signal(signal.SIGINT, _interrupted_during_start_up)
-    from kinduct.kernel.cli import main as cli_main  # the slow imports: pysmt, z3, cvc5, rich
+    from kinduct.kernel.cli import main as cli_main  # plugins register; solvers load when a run needs them
 
     signal.signal(signal.SIGINT, previous)
     return cli_main()

@@ -136,15 +136,15 @@ def spec_path(name: str) -> Path | None:
 
 
 def run_spec(name: str, seed: int, timeout: float, verify_timeout: float) -> dict:
-    from kinduct.frontends.crasp.queries import acceptor_for
     from kinduct.frontends.crasp.synthesis.languages import LANGUAGES
     from kinduct.frontends.crasp.synthesis.space import Shape
     from kinduct.frontends.crasp.synthesis.spec import SpecOptions, learn_spec
+    from kinduct.kernel.acceptor_loading import load_acceptor
 
     path = spec_path(name)
     if path is None:
         return {"part": "spec", "language": name, "seed": seed, "skipped": "no specification"}
-    spec = acceptor_for(path, "B")
+    spec = load_acceptor(path, "B")
     opts = SpecOptions(shape=Shape.parse(LANGUAGES[name].shape), seed=seed, time_limit=timeout,
                        verify_timeout=verify_timeout)
     res = learn_spec(spec, opts)

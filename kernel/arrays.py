@@ -3,7 +3,7 @@
 A trace holds plain Python values (:data:`~kinduct.kernel.verdict.Value`); an array's value is
 held as text, :func:`to_text` of an :class:`ArrayValue`: a default and finitely many entries
 (index, element), an element being a number, a Boolean or again an array (arrays of arrays).
-Solvers' models are read into this form (:mod:`kinduct.plugins.backends.pysmt_backend`), and
+Solvers' models are read into this form (:mod:`kinduct.plugins.backends.pysmt_solvers`), and
 :func:`constant` turns it back into a PySMT term for replay.
 """
 

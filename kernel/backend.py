@@ -10,16 +10,17 @@ engines and accepts its verdicts exactly as it accepts theirs.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import attrs
-from pysmt.environment import Environment
-from pysmt.fnode import FNode
 
 from kinduct.kernel.verdict import Value
 
 if TYPE_CHECKING:
+    from pysmt.environment import Environment
+    from pysmt.fnode import FNode
+
     from kinduct.kernel.system import Property, TransitionSystem
     from kinduct.kernel.verdict import Verdict
 
@@ -155,9 +156,10 @@ class ExternalChecker(Backend):
 
         raise InputError(f"{self.name} checks whole systems and offers no SMT solver to engines")
 
-    def configure(self, options: object) -> None:  # noqa: B027 - optional hook
-        """Take this checker's own command-line options (the namespace parsed by ``check`` or
-        ``bench``, holding what the plugin added through ``kinduct_add_check_options``)."""
+    def configure(self, options: Mapping[str, object]) -> None:  # noqa: B027 - optional hook
+        """Take this checker's own settings from ``options`` (by name: what the plugin added to
+        ``check`` through ``kinduct_add_check_options``, :attr:`RunOptions.checker_options`;
+        ``bench`` passes its own options); names it does not know are ignored."""
 
     def validate_engines(self, engines: Sequence[str]) -> None:  # noqa: B027 - optional hook
         """Raise :class:`~kinduct.kernel.errors.InputError` for engine names it cannot map."""

@@ -11,51 +11,48 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import os
 import sys
-import time
 import warnings
 from collections.abc import Iterator, Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from kinduct.kernel import registry, watchdog
-from kinduct.kernel.backend import ExternalChecker
+import attrs
+
+from kinduct.kernel import registry
+from kinduct.kernel.cli_blocks import (
+    PROCESS_START,
+    add_engine_options,
+    console,
+    csv_list,
+    existing_file,
+    parse_bool,
+    positive_float,
+    positive_int,
+    print_analyses,
+    print_verdicts,
+    report_warnings,
+    run_options,
+    run_start,
+    start_run,
+    timeout_seconds,
+)
 from kinduct.kernel.errors import InputError, KinductError, SourceWarning, UsageError
-from kinduct.kernel.frontend import LoadOptions, check_input_file
-from kinduct.kernel.loading import load_systems
-from kinduct.kernel.report import human_report, json_objects, log_object, options_object
-from kinduct.kernel.runner import RunOptions, run, select_properties
-from kinduct.kernel.schedule import decide_in_turn
-from kinduct.kernel.system import TransitionSystem
-from kinduct.kernel.verdict import Answer, Verdict, exit_code
+from kinduct.kernel.frontend import LoadOptions
+from kinduct.kernel.report import log_object
 
+if TYPE_CHECKING:
+    from kinduct.kernel.runner import RunOptions
+    from kinduct.kernel.verdict import Verdict
 
-def _process_start() -> float:
-    """When this process started, on the ``time.monotonic`` clock: ``--timeout`` counts from
-    there, so interpreter start-up, imports and plugin loading are inside the limit too."""
-    now = time.monotonic()
-    try:
-        with open("/proc/self/stat") as fh:
-            fields = fh.read().rsplit(")", 1)[1].split()
-        with open("/proc/uptime") as fh:
-            uptime = float(fh.read().split()[0])
-        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # seconds after boot
-        return now - min(max(0.0, uptime - started), 60.0)
-    except (OSError, ValueError, IndexError):
-        return now
+#: The building blocks that used to live here, re-exported while code written against the old
+#: place is moved (frontends/lucent's simcli; other branches): new code imports them from
+#: :mod:`kinduct.kernel.cli_blocks`.  ``decide`` is not among them: it takes ``RunOptions`` now
+#: (:mod:`kinduct.kernel.decide`).
+__all__ = ["add_engine_options", "build_parser", "command_line", "console", "csv_list",
+           "existing_file", "main", "parse_bool", "positive_float", "positive_int",
+           "print_analyses", "print_verdicts", "report_warnings", "run_start", "timeout_seconds"]
 
-
-#: When this process started working: ``--timeout`` counts from here, start-up included.
-PROCESS_START = _process_start()
-
-_RUN_START = PROCESS_START
-
-
-def run_start() -> float:
-    """When the current command started, on the ``time.monotonic`` clock: the start of the
-    process for the console script, the call of :func:`main` when called in-process."""
-    return _RUN_START
 
 EXIT_CODES = """exit codes:
   0    every property holds (reachable ones reached)
@@ -116,162 +113,22 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help()
 
 
-def console(stderr: bool = False):
-    from rich.console import Console
-
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
-
-
-def existing_file(path: str) -> Path:
-    """A model file named on the command line: it must exist and be a regular file."""
-    return check_input_file(path)
-
-
-def csv_list(text: str) -> tuple[str, ...]:
-    items = tuple(x.strip() for x in text.split(",") if x.strip())
-    if not items:
-        raise argparse.ArgumentTypeError("expected a comma-separated list")
-    return items
-
-
-def _positive(cast: type, what: str):
-    """An argparse type for positive, finite numbers of the given kind."""
-    def parse(text: str):
-        try:
-            value = cast(text)
-        except (ValueError, OverflowError):
-            raise argparse.ArgumentTypeError(f"expected {what}, got '{text}'") from None
-        if not math.isfinite(value) or value <= 0:
-            raise argparse.ArgumentTypeError(f"expected {what} above 0, got '{text}'")
-        return value
-
-    return parse
-
-
-positive_float = _positive(float, "a number of seconds")
-positive_int = _positive(int, "a whole number")
-
-
-def timeout_seconds(text: str) -> float | None:
-    """``--timeout``: a positive, finite number of seconds; ``0`` means no limit (as Kind 2)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got '{text}'") from None
-    if value == 0:
-        return None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds (or 0 for no "
-                                         f"limit), got '{text}'")
-    return value
-
-
-def add_engine_options(parser: argparse.ArgumentParser) -> None:
-    """The options shared by every command that runs engines."""
-    parser.add_argument("--engine", type=csv_list, default=("portfolio",),
-                        help="engines to run in parallel, comma-separated")
-    parser.add_argument("--solver", type=str.lower, default=None,
-                        help="backend: " + ", ".join(registry.backends()) +
-                             " (default: the preferred available SMT backend)")
-    parser.add_argument("--timeout", type=timeout_seconds, default=None,
-                        help="wall-clock limit in seconds for the whole run, parsing included; "
-                             "0: no limit (default: no limit)")
-    parser.add_argument("--bound", type=int, default=None,
-                        help="largest k to explore (default: no bound)")
-    parser.add_argument("--json", action="store_true", help="JSON output (one array of objects)")
-    parser.add_argument("--engine-opt", action="append", type=engine_setting, default=[],
-                        metavar="ENGINE.SETTING=VALUE",
-                        help="an engine's own setting, e.g. ic3.invgen=false or invgen.rounds=2 "
-                             "(repeatable; `kinduct plugins` lists the engines)")
-    parser.set_defaults(whole_run_timeout=True)
-
-
-def engine_setting(text: str) -> tuple[str, str, str]:
-    """``ENGINE.SETTING=VALUE`` as (engine, setting, value)."""
-    head, eq, value = text.partition("=")
-    engine, dot, setting = head.partition(".")
-    if not (eq and dot and engine and setting):
-        raise argparse.ArgumentTypeError(f"expected ENGINE.SETTING=VALUE, not '{text}'")
-    return engine.strip(), setting.strip(), value.strip()
-
-
-def run_options(args: argparse.Namespace, properties: Sequence[str] = (),
-                timeout: float | None = None) -> RunOptions:
-    """The runner's options from the command line; ``timeout``: seconds from the run's start
-    for this analysis (None: ``--timeout``)."""
-    settings: dict[str, dict[str, object]] = {}
-    for engine, setting, value in getattr(args, "engine_opt", []):
-        settings.setdefault(engine, {})[setting] = value
-    return RunOptions(engines=engine_names(args), solver=args.solver,
-                      timeout=args.timeout if timeout is None else timeout,
-                      max_k=args.bound, properties=tuple(properties), engine_settings=settings,
-                      certify=bool(getattr(args, "certify", False)),
-                      diversify=bool(getattr(args, "solver_by_default", False)),
-                      progress=getattr(args, "progress", None))
-
-
-def engine_names(args: argparse.Namespace) -> tuple[str, ...]:
-    """The engines ``--engine`` names."""
-    return tuple(args.engine)
-
-
-def load_system(path: Path, frontend: str | None = None, main: str | None = None) -> TransitionSystem:
-    return load_systems(path, frontend, LoadOptions(main=main))[0]
-
-
-def configure_checkers(args: argparse.Namespace) -> None:
-    """Hand the parsed options to every external checker (they read their own)."""
-    for backend in registry.backends().values():
-        if isinstance(backend, ExternalChecker):
-            backend.configure(args)
-
-
-def decide(system: TransitionSystem, args: argparse.Namespace, start: float,
-           properties: Sequence[str] = (), timeout: float | None = None) -> list[Verdict]:
-    """Decide the properties through the runner (its engines, or an external checker); what an
-    abstraction (a compositional analysis) leaves unknown is decided again on the system's
-    refinement, the same problem with the callees' bodies.  ``timeout``: seconds from
-    ``start`` for this analysis (None: ``--timeout``)."""
-    configure_checkers(args)
-    verdicts = run(system, run_options(args, properties, timeout), start)
-    open_props = [v.property for v in verdicts if v.answer is Answer.UNKNOWN and not v.timeout]
-    if system.refine is not None and open_props:
-        refined = system.refine()
-        known = {p.name for p in refined.properties}
-        open_props = [p for p in open_props if p in known]
-        again = {v.property: v for v in run(refined, run_options(args, open_props, timeout), start)} \
-            if open_props else {}
-        verdicts = [again.get(v.property, v) if v.property in open_props else v for v in verdicts]
-    return verdicts
-
-
-def print_verdicts(system: TransitionSystem, verdicts: Sequence[Verdict], as_json: bool) -> int:
-    return print_analyses([(system, list(verdicts))], as_json)
-
-
-def print_analyses(results: Sequence[tuple[TransitionSystem, list[Verdict]]], as_json: bool,
-                   preamble: Sequence[dict] = ()) -> int:
-    """Print one or several analyses (Kind 2 prints one analysisStart..Stop block each);
-    ``preamble``: JSON objects (options, warnings) printed before them."""
-    if as_json:
-        objects: list = list(preamble)
-        for system, verdicts in results:
-            objects.extend(json_objects(system, list(system.properties), verdicts))
-        print(json.dumps(objects, indent=2))
-    else:
-        out = console()
-        for system, verdicts in results:
-            human_report(out, system, list(system.properties), verdicts)
-    return exit_code([v for _, verdicts in results for v in verdicts])
-
-
 def cmd_check(args: argparse.Namespace) -> int:
+    # the run's modules (runner, engines' kernel, solvers) load here, not for --help
+    from kinduct.kernel.decide import decide
+    from kinduct.kernel.loading import load_systems
+    from kinduct.kernel.report import options_object
+    from kinduct.kernel.runner import select_properties
+    from kinduct.kernel.schedule import decide_in_turn
+
     start = run_start()
+    options = attrs.evolve(run_options(args), certify=args.certify,
+                           checker_options={d: vars(args)[d] for d in args.plugin_options})
     path = existing_file(args.file)
-    options = LoadOptions(main=args.main, compositional=args.compositional, modular=args.modular)
+    load = LoadOptions(main=args.main, compositional=args.compositional, modular=args.modular)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SourceWarning)
-        systems = load_systems(path, args.frontend, options)
+        systems = load_systems(path, args.frontend, load)
     found = [w.message for w in caught if isinstance(w.message, SourceWarning)]
     report_warnings(found, args.json)
     if args.property:
@@ -285,58 +142,40 @@ def cmd_check(args: argparse.Namespace) -> int:
             p for p in system.properties if not args.property or p.name in args.property]
         if props:
             selected.append(system.with_properties(props))
-
-    def decide_one(i: int, timeout: float | None, names: Sequence[str] | None) -> list[Verdict]:
-        system = selected[i]
-        return decide(system, args, start, names or [p.name for p in system.properties], timeout)
-
-    with _progress(args, start):
-        verdict_lists = decide_in_turn(len(selected), args.timeout, start, decide_one)
-    results = list(zip(selected, verdict_lists, strict=True))
-    if not results and not args.property:
+    preamble = [options_object(options.engines, args.timeout, args.bound, args.compositional,
+                               args.modular)]
+    preamble += [log_object("warn", "parse", w.message, w.location) for w in found]
+    if not selected and not args.property:
         # as Kind 2: nothing to check is not an error
         note = f"{path}: the model has no property to check"
         sys.stderr.write(f"kinduct: note: {note}\n")
         if args.json:
-            preamble = [options_object(engine_names(args), args.timeout, args.bound,
-                                       args.compositional, args.modular)]
-            preamble += [log_object("warn", "parse", w.message, w.location) for w in found]
-            preamble.append(log_object("info", "parse", note))
-            print(json.dumps(preamble, indent=2))
+            print(json.dumps([*preamble, log_object("info", "parse", note)], indent=2))
         return 0
-    if not results:
+    if not selected:
         raise InputError(f"{path}: the model has no property to check")
-    preamble = [options_object(engine_names(args), args.timeout, args.bound, args.compositional,
-                               args.modular)]
-    preamble += [log_object("warn", "parse", w.message, w.location) for w in found]
-    return print_analyses(results, args.json, preamble)
+
+    with _progress(options, args.json, start) as options:
+        def decide_one(i: int, timeout: float | None, names: Sequence[str] | None) -> list[Verdict]:
+            system = selected[i]
+            return decide(system, attrs.evolve(options, timeout=timeout), start,
+                          names or [p.name for p in system.properties])
+
+        verdict_lists = decide_in_turn(len(selected), args.timeout, start, decide_one)
+    return print_analyses(list(zip(selected, verdict_lists, strict=True)), args.json, preamble)
 
 
 @contextlib.contextmanager
-def _progress(args: argparse.Namespace, start: float) -> Iterator[None]:
-    """Live progress on stderr while engines run (a terminal, not ``--json``)."""
+def _progress(options: RunOptions, as_json: bool, start: float) -> Iterator[RunOptions]:
+    """``options`` with live progress on stderr while engines run (a terminal, not
+    ``--json``)."""
     from kinduct.kernel.progress import LiveProgress
 
-    if not LiveProgress.wanted(args.json):
-        args.progress = None
-        yield
+    if not LiveProgress.wanted(as_json):
+        yield options
         return
     with LiveProgress(start) as live:
-        args.progress = live
-        yield
-    args.progress = None
-
-
-#: At most this many warnings are printed for people (all of them go into ``--json``).
-MAX_WARNINGS = 5
-
-
-def report_warnings(found: Sequence[SourceWarning], as_json: bool) -> None:
-    """Warnings go to stderr (as errors do); under ``--json`` they are also ``log`` objects."""
-    for w in found[:MAX_WARNINGS]:
-        sys.stderr.write(f"kinduct: {w}\n")
-    if len(found) > MAX_WARNINGS:
-        sys.stderr.write(f"kinduct: {len(found) - MAX_WARNINGS} more warnings\n")
+        yield attrs.evolve(options, progress=live)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
@@ -397,7 +236,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--certify", action="store_true",
                        help="re-check certificates of valid verdicts with the other backend")
     check.set_defaults(handler=cmd_check)
+    own = {action.dest for action in check._actions}
     registry.plugin_manager().hook.kinduct_add_check_options(parser=check)
+    # what plugins added reaches external checkers as RunOptions.checker_options
+    check.set_defaults(plugin_options=tuple(a.dest for a in check._actions if a.dest not in own))
 
     plugins = sub.add_parser("plugins", help="list frontends, engines and backends")
     plugins.set_defaults(handler=cmd_plugins)
@@ -418,10 +260,12 @@ def _version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; ``argv=None`` means this process's arguments, and then (only then)
     a watchdog enforces ``--timeout`` on the whole process."""
-    global _RUN_START
     as_script = argv is None
-    _RUN_START = PROCESS_START if as_script else time.monotonic()
+    start_run(as_script)
     raw = list(sys.argv[1:] if argv is None else argv)
+    if [a for a in raw if a != "--debug"] == ["--version"]:  # no plugin needed to answer
+        print(f"kinduct {_version()}")
+        return 0
     debug = "--debug" in raw
     as_json = "--json" in raw
     warnings.showwarning = _show_warning
@@ -430,10 +274,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         spelled = command_line(raw, parser)
         as_json = "--json" in spelled  # errors go out as JSON in any plugin's spelling
         args = parser.parse_args(spelled)
-        if getattr(args, "solver", "") is None:
-            args.solver = registry.default_solver()
-            args.solver_by_default = True  # the runner may diversify (RunOptions.diversify)
         if as_script and getattr(args, "whole_run_timeout", False):
+            from kinduct.kernel import watchdog
+
             watchdog.arm(PROCESS_START, args.timeout, as_json)
         code = args.handler(args)
         sys.stdout.flush()
@@ -451,17 +294,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return _report_error(KinductError(f"internal error: {type(exc).__name__}: {exc} "
                                           "(run with --debug for details)"), as_json)
-
-
-def parse_bool(text: str) -> bool:
-    """A Boolean option's value: ``true``/``false`` (also ``on``/``off``, ``yes``/``no``,
-    ``1``/``0``)."""
-    lowered = text.strip().lower()
-    if lowered in ("true", "on", "yes", "1"):
-        return True
-    if lowered in ("false", "off", "no", "0"):
-        return False
-    raise argparse.ArgumentTypeError(f"expected true or false, got '{text}'")
 
 
 #: Options of the top-level parser that take no value (they may precede the command).

@@ -23,14 +23,16 @@ environment (``environment``: the assumptions become guarantees of the swapped r
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-from pysmt.environment import Environment
-from pysmt.fnode import FNode
 
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.verdict import Value
+
+if TYPE_CHECKING:
+    from pysmt.environment import Environment
+    from pysmt.fnode import FNode
 
 #: From the values of a trace (one mapping of variable names to values per step) to Kind 2's
 #: node blocks (``blockType``, ``name``, ``streams``), as the frontend names its streams.

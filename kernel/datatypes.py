@@ -5,7 +5,7 @@ per PySMT :class:`~pysmt.environment.Environment`: each datatype is a PySMT cust
 (``type_manager.Type(name, 0)``), and its constructors, testers and selectors are PySMT
 function symbols (a nullary constructor is a symbol of the sort) recorded in the
 environment's :class:`Registry`.  Formulas apply them like uninterpreted functions; the
-backends (:mod:`kinduct.plugins.backends.pysmt_backend`) recognise them through the registry
+backends (:mod:`kinduct.plugins.backends.pysmt_solvers`) recognise them through the registry
 and build the solver's native datatype terms, so the solver decides them exactly
 (distinctness, injectivity, acyclicity).
 

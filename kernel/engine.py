@@ -7,14 +7,16 @@ import math
 import time
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import Solver
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Verdict
+
+if TYPE_CHECKING:
+    from pysmt.fnode import FNode
 
 
 @attrs.frozen

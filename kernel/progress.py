@@ -4,23 +4,26 @@ only when stderr is a terminal and the output is not ``--json``."""
 
 from __future__ import annotations
 
+import os
+import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console, Group
-from rich.live import Live
-from rich.markup import escape
-from rich.table import Table
-from rich.text import Text
-
-from kinduct.kernel.runner import ProgressEvent
 from kinduct.kernel.verdict import Answer, Verdict
+
+if TYPE_CHECKING:
+    from rich.console import Console, Group
+
+    from kinduct.kernel.runner import ProgressEvent
 
 
 class LiveProgress:
     """A callable for :attr:`RunOptions.progress`, used as a context manager around runs."""
 
     def __init__(self, start: float, console: Console | None = None) -> None:
+        from rich.console import Console
+        from rich.live import Live
+
         self.start = start
         self.console = console or Console(stderr=True, highlight=False)
         self.answers: dict[str, Verdict | None] = {}
@@ -30,7 +33,21 @@ class LiveProgress:
 
     @staticmethod
     def wanted(as_json: bool) -> bool:
-        return not as_json and Console(stderr=True).is_terminal
+        """Not under ``--json``; only when rich sees a terminal on stderr (asked only when
+        stderr is a terminal or the environment may force one, so that a run into a pipe never
+        imports rich)."""
+        if as_json:
+            return False
+        try:
+            tty = sys.stderr.isatty()
+        except (AttributeError, ValueError):  # no stderr, or a closed one
+            tty = False
+        if not tty and not any(
+                os.environ.get(v) is not None for v in ("FORCE_COLOR", "TTY_COMPATIBLE")):
+            return False
+        from rich.console import Console
+
+        return Console(stderr=True).is_terminal
 
     def __enter__(self) -> LiveProgress:
         self.live.__enter__()
@@ -61,6 +78,11 @@ class LiveProgress:
             self.engines[event.engine] = f"failed: {event.note or ''}"
 
     def render(self) -> Group:
+        from rich.console import Group
+        from rich.markup import escape
+        from rich.table import Table
+        from rich.text import Text
+
         table = Table(box=None, show_header=False, padding=(0, 1))
         for name, verdict in self.answers.items():
             if verdict is None:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
-
-from pysmt.fnode import FNode
-from rich.markup import escape
+from typing import TYPE_CHECKING, Any
 
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Trace, Value, Verdict
+
+if TYPE_CHECKING:
+    pass
 
 
 def json_value(value: Value) -> Any:
@@ -25,6 +25,8 @@ def json_value(value: Value) -> Any:
 
 def type_name(var) -> str:
     """Kind 2's name of a symbol's (or a PySMT type's) type; ``abstr`` when it has none."""
+    from pysmt.fnode import FNode
+
     t = var.symbol_type() if isinstance(var, FNode) else var
     if t.is_bool_type():
         return "bool"
@@ -202,6 +204,7 @@ def human_report(console, system: TransitionSystem, props: Sequence[Property],
 
     Names come from users' models (``z[l3c34]``), so they are escaped, never read as markup.
     No cell is ever cut short: long values fold onto several lines."""
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title=escape(system.name), title_justify="left")
@@ -263,6 +266,7 @@ def print_stream_table(console, title: str, heads: Sequence[str],
     """Streams over steps: on a terminal, folded into several tables of consecutive steps that
     fit the screen (each repeating the stream names); elsewhere (a pipe, a file) one table as
     wide as the data.  Values are never truncated."""
+    from rich.markup import escape
     from rich.table import Table
 
     fixed = [max([len(heads[0]), *(len(r[0]) for r in rows)]),

@@ -15,7 +15,7 @@ import resource
 import signal
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import attrs
 from pysmt.fnode import FNode
@@ -62,6 +62,10 @@ class RunOptions:
     #: ``bmc`` runs on the other SMT backend (:func:`engine_solvers`).
     diversify: bool = False
     progress: Callable[[ProgressEvent], None] | None = attrs.field(default=None, eq=False)
+    #: An external checker's own settings, by name (what plugins added to ``check`` through
+    #: ``kinduct_add_check_options``, e.g. ``kind2_path``); handed over by
+    #: :func:`kinduct.kernel.decide.decide` (``ExternalChecker.configure``).
+    checker_options: Mapping[str, object] = attrs.field(factory=dict)
 
 
 def expand_engines(names: Sequence[str]) -> list[Engine]:

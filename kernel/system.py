@@ -12,13 +12,14 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
-from pysmt.environment import Environment
-from pysmt.fnode import FNode
-from pysmt.typing import PySMTType
 
 from kinduct.kernel.errors import SourceLocation
 
 if TYPE_CHECKING:
+    from pysmt.environment import Environment
+    from pysmt.fnode import FNode
+    from pysmt.typing import PySMTType
+
     from kinduct.kernel.bounded import BoundedProblem
 
 
@@ -210,7 +211,11 @@ class SystemBuilder:
     """A small mutable builder for :class:`TransitionSystem` (frontends use it)."""
 
     def __init__(self, name: str = "main", env: Environment | None = None) -> None:
-        self.env = env or Environment()
+        if env is None:
+            from pysmt.environment import Environment
+
+            env = Environment()
+        self.env = env
         self.mgr = self.env.formula_manager
         self.name = name
         self._states: list[FNode] = []

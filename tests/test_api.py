@@ -73,6 +73,17 @@ def test_check_gives_the_cli_verdicts(model):
         o["objectType"] for o in objs if o["objectType"] not in ("kind2Options", "log")]
 
 
+def test_check_with_the_external_checker_gives_the_cli_verdicts(kind2):
+    """``solver="kind2"`` goes through the same decision as ``kinduct check --solver kind2``."""
+    path = EXAMPLES / "lucent" / "combine.lus"
+    report = kinduct.check(path, solver="kind2", timeout=60)
+    code, objs = run_json("check", path, "--solver", "kind2", "--timeout", "60")
+    assert {p.name: p.answer for p in report.properties} == {
+        n: p["answer"]["value"] for n, p in properties(objs).items()} == {
+        "y > 0 => l > y": "valid", "z > 0": "falsifiable"}
+    assert report.exit_code == code == 40
+
+
 def test_load_and_errors(tmp_path):
     system = kinduct.load(EXAMPLES / "lucent" / "combine.lus")
     assert {p.name for p in system.properties} == {"y > 0 => l > y", "z > 0"}

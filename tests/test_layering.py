@@ -43,11 +43,6 @@ ALLOWED = {
 
 #: Today's violations, (rule, importer, imported) with "kinduct." left off. Only ever delete lines.
 KNOWN: set[tuple[str, str, str]] = {
-    # frontend
-    ('frontend', 'frontends.crasp.synthesis.spec', 'plugins.sample.words'),
-    # plugin
-    ('plugin', 'plugins.sample.cli', 'frontends.crasp.queries'),
-    ('plugin', 'plugins.sample.cli', 'frontends.crasp.synthesis.data'),
     # stage
     ('stage', 'frontends.lucent.check.choice', 'frontends.lucent.smt.collections_smt'),
     ('stage', 'frontends.lucent.check.choice', 'frontends.lucent.smt.refine'),

@@ -12,7 +12,7 @@ import importlib
 import json
 from typing import TYPE_CHECKING
 
-from kinduct.kernel.cli import add_engine_options, existing_file, run_start
+from kinduct.kernel.cli_blocks import add_engine_options, existing_file, run_options, run_start
 from kinduct.kernel.errors import InputError, UsageError
 
 if TYPE_CHECKING:
@@ -62,13 +62,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_query(args: argparse.Namespace) -> int:
-    from kinduct.frontends.crasp.queries import run_query
-    from kinduct.kernel.cli import print_verdicts
+    from kinduct.frontends.crasp.queries import QueryOptions, run_query
+    from kinduct.kernel.cli_blocks import print_verdicts
 
     start = run_start()  # --timeout counts from the start of the process
     if args.words < 1:
         raise UsageError(f"--words must be at least 1, got {args.words}")
-    system, verdicts = run_query(args.query, [args.a] + ([args.b] if args.b else []), args, start)
+    system, verdicts = run_query(args.query, [args.a] + ([args.b] if args.b else []), run_options(args),
+                                 QueryOptions(args.alphabet, args.words, args.via), start)
     code = print_verdicts(system, verdicts, args.json)
     words = verdicts[0].extra.get("words") if verdicts else None
     if words and not args.json:

@@ -3,7 +3,7 @@ Lucent nodes (int in, bool out), and whatever a plugin hands out through the
 ``kinduct_load_acceptor`` hook (``.regex`` specifications).
 
 Built on the kernel: :func:`~kinduct.kernel.acceptor.language_query` makes the product system,
-:func:`~kinduct.kernel.runner.run` (or an external backend through ``decide``) answers it.  A
+:func:`~kinduct.kernel.decide.decide` (the runner, or an external backend) answers it.  A
 falsifiable verdict's trace is the shortest word that answers the query (BMC and k-induction's
 base case both deepen one step at a time); the runner replays it on each side's evaluator
 (``Acceptor.accepts``) before it is accepted, and the word is added to the verdict's ``extra``
@@ -15,102 +15,49 @@ both sides' evaluators); ``--via checker`` forces the model checker.  ``--words 
 to K answering words, shortest first: the checker route re-runs with the words found so far
 excluded.
 
-Public API: :func:`acceptor_for` (a file as an acceptor), :func:`query_system`,
+Files become acceptors through :mod:`kinduct.kernel.acceptor_loading` (plugins' hook, else a
+component's interface).  Public API: :func:`acceptors` (the sides of a query), :func:`query_system`,
 :func:`decide_query` (for synthesis: programs in, verdict and word out), :func:`decide_words`
 and :func:`run_query` (the CLI).
 """
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from pysmt.fnode import FNode
+import attrs
 
 from kinduct.frontends.crasp import ast as A
-from kinduct.frontends.crasp.parser import load
 from kinduct.frontends.crasp.translate import to_acceptor
-from kinduct.kernel import registry
 from kinduct.kernel.acceptor import Acceptor, Query, automaton_query, language_query, word_of
-from kinduct.kernel.cli import decide, existing_file
+from kinduct.kernel.acceptor_loading import load_acceptor, plugin_acceptor
+from kinduct.kernel.decide import decide
 from kinduct.kernel.errors import InputError
-from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.runner import RunOptions, run
-from kinduct.kernel.system import Interface, TransitionSystem
+from kinduct.kernel.system import TransitionSystem
 from kinduct.kernel.verdict import Answer, Trace, Verdict
-
-#: The letters of a Lucent node queried on its own: its input values 0 and 1.
-LUCENT_ALPHABET = ("0", "1")
-
-
-def _symbol(system: TransitionSystem, entry, role: str, path: Path) -> FNode:
-    """Find a Lucent input/output among the system's variables (name, symbol or (name, ...))."""
-    if isinstance(entry, FNode):  # a variable or, for an output defined by an equation, a formula
-        return entry
-    name = entry[0] if isinstance(entry, (tuple, list)) else getattr(entry, "name", entry)
-    name = str(name)
-    candidates = [v for v in system.current_vars if v.symbol_name() == name]
-    candidates = candidates or [v for v in system.current_vars
-                                if v.symbol_name().endswith("." + name)]
-    if len(candidates) != 1:
-        raise InputError(f"{path}: cannot find the node's {role} '{name}' in its transition system")
-    return candidates[0]
-
-
-def lucent_acceptor(path: Path, alphabet: Sequence[str], name: str) -> Acceptor:
-    """A Lucent node with one int input (the letter's index in ``alphabet``) and one bool output."""
-    try:
-        frontend = registry.frontend("lucent")
-    except Exception as exc:  # noqa: BLE001 - the registry reports unknown names its own way
-        raise InputError(f"{path}: the Lucent frontend is not available ({exc})") from None
-    system = frontend.load(path, LoadOptions())
-    interface = system.interface or Interface()
-    inputs, outputs = list(interface.inputs), list(interface.outputs)
-    if len(inputs) != 1 or len(outputs) != 1:
-        raise InputError(f"{path}: as an acceptor, a node needs exactly one int input (the letter) "
-                         f"and one bool output (accept); it has {len(inputs)} input(s) and "
-                         f"{len(outputs)} output(s)")
-    letter = _symbol(system, inputs[0], "input", path)
-    accept = _symbol(system, outputs[0], "output", path)
-    stc = system.env.stc
-    if not letter.is_symbol() or not stc.get_type(letter).is_int_type() \
-            or not stc.get_type(accept).is_bool_type():
-        raise InputError(f"{path}: the node's input must be int and its output bool")
-    return Acceptor(system=system.with_properties(()), alphabet=tuple(alphabet), letter=letter,
-                    accept=accept, name=name)
-
-
-def acceptor_for(path: str | Path, name: str, alphabet: Sequence[str] | None = None) -> Acceptor:
-    """``path`` as an acceptor: a ``.crasp`` program, a ``.lus`` node (reading the indices of
-    ``alphabet``, default :data:`LUCENT_ALPHABET`), or any file a plugin reads as one."""
-    p = existing_file(str(path))
-    suffix = p.suffix.lower()
-    if suffix == ".lus":
-        return lucent_acceptor(p, alphabet or LUCENT_ALPHABET, name)
-    if suffix == ".crasp":
-        return to_acceptor(load(p), name)
-    got = registry.plugin_manager().hook.kinduct_load_acceptor(path=p, name=name)
-    if got is None:
-        raise InputError(f"{p}: not an acceptor (expected .crasp, .regex or a .lus node)")
-    return got
 
 
 def acceptors(paths: Sequence[str | Path], alphabet: Sequence[str] | None = None) -> list[Acceptor]:
-    """Load every side; Lucent nodes read the indices of ``alphabet``, else of the first other
-    side's alphabet, else of :data:`LUCENT_ALPHABET`."""
+    """Load every side; a side read through its interface (a Lucent node) reads the indices of
+    ``alphabet``, else of the first other side's alphabet, else of
+    :data:`~kinduct.kernel.acceptor_loading.COMPONENT_ALPHABET`."""
     names = "AB" if len(paths) > 1 else "A"
     out: dict[int, Acceptor] = {}
     for i, p in enumerate(paths):
-        if Path(p).suffix.lower() != ".lus":
-            out[i] = acceptor_for(p, names[i])
+        got = plugin_acceptor(p, names[i])
+        if got is not None:
+            out[i] = got
     if alphabet is None and out:
         alphabet = next(iter(out.values())).alphabet
     for i, p in enumerate(paths):
         if i not in out:
-            out[i] = acceptor_for(p, names[i], alphabet)
+            out[i] = load_acceptor(p, names[i], alphabet)
     return [out[i] for i in range(len(paths))]
+
+
 def query_system(query: str | Query, sides: Sequence[Acceptor]) -> TransitionSystem:
     q = Query(query) if isinstance(query, str) else query
     return language_query(q, sides[0], sides[1] if len(sides) > 1 else None)
@@ -212,26 +159,36 @@ def _combine(verdicts: list[Verdict]) -> Verdict:
     return first
 
 
-def run_query(query: str, paths: Sequence[str], args: argparse.Namespace,
+@attrs.frozen
+class QueryOptions:
+    """How the CLI asks a query: the ``alphabet`` a lone component reads (None: the default),
+    up to ``words`` answering words, and ``via`` ``auto``, ``automaton`` or ``checker``."""
+
+    alphabet: Sequence[str] | None = None
+    words: int = 1
+    via: str = "auto"
+
+
+def run_query(query: str, paths: Sequence[str], options: RunOptions, how: QueryOptions,
               start: float | None = None) -> tuple[TransitionSystem, list[Verdict]]:
+    """The query on the files ``paths``: the product system and one verdict (with every
+    answering word found under ``words``), decided with ``options`` from ``start``."""
     start = time.monotonic() if start is None else start
-    alphabet = getattr(args, "alphabet", None)
-    sides = acceptors(paths, tuple(alphabet) if alphabet else None)
-    count = getattr(args, "words", 1) or 1
-    via = getattr(args, "via", "auto")
-    if via == "automaton" and not all(s.automaton is not None for s in sides):
+    sides = acceptors(paths, tuple(how.alphabet) if how.alphabet else None)
+    count = how.words or 1
+    if how.via == "automaton" and not all(s.automaton is not None for s in sides):
         raise InputError("--via automaton needs every side to be a finite automaton (.regex)")
-    if via != "checker" and all(s.automaton is not None for s in sides):
+    if how.via != "checker" and all(s.automaton is not None for s in sides):
         system, verdicts = automaton_verdicts(query, sides, count)
         return system, [_combine(verdicts)]
     system = query_system(query, sides)
-    first = with_words(system, decide(system, args, start))
+    first = with_words(system, decide(system, options, start))
     verdicts = list(first)
     found = [first[0].extra["word"]] if "word" in first[0].extra else []
     while found and len(found) < count:
         nxt = language_query(Query(query), sides[0], sides[1] if len(sides) > 1 else None,
                              exclude=found)
-        v = with_words(nxt, decide(nxt, args, start))[0]
+        v = with_words(nxt, decide(nxt, options, start))[0]
         verdicts.append(v)
         if "word" not in v.extra:
             break

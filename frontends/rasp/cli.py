@@ -17,7 +17,7 @@ MAX_CHECK_LENGTH = 64
 
 def _load(path_text: str):
     from kinduct.frontends.rasp.interp import load_program
-    from kinduct.kernel.cli import existing_file
+    from kinduct.kernel.cli_blocks import existing_file
 
     return load_program(existing_file(path_text))
 
@@ -131,15 +131,18 @@ def cmd_check(args: argparse.Namespace) -> int:
     from kinduct.frontends.rasp.encode import RaspCheck
     from kinduct.kernel import registry
     from kinduct.kernel.bounded import bounded_system
-    from kinduct.kernel.cli import decide, print_verdicts, run_start
+    from kinduct.kernel.cli_blocks import print_verdicts, run_options, run_start
+    from kinduct.kernel.decide import decide
     from kinduct.kernel.system import Property
     from kinduct.kernel.verdict import Answer
 
     start = run_start()  # --timeout counts from the start of the process
-    chosen = registry.backends().get(args.solver)
+    options = run_options(args)
+    chosen = registry.backends().get(options.solver)
     if chosen is not None and not chosen.smt:
-        raise InputError(f"--solver {args.solver}: rasp check needs an SMT backend (e.g. z3 or cvc5); "
-                         f"{args.solver} checks whole transition systems, and RASP problems have none")
+        raise InputError(f"--solver {options.solver}: rasp check needs an SMT backend (e.g. z3 or "
+                         f"cvc5); {options.solver} checks whole transition systems, and RASP "
+                         "problems have none")
     program = _load(args.program)
     if args.max_length < 1 or args.min_length < 1 or args.min_length > args.max_length:
         raise InputError("lengths must satisfy 1 <= --min-length <= --max-length")
@@ -174,7 +177,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     prop = Property(name, env.formula_manager.TRUE(), location=location, source="PropAnnot")
     system = bounded_system(problem, [prop], name=Path(args.program).stem, replay=problem.replay,
                             lift=problem.lift)
-    verdicts = decide(system, args, start)
+    verdicts = decide(system, options, start)
     final = []
     for v in verdicts:
         extra = dict(v.extra)
@@ -206,7 +209,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
-    from kinduct.kernel.cli import add_engine_options
+    from kinduct.kernel.cli_blocks import add_engine_options
 
     rasp = subparsers.add_parser("rasp", help="RASP programs: evaluate, draw the compiled "
                                               "transformer, check properties up to a length",

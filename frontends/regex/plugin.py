@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from kinduct.kernel.acceptor import Acceptor
 from kinduct.kernel.frontend import Frontend, LoadOptions
 from kinduct.kernel.hookspecs import hookimpl
 from kinduct.kernel.system import TransitionSystem
+
+if TYPE_CHECKING:
+    from kinduct.kernel.acceptor import Acceptor
 
 
 class RegexFrontend(Frontend):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kinduct.frontends.vmt.reader import read_vmt
 from kinduct.kernel.frontend import Frontend, LoadOptions
 from kinduct.kernel.hookspecs import hookimpl
 from kinduct.kernel.system import TransitionSystem
@@ -16,6 +15,8 @@ class VMTFrontend(Frontend):
     description = "VMT-LIB transition systems (nuXmv, ic3ia, Pono)"
 
     def load(self, path: Path, options: LoadOptions) -> TransitionSystem:
+        from kinduct.frontends.vmt.reader import read_vmt
+
         return read_vmt(path)
 
 

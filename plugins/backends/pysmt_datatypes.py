@@ -198,7 +198,12 @@ def cvc5_tree(val: Any, scalar: Callable[[Any], Any]) -> Tree | None:
     return Tree(name, tuple(arg(val[i]) for i in range(1, val.getNumChildren())))
 
 
-def patch() -> None:
+def patch_z3() -> None:
+    """Z3's converter taught datatypes (when z3 is installed)."""
     if importlib.util.find_spec("z3") is not None:
         _patch_z3()
+
+
+def patch_cvc5() -> None:
+    """cvc5's converter taught datatypes (when cvc5 is installed)."""
     _patch_cvc5()

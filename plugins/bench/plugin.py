@@ -11,14 +11,9 @@ from pathlib import Path
 
 from kinduct.kernel import registry
 from kinduct.kernel.backend import ExternalChecker
-from kinduct.kernel.cli import console, csv_list, positive_float, positive_int
+from kinduct.kernel.cli_blocks import console, csv_list, positive_float, positive_int
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.hookspecs import hookimpl
-from kinduct.plugins.bench.executors import run_dask, run_local
-from kinduct.plugins.bench.plots import cactus_plot, scatter_plot
-from kinduct.plugins.bench.report import CsvLog, print_summary, read_rows, summarise
-from kinduct.plugins.bench.suite import load_suite
-from kinduct.plugins.bench.tasks import Task
 
 
 def _check_configs(engines: tuple[str, ...], solvers: tuple[str, ...], args: argparse.Namespace) -> None:
@@ -27,7 +22,7 @@ def _check_configs(engines: tuple[str, ...], solvers: tuple[str, ...], args: arg
     for solver in solvers:
         chosen = known_backends.get(solver)
         if isinstance(chosen, ExternalChecker):
-            chosen.configure(args)  # e.g. --kind2-path decides whether it is available
+            chosen.configure(vars(args))  # e.g. --kind2-path decides whether it is available
         registry.backend(solver)  # unknown or unavailable: a usage error now, not N error rows
         for config in engines:
             if isinstance(chosen, ExternalChecker):
@@ -47,6 +42,12 @@ def _interrupt(_signum, _frame) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    from kinduct.plugins.bench.executors import run_dask, run_local
+    from kinduct.plugins.bench.plots import cactus_plot, scatter_plot
+    from kinduct.plugins.bench.report import CsvLog, print_summary, read_rows, summarise
+    from kinduct.plugins.bench.suite import load_suite
+    from kinduct.plugins.bench.tasks import Task
+
     # a terminated or hung-up bench unwinds like Ctrl-C: running task process groups are killed
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _interrupt)

@@ -1,16 +1,23 @@
-"""Registers kinduct's built-in engines through the same hook a third-party plugin uses."""
+"""Registers kinduct's built-in engines through the same hook a third-party plugin uses; the
+engine modules (and PySMT with them) are imported when the engines are first asked for, not
+when the plugin is loaded."""
 
 from __future__ import annotations
 
-from kinduct.kernel.engine import Engine
+from typing import TYPE_CHECKING
+
 from kinduct.kernel.hookspecs import hookimpl
-from kinduct.plugins.engines.bmc import BMC
-from kinduct.plugins.engines.ic3 import IC3
-from kinduct.plugins.engines.invgen import InvGen
-from kinduct.plugins.engines.kind import KInduction
-from kinduct.plugins.engines.portfolio import Portfolio
+
+if TYPE_CHECKING:
+    from kinduct.kernel.engine import Engine
 
 
 @hookimpl
 def kinduct_register_engines() -> list[Engine]:
+    from kinduct.plugins.engines.bmc import BMC
+    from kinduct.plugins.engines.ic3 import IC3
+    from kinduct.plugins.engines.invgen import InvGen
+    from kinduct.plugins.engines.kind import KInduction
+    from kinduct.plugins.engines.portfolio import Portfolio
+
     return [BMC(), KInduction(), IC3(), InvGen(), Portfolio()]

@@ -27,7 +27,7 @@ HELP = ("check the realizability of every contract and environment instead of th
 
 @hookimpl
 def kinduct_add_check_options(parser: argparse.ArgumentParser) -> None:
-    from kinduct.kernel.cli import parse_bool
+    from kinduct.kernel.cli_blocks import parse_bool
 
     group = parser.add_argument_group("realizability")
     group.add_argument("--realizability", action="store_true", help=HELP)
@@ -49,7 +49,7 @@ def kinduct_add_check_options(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check every contract system of ``args.file``; print Kind 2's objects (``--json``) or
     tables; return Kind 2's exit code (40 when one is unrealizable, 30 when one is unknown)."""
-    from kinduct.kernel.cli import console, report_warnings, run_start
+    from kinduct.kernel.cli_blocks import console, report_warnings, run_start
     from kinduct.kernel.report import options_object
     from kinduct.plugins.realizability import game
     from kinduct.plugins.realizability.report import Analysis, human_report, json_objects

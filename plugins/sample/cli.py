@@ -24,12 +24,12 @@ def _letters(text: str) -> tuple[str, ...]:
 
 
 def cmd_sample(args: argparse.Namespace) -> int:
-    from kinduct.frontends.crasp.queries import acceptor_for
-    from kinduct.frontends.crasp.synthesis.data import write_csv
-    from kinduct.plugins.sample.words import Request, sample
+    from kinduct.kernel.acceptor_loading import load_acceptor
+    from kinduct.kernel.word_csv import write_csv
+    from kinduct.kernel.word_sampler import Request, sample
 
     alphabet = _letters(args.alphabet) if args.alphabet else None
-    acceptor = acceptor_for(args.spec, "A", alphabet)
+    acceptor = load_acceptor(args.spec, "A", alphabet)
     req = Request(args.n, args.min_length, args.max_length, args.seed)
     examples = sample(acceptor, req, log=lambda m: sys.stderr.write(f"kinduct sample: {m}\n"))
     text = write_csv(examples)

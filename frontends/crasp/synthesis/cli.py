@@ -18,12 +18,12 @@ from kinduct.frontends.crasp import ast as A
 from kinduct.frontends.crasp import vectorized as V
 from kinduct.frontends.crasp.parser import load, parse
 from kinduct.frontends.crasp.synthesis.commands import DEFAULT_ITERATIONS
-from kinduct.frontends.crasp.synthesis.data import read_csv, write_csv
 from kinduct.frontends.crasp.synthesis.languages import LANGUAGES, language
 from kinduct.frontends.crasp.synthesis.search import Options, Progress, anneal, program_size
 from kinduct.frontends.crasp.synthesis.space import Shape
-from kinduct.kernel.cli import existing_file
+from kinduct.kernel.cli_blocks import existing_file
 from kinduct.kernel.errors import InputError
+from kinduct.kernel.word_csv import read_csv, write_csv
 
 
 def score(program: A.Program, words, labels) -> tuple[float, int]:
@@ -74,7 +74,7 @@ class _Bar:
             return None
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-        from kinduct.kernel.cli import console
+        from kinduct.kernel.cli_blocks import console
 
         count = "{task.completed}" + ("/{task.total}" if self.total else " iterations")
         self.progress = Progress(TextColumn("[bold]annealing"), BarColumn(), TextColumn(count),
@@ -111,12 +111,12 @@ def cmd_sample(args: argparse.Namespace) -> int:
 
 def cmd_learn_spec(args: argparse.Namespace) -> int:
     """``learn --spec SPEC``: sample, learn, check equivalence, add separating words, repeat."""
-    from kinduct.frontends.crasp.queries import acceptor_for
     from kinduct.frontends.crasp.synthesis.spec import SpecOptions, learn_spec
+    from kinduct.kernel.acceptor_loading import load_acceptor
 
     if args.data is not None:
         raise InputError("learn --spec samples its own data from SPEC; drop the DATA argument")
-    spec = acceptor_for(args.spec, "B", _alphabet(args))
+    spec = load_acceptor(args.spec, "B", _alphabet(args))
     if spec.accepts is None:
         raise InputError(f"{args.spec}: learn --spec needs a specification with an evaluator "
                          "(.regex or .crasp)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from kinduct.kernel.cli import positive_float
+from kinduct.kernel.cli_blocks import positive_float
 
 DEFAULT_ITERATIONS = 100_000
 

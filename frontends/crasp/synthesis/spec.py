@@ -28,7 +28,7 @@ from kinduct.frontends.crasp.translate import to_acceptor
 from kinduct.kernel.acceptor import Acceptor, Query, language_query
 from kinduct.kernel.runner import RunOptions
 from kinduct.kernel.verdict import Answer
-from kinduct.plugins.sample.words import Request, SolverWords, sample
+from kinduct.kernel.word_sampler import Request, SolverWords, sample
 
 Log = Callable[[str], None]
 
@@ -90,7 +90,7 @@ def _diverse(program: A.Program, spec: Acceptor, shortest: list[str], count: int
     for _ in range(3 * count):
         if len(out) >= count:
             break
-        got = list(sw.words(target, rng.randint(lo, hi), 1, rng, taken, timeout_ms=3000))
+        got = sw.words(target, rng.randint(lo, hi), 1, rng, taken, timeout_ms=3000)
         for w in got:
             taken.add(w)
             out.append(w)

@@ -1,8 +1,8 @@
 """The external Kind 2 backend plugin (``--solver kind2``).
 
 Registers the backend and adds ``--kind2-path`` and ``--kind2-solver`` to ``kinduct check``
-through the ``kinduct_add_check_options`` hook; the CLI hands the parsed options to the backend
-(``ExternalChecker.configure``).
+through the ``kinduct_add_check_options`` hook; they reach the backend as
+``RunOptions.checker_options`` (``ExternalChecker.configure``, called by ``kernel.decide``).
 """
 
 from __future__ import annotations

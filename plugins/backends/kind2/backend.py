@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,6 @@ from kinduct.kernel.backend import ExternalChecker, ExternalRequest
 from kinduct.kernel.errors import InputError, UsageError
 from kinduct.kernel.system import Property, PropertyKind, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.backends.kind2.lustre import print_lustre
 from kinduct.plugins.backends.kind2.output import (
     answer_of,
     input_error,
@@ -40,7 +39,6 @@ from kinduct.plugins.backends.kind2.output import (
     property_objects,
     stream_table,
 )
-from kinduct.plugins.backends.kind2.traces import trace_of
 
 #: kinduct engine -> Kind 2 modules for ``--enable``.  ``portfolio`` keeps Kind 2's defaults.
 ENGINE_MODULES: dict[str, tuple[str, ...]] = {
@@ -127,10 +125,12 @@ class Kind2Backend(ExternalChecker):
     def __init__(self) -> None:
         self.options = Kind2Options()
 
-    def configure(self, options: object) -> None:
-        path = getattr(options, "kind2_path", None)
+    def configure(self, options: Mapping[str, object]) -> None:
+        path = options.get("kind2_path")
+        solver = options.get("kind2_solver")
+        path = str(path) if path else None
         self.options = Kind2Options(str(Path(path).absolute()) if path and os.sep in path else path,
-                                    getattr(options, "kind2_solver", None))
+                                    str(solver) if solver else None)
 
     def binary(self) -> str | None:
         """``--kind2-path``, else ``kind2`` on PATH, else ``.kind2/bin/kind2`` (``make kind2``)
@@ -204,6 +204,8 @@ class Kind2Backend(ExternalChecker):
         src = system.origin.path
         if system.origin.frontend in NATIVE_FRONTENDS and src and Path(src).is_file():
             return _Source(Path(src), system.origin.top or system.name)
+        from kinduct.plugins.backends.kind2.lustre import print_lustre  # PySMT: on first use
+
         program = print_lustre(system, props)
         path = tmp / f"{program.node}.lus"
         path.write_text(program.text)
@@ -259,6 +261,8 @@ class Kind2Backend(ExternalChecker):
             return base.evolve(answer=Answer.VALID, k=obj.get("k"))
         blocks = obj.get("counterExample") or obj.get("witness")
         table = stream_table(blocks)
+        from kinduct.plugins.backends.kind2.traces import trace_of  # PySMT: on first use
+
         trace, note = trace_of(system, prop, table, source.variables)
         if trace is None:
             return base.evolve(answer=Answer.ERROR,

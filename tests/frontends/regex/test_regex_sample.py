@@ -11,11 +11,11 @@ import pytest
 
 from kinduct.frontends.crasp.evaluate import accepts
 from kinduct.frontends.crasp.parser import load as load_crasp
-from kinduct.frontends.crasp.queries import acceptor_for
 from kinduct.frontends.regex.parser import parse
+from kinduct.kernel.acceptor_loading import load_acceptor
 from kinduct.kernel.cli import main
 from kinduct.kernel.errors import InputError
-from kinduct.plugins.sample.words import PathCounts, Request, sample
+from kinduct.kernel.word_sampler import PathCounts, Request, sample
 from tests.conftest import EXAMPLES
 
 
@@ -53,13 +53,13 @@ def test_regex_samples(tmp_path, capsys, text):
 
 
 def test_same_seed_same_sample_and_the_csv_reads_back(tmp_path):
-    from kinduct.frontends.crasp.synthesis.data import read_csv
+    from kinduct.kernel.word_csv import read_csv
 
-    spec = acceptor_for(EXAMPLES / "regex" / "tomita4.regex", "A")
+    spec = load_acceptor(EXAMPLES / "regex" / "tomita4.regex", "A")
     a = sample(spec, Request(100, 1, 30, 7))
     assert a == sample(spec, Request(100, 1, 30, 7)) != sample(spec, Request(100, 1, 30, 8))
     path = tmp_path / "d.csv"
-    from kinduct.frontends.crasp.synthesis.data import write_csv
+    from kinduct.kernel.word_csv import write_csv
 
     path.write_text(write_csv(a))
     words, labels, _ = read_csv(path)
@@ -68,7 +68,7 @@ def test_same_seed_same_sample_and_the_csv_reads_back(tmp_path):
 
 def test_path_counts_are_uniform_over_a_length():
     r = parse("alphabet 'a', 'b'\n.*a.*")
-    spec = acceptor_for(EXAMPLES / "regex" / "existential.regex", "A")
+    spec = load_acceptor(EXAMPLES / "regex" / "existential.regex", "A")
     counts = PathCounts(spec.automaton)
     assert counts.count(True, 0, 4) == 15 and counts.count(False, 0, 4) == 1
     import random
@@ -91,7 +91,7 @@ def test_too_few_members_keeps_the_sample_balanced(capsys, tmp_path):
 
 def test_crasp_samples_by_solver():
     program = load_crasp(EXAMPLES / "crasp" / "majority.crasp")
-    spec = acceptor_for(EXAMPLES / "crasp" / "majority.crasp", "A")
+    spec = load_acceptor(EXAMPLES / "crasp" / "majority.crasp", "A")
     rows = sample(spec, Request(40, 1, 12, 1))
     _check([("".join(w), lab) for w, lab in rows], lambda w: accepts(program, w), 40, 1, 12)
 

@@ -12,7 +12,7 @@ from kinduct.kernel.backend import SolverUnknown
 from kinduct.kernel.engine import EngineContext, make_options
 from kinduct.kernel.system import Property, SystemBuilder
 from kinduct.kernel.verdict import Answer
-from kinduct.plugins.backends.pysmt_backend import beyond_default_logic
+from kinduct.plugins.backends.pysmt_solvers import beyond_default_logic
 from tests.conftest import properties, run_json
 
 # Integer division by an input (with its remainder, as the Lucent translation writes it) and

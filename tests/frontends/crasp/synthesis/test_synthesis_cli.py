@@ -9,9 +9,9 @@ import pytest
 
 from kinduct.frontends.crasp.parser import load, parse
 from kinduct.frontends.crasp.synthesis.cli import score
-from kinduct.frontends.crasp.synthesis.data import read_csv
 from kinduct.frontends.crasp.synthesis.languages import language
 from kinduct.kernel.cli import main
+from kinduct.kernel.word_csv import read_csv
 from tests.conftest import EXAMPLES, run_cli
 
 

@@ -8,9 +8,10 @@ import json
 import pytest
 
 from kinduct.frontends.crasp.parser import parse
-from kinduct.frontends.crasp.queries import acceptor_for, decide_query
+from kinduct.frontends.crasp.queries import decide_query
 from kinduct.frontends.crasp.synthesis.space import Shape
 from kinduct.frontends.crasp.synthesis.spec import SpecOptions, learn_spec
+from kinduct.kernel.acceptor_loading import load_acceptor
 from kinduct.kernel.cli import main
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.runner import RunOptions
@@ -27,14 +28,14 @@ def test_learn_spec_cli_ends_in_a_proof(capsys, tmp_path):
     assert code == 0 and res["proved"] and res["verdict"] == f"proved equivalent to {spec}"
     assert res["heldout_accuracy"] == 1.0
     # the program printed is the one proved: check it again, independently
-    verdict, _ = decide_query("equiv", parse(out.read_text()), acceptor_for(spec, "B"),
+    verdict, _ = decide_query("equiv", parse(out.read_text()), load_acceptor(spec, "B"),
                               RunOptions(timeout=60))
     assert verdict.answer is Answer.VALID
 
 
 def test_learn_spec_adds_separating_words_until_proved():
     # from four words, a*b* needs rounds: the first fits miss what the sample lacks
-    spec = acceptor_for(EXAMPLES / "regex" / "astarbstar.regex", "B")
+    spec = load_acceptor(EXAMPLES / "regex" / "astarbstar.regex", "B")
     res = learn_spec(spec, SpecOptions(shape=Shape(2, 0, 1), seed=1, time_limit=150, examples=4,
                                        max_length=4, heldout=100))
     assert res.proved, res.message
@@ -44,7 +45,7 @@ def test_learn_spec_adds_separating_words_until_proved():
 
 @pytest.mark.slow
 def test_learn_spec_proves_tomita2():
-    spec = acceptor_for(EXAMPLES / "regex" / "tomita2.regex", "B")
+    spec = load_acceptor(EXAMPLES / "regex" / "tomita2.regex", "B")
     res = learn_spec(spec, SpecOptions(shape=Shape(3, 0, 2), seed=2, time_limit=300))
     assert res.proved, res.message
 
@@ -60,7 +61,7 @@ def test_learn_spec_says_not_proved(capsys):
 
 
 def test_learn_spec_on_a_crasp_specification():
-    spec = acceptor_for(EXAMPLES / "crasp" / "majority.crasp", "B")
+    spec = load_acceptor(EXAMPLES / "crasp" / "majority.crasp", "B")
     res = learn_spec(spec, SpecOptions(shape=Shape(1, 0, 1), seed=0, time_limit=120, examples=100))
     assert res.proved and res.heldout_accuracy == 1.0
 

@@ -217,9 +217,10 @@ def test_kind2_proves_where_kinduct_was_wrong(kind2, model):
 @pytest.mark.parametrize("model", WRONG, ids=lambda p: p.stem)
 def test_kinduct_agrees_where_it_was_wrong(model):
     """The same models through kinduct's own engines: every property proved (regressions)."""
-    from kinduct.kernel.cli import load_system
+    from kinduct.kernel.frontend import LoadOptions
+    from kinduct.kernel.loading import load_systems
 
-    system = load_system(model)
+    system = load_systems(model, None, LoadOptions())[0]
     assert {v.answer for v in run(system, RunOptions(timeout=60))} == {Answer.VALID}
 
 
@@ -227,10 +228,12 @@ def test_kind2_fault_is_refuted_by_its_own_trace(kind2):
     """Kind 2 v3.0.0 proves the imported contract's ``_one_mode_active`` and falsifies
     ``guarantee ::A::m1`` with a trace where m1 is inactive; kinduct falsifies both, and the
     differential test accepts that only because Kind 2's own trace refutes its proof."""
-    from kinduct.kernel.cli import load_system
+    from kinduct.kernel.frontend import LoadOptions
+    from kinduct.kernel.loading import load_systems
     from tests.plugins.backends.kind2.kind2_faults import refuted_by_own_trace
 
-    system = load_system(DATA / "kind2_fault" / "imported_mode_exhaustiveness.lus")
+    system = load_systems(DATA / "kind2_fault" / "imported_mode_exhaustiveness.lus", None,
+                          LoadOptions())[0]
     theirs = run(system, RunOptions(solver="kind2", timeout=60))
     ours = {v.property: v.answer for v in run(system, RunOptions(timeout=60))}
     (one_mode,) = [v for v in theirs if v.property.endswith("_one_mode_active")]

@@ -3,9 +3,10 @@
 - :func:`uniform`: for an acceptor with a DFA, a length is drawn uniformly among the lengths
   that still have unused words of the wanted label, then a word uniformly among that length's
   words of that label, by counting accepting (rejecting) paths in the DFA.
-- :func:`solver_words`: for any acceptor, its product system unrolled to a length, solved by
-  z3's ``Optimize`` under random weighted soft constraints on letters and letter counts (the
-  I/O testing paper's recipe for varied solutions); each word found is blocked.
+- :func:`solver_words`: for any acceptor, its product system unrolled to a length, and diverse
+  models of the unrolling (:mod:`kinduct.kernel.diverse`: random suggestions for letters and
+  letter counts as weighted soft constraints, the nearest word by z3's ``Optimize``, each word
+  found blocked).
 - :func:`near_misses`: one or two substitutions or transpositions of positive words.
 
 :func:`sample` mixes them and checks every label on the acceptor's own evaluator.
@@ -21,8 +22,10 @@ import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel.acceptor import Acceptor, Automaton, Query, language_query
+from kinduct.kernel.diverse import DiverseModels, Problem, Suggestion
 from kinduct.kernel.errors import InputError, KinductError
 from kinduct.kernel.system import TransitionSystem
+from kinduct.kernel.unroll import Unroller
 
 Word = tuple[str, ...]
 
@@ -140,21 +143,15 @@ def uniform(dfa: Automaton, label: bool, want: int, req: Request, rng: random.Ra
 
 class SolverWords:
     """Words of a given length on which ``target`` (over a product system's current variables,
-    e.g. ``accept_A``) holds at the last step: the system unrolled and solved by z3's
-    ``Optimize`` under fresh random soft constraints for every word; found words are blocked."""
+    e.g. ``accept_A``) holds at the last step: the system unrolled, and diverse models of the
+    unrolling found by :mod:`kinduct.kernel.diverse` under random suggestions for every letter
+    and every letter's count; words found and words taken are blocked."""
 
     def __init__(self, system: TransitionSystem, alphabet: Sequence[str]) -> None:
-        import z3
-        from pysmt.solvers.z3 import Z3Converter
-
-        from kinduct.kernel.unroll import Unroller
-
         self.system = system
         self.alphabet = tuple(alphabet)
         self.unroller = Unroller(system)
-        self.ctx = z3.Context()
-        self.conv = Z3Converter(system.env, self.ctx)
-        self.z3 = z3
+        self.diverse = DiverseModels(system.env)
         self.letter = next(v for v in system.input_vars if v.symbol_name() == "letter")
 
     @classmethod
@@ -164,48 +161,35 @@ class SolverWords:
         accept = next(v for v in system.input_vars if v.symbol_name() == "accept_A")
         return cls(system, system.alphabet), accept
 
-    def _path(self, length: int):
+    def _path(self, length: int) -> list[FNode]:
         u, s = self.unroller, self.system
         parts = [u.at(s.init, 0)]
         for k in range(length):
             parts += [u.at(a, k) for a in s.assumptions]
             if k + 1 < length:
                 parts.append(u.at(s.trans, k))
-        return [self.conv.convert(f) for f in parts]
+        return parts
+
+    def problem(self, target: FNode, length: int, taken: set[Word]) -> Problem:
+        """The unrolling to ``length`` with ``target`` at its last step; letters are the
+        variables, suggested at random, as is each letter's count; ``taken`` is excluded."""
+        mgr = self.system.env.formula_manager
+        letters = tuple(self.unroller.timed(self.letter, k) for k in range(length))
+        counts = [mgr.Plus([mgr.Ite(mgr.Equals(x, mgr.Int(i)), mgr.Int(1), mgr.Int(0))
+                            for x in letters]) for i in range(len(self.alphabet))]
+        index = {c: i for i, c in enumerate(self.alphabet)}
+        return Problem(
+            constraints=(*self._path(length), self.unroller.at(target, length - 1)),
+            variables=letters,
+            suggestions=(*(Suggestion(x, range(len(self.alphabet))) for x in letters),
+                         *(Suggestion(c, range(length + 1), 2 * length) for c in counts)),
+            exclude=tuple(tuple(index[c] for c in w) for w in taken if len(w) == length))
 
     def words(self, target: FNode, length: int, want: int, rng: random.Random,
-              taken: set[Word], timeout_ms: int = 5000) -> Iterator[Word]:
-        z3 = self.z3
-        alphabet = self.alphabet
-        opt = z3.Optimize(ctx=self.ctx)
-        opt.set("timeout", timeout_ms)
-        for c in self._path(length):
-            opt.add(c)
-        opt.add(self.conv.convert(self.unroller.at(target, length - 1)))
-        letters = [self.conv.convert(self.unroller.timed(self.letter, k)) for k in range(length)]
-        for w in taken:
-            if len(w) == length:
-                opt.add(z3.Or([x != alphabet.index(c) for x, c in zip(letters, w, strict=True)]))
-        found = 0
-        while found < want:
-            opt.push()
-            for x in letters:  # random letters, random weights
-                opt.add_soft(x == rng.randrange(len(alphabet)), weight=rng.randint(1, 10))
-            for i in range(len(alphabet)):  # random letter counts
-                target_count = rng.randint(0, length)
-                total = z3.Sum([z3.If(x == i, 1, 0) for x in letters])
-                opt.add_soft(total == target_count, weight=rng.randint(1, 2 * length))
-            res = opt.check()
-            model = opt.model() if res == z3.sat else None
-            opt.pop()
-            if model is None:
-                return
-            w = tuple(alphabet[model.eval(x, model_completion=True).as_long()] for x in letters)
-            opt.add(z3.Or([x != alphabet.index(c) for x, c in zip(letters, w, strict=True)]))
-            if w in taken:
-                continue
-            found += 1
-            yield w
+              taken: set[Word], timeout_ms: int = 5000) -> list[Word]:
+        """Up to ``want`` new words of ``length`` on which ``target`` holds at the end."""
+        found = self.diverse.models(self.problem(target, length, taken), want, rng, timeout_ms)
+        return [tuple(self.alphabet[int(i)] for i in m) for m in found.models]
 
 
 def solver_words(acceptor: Acceptor, label: bool, want: int, req: Request, rng: random.Random,
@@ -224,7 +208,7 @@ def solver_words(acceptor: Acceptor, label: bool, want: int, req: Request, rng: 
         for L in lengths:
             if L in dead or len(out) >= want or (deadline is not None and time.monotonic() > deadline):
                 continue
-            got = list(sw.words(target, L, min(per, want - len(out)), rng, taken))
+            got = sw.words(target, L, min(per, want - len(out)), rng, taken)
             if not got:
                 dead.add(L)
             for w in got:
