@@ -16,7 +16,7 @@ from kinduct.frontends.lucent.pipeline import load_checked
 from kinduct.frontends.lucent.sim.simulate import Instance, Simulator, default_value
 from kinduct.frontends.lucent.trace import ticks
 from kinduct.frontends.lucent.trace.lift import to_json, type_name
-from kinduct.kernel.cli import console, existing_file
+from kinduct.kernel.cli_blocks import console, existing_file
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import read_source
 from kinduct.kernel.report import format_value, print_stream_table
