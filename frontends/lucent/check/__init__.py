@@ -12,7 +12,7 @@ each other.
 - declarations: ``constants``, ``constarg``, ``polymorphism``, ``polytypes``, ``datatypes``,
   ``undefined``, ``contractforms``, ``groups``.
 - expressions: ``activation``, ``sampling``, ``lazy``, ``structural``, ``quantifiers``, ``skolem``,
-  ``streamrefine``, ``collections``, ``concat``, ``machine``, ``symarrays``, ``recursive``,
+  ``streamrefine``, ``collections``, ``concat``, ``machine`` (typing only), ``symarrays``, ``recursive``,
   ``unbounded``, ``quantified``, ``choice``.
 - desugaring: ``blocks`` (if and frame blocks), ``arraydef`` (arrays defined element-wise).
 - dependencies: ``dependencies``, ``calldeps``, ``elemdeps``.

@@ -9,5 +9,6 @@ Rule: imports nothing else of ``kinduct.frontends.lucent``.
 - ``walk``: walks over checked expressions and declarations.
 - ``names``: every generated name (ids numbered per program, the spellings of derived variables).
 - ``clocks``: the clocks of lazy branches and activations (made by the checker, read by all).
+- ``machine``: machine integers: names, operators, widths and values on Python integers.
 - ``limits``: the limits that keep hostile input from exhausting the interpreter.
 """

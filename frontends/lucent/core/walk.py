@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kinduct.frontends.lucent.check import machine
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import machine
 from kinduct.frontends.lucent.core.checked import Quantified, Refines
 from kinduct.frontends.lucent.core.values import binop_value
 

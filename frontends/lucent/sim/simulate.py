@@ -16,9 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from kinduct.frontends.lucent.check import machine, quantified, recursive, symarrays
+from kinduct.frontends.lucent.check import quantified, recursive, symarrays
 from kinduct.frontends.lucent.check.checker import Checked, ConstRef, Node, Refines
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import machine
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import Quantified
 from kinduct.frontends.lucent.core.clocks import Clock, clock_of

@@ -10,5 +10,6 @@ Rule: may import ``core/`` only; never ``sim/``.
 - ``domains``: the domains of abstract types, for quantifiers over them.
 - ``collections_smt``: sets and maps as SMT arrays.
 - ``native``: the native fields of a recursive datatype's constructor.
+- ``machine``: machine integers as bit-vectors.
 - ``obligations``: Kind 2's names for generated obligations.
 """

@@ -9,7 +9,8 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from kinduct.frontends.lucent.check import machine, recursive
+from kinduct.frontends.lucent.check import recursive
+from kinduct.frontends.lucent.core import machine
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import Checked
 from kinduct.frontends.lucent.core.types import T, assemble, recursive_type
