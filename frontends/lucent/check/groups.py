@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kinduct.frontends.lucent.check import collections
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import collections
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker

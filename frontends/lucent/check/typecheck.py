@@ -11,6 +11,7 @@ from kinduct.frontends.lucent.check import (
     activation,
     choice,
     collections,
+    concat,
     constants,
     datatypes,
     lazy,
@@ -27,6 +28,7 @@ from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import ConstRef, Mode, Node, Prop
 from kinduct.frontends.lucent.core.clocks import LAZY_OPS, Clock
+from kinduct.frontends.lucent.core.collections import MapLit, SetLit
 from kinduct.frontends.lucent.core.types import BOOL, INT, REAL, T, flat, leaf_count, numeric, tuple_of
 from kinduct.frontends.lucent.core.walk import const_value
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
@@ -107,7 +109,7 @@ class _Scope:
         if t is not None and polytypes.is_constructor(self, e):
             return polytypes.construct(self, e, t, naming.uid)  # type: ignore[arg-type]
         if t is not None and t.kind == "tuple" and (isinstance(e, A.TupleE) or (isinstance(
-                e, collections.SetLit) and e.annot is None and e.items)):
+                e, SetLit) and e.annot is None and e.items)):
             # Kind 2's braces {a, b}: a tuple where one is expected; items get their types
             if len(e.items) != len(t.items):
                 return self._TupleE(A.TupleE(e.items, pos=e.pos))
@@ -138,7 +140,19 @@ class _Scope:
 
     def check(self, e: A.Expr) -> A.Expr:
         m = getattr(self, "_" + type(e).__name__, None)
-        return e.check(self) if m is None else m(e)  # sets and maps check themselves
+        return e.check(self) if m is None else m(e)  # a node class of a feature checks itself
+
+    def _SetLit(self, e: SetLit) -> A.Expr:
+        return collections.check_set_literal(self, e)
+
+    def _MapLit(self, e: MapLit) -> A.Expr:
+        return collections.check_map_literal(self, e)
+
+    def _Concat(self, e: A.Concat) -> A.Expr:
+        return concat.check_concat(self, e)
+
+    def _Slice(self, e: A.Slice) -> A.Expr:
+        return concat.check_slice(self, e)
 
     def clocked(self, e: A.Expr) -> A.Expr:
         """``e`` (a ``pre``, ``->``, call or ``any``) marked with the lazy branch's clock."""

@@ -390,3 +390,25 @@ class Program:
     contracts: list[NodeDecl]
     file: str
     text: str
+
+
+# ---- Kind 2 (Lustre v4) array concatenation and slices, before checking ----
+
+@dataclass(eq=False)
+class Concat(Binop):
+    """``left | right`` before it is checked (a :class:`Binop` to the walkers; checked by
+    ``check.concat``)."""
+
+
+
+@dataclass(eq=False)
+class Slice(Expr):
+    """``arg[lo..hi]`` before it is checked: the elements ``lo`` to ``hi`` of an array, both
+    constant, ``lo <= hi`` (Lustre v4 reads ``hi < lo`` backwards: refused as unsupported)."""
+
+    arg: Expr
+    lo: Expr
+    hi: Expr
+
+    def kids(self) -> list[Expr]:
+        return [self.arg, self.lo, self.hi]

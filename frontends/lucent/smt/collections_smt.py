@@ -30,7 +30,7 @@ from pysmt.fnode import FNode
 from pysmt.typing import BOOL as SBOOL
 from pysmt.typing import ArrayType
 
-from kinduct.frontends.lucent.check import collections as C
+from kinduct.frontends.lucent.core import collections as C
 from kinduct.frontends.lucent.core.types import (
     MapParts,
     T,
@@ -43,28 +43,6 @@ from kinduct.frontends.lucent.core.types import (
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.smt.translate import _Inst
-
-
-def unsupported_key(t: T) -> str | None:
-    """Why values of ``t`` cannot be elements or keys (None: they can)."""
-    if t.kind in ("set", "map", "lift"):
-        return "sets or maps"
-    if t.kind == "typevar":
-        return "type parameters"
-    if t.kind in ("record", "adt"):
-        subs = [ft for _, ft in t.items] if t.kind == "record" else \
-            [ft for _, fields in t.items for _, ft in fields]
-    elif t.kind in ("array", "tuple"):
-        subs = list(t.items)
-    else:
-        return None
-    for s in subs:
-        why = unsupported_key(s)
-        if why is not None:
-            return why
-    if not scalar_paths(t):
-        return "values without components"
-    return None
 
 
 def contains_container(t: T) -> bool:

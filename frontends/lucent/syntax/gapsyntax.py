@@ -7,8 +7,8 @@
   (an :class:`~.ast.Equation` as the value of the ``%tuple`` initialisation);
 * several updates at once, ``r[f := a; g := b]``, which nest left to right (the later wins);
   a record's field and a tuple's component are updated the same way (:mod:`.structural`);
-* array concatenation ``a | b`` and slices ``a[i..j]`` (:class:`~.concat.Concat`,
-  :class:`~.concat.Slice`).
+* array concatenation ``a | b`` and slices ``a[i..j]`` (:class:`~.ast.Concat`,
+  :class:`~.ast.Slice`).
 
 ``parser._Builder`` inherits them."""
 
@@ -18,9 +18,9 @@ from typing import Any
 
 from lark import Token, Transformer, v_args
 
-from kinduct.frontends.lucent.check.concat import Concat, Slice
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core.ast import Concat, Slice
 from kinduct.kernel.errors import InputError
 
 

@@ -18,9 +18,8 @@ from pathlib import Path
 import lark
 from lark import Token, v_args
 
-from kinduct.frontends.lucent.check import collections
 from kinduct.frontends.lucent.core import ast as A
-from kinduct.frontends.lucent.core import limits, machine
+from kinduct.frontends.lucent.core import collections, limits, machine
 from kinduct.frontends.lucent.core.limits import MAX_NESTING, check_tree
 from kinduct.frontends.lucent.syntax.clocksyntax import ClockSyntax
 from kinduct.frontends.lucent.syntax.gapsyntax import GapSyntax
