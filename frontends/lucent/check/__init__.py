@@ -13,7 +13,8 @@ each other.
   ``undefined``, ``contractforms``, ``groups``.
 - expressions: ``activation``, ``sampling``, ``lazy``, ``structural``, ``quantifiers``, ``skolem``,
   ``streamrefine``, ``collections``, ``concat``, ``machine`` (typing only), ``symarrays``, ``recursive``,
-  ``unbounded``, ``quantified``, ``choice``.
+  ``unbounded``, ``quantified``, ``choice`` (the typing side of each; the translation of ``machine`` and
+  ``choice`` is in ``smt/``).
 - desugaring: ``blocks`` (if and frame blocks), ``arraydef`` (arrays defined element-wise).
 - dependencies: ``dependencies``, ``calldeps``, ``elemdeps``.
 """

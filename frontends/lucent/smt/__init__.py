@@ -6,6 +6,7 @@ Rule: may import ``core/`` only; never ``sim/``.
 - ``clocks``: the clocks of lazy branches and activations as terms.
 - ``division``: ``/``, ``div`` and ``mod`` as linear constraints.
 - ``refine``: the constraints a refinement type puts on a term.
+- ``choice``: ``any`` and ``choose`` (their predicates assumed where a value exists).
 - ``symchoice``: choices of arrays of symbolic size.
 - ``domains``: the domains of abstract types, for quantifiers over them.
 - ``collections_smt``: sets and maps as SMT arrays.

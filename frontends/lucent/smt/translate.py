@@ -24,7 +24,7 @@ from pysmt.typing import BOOL as SBOOL
 from pysmt.typing import INT as SINT
 from pysmt.typing import REAL as SREAL
 
-from kinduct.frontends.lucent.check import choice, quantified, recursive, symarrays, unbounded
+from kinduct.frontends.lucent.check import quantified, recursive, symarrays, unbounded
 from kinduct.frontends.lucent.check.checker import Checked, ConstRef, Node, Prop, Refines
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
@@ -43,7 +43,7 @@ from kinduct.frontends.lucent.core.types import (
     regroup,
     scalar_paths,
 )
-from kinduct.frontends.lucent.smt import collections_smt, domains, machine, obligations, refine
+from kinduct.frontends.lucent.smt import choice, collections_smt, domains, machine, obligations, refine
 from kinduct.frontends.lucent.smt.clocks import ClockTerms
 from kinduct.frontends.lucent.smt.division import congruence, division
 from kinduct.kernel.errors import SourceLocation
