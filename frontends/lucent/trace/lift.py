@@ -26,7 +26,7 @@ def from_trace(value: Any, t: T) -> Any:
     if t.kind in ("set", "lift"):  # an array's text
         return collections_sim.from_trace(value, t)
     if t.kind == "ilift":
-        return symarrays_sim.leaffrom_trace(value, t)
+        return symarrays_sim.leaf_from_trace(value, t)
     if t.kind == "machine":  # the solver reads a bit-vector as unsigned
         return machine.from_bits(value, t)
     if t.kind == "real":
