@@ -58,5 +58,5 @@ def bind_obligations(scope: _Scope, start: int, r: A.AnyE, var: str) -> None:
             raise UnsupportedError(
                 f"an obligation ({p.name}) on the past of the variable of 'any' or on a node "
                 "call on it", SourceLocation(scope.c.file, p.pos.line, p.pos.col),
-                streamrefine._line(scope.c.text, p.pos.line))
+                A.source_line(scope.c.text, p.pos.line))
         node.obligations[i] = replace(p, expr=streamrefine.substitute(p.expr, var, r, []))

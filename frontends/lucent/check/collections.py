@@ -37,12 +37,11 @@ def _key_type(scope: _Scope, t: T, pos: A.Pos) -> None:
     """Elements and keys are compared by value: no sets, maps or abstract types among them."""
     why = unsupported_key(t)
     if why is not None:
-        from kinduct.frontends.lucent.check.typecheck import _line
         from kinduct.kernel.errors import SourceLocation, UnsupportedError
         raise UnsupportedError(f"sets and maps with {why} as elements or keys" if why else
                                "sets and maps of recursive datatypes",
                                SourceLocation(scope.c.file, pos.line, pos.col),
-                               _line(scope.c.text, pos.line))
+                               A.source_line(scope.c.text, pos.line))
 
 
 def resolve_type(checker: Checker, te: A.TypeExpr) -> tuple[T, Refinement]:
@@ -55,12 +54,11 @@ def resolve_type(checker: Checker, te: A.TypeExpr) -> tuple[T, Refinement]:
     from kinduct.frontends.lucent.check.recursive import holds_recursive
     why = "" if any(holds_recursive(x) for x in t.items) else unsupported_key(t.items[0])
     if why is not None:
-        from kinduct.frontends.lucent.check.typecheck import _line
         from kinduct.kernel.errors import SourceLocation, UnsupportedError
         raise UnsupportedError(f"sets and maps with {why} as elements or keys" if why else
                                "sets and maps of recursive datatypes",
                                SourceLocation(checker.file, te.pos.line, te.pos.col),
-                               _line(checker.text, te.pos.line))
+                               A.source_line(checker.text, te.pos.line))
     return t, Refinement(parts=parts)
 
 

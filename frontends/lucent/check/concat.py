@@ -47,7 +47,6 @@ def check_concat(scope: _Scope, e: Concat) -> A.Expr:
 
 def check_slice(scope: _Scope, e: Slice) -> A.Expr:
     """``arg[lo..hi]``: an array literal of the elements ``lo`` to ``hi``."""
-    from kinduct.frontends.lucent.check.typecheck import _line
     from kinduct.kernel.errors import SourceLocation, UnsupportedError
     arg = scope.check(e.arg)
     symarrays.refuse(scope.c, "a slice", arg.ty, e.arg.pos)
@@ -57,7 +56,7 @@ def check_slice(scope: _Scope, e: Slice) -> A.Expr:
     if hi < lo:
         raise UnsupportedError("a slice whose upper bound is below its lower bound",
                                SourceLocation(scope.c.file, e.pos.line, e.pos.col),
-                               _line(scope.c.text, e.pos.line))
+                               A.source_line(scope.c.text, e.pos.line))
     for b, v in ((e.lo, lo), (e.hi, hi)):
         if not 0 <= v < arg.ty.size:
             raise scope.err(f"index {v} is out of the bounds of an array of size "

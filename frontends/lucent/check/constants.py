@@ -93,7 +93,7 @@ def unknown_param(c: Checker, name: str, pos: A.Pos) -> None:
         f"the value of the const parameter '{name}' of {c.unknown_consts[name]}, which is not "
         "known where it is needed here (a node analysed for every value of it, or called with "
         "a free constant); kinduct expands arrays element by element and needs their sizes",
-        SourceLocation(c.file, pos.line, pos.col), _text_line(c.text, pos.line))
+        SourceLocation(c.file, pos.line, pos.col), A.source_line(c.text, pos.line))
 
 
 def unknown_size(c: Checker, checked: A.Expr, pos: A.Pos) -> None:
@@ -103,7 +103,7 @@ def unknown_size(c: Checker, checked: A.Expr, pos: A.Pos) -> None:
         raise UnsupportedError(
             f"a constant expression that needs the value of the free constant '{free.name}' "
             "(kinduct expands arrays element by element and needs their sizes)",
-            SourceLocation(c.file, pos.line, pos.col), _text_line(c.text, pos.line))
+            SourceLocation(c.file, pos.line, pos.col), A.source_line(c.text, pos.line))
 
 
 def elaborate_uncalled(c: Checker, d: A.NodeDecl, done: dict[str, Node]) -> None:
@@ -336,7 +336,7 @@ def refuse_stateful(c: Checker, p: A.Expr, var: str, pos: A.Pos) -> None:
         at = bad[0].pos
         raise UnsupportedError("a call or a division by a variable that reads the bound variable "
                                "in the predicate of a refinement type",
-                               SourceLocation(c.file, at.line, at.col), _text_line(c.text, at.line))
+                               SourceLocation(c.file, at.line, at.col), A.source_line(c.text, at.line))
 
 
 def folded_bound(c: Checker, e: A.Expr) -> int | None:
@@ -408,7 +408,7 @@ def _free(checker: Checker, node: Node, scope: _Scope, name: str, te: A.TypeExpr
     if node.kind == "function":
         raise UnsupportedError(
             "a free constant in a function (a function has no memory to keep it fixed)",
-            SourceLocation(checker.file, pos.line, pos.col), _text_line(checker.text, pos.line))
+            SourceLocation(checker.file, pos.line, pos.col), A.source_line(checker.text, pos.line))
     t, ref = checker.resolve_type(te)  # constant over time: its type names no stream
     node.locals.append(name)
     node.types[name] = t
@@ -420,8 +420,3 @@ def _free(checker: Checker, node: Node, scope: _Scope, name: str, te: A.TypeExpr
     prev = scope.make_pre(A.Var(name, pos=pos, ty=t), pos)
     prev.guarded = True
     node.eqs.append(([name], A.Binop("->", pick, prev, pos=pos, ty=t)))
-
-
-def _text_line(text: str, line: int) -> str | None:
-    lines = text.splitlines()
-    return lines[line - 1] if 1 <= line <= len(lines) else None

@@ -145,7 +145,7 @@ def calls_on_any(scope: _Scope, r: A.AnyE, pred: A.Expr) -> None:
     if r.functional:
         raise UnsupportedError("a node call on the variable of 'choose' in its predicate",
                                SourceLocation(scope.c.file, calls[0].pos.line, calls[0].pos.col),
-                               _line(scope.c.text, calls[0].pos.line))
+                               A.source_line(scope.c.text, calls[0].pos.line))
     r.calls_on_var = True
     if scope.node is not None:
         gone = {id(c) for c in calls}
@@ -159,12 +159,7 @@ def renamed(var: str, pred: A.Expr, stream: str) -> tuple[str, A.Expr]:
     return fresh, substitute(pred, var, fresh, [])
 
 
-def _line(text: str, line: int) -> str | None:
-    lines = text.splitlines()
-    return lines[line - 1] if 0 < line <= len(lines) else None
-
-
 def refuse(file: str, text: str, pos: A.Pos, where: str) -> None:
     """Refuse a stream predicate applied ``where`` (located at the predicate)."""
     raise UnsupportedError(f"'pre' or '->' on the variable of a refinement type's predicate "
-                           f"{where}", SourceLocation(file, pos.line, pos.col), _line(text, pos.line))
+                           f"{where}", SourceLocation(file, pos.line, pos.col), A.source_line(text, pos.line))

@@ -41,11 +41,6 @@ if TYPE_CHECKING:
 MAX_ARRAY_SIZE = 100_000
 
 
-def _line(text: str, line: int) -> str | None:
-    lines = text.splitlines()
-    return lines[line - 1] if 1 <= line <= len(lines) else None
-
-
 class _Unresolved(Exception):
     pass
 
@@ -405,7 +400,7 @@ class _Scope:
                     "a tuple indexed by an expression that is not constant (a tuple's component "
                     "is selected by a numeral)", SourceLocation(self.c.file, e.index.pos.line,
                                                                 e.index.pos.col),
-                    _line(self.c.text, e.index.pos.line))
+                    A.source_line(self.c.text, e.index.pos.line))
             if not 0 <= i < len(arg.ty.items):
                 raise self.err(f"tuple index {i} out of range", e.index.pos)
             return A.Index(arg, A.Lit(i, "int", pos=e.index.pos, ty=INT), pos=e.pos, ty=arg.ty.items[i])

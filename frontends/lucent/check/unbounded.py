@@ -56,9 +56,8 @@ def _quantifiable(t: T) -> bool:
 
 
 def _refuse(scope: _Scope, what: str, pos: A.Pos) -> UnsupportedError:
-    from kinduct.frontends.lucent.check.typecheck import _line
     return UnsupportedError(what, SourceLocation(scope.c.file, pos.line, pos.col),
-                            _line(scope.c.text, pos.line))
+                            A.source_line(scope.c.text, pos.line))
 
 
 def membership(q: A.Quant) -> bool:

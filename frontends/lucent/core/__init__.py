@@ -4,7 +4,8 @@ Rule: imports nothing else of ``kinduct.frontends.lucent``.
 
 - ``ast``: the syntax tree, dataclasses carrying source positions (Kind 2's ``|`` and slices too).
 - ``types``: resolved types, their flattening into leaves, and structured values rebuilt from them.
-- ``checked``: the checked model (nodes, properties, modes) the checker hands to the later stages.
+- ``checked``: the checked model (nodes, properties, modes, checked-only forms) the checker
+  hands to the later stages.
 - ``values``: the values of the operators on Python values (shared by checker and simulator).
 - ``walk``: walks over checked expressions and declarations.
 - ``names``: every generated name (ids numbered per program, the spellings of derived variables).

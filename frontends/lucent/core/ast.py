@@ -24,6 +24,12 @@ class Pos:
 NOPOS = Pos()
 
 
+def source_line(text: str, line: int) -> str | None:
+    """Line ``line`` (from 1) of ``text``, for an error's caret (None: no such line)."""
+    lines = text.splitlines()
+    return lines[line - 1] if 1 <= line <= len(lines) else None
+
+
 @dataclass(eq=False)
 class Expr:
     pos: Pos = field(default=NOPOS, kw_only=True)

@@ -159,3 +159,19 @@ class Checked:
         called = {c.name for n in self.nodes.values() for c in n.calls} | \
             {f for n in self.nodes.values() for f in n.inlined}
         return [n for n in self.order if n not in called and not self.nodes[n].imported]
+
+
+@dataclass(eq=False)
+class SymDef(A.Expr):
+    """The array of the symbolic size of ``ty`` whose element at ``var`` is ``body``."""
+
+    var: str
+    body: A.Expr
+
+    def kids(self) -> list[A.Expr]:
+        return [self.body]
+
+
+class BoundRead(A.Index):
+    """A read of an array of known size at an index that reads an index variable of a
+    :class:`SymDef`: its out-of-range value is one per index."""

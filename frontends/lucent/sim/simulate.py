@@ -16,12 +16,12 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from kinduct.frontends.lucent.check import quantified, recursive, symarrays
+from kinduct.frontends.lucent.check import quantified, recursive
 from kinduct.frontends.lucent.check.checker import Checked, ConstRef, Node, Refines
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import machine
 from kinduct.frontends.lucent.core import names as naming
-from kinduct.frontends.lucent.core.checked import Quantified
+from kinduct.frontends.lucent.core.checked import BoundRead, Quantified, SymDef
 from kinduct.frontends.lucent.core.clocks import Clock, clock_of
 from kinduct.frontends.lucent.core.types import (
     Adt,
@@ -306,7 +306,7 @@ class Instance:
         if isinstance(e, (A.TupleE, A.ArrayLit)):
             return [self.eval(x) for x in e.items]
         if isinstance(e, A.Index):
-            if e.arg.ty.kind == "symarray" or isinstance(e, symarrays.BoundRead):
+            if e.arg.ty.kind == "symarray" or isinstance(e, BoundRead):
                 return symarrays_sim.read(self, e)
             a = self.eval(e.arg)
             i = self.eval(e.index)
@@ -347,7 +347,7 @@ class Instance:
                     self.sim.chosen(e, [self.eval(a) for a in getattr(e, "args", [])],
                                     self.memo[e.uid], self.step_no)
             return self.memo[e.uid]
-        if isinstance(e, (A.Caret, symarrays.SymDef)):
+        if isinstance(e, (A.Caret, SymDef)):
             return symarrays_sim.evaluate(self, e)
         from kinduct.frontends.lucent.sim import collections_sim  # sets, maps, quantifiers
         return collections_sim.evaluate(self, e)

@@ -12,5 +12,6 @@ Rule: may import ``core/`` only; never ``sim/``.
 - ``collections_smt``: sets and maps as SMT arrays.
 - ``native``: the native fields of a recursive datatype's constructor.
 - ``machine``: machine integers as bit-vectors.
+- ``symarrays``: arrays of symbolic size as SMT arrays.
 - ``obligations``: Kind 2's names for generated obligations.
 """

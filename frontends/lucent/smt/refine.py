@@ -40,7 +40,7 @@ def constraints(inst: _Inst, term: STerm, ref: Refinement, stream: str | None = 
             out.extend(mgr.Implies(built, c) for c in constraints(inst, term[key.key], sub))
             continue
         if key == "*" and isinstance(term, SymArr):  # every element of a symbolic size
-            from kinduct.frontends.lucent.check.symarrays import refine_elements
+            from kinduct.frontends.lucent.smt.symarrays import refine_elements
             out.extend(refine_elements(inst, term, sub))
             continue
         items = term if key == "*" else [term[key]]

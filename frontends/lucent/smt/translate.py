@@ -24,11 +24,11 @@ from pysmt.typing import BOOL as SBOOL
 from pysmt.typing import INT as SINT
 from pysmt.typing import REAL as SREAL
 
-from kinduct.frontends.lucent.check import quantified, recursive, symarrays, unbounded
+from kinduct.frontends.lucent.check import quantified, recursive, unbounded
 from kinduct.frontends.lucent.check.checker import Checked, ConstRef, Node, Prop, Refines
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
-from kinduct.frontends.lucent.core.checked import Quantified
+from kinduct.frontends.lucent.core.checked import BoundRead, Quantified, SymDef
 from kinduct.frontends.lucent.core.clocks import Clock, clock_of
 from kinduct.frontends.lucent.core.types import (
     Adt,
@@ -43,7 +43,15 @@ from kinduct.frontends.lucent.core.types import (
     regroup,
     scalar_paths,
 )
-from kinduct.frontends.lucent.smt import choice, collections_smt, domains, machine, obligations, refine
+from kinduct.frontends.lucent.smt import (
+    choice,
+    collections_smt,
+    domains,
+    machine,
+    obligations,
+    refine,
+    symarrays,
+)
 from kinduct.frontends.lucent.smt.clocks import ClockTerms
 from kinduct.frontends.lucent.smt.division import congruence, division
 from kinduct.kernel.errors import SourceLocation
@@ -566,7 +574,7 @@ class _Inst:
         if isinstance(e, (A.TupleE, A.ArrayLit)):
             return [self.expr(x) for x in e.items]
         if isinstance(e, A.Index):
-            if e.arg.ty.kind == "symarray" or isinstance(e, symarrays.BoundRead):
+            if e.arg.ty.kind == "symarray" or isinstance(e, BoundRead):
                 return symarrays.read(self, e)
             a = self.expr(e.arg)
             if e.arg.ty.kind == "tuple":
@@ -581,7 +589,7 @@ class _Inst:
             for k in range(len(a) - 1, -1, -1):
                 acc = self.ite(mgr.Equals(i, mgr.Int(k)), a[k], acc)
             return acc
-        if isinstance(e, (A.Caret, symarrays.SymDef)) or e.ty.kind == "symarray" and \
+        if isinstance(e, (A.Caret, SymDef)) or e.ty.kind == "symarray" and \
                 isinstance(e, A.Update):
             return symarrays.translate(self, e)
         if isinstance(e, A.Update):
