@@ -212,6 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "'kinduct FILE' means 'kinduct check FILE'.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     parser.add_argument("--version", action="version", version=f"kinduct {_version()}")
+    # True for commands that run engines (add_engine_options): --timeout then bounds the process
+    parser.set_defaults(whole_run_timeout=False)
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     sub.required = True
 
@@ -274,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         spelled = command_line(raw, parser)
         as_json = "--json" in spelled  # errors go out as JSON in any plugin's spelling
         args = parser.parse_args(spelled)
-        if as_script and getattr(args, "whole_run_timeout", False):
+        if as_script and args.whole_run_timeout:
             from kinduct.kernel import watchdog
 
             watchdog.arm(PROCESS_START, args.timeout, as_json)

@@ -51,6 +51,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from kinduct.frontends.crasp.evaluate import accepts, evaluate, split_word
     from kinduct.frontends.crasp.parser import load
 
+    if str(args.program).lower().endswith(".regex"):
+        raise UsageError(f"{args.program} is a regular expression: use `kinduct regex match "
+                         f"{args.program} WORD` (or `regex derive`)")
     program = load(existing_file(args.program))
     word = split_word(args.word, program.alphabet)
     if args.json:

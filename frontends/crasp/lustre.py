@@ -12,14 +12,26 @@ requires a letter of Σ' at every step (the paper's arrow drops that conjunct af
 
 Names: a rule ``X`` of side A is ``A_X``; the generated names (``B_I``, ``B_hat``, ``A_n1``,
 ``A_c2``, ``A_outside``, ...) take a trailing ``_`` while they clash with a rule's name, so every
-program gives valid Lustre (a rule named ``I`` or ``hat`` included).
+program gives valid Lustre (a rule named ``I`` or ``hat`` included).  A rule name written with
+the paper's subscript (``C_{[}``, ``C_[``) is spelled as an identifier (``A_C_open``), stepping
+aside like a generated name.
 
 Public API: :func:`to_lustre` ``(query, a, b=None) -> str``.
 """
 
 from __future__ import annotations
 
+import re
+
 from kinduct.frontends.crasp import ast as A
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SPELL = {"[": "open", "]": "close", "{": "", "}": ""}
+
+
+def _spelled(name: str) -> str:
+    """A rule name as a Lustre identifier (subscript brackets spelled out)."""
+    return "".join(c if c.isalnum() or c == "_" else _SPELL.get(c, f"x{ord(c):x}") for c in name)
 
 
 def _unique(base: str, taken: set[str]) -> str:
@@ -33,8 +45,9 @@ def _unique(base: str, taken: set[str]) -> str:
 
 class _Emitter:
     def __init__(self, program: A.Program, tag: str, alphabet: tuple[str, ...],
-                 taken: set[str]) -> None:
+                 taken: set[str], names: dict[str, str]) -> None:
         self.p = program
+        self.names = names  # rule name -> Lustre identifier
         self.tag = tag
         self.alphabet = alphabet
         self.taken = taken  # every name in the node so far (rule names first)
@@ -66,7 +79,7 @@ class _Emitter:
         if isinstance(e, A.Letter):
             return f"(I = {self.alphabet.index(e.letter)})"
         if isinstance(e, A.Ref):
-            return f"{self.tag}_{e.name}"
+            return self.names[e.name]
         if isinstance(e, A.Not):
             return f"(not {self.expr(e.arg)})"
         if isinstance(e, A.And):
@@ -104,13 +117,13 @@ class _Emitter:
     def run(self) -> None:
         for r in self.p.rules:
             value = self.expr(r.expr)
-            name = f"{self.tag}_{r.name}"
+            name = self.names[r.name]
             self.locals.append((name, "bool" if r.kind is A.Kind.BOOL else "int"))
             self.equations.append(f"{name} = {value};")
 
     @property
     def output(self) -> str:
-        return f"{self.tag}_{self.p.deciding.name}"
+        return self.names[self.p.deciding.name]
 
 
 def _pre(x: str, i: int) -> str:
@@ -129,11 +142,14 @@ def to_lustre(query: str, a: A.Program, b: A.Program | None = None) -> str:
     end, omega = len(alphabet), len(alphabet) + 1
     programs = [("A", a)] + ([("B", b)] if b is not None else [])
     # rule names first, so that generated names step aside; then the fixed names
-    taken = {f"{tag}_{r.name}" for tag, p in programs for r in p.rules}
+    taken = {f"{tag}_{r.name}" for tag, p in programs for r in p.rules if _IDENT.fullmatch(r.name)}
     taken |= {"I", "ok", "END", "OMEGA", f"crasp_{query}"}
+    names = {tag: {r.name: f"{tag}_{r.name}" if _IDENT.fullmatch(r.name)
+                   else _unique(f"{tag}_{_spelled(r.name)}", taken) for r in p.rules}
+             for tag, p in programs}
     b_i, b_hat = _unique("B_I", taken), _unique("B_hat", taken)
     pos = _unique("P", taken)
-    sides = [_Emitter(p, tag, alphabet, taken) for tag, p in programs]
+    sides = [_Emitter(p, tag, alphabet, taken, names[tag]) for tag, p in programs]
     for s in sides:
         s.position = pos
         s.run()

@@ -24,6 +24,7 @@ right to left), then the alphabet, names and types.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from pathlib import Path
 
@@ -48,12 +49,15 @@ MAX_WINDOW = 10_000
 #: Words of the language that cannot name rules.
 KEYWORDS = frozenset({"alphabet", "accept", "and", "or", "not", "true", "false", "min", "max", "period"})
 
-_UNICODE_CMP = {"≤": "<=", "≥": ">=", "≠": "!="}
+_UNICODE_CMP = {"≤": "<=", "≥": ">=", "≠": "!=", "\\leq": "<=", "\\geq": ">=", "\\neq": "!=",
+                "\\le": "<=", "\\ge": ">=", "\\ne": "!="}
 
 _READABLE = {
     "NAME": "a rule name",
     "INT": "an integer",
     "LETTER": "a quoted letter",
+    "BARE": "a letter",
+    "HASH_SUB": "'#_{'",
     "CMP": "a comparison",
     "_NL": "end of line",
     "$END": "end of input",
@@ -73,7 +77,8 @@ def _p(meta_or_tok) -> A.Pos:
 
 
 def _unquote(tok: Token) -> str:
-    return str(tok)[1:-1]
+    """A letter as written: quoted (``'a'``) or, in the alphabet, bare (``a``, ``[``)."""
+    return str(tok)[1:-1] if tok.type == "LETTER" else str(tok)
 
 
 @v_args(meta=True)
@@ -149,6 +154,12 @@ class _Build(Transformer_NonRecursive):
 
     def count(self, meta, items):
         return A.Count(items[1], pos=_p(items[0]))
+
+    def count_open(self, meta, items):
+        return A.Count(A.Letter("[", pos=_p(items[0])), pos=_p(items[0]))
+
+    def count_close(self, meta, items):
+        return A.Count(A.Letter("]", pos=_p(items[0])), pos=_p(items[0]))
 
     def window(self, meta, items):
         hash_, rs, re, arg = items
@@ -316,6 +327,32 @@ def check(program: A.Program) -> A.Program:
     return _check(program.alphabet, rules, acc, None, None)
 
 
+def _bare_letters(expr: A.Expr, rules: dict[str, int], letters: set[str],
+                  params: dict[int, tuple[A.Pos, A.Pos]] | None) -> A.Expr:
+    """``expr`` with every name that is no rule of the program but a letter of its alphabet
+    read as that letter (the paper writes letters bare: ``#a``, ``a and not b``).  A rule of
+    the same name as a letter wins.  Rebuilt windows and periods keep their parameter places."""
+    if not any(isinstance(e, A.Ref) and e.name not in rules and e.name in letters
+               for e in A.walk(expr)):
+        return expr
+
+    def rebuild(e: A.Expr) -> A.Expr:
+        if isinstance(e, A.Ref):
+            if e.name not in rules and e.name in letters:
+                return A.Letter(e.name, pos=e.pos)
+            return e
+        fields = {f: rebuild(getattr(e, f)) for f in ("arg", "left", "right", "cond", "then", "other")
+                  if hasattr(e, f)}
+        if not fields:
+            return e
+        new = dataclasses.replace(e, **fields)
+        if params is not None and id(e) in params:
+            params[id(new)] = params[id(e)]
+        return new
+
+    return rebuild(expr)
+
+
 def _kind_name(kind: A.Kind) -> str:
     return "Boolean" if kind is A.Kind.BOOL else "count"
 
@@ -411,6 +448,7 @@ def _check(alphabet: tuple[str, ...], rules: list[tuple[str, A.Expr, A.Pos]],
         raise TypeError(f"not a C-RASP expression: {e!r}")
 
     for i, (name, expr, pos) in enumerate(rules):
+        expr = _bare_letters(expr, where, letters, params)
         kind = infer(expr, i, name)
         kinds[name] = kind
         built.append(A.Rule(name, expr, kind, pos=pos))

@@ -1,5 +1,7 @@
-"""The builtins every RASP program sees: base s-ops, ``select``, ``aggregate`` and a few
-constant helpers (``range``, ``len``, ``zip``).  Everything else lives in ``stdlib.rasp``."""
+"""The builtins every RASP program sees: base s-ops, ``select``, ``aggregate``, the paper's
+elementwise ``pow`` and ``pairwise_mul`` (section 2), ``score`` and ``select_best`` (appendix
+B.2) and a few constant helpers (``range``, ``len``, ``zip``).  Everything else lives in
+``stdlib.rasp``."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kinduct.frontends.rasp import ops
-from kinduct.frontends.rasp.nodes import Loc, Node
+from kinduct.frontends.rasp.nodes import Loc, Node, Scorer
 
 if TYPE_CHECKING:
     from kinduct.frontends.rasp.interp import Interpreter, Source
@@ -57,6 +59,29 @@ def install_builtins(self: Interpreter) -> None:
             return interp.mapped(op, [x], loc, src)
         return fn
 
+    def binary(op: str) -> Callable[..., Any]:
+        def fn(interp: Interpreter, loc: Loc, src: Source, x: Any, y: Any) -> Any:
+            return interp.mapped(op, [x, y], loc, src)
+        return fn
+
+    def score(interp: Interpreter, loc: Loc, src: Source, key: Any, query: Any) -> Scorer:
+        for what, x in (("key", key), ("query", query)):
+            if isinstance(x, Node) and x.is_selector or isinstance(x, Scorer):
+                raise interp.error(f"score's {what} must be an s-op or a number, not a "
+                                   f"{type_name(x)}", loc)
+        nloc = interp.node_loc(loc, src)
+        return Scorer(interp.lift(key, nloc), interp.lift(query, nloc))
+
+    def select_best(interp: Interpreter, loc: Loc, src: Source, sel: Any, scorer: Any) -> Node:
+        if not (isinstance(sel, Node) and sel.is_selector):
+            raise interp.error(f"select_best's first argument must be a selector, not a "
+                               f"{type_name(sel)}", loc)
+        if not isinstance(scorer, Scorer):
+            raise interp.error(f"select_best's second argument must be a scorer, score(key, "
+                               f"query), not a {type_name(scorer)}", loc)
+        return interp.graph.make("select_best", args=(sel, scorer.key, scorer.query),
+                                 loc=interp.node_loc(loc, src))
+
     def length_of(interp: Interpreter, loc: Loc, src: Source, x: Any) -> Any:
         if isinstance(x, Node):
             raise interp.error("len() takes a constant list; the length of the input is the "
@@ -88,6 +113,10 @@ def install_builtins(self: Interpreter) -> None:
     v["aggregate"] = Builtin("aggregate", aggregate, ("sel", "sop", "default"), {"default": 0})
     for op in ("indicator", "round", "abs", "floor"):
         v[op] = Builtin(op, unary(op), ("x",))
+    v["pow"] = Builtin("pow", binary("^"), ("x", "y"))
+    v["pairwise_mul"] = Builtin("pairwise_mul", binary("*"), ("x", "y"))
+    v["score"] = Builtin("score", score, ("key", "query"))
+    v["select_best"] = Builtin("select_best", select_best, ("sel", "scorer"))
     v["len"] = Builtin("len", length_of, ("x",))
     v["range"] = Builtin("range", range_, ("a", "b", "step"), {"b": None, "step": None})
     v["zip"] = Builtin("zip", zip_, ("a", "b"))

@@ -50,6 +50,8 @@ def selector_inputs(sel: Node) -> list[Node]:
     """The s-ops a selector compares (through and/or/not)."""
     if sel.kind == "select":
         return list(sel.args)
+    if sel.kind == "select_best":  # its selector's inputs and the score's key and query
+        return selector_inputs(sel.args[0]) + list(sel.args[1:])
     out: list[Node] = []
     for a in sel.args:
         out.extend(selector_inputs(a))

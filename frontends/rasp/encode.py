@@ -166,6 +166,8 @@ class Encoder:
                     for r1, r2 in zip(*args, strict=True)]
         if k == "sel_not":
             return [[self.not_(x) for x in row] for row in args[0]]
+        if k == "select_best":
+            return [self._best(*args, i) for i in range(n)]
         if k == "aggregate":
             matrix, vals = args
             return [self._aggregate(matrix[i], vals, node.value) for i in range(n)]
@@ -187,6 +189,20 @@ class Encoder:
             except ops.RaspRuntimeError:
                 self.errors.append(cond)
         return self.merge(pairs)
+
+    def _best(self, matrix: list[list[FNode]], keys: list[Guarded], queries: list[Guarded],
+              i: int) -> list[FNode]:
+        """Row ``i`` of ``select_best``: key k stays when selected and no selected key scores
+        more (the evaluator's ``best_row``); a score that is no product of numbers is a runtime
+        error, as in the evaluator."""
+        scores = [self._map("*", [keys[j], queries[i]]) for j in range(self.n)]
+        at_least = ops.COMPARE[">="]
+        row = []
+        for k in range(self.n):
+            beaten = [self.and_(matrix[i][j], self.not_(self._compare(at_least, scores[k], scores[j])))
+                      for j in range(self.n) if j != k]
+            row.append(self.and_(matrix[i][k], self.not_(self.or_(*beaten))))
+        return row
 
     def _compare(self, cmp: Callable[[Any, Any], bool], key: Guarded, query: Guarded) -> FNode:
         hits = []

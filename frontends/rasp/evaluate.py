@@ -122,6 +122,10 @@ class Evaluator:
                 return [[x or y for x, y in zip(r1, r2, strict=True)] for r1, r2 in zip(*args, strict=True)]
             if k == "sel_not":
                 return [[not x for x in row] for row in args[0]]
+            if k == "select_best":
+                matrix, keys, queries = args
+                return [best_row(matrix[i], [ops.apply("*", keys[j], queries[i]) for j in range(n)])
+                        for i in range(n)]
             if k == "aggregate":
                 matrix, values = args
                 return [ops.aggregate_values([values[j] for j in range(n) if matrix[i][j]], node.value,
@@ -130,6 +134,15 @@ class Evaluator:
         except ops.RaspRuntimeError as exc:
             raise EvalError(str(exc), node) from None
         raise AssertionError(f"unknown node kind {k}")  # pragma: no cover
+
+
+def best_row(row: list[bool], scores: list[Any]) -> list[bool]:
+    """``select_best`` on one query: the selected keys of the highest score (ties all kept)."""
+    chosen = [s for s, keep in zip(scores, row, strict=True) if keep]
+    if not chosen:
+        return [False] * len(row)
+    top = max(chosen)
+    return [keep and s == top for s, keep in zip(scores, row, strict=True)]
 
 
 def evaluate(node: Node, tokens: Sequence[str]) -> Any:

@@ -21,7 +21,7 @@ from lark import Token, Tree
 
 from kinduct.frontends.rasp import ops
 from kinduct.frontends.rasp.builtins import install_builtins
-from kinduct.frontends.rasp.nodes import Graph, Loc, Node
+from kinduct.frontends.rasp.nodes import Graph, Loc, Node, Scorer
 from kinduct.frontends.rasp.syntax import parse
 from kinduct.kernel.errors import InputError, SourceLocation
 from kinduct.kernel.frontend import read_source
@@ -136,6 +136,8 @@ class Program:
 
 
 def type_name(v: Any) -> str:
+    if isinstance(v, Scorer):
+        return "scorer"
     if isinstance(v, Node):
         return "selector" if v.is_selector else "s-op"
     if isinstance(v, (Function, Builtin)):
@@ -168,6 +170,7 @@ class Interpreter:
         self.user_sites: list[Loc] = []
         self.depth = 0
         self.steps = 0
+        self.defining: list[str] = []  # the names the statement being run assigns
         self.base = Scope()
         install_builtins(self)
         self.library = Scope(self.base)
@@ -228,7 +231,9 @@ class Interpreter:
         if kind == "assign":
             names_tree, exprs_tree = stmt.children
             names = [str(t) for t in names_tree.children]
+            saved, self.defining = self.defining, names  # for "used in its own definition"
             values = [self.eval(e, scope, src) for e in exprs_tree.children]
+            self.defining = saved
             rank = 0 if src.library else (2 if scope.parent is self.library else 1)
             self.bind(names, values, scope, self.loc(stmt, src), rank)
         elif kind == "expr_stmt":
@@ -314,7 +319,8 @@ class Interpreter:
         try:
             return scope.lookup(name)
         except KeyError:
-            raise self.error(f"unknown name '{name}'", self.loc(t, src)) from None
+            own = " (used in its own definition)" if name in self.defining else ""
+            raise self.error(f"unknown name '{name}'{own}", self.loc(t, src)) from None
 
     def ev_list(self, t: Tree, scope: Scope, src: Source) -> Any:
         if t.children[0] is None:
@@ -376,7 +382,7 @@ class Interpreter:
         """A constant used where an s-op is expected becomes the s-op broadcasting it."""
         if isinstance(v, Node):
             return v
-        if isinstance(v, (Function, Builtin, OpArg)) or v is None:
+        if isinstance(v, (Function, Builtin, OpArg, Scorer)) or v is None:
             raise self.error(f"expected an s-op or a constant, got a {type_name(v)}", loc)
         return self.graph.make("const", value=freeze(v), loc=loc)
 
@@ -388,6 +394,9 @@ class Interpreter:
                                  "and, or, not)", loc)
             if isinstance(a, (Function, Builtin)):
                 raise self.error(f"'{op}' cannot take a function", loc)
+            if isinstance(a, Scorer):
+                raise self.error(f"'{op}' cannot take a scorer (a scorer is only select_best's "
+                                 "second argument)", loc)
         if any(isinstance(a, Node) for a in args):
             nloc = self.node_loc(loc, src)
             return self.graph.make("map", op=op, args=tuple(self.lift(a, nloc) for a in args), loc=nloc)

@@ -16,7 +16,7 @@ from typing import Any
 
 from kinduct.frontends.rasp.ops import INFIX, key, show
 
-SELECTOR_KINDS = {"select", "sel_and", "sel_or", "sel_not"}
+SELECTOR_KINDS = {"select", "sel_and", "sel_or", "sel_not", "select_best"}
 
 _ids = itertools.count()
 
@@ -35,7 +35,9 @@ class Node:
     kind: ``tokens`` (value: conversion str/int/float/bool/asis), ``indices``, ``const``
     (value: the broadcast constant), ``map`` (op over args), ``aggregate`` (args: selector,
     values; value: default), ``select`` (args: key, query; op: comparison), ``sel_and``,
-    ``sel_or``, ``sel_not``.
+    ``sel_or``, ``sel_not``, ``select_best`` (args: selector, score key, score query: the
+    paper's appendix B.2 ``select_best(sel, score(key, query))``; query q keeps the selected
+    keys k of the highest score ``key[k] * query[q]``, all of them on a tie).
     """
 
     kind: str
@@ -82,10 +84,22 @@ class Node:
             return f"select({sub(self.args[0])}, {sub(self.args[1])}, {self.op})"
         if k == "sel_not":
             return f"not {sub(self.args[0])}"
+        if k == "select_best":
+            a = [sub(x) for x in self.args]
+            return f"select_best({a[0]}, score({a[1]}, {a[2]}))"
         return f"({sub(self.args[0])} {'and' if k == 'sel_and' else 'or'} {sub(self.args[1])})"
 
     def __repr__(self) -> str:
         return f"<{self.kind} {self.label()}>"
+
+
+@dataclass(frozen=True)
+class Scorer:
+    """``score(key, query)`` (appendix B.2): the matrix ``key[k] * query[q]``.  Not an s-op nor
+    a selector: its only use is as ``select_best``'s second argument."""
+
+    key: Node
+    query: Node
 
 
 class Graph:

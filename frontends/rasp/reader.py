@@ -29,7 +29,7 @@ MAX_DEPTH = 40
 #: ``(ws, token, other)`` triples of one line: lark's terminals (and a comment), or else the
 #: character no terminal starts with.
 _TOKEN = re.compile(r"""([ \t\f\r]*)(?:(\#.*|[A-Za-z_][A-Za-z_0-9]*|[0-9]+(?:\.[0-9]+)?|"[^"\n]*"|'[^'\n]*'"""
-                    r"""|==|!=|<=|>=|[-+*/%^()\[\]{},:;=<>])|([^ \t\f\r]))""")
+                    r"""|\*\*|==|!=|<=|>=|[-+*/%^()\[\]{},:;=<>])|([^ \t\f\r]))""")
 _CMPOPS = frozenset({"==", "!=", "<=", ">=", "<", ">"})
 #: Binary operators and their binding levels: or, and, (not: 3), comparisons, + -, * / %.
 _BINARY = {"or": 1, "and": 2, "in": 4, "==": 4, "!=": 4, "<=": 4, ">=": 4, "<": 4, ">": 4,
@@ -390,7 +390,7 @@ class Reader:
                 pending.append(("unop", self._token("ADDOP", tok), Place(tok[1], tok[2])))
                 tok = self.toks[self.i]
             base, place = self._postfix()
-            if self.toks[self.i][0] != "^":
+            if self.toks[self.i][0] not in ("^", "**"):
                 break
             self.i += 1
             pending.append(("pow", base, place))

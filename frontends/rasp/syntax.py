@@ -14,6 +14,7 @@ so lark's grammar defines the language and lark's errors are the ones reported.
 from __future__ import annotations
 
 import itertools
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -56,6 +57,25 @@ def _missing_semicolon(text: str, line: int) -> tuple[int, int] | None:
         if code:
             return i + 1, len(code) + 1
     return None
+
+
+def _accepts(exc: lark.UnexpectedToken) -> set[str]:
+    """The terminals the parser really accepts where ``exc`` happened (lark's ``expected`` is
+    the shared LALR state's, wider), or ``expected`` when that cannot be computed."""
+    try:
+        return set(exc.interactive_parser.accepts())
+    except Exception:  # noqa: BLE001 - any failure: fall back to lark's set
+        return set(exc.expected)
+
+
+def _function_at(text: str, pos: int) -> str:
+    """`` 'name' (line N)`` of the last ``def`` before ``pos``, or nothing."""
+    found = None
+    for match in re.finditer(r"\bdef\s+([A-Za-z_][A-Za-z_0-9]*)", text[:pos]):
+        found = match
+    if found is None:
+        return ""
+    return f" '{found.group(1)}' (line {text.count(chr(10), 0, found.start()) + 1})"
 
 
 def _expected(names: set[str]) -> str:
@@ -124,12 +144,27 @@ def _syntax_error(exc: lark.UnexpectedInput, text: str, file: str | Path | None)
             lines = text.splitlines() or [""]
             return InputError.at("unexpected end of file" + _expected(exc.expected), file, text,
                                  len(lines), len(lines[-1]) + 1)
-        if "SEMICOLON" in exc.expected and tok.line is not None and tok.line > 1:
+        accepts = _accepts(exc)
+        if tok.type == "RBRACE" and "RETURN" in accepts:
+            name = _function_at(text, tok.start_pos)
+            return InputError.at(f"function{name} has no 'return': its body must end with "
+                                 "'return EXPRESSION;'", file, text, tok.line, tok.column)
+        first_on_line = (tok.line is not None and tok.line > 1 and text[:tok.start_pos][
+            text.rfind("\n", 0, tok.start_pos) + 1:].strip() == "")
+        starts_operand = tok.type in ("NAME", "NUMBER", "STRING", "LPAR", "LSQB", "LBRACE")
+        comma = "COMMA" in accepts and "SEMICOLON" not in accepts and starts_operand
+        if ("SEMICOLON" in accepts or comma) and first_on_line:
             where = _missing_semicolon(text, tok.line)
-            prev_end = text.rfind("\n", 0, tok.start_pos)
-            if where is not None and text[:tok.start_pos][prev_end + 1:].strip() == "":
-                return InputError.at(f"missing ';' at the end of this line (before '{tok}' on line "
-                                     f"{tok.line})", file, text, *where)
+            if where is not None:
+                mark = "','" if comma else "';'"
+                return InputError.at(f"missing {mark} at the end of this line (before '{tok}' on "
+                                     f"line {tok.line})", file, text, *where)
+        if comma:
+            return InputError.at(f"missing ',' before '{tok}' (arguments and list items are "
+                                 "separated by commas)", file, text, tok.line, tok.column)
+        if "SEMICOLON" in accepts and tok.type == "NAME":
+            return InputError.at(f"missing ';' before '{tok}' (statements end with ';')", file,
+                                 text, tok.line, tok.column)
         kind = {"NAME": "name ", "NUMBER": "number ", "STRING": "string "}.get(tok.type, "")
         what = f"unexpected {kind}'{tok}'"
         hint = ""

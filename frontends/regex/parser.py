@@ -1,11 +1,15 @@
 """Parse ``.regex`` files into normalised terms, with located errors.
 
 Syntax (``regex.lark``): ``--`` comments; ``alphabet 'a', 'b'`` (distinct single characters,
-quoted); then one expression.  Letters are bare (``a``) or quoted (``'['``); ``.`` is any
-letter; ``[ab]`` a class; juxtaposition concatenates; postfix ``*``, ``+``, ``?``; prefix ``~``
+quoted); then one expression.  Letters are bare (``a``) or quoted (``'['``); a quoted word
+(``'ab'``, ``"ab"``; ``""`` is the empty word) is one atom; ``.`` is any letter; ``[ab]`` a
+class, with ranges ``[a-c]`` (the alphabet's letters from ``a`` to ``c``); juxtaposition
+concatenates; postfix ``*``, ``+``, ``?``; prefix ``~``
 complements relative to the alphabet's words; ``&`` intersects; ``|`` unites; ``()`` is the
 empty word.  Postfix operators and ``~`` bind tightest (``~a*`` is ``~(a*)``), then
-concatenation, then ``&``, then ``|``.
+concatenation, then ``&``, then ``|``.  An expression starting with an SMT-LIB regex operator
+(``(re.++ …)``, ``(str.to_re "ab")``, ...) is an SMT-LIB term, read by
+:mod:`~kinduct.frontends.regex.smtlib`.
 
 :mod:`~kinduct.frontends.regex.reader` reads the text; lark words the syntax errors, reading the
 text up to the line where the reader stopped.  A term nests at most :data:`MAX_DEPTH` deep
@@ -25,6 +29,7 @@ from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from kinduct.frontends.regex.reader import Decline, Letter, Reader, Tokens, read_alphabet
+from kinduct.frontends.regex.smtlib import parse_term, starts_smtlib
 from kinduct.frontends.regex.terms import Algebra, Term
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import gc_paused, read_source
@@ -38,7 +43,8 @@ MAX_DEPTH = 100
 #: the text: ``r+`` is ``r r*``, so each nested ``+`` doubles what unions sort by.
 MAX_EXPANSION = 1_000_000
 
-_NAMES = {"QUOTED": "a quoted letter", "BARE": "a letter", "LPAR": "'('", "RPAR": "')'",
+_NAMES = {"QUOTED": "a quoted letter", "WORD": "a quoted word", "MINUS": "'-'",
+          "BARE": "a letter", "LPAR": "'('", "RPAR": "')'",
           "LSQB": "'['", "RSQB": "']'", "DOT": "'.'", "TILDE": "'~'", "VBAR": "'|'",
           "AMPERSAND": "'&'", "STAR": "'*'", "PLUS": "'+'", "QMARK": "'?'", "COMMA": "','",
           "ALPHABET": "'alphabet'", "$END": "end of input"}
@@ -70,8 +76,10 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputErr
         msg = ("a quoted letter is one character between single quotes, e.g. '['"
                if exc.char in "'\"" else f"unexpected character {exc.char!r}")
     elif isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
-        expected = sorted(_NAMES.get(n, n) for n in exc.expected)
+        expected = sorted(_NAMES.get(n) or _terminal(n) for n in exc.expected)
         msg = f"unexpected {exc.token.value!r}, expected one of: {', '.join(expected)}"
+        if exc.token.value == "-":
+            msg += " (a range is written inside a class: [a-c])"
     else:
         lines = text.rstrip().splitlines() or [""]
         line, col = len(lines), len(lines[-1]) + 1
@@ -79,6 +87,15 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputErr
             "an expression" if isinstance(exc, UnexpectedToken) and "BARE" in exc.expected
             else "more input")
     return InputError.at(msg, file, text, line, col)
+
+
+def _terminal(name: str) -> str:
+    """How lark's terminal ``name`` is written (``'∅'``), or its name."""
+    try:
+        pattern = _lark().get_terminal(name).pattern
+    except KeyError:
+        return name
+    return f"'{pattern.value}'" if pattern.type == "str" else name
 
 
 def _alphabet(letters: list[Letter], text: str, file: str | None) -> tuple[str, ...]:
@@ -100,6 +117,10 @@ def parse(text: str, file: str | Path | None = None) -> Regex:
     try:
         letters = read_alphabet(tokens)
         algebra = Algebra(tuple(dict.fromkeys(ch for ch, _, _ in letters)))
+        start = _offset(text, tokens.current)
+        if start is not None and starts_smtlib(text[start:]):
+            term = parse_term(algebra, text, start, file_s, MAX_DEPTH)
+            return Regex(_alphabet(letters, text, file_s), algebra, term, text)
         reader = Reader(algebra, MAX_DEPTH, MAX_EXPANSION + 4 * len(text))
         term = reader.read(tokens)
     except Decline as stop:
@@ -119,7 +140,22 @@ def parse(text: str, file: str | Path | None = None) -> Regex:
         ch, line, col = reader.unknown
         shown = ", ".join(repr(x) for x in alphabet)
         raise InputError.at(f"letter {ch!r} is not in the alphabet ({shown})", file_s, text, line, col)
+    if reader.bad_range is not None:
+        lo, hi, line, col = reader.bad_range
+        raise InputError.at(f"the range {lo!r}-{hi!r} is empty ({lo!r} comes after {hi!r})",
+                            file_s, text, line, col)
     return Regex(alphabet, algebra, term, text)
+
+
+def _offset(text: str, token: tuple[str, int, int] | None) -> int | None:
+    """Where ``token`` (line, column) starts in ``text``."""
+    if token is None:
+        return None
+    _, line, col = token
+    start = 0
+    for _ in range(line - 1):
+        start = text.index("\n", start) + 1
+    return start + col - 1
 
 
 def _lark_error(text: str, file: str | None, line: int) -> InputError:

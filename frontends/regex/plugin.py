@@ -1,7 +1,9 @@
-"""Plugin registration for the ``.regex`` frontend: the reader and its acceptor hook."""
+"""Plugin registration for the ``.regex`` frontend: the reader, its acceptor hook and the
+``kinduct regex`` commands."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,3 +42,10 @@ def kinduct_load_acceptor(path: Path, name: str) -> Acceptor | None:
     from kinduct.frontends.regex.acceptor import load_acceptor
 
     return load_acceptor(path, name)
+
+
+@hookimpl
+def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
+    from kinduct.frontends.regex.cli import add_commands
+
+    add_commands(subparsers)

@@ -17,13 +17,13 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from kinduct.frontends.regex.terms import EPS, Algebra, And, Cat, Not, Or, Star, Term
+from kinduct.frontends.regex.terms import EMPTY, EPS, Algebra, And, Cat, Not, Or, Star, Term
 
 #: Tokens of one line: whitespace, then a comment, a run of bare letters, a quoted letter, an
 #: operator, or else a character that starts no token.
-_TOKEN = re.compile(r"""([ \t\f\r]*)(?:(--.*|[^\s'"|&~*+?()\[\].,\-]+|'[^\n]'|[|&~*+?()\[\].,])"""
-                    r"""|([^ \t\f\r]))""")
-_BARE = re.compile(r"""[^\s'"|&~*+?()\[\].,\-]""")
+_TOKEN = re.compile(r"""([ \t\f\r]*)(?:(--.*|[^\s'"|&~*+?()\[\].,\-∅ε∪∩·]+|'[^'\n]{2,}'|"[^"\n]*"|'[^\n]'"""
+                    r"""|[|&~*+?()\[\].,\-∅ε∪∩·])|([^ \t\f\r]))""")
+_BARE = re.compile(r"""[^\s'"|&~*+?()\[\].,\-∅ε∪∩·]""")
 
 
 class Decline(Exception):
@@ -128,6 +128,8 @@ class Reader:
         self.max_depth = max_depth
         self.max_size = max_size
         self.unknown: Letter | None = None
+        #: the first range whose first letter comes after its last (``[c-a]``), as written
+        self.bad_range: tuple[str, str, int, int] | None = None
         self.too_big: tuple[str, tuple[int, int]] | None = None
         self._letters: dict[str, Term] = {}
         # id -> (term, depth, size counting shared subterms as often as they are printed);
@@ -207,9 +209,16 @@ class Reader:
             elif c == "'" and len(text) == 3:
                 tokens.take()
                 term = self._letter(text[1], line, col)
+            elif c == "'" or c == '"':  # a quoted word: one atom
+                tokens.take()
+                term = self._make(R.cat, (line, col), *(self._letter(ch, line, col + 1 + k)
+                                                        for k, ch in enumerate(text[1:-1])))
             elif c == ".":
                 tokens.take()
                 term = R.any()
+            elif c == "ε" or c == "∅":
+                tokens.take()
+                term = EPS if c == "ε" else EMPTY
             elif c == "[":
                 tokens.take()
                 term = self._klass(tokens)
@@ -250,12 +259,14 @@ class Reader:
                     term, negs = value, group.negs
                     continue
                 text = tok[0]
-                if text == "|":
+                if text == "|" or text == "∪":
                     tokens.take()
                     group.union.append(self._inter(group, tok[1:]))
-                elif text == "&":
+                elif text == "&" or text == "∩":
                     tokens.take()
                     group.inter.append(self._cat(group, tok[1:]))
+                elif text == "·":  # explicit concatenation: an operand must follow
+                    tokens.take()
                 # anything else starts the next operand of the concatenation (or is an error)
                 break
 
@@ -278,8 +289,9 @@ class Reader:
             term = self._make(build, tok[1:], term)
 
     def _klass(self, tokens: Tokens) -> Term:
-        """``[ ... ]`` after the ``[``: bare and quoted letters."""
-        letters = []
+        """``[ ... ]`` after the ``[``: bare and quoted letters and ranges ``a-c``."""
+        letters: list[str] = []
+        last: tuple[str, int, int] | None = None  # a letter a `-` may follow
         while True:
             tok = tokens.current
             if tok is None:
@@ -287,14 +299,35 @@ class Reader:
             text, line, col = tok
             if text == "]":
                 tokens.take()
-                return self.R.chars(letters)
-            if text[0] == "'" and len(text) == 3:
-                letters.append(text[1])
-                self._letter(text[1], line, col)
+                for ch, at_line, at_col in letters:
+                    self._letter(ch, at_line, at_col)
+                return self.R.chars(ch for ch, _, _ in letters)
+            if text == "-" and last is not None:
+                tokens.take()
+                end = tokens.current
+                if end is None:
+                    raise Decline(0, 0)
+                if end[0][0] == "'" and len(end[0]) == 3:
+                    hi, rest = end[0][1], ""
+                elif _BARE.match(end[0][0]):
+                    hi, rest = end[0][0], end[0][1:]
+                else:
+                    raise Decline(end[1], end[2])
+                letters.pop()
+                lo = last[0]
+                if lo > hi and self.bad_range is None:
+                    self.bad_range = (lo, hi, last[1], last[2])
+                letters.extend((x, line, col) for x in self.R.alphabet if lo <= x <= hi)
+                last = None
+                if rest:  # a bare run after the range: its other letters are items
+                    tokens.current = (rest, end[1], end[2] + 1)
+                    continue
+            elif text[0] == "'" and len(text) == 3:
+                last = (text[1], line, col)
+                letters.append(last)
             elif _BARE.match(text[0]):
-                letters.extend(text)
-                for k, ch in enumerate(text):
-                    self._letter(ch, line, col + k)
+                letters.extend((ch, line, col + k) for k, ch in enumerate(text))
+                last = letters[-1]
             else:
                 raise Decline(line, col)
             tokens.take()

@@ -8,7 +8,6 @@ solver is: ``kinduct --help`` and a run on z3 never load cvc5.
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 from typing import TYPE_CHECKING
 
@@ -20,9 +19,8 @@ if TYPE_CHECKING:
 
 
 class _PySMTBackend(Backend):
-    #: The Python package of the solver, and the name of its Solver class in pysmt_solvers.
+    #: The Python package of the solver.
     module: str
-    solver_class: str
 
     def available(self) -> bool:
         return importlib.util.find_spec(self.module) is not None
@@ -31,8 +29,9 @@ class _PySMTBackend(Backend):
         return "" if self.available() else f"Python package '{self.module}' is not installed"
 
     def solver(self, env: Environment, logic: str | None = None) -> Solver:
-        solvers = importlib.import_module("kinduct.plugins.backends.pysmt_solvers")
-        return getattr(solvers, self.solver_class)(env, logic)
+        from kinduct.plugins.backends.pysmt_solvers import make_solver
+
+        return make_solver(self.name, env, logic)
 
 
 class Z3Backend(_PySMTBackend):
@@ -40,7 +39,6 @@ class Z3Backend(_PySMTBackend):
     description = "Z3 through PySMT"
     preference = 0
     module = "z3"
-    solver_class = "Z3Solver"
 
 
 class CVC5Backend(_PySMTBackend):
@@ -48,7 +46,6 @@ class CVC5Backend(_PySMTBackend):
     description = "cvc5 through PySMT"
     preference = 1
     module = "cvc5"
-    solver_class = "CVC5Solver"
 
 
 @hookimpl

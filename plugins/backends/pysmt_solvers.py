@@ -582,3 +582,12 @@ def beyond_default_logic(env: Environment) -> bool:
         found = any(_beyond(node) for node in itertools.islice(terms.values(), done, None))
         _SCANNED[mgr] = (len(terms), found)
     return found
+
+
+#: The solvers by backend name (:mod:`kinduct.plugins.backends.pysmt_backend` hands them out).
+SOLVERS: dict[str, type[_PySMTSolver]] = {"z3": Z3Solver, "cvc5": CVC5Solver}
+
+
+def make_solver(name: str, env: Environment, logic: str | None = None) -> Solver:
+    """A new solver of backend ``name`` (``z3`` or ``cvc5``) over ``env``."""
+    return SOLVERS[name](env, logic)

@@ -40,7 +40,7 @@ def kinduct_add_check_options(parser: argparse.ArgumentParser) -> None:
     previous = parser.get_default("handler")
 
     def handler(args: argparse.Namespace) -> int:
-        if getattr(args, "realizability", False):
+        if args.realizability:
             return run(args)
         return previous(args)
     parser.set_defaults(handler=handler)

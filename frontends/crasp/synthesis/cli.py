@@ -1,6 +1,8 @@
 """``kinduct crasp sample | learn | minimize | constrain``.
 
-Exit codes: 0 when a program was found (``learn``: 100% training accuracy; ``minimize`` /
+Exit codes: 0 when a program was found (``learn``: 100% training accuracy — whether its
+language is the intended one is reported beside it, "proved equal to ..." or "fits the data,
+language not verified" with a counterexample word when one is found; ``minimize`` /
 ``constrain``: the proof holds), 1 when a limit was reached first (the best program is still
 printed, with "no program found" or "limit reached"), 2 for bad input.
 """
@@ -165,24 +167,40 @@ def cmd_learn(args: argparse.Namespace) -> int:
     program = parse(text)  # what we print is what we score
     accuracy, mis = score(program, words, labels)
     found = mis == 0
+    check = _check_language(program, args) if found else None
     if args.json:
         print(json.dumps({"found": found, "accuracy": accuracy, "misclassified": mis,
                           "examples": len(words), "iterations": res.iterations,
                           "time": round(res.seconds, 3), "stopped": res.stopped,
                           "shape": str(shape), "seed": args.seed, "size": program_size(program),
-                          "program": text}))
+                          "program": text,
+                          "language": check.as_dict() if check is not None else None}))
         if args.out:
             Path(args.out).write_text(text, encoding="utf-8")
     else:
         comment = (f"learned by kinduct crasp learn (shape {shape}, seed {args.seed}): accuracy "
                    f"{100 * accuracy:.2f}% on {len(words)} examples, {res.iterations} iterations, "
-                   f"{res.seconds:.2f}s")
+                   f"{res.seconds:.2f}s" + (f"\n{check.summary}" if check is not None else ""))
         _emit(A.to_source(program, comment), args.out)
+        if check is not None:
+            sys.stderr.write(check.summary + "\n")
     if not found:
         sys.stderr.write(f"no program found: best accuracy {100 * accuracy:.2f}% ({mis} of {len(words)} "
                          f"misclassified) after {res.iterations} iterations ({res.stopped} limit)\n")
         return 1
     return 0
+
+
+def _check_language(program: A.Program, args: argparse.Namespace):
+    """Whether a program fitting the data is the intended language (synthesis/verify.py)."""
+    from kinduct.frontends.crasp.synthesis.verify import check_language, unverified
+    from kinduct.kernel.acceptor_loading import load_acceptor
+
+    lang = _language(args.language) if args.language else None
+    spec = load_acceptor(args.verify, "B", program.alphabet) if args.verify else None
+    if lang is None and spec is None:
+        return unverified("no specification: --language NAME or --verify SPEC checks it")
+    return check_language(program, lang, spec, args.verify, args.seed, args.verify_timeout)
 
 
 def _report(res, args: argparse.Namespace, what: str) -> int:

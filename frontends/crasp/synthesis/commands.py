@@ -48,11 +48,18 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     learn.add_argument("data", nargs="?", help="word,label CSV (omit with --spec)")
     learn.add_argument("--spec", help="learn until proved equivalent to SPEC (.regex, .crasp): "
                                       "samples, learns, checks, adds separating words, repeats")
+    learn.add_argument("--verify", metavar="SPEC",
+                       help="after learning from DATA, check the program's language against SPEC "
+                            "(.regex, .crasp, .lus): all short words, then the model checker")
     learn.add_argument("--verify-timeout", type=float, default=60.0,
-                       help="limit per equivalence check with --spec (default 60s)")
+                       help="limit per equivalence check with --spec/--verify, or of the final "
+                            "check with --language (default 60s; 0: no proof)")
     learn.add_argument("--verbose", "-v", action="store_true", help="log every round on stderr")
     learn.add_argument("--alphabet", help="letters, e.g. ab or a,b (default: the letters in the data)")
-    learn.add_argument("--language", help="a Table 1 language: its alphabet and default shape")
+    learn.add_argument("--language", help="a Table 1 language: its alphabet and default shape; "
+                                          "the learned program is then checked against it "
+                                          "(short words, held-out longer words, its reference "
+                                          "program by the model checker)")
     _search_options(learn, 300.0)
     learn.add_argument("--chains", type=int, default=None,
                        help="annealing chains of --iterations each, 0 = until --timeout (default: 0, "

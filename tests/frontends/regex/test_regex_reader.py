@@ -13,11 +13,11 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from lark import Transformer, v_args
+from lark import Token, Transformer, v_args
 from lark.exceptions import UnexpectedInput, VisitError
 
 from kinduct.frontends.regex import parser as P
-from kinduct.frontends.regex.terms import EPS, Algebra
+from kinduct.frontends.regex.terms import EMPTY, EPS, Algebra
 from kinduct.kernel.errors import InputError
 from tests.frontends.regex.regex_strategies import source, trees
 
@@ -26,6 +26,7 @@ class _Oracle(Transformer):
     def __init__(self, algebra: Algebra, text: str) -> None:
         super().__init__()
         self.R, self.text = algebra, text
+        self.bad_range: tuple[str, int, int] | None = None
 
     def _check(self, tok) -> str:
         ch = tok.value[1] if tok.type == "QUOTED" else tok.value
@@ -38,14 +39,34 @@ class _Oracle(Transformer):
     def letter(self, items):
         return self.R.chars([self._check(items[0])])
 
+    def word(self, items):
+        tok = items[0]
+        letters = []
+        for k, ch in enumerate(tok.value[1:-1]):
+            letters.append(self._check(Token("BARE", ch, line=tok.line, column=tok.column + 1 + k)))
+        return self.R.cat(*(self.R.chars([ch]) for ch in letters))
+
     def klass(self, items):
-        return self.R.chars([self._check(it.children[0]) for it in items])
+        letters = []
+        for it in items:
+            if it.data == "range":
+                lo, hi = (t.value[1] if t.type == "QUOTED" else t.value for t in it.children)
+                if lo > hi and self.bad_range is None:
+                    self.bad_range = (f"the range {lo!r}-{hi!r} is empty ({lo!r} comes after "
+                                      f"{hi!r})", it.children[0].line, it.children[0].column)
+                letters += [x for x in self.R.alphabet if lo <= x <= hi]
+            else:
+                letters.append(self._check(it.children[0]))
+        return self.R.chars(letters)
 
     def any(self, _items):
         return self.R.any()
 
     def eps(self, _items):
         return EPS
+
+    def empty(self, _items):
+        return EMPTY
 
     union = v_args(inline=True)(lambda self, a, b: self.R.alt(a, b))
     intersect = v_args(inline=True)(lambda self, a, b: self.R.inter(a, b))
@@ -63,10 +84,14 @@ def oracle(text: str):
         raise P._syntax_error(exc, text, None) from None
     letters = [P.Letter(t.value[1], t.line, t.column) for t in tree.children[0].children]
     alphabet = P._alphabet(letters, text, None)
+    built = _Oracle(Algebra(alphabet), text)
     try:
-        return alphabet, _Oracle(Algebra(alphabet), text).transform(tree.children[1])
+        term = built.transform(tree.children[1])
     except VisitError as exc:
         raise exc.orig_exc from None
+    if built.bad_range is not None:
+        raise InputError.at(built.bad_range[0], None, text, *built.bad_range[1:])
+    return alphabet, term
 
 
 def _outcome(read, text: str):
@@ -85,7 +110,8 @@ def assert_same(text: str) -> None:
 
 
 VOCAB = ["(", ")", "[", "]", "|", "&", "~", "*", "+", "?", ".", ",", "'", "'c'", "'|'", "c",
-         "--", "-", '"', "\n", "\t", "\f", "\v", "ab", "()", "a b", "alphabet", "é", "' '"]
+         "--", "-", '"', "\n", "\t", "\f", "\v", "ab", "()", "a b", "alphabet", "é", "' '",
+         "[a-b]", "b-a", "'ab'", '"ba"', '""', "'a'-'b'", "a-c", "∅", "ε", "∪", "∩", "·", "aεb"]
 
 
 @st.composite
@@ -120,6 +146,10 @@ A = "alphabet 'a', 'b'\n"
     A + "alphabet", "alphabet'a'a", "alphabeta", A + "a ||b", A + "a)", A + "(a", A + "[a", A + "~",
     A + "a |", "alphabet 'a',", "", "-- only\n", A + "c", A + "[c]", A + "'c'", A + "a -- c\n|b",
     A + "a\f|b\r\n", A + "a\vb", A + "'ab'", A + '"a"', A + "a - b",
+    A + "[a-b]*", A + "[ab-b]", A + "[b-a]", A + "[b-a][c]", A + "[a-]", A + "[-a]", A + "[a-b-a]",
+    A + "['a'-'b'a]", A + "[a-bb]", A + "[a-z]", A + "'ab'*b", A + '"ab"+|""', A + "'ac'",
+    A + "'ab", A + "('ab')*", A + "~'ab'", A + "[c-a]c",
+    A + "∅ ∪ (ε · a*) · b", A + "a·b·", A + "·a", A + "a ∩ b ∪ ε", A + "[ε]", A + "(∅)*", A + "a··b",
 ])
 def test_cases_read_as_lark_reads_them(text):
     assert_same(text)

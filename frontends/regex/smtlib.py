@@ -1,0 +1,208 @@
+"""SMT-LIB regular expressions (the theory of strings, as cvc5 reads them) in a ``.regex`` file.
+
+After the alphabet, an expression that starts with an SMT-LIB regex operator —
+``(re.…``, ``(str.to_re …``, ``((_ re.loop …``/``((_ re.^ …``, or one of the constants
+``re.none``, ``re.all``, ``re.allchar`` — is one SMT-LIB term (:func:`starts_smtlib`).
+Constructors and their meaning over the file's alphabet Σ:
+
+- ``re.none`` ∅, ``re.all`` Σ*, ``re.allchar`` any letter, ``(str.to_re "ab")`` the word ``ab``
+  (``""`` the empty word; ``""`` inside a literal is one ``"``);
+- ``(re.++ r …)``, ``(re.union r …)``, ``(re.inter r …)``, ``(re.diff r s …)`` (r minus the
+  others), ``(re.* r)``, ``(re.+ r)``, ``(re.opt r)``, ``(re.comp r)`` (relative to Σ*);
+- ``(re.range "a" "c")`` the letters of Σ from ``a`` to ``c`` (∅ when an end is not one
+  character or ``a`` comes after ``c``, as SMT-LIB says);
+- ``((_ re.loop i j) r)`` i to j copies of r (∅ when j < i), ``((_ re.^ n) r)`` n copies.
+
+Terms are built through the file's :class:`~kinduct.frontends.regex.terms.Algebra`, so they are
+the same normalised terms the infix syntax builds.  Errors are located ``InputError`` values:
+an unknown operator, a wrong number of arguments, a letter not in Σ, nesting deeper than the
+parser's limit, loop counts above :data:`MAX_COUNT`.  Comments start with ``;`` or ``--``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from kinduct.frontends.regex.terms import EMPTY, TOP, Algebra, Term
+from kinduct.kernel.errors import InputError
+
+#: Largest count of ``re.loop`` and ``re.^`` (each copy is a term node).
+MAX_COUNT = 1000
+
+_START = re.compile(r"\s*(\(\s*(re\.|str\.to_re\b|\(\s*_\s+re\.)|re\.(none|all|allchar)\b)")
+_TOKEN = re.compile(r'\s*(?:(;[^\n]*|--[^\n]*)|(\()|(\))|("(?:[^"]|"")*")|([^\s()";]+)|(\S))')
+
+
+class _Atom:
+    """A symbol, numeral or string literal with its place."""
+
+    __slots__ = ("text", "line", "col")
+
+    def __init__(self, text: str, line: int, col: int) -> None:
+        self.text = text
+        self.line = line
+        self.col = col
+
+
+class _List:
+    __slots__ = ("items", "line", "col")
+
+    def __init__(self, line: int, col: int) -> None:
+        self.items: list[_Atom | _List] = []
+        self.line = line
+        self.col = col
+
+
+def starts_smtlib(text: str) -> bool:
+    """Whether the expression ``text`` (after the alphabet) is an SMT-LIB term."""
+    return _START.match(text) is not None
+
+
+class _Parser:
+    def __init__(self, algebra: Algebra, text: str, offset: int, file: str | None,
+                 max_depth: int) -> None:
+        self.R = algebra
+        self.text = text
+        self.offset = offset
+        self.file = file
+        self.max_depth = max_depth
+
+    def error(self, message: str, line: int, col: int) -> InputError:
+        return InputError.at(message, self.file, self.text, line, col)
+
+    def place(self, pos: int) -> tuple[int, int]:
+        line = self.text.count("\n", 0, pos) + 1
+        return line, pos - (self.text.rfind("\n", 0, pos) + 1) + 1
+
+    def read(self) -> _Atom | _List:
+        """The one s-expression from ``offset`` to the end of the text (comments ``;``)."""
+        stack: list[_List] = []
+        done: _Atom | _List | None = None
+        pos = self.offset
+        for m in _TOKEN.finditer(self.text, pos):
+            comment, lpar, rpar, string, symbol, other = m.groups()
+            if comment:
+                continue
+            start = m.start(m.lastindex)
+            line, col = self.place(start)
+            if done is not None:
+                raise self.error("unexpected text after the SMT-LIB term (one expression per "
+                                 "file)", line, col)
+            if other:
+                raise self.error(f"unexpected character {other!r}", line, col)
+            if lpar:
+                if len(stack) >= self.max_depth:
+                    raise self.error(f"the regular expression nests deeper than {self.max_depth} "
+                                     "levels", line, col)
+                stack.append(_List(line, col))
+                continue
+            if rpar:
+                if not stack:
+                    raise self.error("unexpected ')'", line, col)
+                node: _Atom | _List = stack.pop()
+            else:
+                node = _Atom(string or symbol, line, col)
+            if stack:
+                stack[-1].items.append(node)
+            else:
+                done = node
+        if stack or done is None:
+            line, col = self.place(len(self.text.rstrip()))
+            raise self.error("unexpected end of input, expected ')'" if stack else
+                             "unexpected end of input, expected an expression", line, col)
+        return done
+
+    # -- terms ---------------------------------------------------------------------------
+
+    def term(self, node: _Atom | _List) -> Term:
+        R = self.R
+        if isinstance(node, _Atom):
+            consts = {"re.none": EMPTY, "re.all": TOP, "re.allchar": R.any()}
+            if node.text in consts:
+                return consts[node.text]
+            raise self.error(f"expected a regular expression, got {node.text!r}", node.line,
+                             node.col)
+        if not node.items:
+            raise self.error("empty application '()'", node.line, node.col)
+        head, args = node.items[0], node.items[1:]
+        if isinstance(head, _List):
+            return self._indexed(head, args, node)
+        op = head.text
+        if op == "str.to_re":
+            self._arity(node, op, args, 1, 1)
+            return R.cat(*(R.chars([ch]) for ch in self._string(args[0], letters=True)))
+        if op == "re.range":
+            self._arity(node, op, args, 2, 2)
+            lo, hi = (self._string(a, letters=False) for a in args)
+            if len(lo) != 1 or len(hi) != 1:
+                return EMPTY
+            return R.chars(x for x in R.alphabet if lo <= x <= hi)
+        nary: dict[str, tuple[int, Callable[..., Term]]] = {
+            "re.++": (1, R.cat), "re.union": (1, R.alt), "re.inter": (1, R.inter),
+            "re.diff": (2, lambda first, *rest: R.inter(first, *(R.neg(r) for r in rest))),
+            "re.*": (-1, R.star), "re.+": (-1, R.plus), "re.opt": (-1, R.opt),
+            "re.comp": (-1, R.neg)}
+        if op not in nary:
+            raise self.error(f"unknown regular expression operator {op!r}", head.line, head.col)
+        least, build = nary[op]
+        if least < 0:
+            self._arity(node, op, args, 1, 1)
+        else:
+            self._arity(node, op, args, least, None)
+        return build(*(self.term(a) for a in args))
+
+    def _indexed(self, head: _List, args: list[_Atom | _List], node: _List) -> Term:
+        items = head.items
+        names = [i.text if isinstance(i, _Atom) else None for i in items]
+        if len(items) < 3 or names[0] != "_" or names[1] not in ("re.loop", "re.^"):
+            raise self.error("expected an indexed operator (_ re.loop i j) or (_ re.^ n)",
+                             head.line, head.col)
+        op = names[1]
+        counts = []
+        for item in items[2:]:
+            if not isinstance(item, _Atom) or not item.text.isdigit():
+                raise self.error(f"{op} takes numerals", getattr(item, "line", head.line),
+                                 getattr(item, "col", head.col))
+            if int(item.text) > MAX_COUNT:
+                raise self.error(f"{op} count {item.text} is too large (at most {MAX_COUNT})",
+                                 item.line, item.col)
+            counts.append(int(item.text))
+        want = 2 if op == "re.loop" else 1
+        if len(counts) != want:
+            raise self.error(f"(_ {op} ...) takes {want} numeral(s), got {len(counts)}",
+                             head.line, head.col)
+        self._arity(node, op, args, 1, 1)
+        body = self.term(args[0])
+        lo, hi = (counts[0], counts[-1])
+        if hi < lo:
+            return EMPTY
+        R = self.R
+        return R.cat(*([body] * lo), *([R.opt(body)] * (hi - lo)))
+
+    def _arity(self, node: _List, op: str, args: list, least: int, most: int | None) -> None:
+        if len(args) < least or (most is not None and len(args) > most):
+            want = (f"{least}" if least == most else
+                    f"at least {least}" if most is None else f"{least} to {most}")
+            raise self.error(f"{op} takes {want} argument(s), got {len(args)}", node.line,
+                             node.col)
+
+    def _string(self, node: _Atom | _List, letters: bool) -> str:
+        if not isinstance(node, _Atom) or not node.text.startswith('"'):
+            raise self.error("expected a string literal", node.line, node.col)
+        value = node.text[1:-1].replace('""', '"')
+        if letters:
+            for k, ch in enumerate(value):
+                if ch not in self.R.sigma:
+                    shown = ", ".join(repr(x) for x in self.R.alphabet)
+                    raise self.error(f"letter {ch!r} is not in the alphabet ({shown})", node.line,
+                                     node.col + 1 + k)
+        return value
+
+
+def parse_term(algebra: Algebra, text: str, offset: int, file: str | None,
+               max_depth: int) -> Term:
+    """The SMT-LIB term of ``text`` from ``offset`` (after the alphabet) to its end."""
+    parser = _Parser(algebra, text, offset, file, max_depth)
+    return parser.term(parser.read())
+

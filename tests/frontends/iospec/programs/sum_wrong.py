@@ -1,0 +1,6 @@
+"""Wrong: includes the count n in the sum it prints."""
+n = int(input())
+total = n
+for _ in range(n):
+    total += int(input())
+print(total)
