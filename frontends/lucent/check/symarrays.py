@@ -35,11 +35,12 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
+from kinduct.frontends.lucent.check import unbounded
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import BoundRead, ConstRef, Prop, Refines, SymDef
 from kinduct.frontends.lucent.core.types import BOOL, INT, T
-from kinduct.frontends.lucent.core.walk import _has_temporal, children, const_value, subterms
+from kinduct.frontends.lucent.core.walk import _has_temporal, children, const_value, map_children, subterms
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -139,8 +140,7 @@ def _prepare(checker: Checker, scope: _Scope, node: Node, name: str, rhs: A.Expr
              bound: set[str]) -> A.Expr:
     """The right side of an element-wise definition, ready to be read under a quantifier
     over its index variables ``bound`` (see the module's docstring for what is refused)."""
-    from kinduct.frontends.lucent.check.unbounded import _inline
-    rhs = _inline(scope, rhs)
+    rhs = unbounded.inline(scope, rhs)
     rhs = _rewrite(checker, node, rhs, bound)
     for x in _current(rhs):
         if isinstance(x, A.Var) and x.name == name:
@@ -165,7 +165,6 @@ def _inline_functions(checker: Checker, scope: _Scope, node: Node, e: A.Expr,
     (``when i = 0 then 0 else F(i)``) owes them only where ``selected``, the conditions of the
     branches on the way to it (``path``: their conditions; without state: the function has
     none to keep).  A call on any other clock (the definition in a lazy block) is kept."""
-    from kinduct.frontends.lucent.check.unbounded import _rebuild, _substitute
     if isinstance(e, A.Ite) and e.lazy and not _has_temporal(e.cond):
         def sub(x: A.Expr, lit: A.Expr) -> A.Expr:
             guard = lit if selected is None else A.Binop("and", selected, lit, pos=e.pos, ty=BOOL)
@@ -196,13 +195,13 @@ def _inline_functions(checker: Checker, scope: _Scope, node: Node, e: A.Expr,
                     assumed = A.Binop("and", assumed, owed, pos=e.pos, ty=BOOL)
             ref = callee.refinements.get(out)
             if ref is not None and not ref.empty:  # while the callee's input types hold
-                owed = Refines(_substitute(defs[out], env, defs), ref, pos=e.pos, ty=BOOL)
+                owed = Refines(unbounded.substitute(defs[out], env, defs), ref, pos=e.pos, ty=BOOL)
                 _owe(node, bound, _where(selected, A.Binop("=>", assumed, owed, pos=e.pos,
                                                            ty=BOOL)),
                      _label(e, callee, out, ref), e.pos, "Guarantee")
-            return _substitute(defs[out], env, defs)
+            return unbounded.substitute(defs[out], env, defs)
         return e
-    return _rebuild(e, lambda x: _inline_functions(checker, scope, node, x, bound, selected,
+    return map_children(e, lambda x: _inline_functions(checker, scope, node, x, bound, selected,
                                                    path))
 
 
@@ -248,7 +247,6 @@ def _function_of_inputs(callee: Node | None) -> bool:
 def _owe(node: Node, bound: dict[str, A.Expr], owed: A.Expr, name: str, pos: A.Pos,
          source: str) -> None:
     """The property ``owed`` at every index in range: each index variable a fresh stream."""
-    from kinduct.frontends.lucent.check.unbounded import _substitute
     witnesses: dict[str, A.Expr] = {}
     guard: A.Expr = A.Lit(True, "bool", pos=pos, ty=BOOL)
     for v, d in bound.items():
@@ -260,7 +258,7 @@ def _owe(node: Node, bound: dict[str, A.Expr], owed: A.Expr, name: str, pos: A.P
                                         ty=BOOL),
                          A.Binop("<", w, d, pos=pos, ty=BOOL), pos=pos, ty=BOOL)
         guard = A.Binop("and", guard, inside, pos=pos, ty=BOOL)
-    expr = A.Binop("=>", guard, _substitute(owed, witnesses, {}), pos=pos, ty=BOOL)
+    expr = A.Binop("=>", guard, unbounded.substitute(owed, witnesses, {}), pos=pos, ty=BOOL)
     node.props.append(Prop(name, expr, pos, source))
 
 

@@ -175,3 +175,13 @@ class SymDef(A.Expr):
 class BoundRead(A.Index):
     """A read of an array of known size at an index that reads an index variable of a
     :class:`SymDef`: its out-of-range value is one per index."""
+
+
+@dataclass(eq=False)
+class UQuant(A.Expr):
+    kind: str  # forall | exists
+    params: list[tuple[str, T, Refinement]]
+    body: A.Expr  # the variables' concise predicates included (a guard)
+
+    def kids(self) -> list[A.Expr]:
+        return [self.body]

@@ -4,6 +4,7 @@ constant values, and cycles of a dependency graph."""
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 
 from kinduct.frontends.lucent.core import ast as A
@@ -213,3 +214,16 @@ def shares_state(e: A.Expr) -> bool:
     if isinstance(e, A.Call):
         return True
     return isinstance(e, A.Binop) and e.op in ("/", "div", "mod") and const_value(e.right) is None
+
+
+def map_children(e: A.Expr, fn) -> A.Expr:
+    """A copy of ``e`` with ``fn`` applied to its direct subexpressions."""
+    out = copy.copy(e)
+    for k, v in vars(e).items():
+        if isinstance(v, A.Expr):
+            setattr(out, k, fn(v))
+        elif isinstance(v, list):
+            setattr(out, k, [fn(x) if isinstance(x, A.Expr) else
+                             tuple(fn(y) if isinstance(y, A.Expr) else y for y in x)
+                             if isinstance(x, tuple) else x for x in v])
+    return out

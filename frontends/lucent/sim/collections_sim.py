@@ -26,10 +26,10 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from kinduct.frontends.lucent.check.unbounded import UQuant
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import collections as C
 from kinduct.frontends.lucent.core import machine
+from kinduct.frontends.lucent.core.checked import UQuant
 from kinduct.frontends.lucent.core.types import (
     MapParts,
     T,

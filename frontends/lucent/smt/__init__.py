@@ -13,5 +13,6 @@ Rule: may import ``core/`` only; never ``sim/``.
 - ``native``: the native fields of a recursive datatype's constructor.
 - ``machine``: machine integers as bit-vectors.
 - ``symarrays``: arrays of symbolic size as SMT arrays.
+- ``unbounded``: quantifiers over infinite domains as SMT quantifiers.
 - ``obligations``: Kind 2's names for generated obligations.
 """

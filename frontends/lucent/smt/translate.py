@@ -24,11 +24,11 @@ from pysmt.typing import BOOL as SBOOL
 from pysmt.typing import INT as SINT
 from pysmt.typing import REAL as SREAL
 
-from kinduct.frontends.lucent.check import quantified, recursive, unbounded
+from kinduct.frontends.lucent.check import quantified, recursive
 from kinduct.frontends.lucent.check.checker import Checked, ConstRef, Node, Prop, Refines
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
-from kinduct.frontends.lucent.core.checked import BoundRead, Quantified, SymDef
+from kinduct.frontends.lucent.core.checked import BoundRead, Quantified, SymDef, UQuant
 from kinduct.frontends.lucent.core.clocks import Clock, clock_of
 from kinduct.frontends.lucent.core.types import (
     Adt,
@@ -51,6 +51,7 @@ from kinduct.frontends.lucent.smt import (
     obligations,
     refine,
     symarrays,
+    unbounded,
 )
 from kinduct.frontends.lucent.smt.clocks import ClockTerms
 from kinduct.frontends.lucent.smt.division import congruence, division
@@ -617,7 +618,7 @@ class _Inst:
             return mgr.Equals(self.expr(e.arg)["%tag"], mgr.Int(index))
         if isinstance(e, A.AnyE):
             return choice.translate(self, e)
-        if isinstance(e, unbounded.UQuant):
+        if isinstance(e, UQuant):
             return unbounded.translate(self, e)
         return collections_smt.translate(self, e)
 
