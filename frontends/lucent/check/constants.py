@@ -30,7 +30,7 @@ from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import ConstRef
 from kinduct.frontends.lucent.core.types import BOOL, INT, T
-from kinduct.frontends.lucent.core.walk import _has_temporal, const_value, subterms
+from kinduct.frontends.lucent.core.walk import _has_temporal, const_value, current_vars, subterms
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -311,7 +311,6 @@ def checked_predicate(scope: _Scope, var: str, base: T, pred: A.Expr) -> A.Expr:
 def check_input_types(c: Checker, node: Node) -> None:
     """An input's refinement type is an assumption of the node analysed on its own: it may not
     read an output or a local variable at the current step (Kind 2: "illegal variable")."""
-    from kinduct.frontends.lucent.core.walk import current_vars
     inner = set(node.outputs) | set(node.locals)
     for name in node.inputs:
         todo = [node.refinements[name]] if name in node.refinements else []

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core.types import INT
 from kinduct.frontends.lucent.core.walk import _has_temporal, children, subterms
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
@@ -114,7 +115,6 @@ def _bind(c: Checker, node: Node, ref: Refinement, target: A.Expr) -> None:
 
 
 def _int() -> Any:
-    from kinduct.frontends.lucent.core.types import INT
     return INT
 
 

@@ -40,7 +40,14 @@ from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import BoundRead, ConstRef, Prop, Refines, SymDef
 from kinduct.frontends.lucent.core.types import BOOL, INT, T
-from kinduct.frontends.lucent.core.walk import _has_temporal, children, const_value, map_children, subterms
+from kinduct.frontends.lucent.core.walk import (
+    _has_temporal,
+    children,
+    const_value,
+    current_vars,
+    map_children,
+    subterms,
+)
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -226,7 +233,6 @@ def _label(call: A.Call, callee: Node, name: str, ref) -> str:
 
 
 def _function_of_inputs(callee: Node | None) -> bool:
-    from kinduct.frontends.lucent.core.walk import current_vars
     if callee is None or callee.kind != "function" or callee.imported or callee.has_contract \
             or callee.props or callee.asserts or callee.pres or callee.calls \
             or callee.obligations or callee.cut or len(callee.outputs) != 1 \

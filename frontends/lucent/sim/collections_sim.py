@@ -39,6 +39,7 @@ from kinduct.frontends.lucent.core.types import (
     rebuild,
     scalar_paths,
 )
+from kinduct.frontends.lucent.core.values import SimulationError
 from kinduct.kernel import arrays
 
 if TYPE_CHECKING:
@@ -262,7 +263,6 @@ def evaluate(inst: Instance, e: A.Expr) -> Any:
         return {"union": a | b, "inter": a & b, "diff": a - b}[e.op]
     if isinstance(e, UQuant):
         return _quantifier(inst, e)
-    from kinduct.frontends.lucent.core.values import SimulationError
     raise SimulationError(f"cannot evaluate {type(e).__name__}")
 
 

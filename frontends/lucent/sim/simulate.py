@@ -17,11 +17,18 @@ from fractions import Fraction
 from typing import Any
 
 from kinduct.frontends.lucent.check import quantified, recursive
-from kinduct.frontends.lucent.check.checker import Checked, ConstRef, Node, Refines
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import machine
 from kinduct.frontends.lucent.core import names as naming
-from kinduct.frontends.lucent.core.checked import BoundRead, Quantified, SymDef
+from kinduct.frontends.lucent.core.checked import (
+    BoundRead,
+    Checked,
+    ConstRef,
+    Node,
+    Quantified,
+    Refines,
+    SymDef,
+)
 from kinduct.frontends.lucent.core.clocks import Clock, clock_of
 from kinduct.frontends.lucent.core.types import (
     Adt,

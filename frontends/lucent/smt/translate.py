@@ -25,12 +25,22 @@ from pysmt.typing import INT as SINT
 from pysmt.typing import REAL as SREAL
 
 from kinduct.frontends.lucent.check import quantified, recursive
-from kinduct.frontends.lucent.check.checker import Checked, ConstRef, Node, Prop, Refines
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
-from kinduct.frontends.lucent.core.checked import BoundRead, Quantified, SymDef, UQuant
+from kinduct.frontends.lucent.core.checked import (
+    BoundRead,
+    Checked,
+    ConstRef,
+    Node,
+    Prop,
+    Quantified,
+    Refines,
+    SymDef,
+    UQuant,
+)
 from kinduct.frontends.lucent.core.clocks import Clock, clock_of
 from kinduct.frontends.lucent.core.types import (
+    BOOL,
     Adt,
     MapParts,
     SymArr,
@@ -653,7 +663,6 @@ class _Inst:
 
 
 def _conj(exprs: list[A.Expr]) -> A.Expr:
-    from kinduct.frontends.lucent.core.types import BOOL
     acc: A.Expr = A.Lit(True, "bool", ty=BOOL)
     for x in exprs:
         acc = A.Binop("and", acc, x, ty=BOOL)
@@ -661,7 +670,6 @@ def _conj(exprs: list[A.Expr]) -> A.Expr:
 
 
 def _disj(exprs: list[A.Expr]) -> A.Expr:
-    from kinduct.frontends.lucent.core.types import BOOL
     acc: A.Expr = A.Lit(False, "bool", ty=BOOL)
     for x in exprs:
         acc = A.Binop("or", acc, x, ty=BOOL)
