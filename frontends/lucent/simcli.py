@@ -10,10 +10,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent.check import recursive
 from kinduct.frontends.lucent.core import machine
 from kinduct.frontends.lucent.core.types import T
 from kinduct.frontends.lucent.pipeline import load_checked
+from kinduct.frontends.lucent.sim import recursive
 from kinduct.frontends.lucent.sim.simulate import Instance, Simulator, default_value
 from kinduct.frontends.lucent.trace import ticks
 from kinduct.frontends.lucent.trace.lift import to_json, type_name

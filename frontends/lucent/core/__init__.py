@@ -11,6 +11,7 @@ Rule: imports nothing else of ``kinduct.frontends.lucent``.
 - ``names``: every generated name (ids numbered per program, the spellings of derived variables).
 - ``clocks``: the clocks of lazy branches and activations (made by the checker, read by all).
 - ``collections``: the syntax nodes of sets and maps (checked by ``check.collections``).
+- ``native``: the native layout of recursive datatypes' fields, and the datatypes one reaches.
 - ``machine``: machine integers: names, operators, widths and values on Python integers.
 - ``limits``: the limits that keep hostile input from exhausting the interpreter.
 """

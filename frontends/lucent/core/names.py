@@ -114,3 +114,18 @@ def initial(prefix: str, uid: str) -> str:
 def seen(prefix: str, clock: str) -> str:
     """Whether the clock named ``clock`` of the instance at ``prefix`` has ticked."""
     return f"{prefix}%seen.{clock}"
+
+
+def domain(tname: str) -> str:
+    """The stream that holds the domain of the abstract type ``tname``."""
+    return f"%dom.{tname}"
+
+
+def field_choice(field: Any) -> str:
+    """The name of the choices of a read of a recursive datatype's field: the one the checker
+    gave it (``check.recursive.mark``), else one from the current numbering, given on first use
+    (the read is then not owed: a pattern's)."""
+    if not hasattr(field, "choice"):
+        field.choice = current().choice(field.pos.line, field.pos.col)
+        field.owed = False
+    return field.choice

@@ -352,3 +352,12 @@ def map_value(m: MapParts, key: tuple) -> Any:
 def map_values_equal(a: MapParts, b: MapParts) -> bool:
     """Two maps (values) are equal when they bind the same keys to equal values."""
     return a["%dom"] == b["%dom"] and all(map_value(a, k) == map_value(b, k) for k in a["%dom"])
+
+
+def ctor_index(t: T, ctor: str) -> int:
+    """The tag of constructor ``ctor`` of the datatype ``t``."""
+    return next(i for i, (c, _) in enumerate(t.items) if c == ctor)
+
+
+#: The type of an abstract type's domain (a set of the integers encoding the type's values).
+DOMAIN = T("set", items=(INT,))

@@ -21,7 +21,7 @@ def text(v: Any, t: T) -> str:
         return "map[" + "; ".join(sorted(f"{text(value_of(k, key), key)} := {text(map_value(v, k), value)}"
                                          for k in v["%dom"])) + "]"
     if t.kind == "adt" and (isinstance(t.items, Recursive) or not isinstance(v, dict)):
-        from kinduct.frontends.lucent.check import recursive  # a tree: its constructor's own fields
+        from kinduct.frontends.lucent.sim import recursive  # a tree: its constructor's own fields
         return recursive.text(v, t, text)
     if t.kind == "adt":
         tag = v["%tag"]

@@ -14,5 +14,6 @@ Rule: may import ``core/`` only; never ``sim/``.
 - ``machine``: machine integers as bit-vectors.
 - ``symarrays``: arrays of symbolic size as SMT arrays.
 - ``unbounded``: quantifiers over infinite domains as SMT quantifiers.
+- ``recursive``: recursive datatypes as SMT datatypes.
 - ``obligations``: Kind 2's names for generated obligations.
 """

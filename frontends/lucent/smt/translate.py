@@ -24,7 +24,7 @@ from pysmt.typing import BOOL as SBOOL
 from pysmt.typing import INT as SINT
 from pysmt.typing import REAL as SREAL
 
-from kinduct.frontends.lucent.check import quantified, recursive
+from kinduct.frontends.lucent.check import quantified
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import (
@@ -59,6 +59,7 @@ from kinduct.frontends.lucent.smt import (
     domains,
     machine,
     obligations,
+    recursive,
     refine,
     symarrays,
     unbounded,

@@ -9,12 +9,11 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from kinduct.frontends.lucent.check import recursive
 from kinduct.frontends.lucent.core import machine
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import Checked
 from kinduct.frontends.lucent.core.types import T, assemble, recursive_type
-from kinduct.frontends.lucent.sim import collections_sim, symarrays_sim
+from kinduct.frontends.lucent.sim import collections_sim, recursive, symarrays_sim
 from kinduct.frontends.lucent.sim.simulate import Simulator, default_value
 from kinduct.frontends.lucent.trace import ticks
 from kinduct.kernel.verdict import Trace
