@@ -12,6 +12,7 @@ Rule: imports nothing else of ``kinduct.frontends.lucent``.
 - ``clocks``: the clocks of lazy branches and activations (made by the checker, read by all).
 - ``collections``: the syntax nodes of sets and maps (checked by ``check.collections``).
 - ``native``: the native layout of recursive datatypes' fields, and the datatypes one reaches.
+- ``quantified``: the formula of a quantifier kept as an SMT quantifier (translation and simulator).
 - ``machine``: machine integers: names, operators, widths and values on Python integers.
 - ``limits``: the limits that keep hostile input from exhausting the interpreter.
 """

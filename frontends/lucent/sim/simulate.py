@@ -16,7 +16,6 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from kinduct.frontends.lucent.check import quantified
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import machine
 from kinduct.frontends.lucent.core import names as naming
@@ -41,7 +40,7 @@ from kinduct.frontends.lucent.core.types import (
 )
 from kinduct.frontends.lucent.core.types import leaves as value_leaves
 from kinduct.frontends.lucent.core.values import SimulationError, binop_value
-from kinduct.frontends.lucent.sim import domains, recursive, symarrays_sim
+from kinduct.frontends.lucent.sim import domains, quantified, recursive, symarrays_sim
 
 Oracle = Callable[[str, T, int], Any]
 

@@ -24,9 +24,9 @@ from pysmt.typing import BOOL as SBOOL
 from pysmt.typing import INT as SINT
 from pysmt.typing import REAL as SREAL
 
-from kinduct.frontends.lucent.check import quantified
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core import quantified
 from kinduct.frontends.lucent.core.checked import (
     BoundRead,
     Checked,

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kinduct.frontends.lucent.check import quantified
 from kinduct.frontends.lucent.core.checked import Checked
 from kinduct.frontends.lucent.core.types import recursive_type, scalar_paths
-from kinduct.frontends.lucent.sim import collections_sim, symarrays_sim
+from kinduct.frontends.lucent.sim import collections_sim, quantified, symarrays_sim
 from kinduct.frontends.lucent.sim.canonical import texts
 from kinduct.frontends.lucent.sim.simulate import Instance, Simulator, leaves, refinement_holds
 from kinduct.frontends.lucent.smt.translate import PropInfo
