@@ -43,10 +43,6 @@ ALLOWED = {
 
 #: Today's violations, (rule, importer, imported) with "kinduct." left off. Only ever delete lines.
 KNOWN: set[tuple[str, str, str]] = {
-    # stage
-    ('stage', 'frontends.lucent.smt.refine', 'frontends.lucent.check.streamrefine'),
-    # local
-    ('local', 'frontends.lucent.check.constants', 'frontends.lucent.core.walk'),
     # cycle
     ('cycle', 'frontends.lucent.check.activation', ''),
     ('cycle', 'frontends.lucent.check.arraydef', ''),
@@ -106,7 +102,6 @@ KNOWN: set[tuple[str, str, str]] = {
     ('private', 'frontends.lucent.check.checker', 'frontends.lucent.check.typecheck._compatible_flat'),
     ('private', 'frontends.lucent.check.checker', 'frontends.lucent.check.typecheck._typed_var'),
     ('private', 'frontends.lucent.check.checker', 'frontends.lucent.core.walk._has_temporal'),
-    ('private', 'frontends.lucent.check.choice', 'frontends.lucent.check.streamrefine._reads'),
     ('private', 'frontends.lucent.check.choice', 'frontends.lucent.check.typecheck._Scope'),
     ('private', 'frontends.lucent.check.collections', 'frontends.lucent.check.typecheck._Scope'),
     ('private', 'frontends.lucent.check.concat', 'frontends.lucent.check.typecheck._Scope'),
@@ -130,7 +125,6 @@ KNOWN: set[tuple[str, str, str]] = {
     ('private', 'frontends.lucent.check.sampling', 'frontends.lucent.check.typecheck._Scope'),
     ('private', 'frontends.lucent.check.skolem', 'frontends.lucent.check.typecheck._Scope'),
     ('private', 'frontends.lucent.check.streamrefine', 'frontends.lucent.check.typecheck._Scope'),
-    ('private', 'frontends.lucent.check.streamrefine', 'frontends.lucent.core.walk._has_temporal'),
     ('private', 'frontends.lucent.check.structural', 'frontends.lucent.check.typecheck._Scope'),
     ('private', 'frontends.lucent.check.symarrays', 'frontends.lucent.check.typecheck._Scope'),
     ('private', 'frontends.lucent.check.symarrays', 'frontends.lucent.core.walk._has_temporal'),

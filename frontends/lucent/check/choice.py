@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.core import ast as A
-from kinduct.frontends.lucent.core.walk import children, subterms
+from kinduct.frontends.lucent.core.walk import children, needs_stream, reads_var, substitute, subterms
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -45,18 +45,17 @@ def bind_obligations(scope: _Scope, start: int, r: A.AnyE, var: str) -> None:
     calls a node: that is not an expression of the value picked."""
     from dataclasses import replace
 
-    from kinduct.frontends.lucent.check import streamrefine
     node = scope.node
     if node is None:
         return
     for i in range(start, len(node.obligations)):
         p = node.obligations[i]
-        if not streamrefine._reads(p.expr, var):
+        if not reads_var(p.expr, var):
             continue
-        if streamrefine.needs_stream(p.expr, var) or \
+        if needs_stream(p.expr, var) or \
                 any(isinstance(x, A.Call) for x in subterms(p.expr)):
             raise UnsupportedError(
                 f"an obligation ({p.name}) on the past of the variable of 'any' or on a node "
                 "call on it", SourceLocation(scope.c.file, p.pos.line, p.pos.col),
                 A.source_line(scope.c.text, p.pos.line))
-        node.obligations[i] = replace(p, expr=streamrefine.substitute(p.expr, var, r, []))
+        node.obligations[i] = replace(p, expr=substitute(p.expr, var, r, []))

@@ -30,7 +30,14 @@ from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import ConstRef
 from kinduct.frontends.lucent.core.types import BOOL, INT, T
-from kinduct.frontends.lucent.core.walk import _has_temporal, const_value, current_vars, subterms
+from kinduct.frontends.lucent.core.walk import (
+    _has_temporal,
+    const_value,
+    current_vars,
+    shares_state,
+    subterms,
+    uid_nodes_reading,
+)
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -329,8 +336,7 @@ def refuse_stateful(c: Checker, p: A.Expr, var: str, pos: A.Pos) -> None:
     not call a node or divide by a variable on its bound variable.  (One that keeps state on
     it is a predicate over streams, applied where the values are streams:
     :mod:`.streamrefine`.)"""
-    from kinduct.frontends.lucent.core import walk
-    bad = [e for e in walk.uid_nodes_reading(p, var) if walk.shares_state(e)][:1]
+    bad = [e for e in uid_nodes_reading(p, var) if shares_state(e)][:1]
     if bad:
         at = bad[0].pos
         raise UnsupportedError("a call or a division by a variable that reads the bound variable "

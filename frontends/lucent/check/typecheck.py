@@ -30,7 +30,7 @@ from kinduct.frontends.lucent.core.checked import ConstRef, Mode, Node, Prop
 from kinduct.frontends.lucent.core.clocks import LAZY_OPS, Clock
 from kinduct.frontends.lucent.core.collections import MapLit, SetLit
 from kinduct.frontends.lucent.core.types import BOOL, INT, REAL, T, flat, leaf_count, numeric, tuple_of
-from kinduct.frontends.lucent.core.walk import const_value
+from kinduct.frontends.lucent.core.walk import const_value, needs_stream, refuse_stream_predicate
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -476,9 +476,9 @@ class _Scope:
         if pred is not None:
             streamrefine.calls_on_any(self, r, pred)
             choice.bind_obligations(self, start, r, e.var)
-        if pred is not None and streamrefine.needs_stream(pred, e.var):
+        if pred is not None and needs_stream(pred, e.var):
             if e.functional:  # a function of what its predicate reads besides its variable
-                streamrefine.refuse(self.c.file, self.c.text, pred.pos, "of 'choose'")
+                refuse_stream_predicate(self.c.file, self.c.text, pred.pos, "of 'choose'")
             r.var, r.pred = streamrefine.bind_any(self.node, e.var, r.uid, pred)
         r.args = choice.arguments(pred, e.var) if e.functional and pred is not None else []
         r.ref = ref

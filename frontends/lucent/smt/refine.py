@@ -15,9 +15,13 @@ from typing import TYPE_CHECKING
 
 from pysmt.fnode import FNode
 
-from kinduct.frontends.lucent.check import streamrefine
 from kinduct.frontends.lucent.core.types import Refinement, SymArr, Variant
-from kinduct.frontends.lucent.core.walk import uid_nodes_reading
+from kinduct.frontends.lucent.core.walk import (
+    needs_stream,
+    refuse_stream_predicate,
+    renamed,
+    uid_nodes_reading,
+)
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.smt.translate import STerm, _Inst
@@ -51,11 +55,11 @@ def constraints(inst: _Inst, term: STerm, ref: Refinement, stream: str | None = 
     if ref.hi is not None:
         out.append(mgr.LE(term, mgr.Int(ref.hi)))
     for var, pred in ref.preds:
-        if streamrefine.needs_stream(pred, var):
+        if needs_stream(pred, var):
             if stream is None:
-                streamrefine.refuse(inst.tr.file, inst.tr.checked.text, pred.pos,
+                refuse_stream_predicate(inst.tr.file, inst.tr.checked.text, pred.pos,
                                     "where the type's values are no stream of a node")
-            var, pred = streamrefine.renamed(var, pred, stream)
+            var, pred = renamed(var, pred, stream)
         saved_env, saved_memo = inst.env.get(var), inst.memo
         fresh = {e.uid for e in uid_nodes_reading(pred, var)}
         inst.env[var] = term
