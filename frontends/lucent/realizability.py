@@ -28,7 +28,7 @@ from kinduct.frontends.lucent.core.names import numbering
 from kinduct.frontends.lucent.core.types import leaves
 from kinduct.frontends.lucent.pipeline import load_checked
 from kinduct.frontends.lucent.smt import obligations
-from kinduct.frontends.lucent.smt.translate import Translator, _Inst
+from kinduct.frontends.lucent.smt.translate import Inst, Translator
 from kinduct.frontends.lucent.trace.lift import to_json, trace_oracle, type_name
 from kinduct.kernel.contracts import ContractElement, ContractMode, ContractSystem
 from kinduct.kernel.errors import InputError, SourceLocation
@@ -113,7 +113,7 @@ def _build(checked: Checked, name: str, context: str) -> ContractSystem:
             for leaf, kept in zip(leaves(env[n]), leaves(memory), strict=True):
                 tr.b.update(kept, leaf)
                 tr.assume(mgr.Implies(mgr.Not(tr.first), mgr.EqualsOrIff(leaf, kept)))
-    inst = _Inst(tr, node, "", env, top=True)
+    inst = Inst(tr, node, "", env, top=True)
     for n in node.ghosts:
         inst.env[n] = tr.state(n, node.types[n], enum_range=True)
     for names, e in node.eqs:

@@ -35,13 +35,13 @@ from kinduct.frontends.lucent.core.types import BOOL, INT, T, flat
 from kinduct.frontends.lucent.core.walk import const_value
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 #: What each form is called in messages.
 _FORMS = {"condact": "condact", "activate": "activate … initial default", "restart": "restart"}
 
 
-def activated_call(scope: _Scope, name: str, args: list[A.Expr], pos: A.Pos, clock: Clock | None,
+def activated_call(scope: Scope, name: str, args: list[A.Expr], pos: A.Pos, clock: Clock | None,
                    restart: A.Expr | None, held: bool = False, form: bool = True) -> A.Call:
     """The call ``name(args)`` checked on ``scope``'s clock (its arguments too), then made to
     step on ``clock`` (None: where the caller steps) and to start over where the checked
@@ -55,12 +55,12 @@ def activated_call(scope: _Scope, name: str, args: list[A.Expr], pos: A.Pos, clo
     return call
 
 
-def restart_of(scope: _Scope, e: A.Activate) -> A.Expr | None:
+def restart_of(scope: Scope, e: A.Activate) -> A.Expr | None:
     """The checked restart condition of an activation (None: none)."""
     return None if e.restart is None else scope.expect(e.restart, BOOL)
 
 
-def check_activate(scope: _Scope, e: A.Activate) -> A.Expr:
+def check_activate(scope: Scope, e: A.Activate) -> A.Expr:
     """An activation outside a ``merge`` case and ``current``: ``restart``, ``condact`` and
     ``activate … initial default``; an ``activate`` without defaults is refused here."""
     if e.form == "activate" and e.defaults is None:
@@ -114,7 +114,7 @@ def _shaped(t: T, leaves: Iterator[A.Expr]) -> A.Expr:
     return A.TupleE(items, pos=items[0].pos if items else A.NOPOS, ty=t)
 
 
-def _first_values(scope: _Scope, d: A.Expr, pos: A.Pos) -> A.Expr:
+def _first_values(scope: Scope, d: A.Expr, pos: A.Pos) -> A.Expr:
     """``d`` held from the first step of ``scope``'s clock (a constant as it is): ``d -> (pre d
     on a clock that ticks at that first step only)``."""
     if all(const_value(x) is not None for x in _leaves(d)):

@@ -11,7 +11,7 @@ from kinduct.frontends.lucent.core.walk import children, needs_stream, reads_var
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 
 def arguments(pred: A.Expr, var: str) -> list[A.Expr]:
@@ -37,7 +37,7 @@ def arguments(pred: A.Expr, var: str) -> list[A.Expr]:
     return out
 
 
-def bind_obligations(scope: _Scope, start: int, r: A.AnyE, var: str) -> None:
+def bind_obligations(scope: Scope, start: int, r: A.AnyE, var: str) -> None:
     """The obligations made while checking the predicate of ``any`` ``r`` (those of
     ``scope.node`` from index ``start``, such as a selector's) that read its variable ``var``
     read the value ``r`` picks instead: they are owed by that value, at the steps ``r`` runs.

@@ -30,10 +30,10 @@ from kinduct.frontends.lucent.core.types import BOOL, Refinement, T, scalar_path
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 
-def _key_type(scope: _Scope, t: T, pos: A.Pos) -> None:
+def _key_type(scope: Scope, t: T, pos: A.Pos) -> None:
     """Elements and keys are compared by value: no sets, maps or abstract types among them."""
     why = unsupported_key(t)
     if why is not None:
@@ -67,7 +67,7 @@ def involved(op: str, a: A.Expr, b: A.Expr) -> bool:
     return op == "in" or (op in ("+", "*", "-") and a.ty.kind in ("set", "map"))
 
 
-def check_binop(scope: _Scope, e: A.Binop, a: A.Expr, b: A.Expr) -> A.Expr:
+def check_binop(scope: Scope, e: A.Binop, a: A.Expr, b: A.Expr) -> A.Expr:
     if e.op == "in":
         if b.ty.kind not in ("set", "map"):
             raise scope.err(f"type mismatch: expected a set or a map, got {b.ty}", e.right.pos)
@@ -89,18 +89,18 @@ def check_binop(scope: _Scope, e: A.Binop, a: A.Expr, b: A.Expr) -> A.Expr:
     return r
 
 
-def check_read(scope: _Scope, arg: A.Expr, e: A.Index) -> A.Expr:
+def check_read(scope: Scope, arg: A.Expr, e: A.Index) -> A.Expr:
     key = scope.expect(e.index, arg.ty.items[0])
     return MapRead(arg, key, pos=e.pos, ty=arg.ty.items[1])
 
 
-def check_update(scope: _Scope, arg: A.Expr, e: A.Update) -> A.Expr:
+def check_update(scope: Scope, arg: A.Expr, e: A.Update) -> A.Expr:
     key = scope.expect(e.index, arg.ty.items[0])
     value = scope.expect(e.value, arg.ty.items[1])
     return MapUpdate(arg, key, value, pos=e.pos, ty=arg.ty)
 
 
-def check_set_literal(scope: _Scope, e: SetLit) -> A.Expr:
+def check_set_literal(scope: Scope, e: SetLit) -> A.Expr:
     """``{a, b}``, ``{}@<T>``: a set of the items' type."""
     items = [scope.check(x) for x in e.items]
     if e.annot is not None:
@@ -119,7 +119,7 @@ def check_set_literal(scope: _Scope, e: SetLit) -> A.Expr:
     return SetLit(items, None, pos=e.pos, ty=T("set", items=(elem,)))
 
 
-def check_map_literal(scope: _Scope, e: MapLit) -> A.Expr:
+def check_map_literal(scope: Scope, e: MapLit) -> A.Expr:
     """``map[k := v; …]@<K, V>``: updates of an :class:`EmptyMap` named by a fresh id."""
     pairs = [(scope.check(k), scope.check(v)) for k, v in e.pairs]
     if e.annot is not None:

@@ -19,10 +19,10 @@ from kinduct.frontends.lucent.core.ast import Concat, Slice
 from kinduct.frontends.lucent.core.types import INT, T, leaf_count
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 
-def check_concat(scope: _Scope, e: Concat) -> A.Expr:
+def check_concat(scope: Scope, e: Concat) -> A.Expr:
     """``left | right``: an array literal of both operands' elements."""
     from kinduct.frontends.lucent.check.typecheck import MAX_ARRAY_SIZE
     parts = [scope.check(e.left), scope.check(e.right)]
@@ -45,7 +45,7 @@ def check_concat(scope: _Scope, e: Concat) -> A.Expr:
     return A.ArrayLit(items, pos=e.pos, ty=T("array", items=(elem,), size=size))
 
 
-def check_slice(scope: _Scope, e: Slice) -> A.Expr:
+def check_slice(scope: Scope, e: Slice) -> A.Expr:
     """``arg[lo..hi]``: an array literal of the elements ``lo`` to ``hi``."""
     from kinduct.kernel.errors import SourceLocation, UnsupportedError
     arg = scope.check(e.arg)

@@ -19,7 +19,7 @@ from kinduct.frontends.lucent.core.machine import (
 from kinduct.frontends.lucent.core.types import BOOL, INT, machine, signed
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 
 def builds(op: str, arg: A.Expr) -> bool:
@@ -29,7 +29,7 @@ def builds(op: str, arg: A.Expr) -> bool:
         or (op == "neg" and arg.ty.kind == "machine")
 
 
-def check_unop(scope: _Scope, e: A.Unop, arg: A.Expr) -> A.Expr:
+def check_unop(scope: Scope, e: A.Unop, arg: A.Expr) -> A.Expr:
     """The unary operators that build machine integers (:func:`builds`); ``int e`` of a machine
     integer is typed by the caller."""
     target = conversion_target(e.op)
@@ -59,7 +59,7 @@ def involved(op: str, a: A.Expr, b: A.Expr) -> bool:
     return op in (*BITWISE, *SHIFTS, CONCAT) or a.ty.kind == "machine" or b.ty.kind == "machine"
 
 
-def check_binop(scope: _Scope, e: A.Binop, a: A.Expr, b: A.Expr) -> A.Expr:
+def check_binop(scope: Scope, e: A.Binop, a: A.Expr, b: A.Expr) -> A.Expr:
     """``a op b`` where :func:`involved`: both operands of one machine integer type (a shift's
     amount: unsigned, of the shifted value's width)."""
     op = e.op

@@ -39,13 +39,13 @@ from kinduct.frontends.lucent.core.walk import children
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 
 _TERM_BINOPS = {"and", "or", "xor", "=>", "=", "<>", "<", "<=", ">", ">=", "+", "-", "*"}
 
 
-def check(scope: _Scope, q: A.Quant) -> Quantified:
+def check(scope: Scope, q: A.Quant) -> Quantified:
     """The checked quantifier ``q`` kept as such; an :class:`UnsupportedError` where its
     variables' types or its body are beyond what :func:`translate` takes."""
     params: list[Bound] = []
@@ -186,7 +186,7 @@ def _impure(e: A.Expr, names: set[str]) -> A.Expr | None:
     return None
 
 
-def _unsupported(scope: _Scope, what: str, pos: A.Pos) -> UnsupportedError:
+def _unsupported(scope: Scope, what: str, pos: A.Pos) -> UnsupportedError:
     located = scope.c.err("", pos)
     return UnsupportedError(what, SourceLocation(scope.c.file, pos.line, pos.col),
                             located.source_line)

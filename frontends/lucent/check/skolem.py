@@ -40,7 +40,7 @@ from kinduct.frontends.lucent.core.types import BOOL, T
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 _LAZY_RIGHT = {"==>": True, "and then": True, "or else": True}
 
@@ -67,7 +67,7 @@ def mark(e: A.Expr, witnessed: str) -> None:
             stack.append((x.body, positive))
 
 
-def witness_form(scope: _Scope, q: A.Quant) -> A.Expr:
+def witness_form(scope: Scope, q: A.Quant) -> A.Expr:
     """The checked expression standing for the marked quantifier ``q``: its variables bound to
     fresh streams, its guards (refinement types, concise predicates) joined to its body by
     ``=>`` (``forall``) or ``and`` (``exists``), lazily where the body calls a node."""
@@ -83,7 +83,7 @@ def witness_form(scope: _Scope, q: A.Quant) -> A.Expr:
     return _bind(scope, q, 0, {}, lazy_body)
 
 
-def _bind(scope: _Scope, q: A.Quant, i: int, bound: dict[str, A.Expr], lazy_body: bool) -> A.Expr:
+def _bind(scope: Scope, q: A.Quant, i: int, bound: dict[str, A.Expr], lazy_body: bool) -> A.Expr:
     if i == len(q.params):
         return scope.with_constants(bound).expect(q.body, BOOL)
     p = q.params[i]
@@ -117,7 +117,7 @@ def _fresh(p: A.Param, t: T) -> A.AnyE:
     return w
 
 
-def _rigid(scope: _Scope, p: A.Param) -> A.Expr:
+def _rigid(scope: Scope, p: A.Param) -> A.Expr:
     """A witness chosen at the first step and held (``any { x: T | true -> x = pre x }``),
     for a property of a node (a function has no memory): ``forall x. e(x)`` is invariant
     exactly when ``e(w)`` is for every *constant* stream ``w``, and k-induction then assumes

@@ -35,7 +35,7 @@ from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
     from kinduct.frontends.lucent.core.checked import Node
     from kinduct.frontends.lucent.core.types import Refinement
 
@@ -98,7 +98,7 @@ def bind_any(node: Node | None, var: str, uid: str, pred: A.Expr) -> tuple[str, 
     return fresh, substitute(pred, var, fresh, [])
 
 
-def calls_on_any(scope: _Scope, r: A.AnyE, pred: A.Expr) -> None:
+def calls_on_any(scope: Scope, r: A.AnyE, pred: A.Expr) -> None:
     """A call in the predicate of ``any`` ``r`` reading its variable is an instance running on
     the stream of the values ``r`` picks (``r.calls_on_var``: whether a value can be picked is
     decided over the instance's current streams too, :class:`.choice.Mark`).  The simulator,

@@ -41,10 +41,10 @@ from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import BoundRead, ConstRef, Prop, Refines, SymDef
 from kinduct.frontends.lucent.core.types import BOOL, INT, T
 from kinduct.frontends.lucent.core.walk import (
-    _has_temporal,
     children,
     const_value,
     current_vars,
+    has_temporal,
     map_children,
     subterms,
 )
@@ -52,7 +52,7 @@ from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
     from kinduct.frontends.lucent.core.checked import Node
 
 
@@ -62,13 +62,13 @@ def size(c: Checker, e: A.Expr) -> int | A.Expr:
     """The size ``e`` of an array type or of ``x ^ e``: its value where it folds, else the
     checked expression (over free constants, and the ``const`` parameters of a node analysed
     for every value of them)."""
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
     env = {n: INT for n, owner in c.unknown_consts.items() if owner == c.symbolic_node}
-    checked = _Scope(c, None, env, strict_consts=c.strict).expect(e, INT)
+    checked = Scope(c, None, env, strict_consts=c.strict).expect(e, INT)
     v = const_value(checked)
     if v is not None:
         return int(v)
-    if _has_temporal(checked) or not all(
+    if has_temporal(checked) or not all(
             isinstance(x, (ConstRef, A.Var, A.Lit)) or
             (isinstance(x, A.Binop) and x.op in ("+", "-", "*")) or
             (isinstance(x, A.Unop) and x.op == "neg") for x in subterms(checked)):
@@ -114,14 +114,14 @@ def _unsupported(c: Checker, what: str, pos: A.Pos) -> UnsupportedError:
 # ---- element-wise definitions ----
 
 
-def define(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope, shapes: list[T],
+def define(checker: Checker, stmt: A.ArrayDef, node: Node, scope: Scope, shapes: list[T],
            elem: T) -> A.Expr:
     """The value the definition ``stmt`` gives its array, one of whose dimensions
     (``shapes``) has a symbolic size."""
     return _build(checker, stmt, node, scope, shapes, elem, 0, {}, {})
 
 
-def _build(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope, shapes: list[T],
+def _build(checker: Checker, stmt: A.ArrayDef, node: Node, scope: Scope, shapes: list[T],
            elem: T, k: int, consts: dict[str, A.Expr], bound: dict[str, A.Expr]) -> A.Expr:
     """``bound``: the index variables of symbolic dimensions, with their sizes."""
     if k == len(shapes):
@@ -143,7 +143,7 @@ def _build(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope, shapes
     return d
 
 
-def _prepare(checker: Checker, scope: _Scope, node: Node, name: str, rhs: A.Expr,
+def _prepare(checker: Checker, scope: Scope, node: Node, name: str, rhs: A.Expr,
              bound: set[str]) -> A.Expr:
     """The right side of an element-wise definition, ready to be read under a quantifier
     over its index variables ``bound`` (see the module's docstring for what is refused)."""
@@ -160,7 +160,7 @@ def _prepare(checker: Checker, scope: _Scope, node: Node, name: str, rhs: A.Expr
     return rhs
 
 
-def _inline_functions(checker: Checker, scope: _Scope, node: Node, e: A.Expr,
+def _inline_functions(checker: Checker, scope: Scope, node: Node, e: A.Expr,
                       bound: dict[str, A.Expr], selected: A.Expr | None = None,
                       path: tuple[A.Expr, ...] = ()) -> A.Expr:
     """``e`` with each call of a function that is one expression of its inputs (no state,
@@ -172,7 +172,7 @@ def _inline_functions(checker: Checker, scope: _Scope, node: Node, e: A.Expr,
     (``when i = 0 then 0 else F(i)``) owes them only where ``selected``, the conditions of the
     branches on the way to it (``path``: their conditions; without state: the function has
     none to keep).  A call on any other clock (the definition in a lazy block) is kept."""
-    if isinstance(e, A.Ite) and e.lazy and not _has_temporal(e.cond):
+    if isinstance(e, A.Ite) and e.lazy and not has_temporal(e.cond):
         def sub(x: A.Expr, lit: A.Expr) -> A.Expr:
             guard = lit if selected is None else A.Binop("and", selected, lit, pos=e.pos, ty=BOOL)
             return _inline_functions(checker, scope, node, x, bound, guard, (*path, e.cond))

@@ -1,4 +1,4 @@
-"""Name resolution and typing of Lucent expressions (``_Scope``), with the names the checker
+"""Name resolution and typing of Lucent expressions (``Scope``), with the names the checker
 gives stateful and nondeterministic expressions (``uid``)."""
 
 from __future__ import annotations
@@ -41,20 +41,27 @@ if TYPE_CHECKING:
 MAX_ARRAY_SIZE = 100_000
 
 
-class _Unresolved(Exception):
+class Unresolved(Exception):
     pass
 
 
-def _typed_var(name: str, t: T, pos: A.Pos) -> A.Var:
+def typed_var(name: str, t: T, pos: A.Pos) -> A.Var:
     return A.Var(name, pos=pos, ty=t)
 
 
-def _compatible_flat(a: list[T], b: list[T]) -> bool:
+def compatible_flat(a: list[T], b: list[T]) -> bool:
     return len(a) == len(b) and all(x == y for x, y in zip(a, b, strict=True))
 
 
-class _Scope:
-    """Name resolution and typing of expressions inside one node (or at top level)."""
+class Scope:
+    """Name resolution and typing of expressions inside one node (or at top level): the
+    interface ``check/``'s feature modules are written against. They call :meth:`check`,
+    :meth:`expect`, :meth:`check_as`, :meth:`unify`, :meth:`err` and :meth:`clocked`, and read
+    ``c`` (the :class:`~.checker.Checker`: the file, its text, declarations, type resolution),
+    ``node`` (the checked node being built, None at top level), ``env`` (the names in scope and
+    their types), ``done`` (the nodes checked so far), ``clock`` (the lazy branch being
+    checked), ``guarded`` (inside a ``->``'s right side), ``hint`` (the type expected) and
+    ``warnings``."""
 
     def __init__(self, checker: Checker, node: Node | None, env: dict[str, T], done=None,
                  strict_consts: bool = False) -> None:
@@ -79,7 +86,7 @@ class _Scope:
     def err(self, msg, pos):
         return self.c.err(msg, pos)
 
-    def with_constants(self, values: dict[str, A.Expr]) -> _Scope:
+    def with_constants(self, values: dict[str, A.Expr]) -> Scope:
         """This scope with ``values`` bound to the names (checked constants, hiding streams
         of the same names): an array definition's index variables, a quantifier's variables
         once expanded."""
@@ -182,7 +189,7 @@ class _Scope:
         if n in self.c.poly_ctors:
             return polytypes.construct(self, e, None, naming.uid)
         if self.strict_consts:  # maybe a constant or an enumeration value declared later
-            raise _Unresolved(n)
+            raise Unresolved(n)
         raise self.err(f"unknown name '{n}'", e.pos)
 
     def _ConstRef(self, e):
@@ -467,7 +474,7 @@ class _Scope:
         pred = None
         start = len(self.node.obligations) if self.node is not None else 0
         if e.pred is not None:
-            sub = _Scope(self.c, self.node, {**self.env, e.var: t}, done=self.done)
+            sub = Scope(self.c, self.node, {**self.env, e.var: t}, done=self.done)
             sub.local_consts = self.local_consts
             sub.clock = self.clock
             pred = sub.expect(e.pred, BOOL)

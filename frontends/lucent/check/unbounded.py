@@ -25,8 +25,8 @@ from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import UQuant
 from kinduct.frontends.lucent.core.types import BOOL, COMPOSITE, Refinement, T, components, recursive
 from kinduct.frontends.lucent.core.walk import (
-    _has_temporal,
     const_value,
+    has_temporal,
     map_children,
     subterms,
     uid_nodes_reading,
@@ -34,7 +34,7 @@ from kinduct.frontends.lucent.core.walk import (
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 
 def _quantifiable(t: T) -> bool:
@@ -45,7 +45,7 @@ def _quantifiable(t: T) -> bool:
     return t.kind in COMPOSITE and all(_quantifiable(c) for c in components(t))
 
 
-def _refuse(scope: _Scope, what: str, pos: A.Pos) -> UnsupportedError:
+def _refuse(scope: Scope, what: str, pos: A.Pos) -> UnsupportedError:
     return UnsupportedError(what, SourceLocation(scope.c.file, pos.line, pos.col),
                             A.source_line(scope.c.text, pos.line))
 
@@ -57,12 +57,12 @@ def membership(q: A.Quant) -> bool:
     return any(isinstance(x, A.Binop) and x.op == "in" for x in subterms(q.body))
 
 
-def takes(scope: _Scope, q: A.Quant) -> bool:
+def takes(scope: Scope, q: A.Quant) -> bool:
     """Whether every variable of ``q`` has a type these quantifiers range over."""
     return all(_quantifiable(scope.c.resolve_type(p.type_expr)[0]) for p in q.params)
 
 
-def check(scope: _Scope, q: A.Quant, refused: str) -> A.Expr:
+def check(scope: Scope, q: A.Quant, refused: str) -> A.Expr:
     """The quantifier ``q`` kept whole; ``refused``: the message when it cannot be."""
     params = []
     for p in q.params:
@@ -87,7 +87,7 @@ def check(scope: _Scope, q: A.Quant, refused: str) -> A.Expr:
     body = inline(scope, body, {n: ref for n, _, ref in params})
     if any(isinstance(x, A.AnyE) for x in subterms(body)):
         raise _refuse(scope, "'any' in a quantifier over an infinite domain", q.pos)
-    if _has_temporal(body, calls=True):
+    if has_temporal(body, calls=True):
         raise _refuse(scope, "'pre', '->' or a node call in a quantifier over an infinite domain",
                       q.pos)
     for n in names:
@@ -109,7 +109,7 @@ def _inlinable(callee: Any, refined: bool = False) -> bool:
             all(len(names) == 1 for names, _ in callee.eqs))
 
 
-def inline(scope: _Scope, e: A.Expr, bounds: dict[str, Refinement] | None = None) -> A.Expr:
+def inline(scope: Scope, e: A.Expr, bounds: dict[str, Refinement] | None = None) -> A.Expr:
     """``e`` with the calls of :func:`_inlinable` functions replaced by their bodies (a
     quantifier's body cannot hold a node instance per value of its variables); a function
     whose inputs have refinement types too where its arguments are variables of ``bounds``

@@ -15,7 +15,7 @@ from kinduct.frontends.lucent.core.values import binop_value
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 
-def _calls_in_decl(d: A.NodeDecl | None):
+def calls_in_decl(d: A.NodeDecl | None):
     if d is None:
         return
     stack: list = list(d.body) + [i for i in d.contract]
@@ -121,7 +121,7 @@ def current_vars(e: A.Expr, phase: int | None = None, instant: Instant | None = 
     return out
 
 
-def _has_temporal(e: A.Expr, calls: bool = False) -> bool:
+def has_temporal(e: A.Expr, calls: bool = False) -> bool:
     stack = [e]
     while stack:
         x = stack.pop()
@@ -165,7 +165,7 @@ def const_value(e: A.Expr):
     return None
 
 
-def _find_cycle(deps: dict[str, set[str]]) -> list[str] | None:
+def find_cycle(deps: dict[str, set[str]]) -> list[str] | None:
     """A cycle of the dependency graph, as a path that starts and ends at the same name."""
     state: dict[str, int] = {}
     stack: list[str] = []
@@ -233,7 +233,7 @@ def map_children(e: A.Expr, fn) -> A.Expr:
 
 def needs_stream(pred: A.Expr, var: str) -> bool:
     """Whether ``pred`` keeps state (``pre``, ``->``) and reads its bound variable ``var``."""
-    return _has_temporal(pred) and reads_var(pred, var)
+    return has_temporal(pred) and reads_var(pred, var)
 
 
 def reads_var(e: A.Expr, var: str) -> bool:

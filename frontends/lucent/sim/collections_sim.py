@@ -201,12 +201,12 @@ def _any_true(arr: Any, paths: list[T]) -> bool:
     return _any_true(arr.default, paths[1:]) or any(_any_true(v, paths[1:]) for _, v in arr.entries)
 
 
-def _fun(arr: Any, key_paths: list[T], leaf: T) -> Any:
+def array_function(arr: Any, key_paths: list[T], leaf: T) -> Any:
     if not key_paths:
         return _leaf_value(arr, leaf)
     rest = key_paths[1:]
-    return Fun(_fun(arr.default, rest, leaf),
-               {_scalar(k, key_paths[0]): _fun(v, rest, leaf) for k, v in arr.entries})
+    return Fun(array_function(arr.default, rest, leaf),
+               {_scalar(k, key_paths[0]): array_function(v, rest, leaf) for k, v in arr.entries})
 
 
 def _leaf_value(v: Any, t: T) -> Any:
@@ -216,7 +216,7 @@ def _leaf_value(v: Any, t: T) -> Any:
         members = [k for k in _members(v, paths, (), dropped) if _canonical(k, t.items[0])]
         return Finitized(members) if dropped else frozenset(members)
     if t.kind == "lift":
-        return _fun(v, [lt for _, lt in scalar_paths(t.items[0])], t.items[1])
+        return array_function(v, [lt for _, lt in scalar_paths(t.items[0])], t.items[1])
     return _scalar(v, t)
 
 

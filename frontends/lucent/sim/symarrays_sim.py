@@ -59,7 +59,7 @@ def leaf_from_trace(text: str, t: T) -> Any:
     depth, base = 0, t
     while base.kind == "ilift":
         depth, base = depth + 1, base.items[0]
-    return collections_sim._fun(arrays.from_text(text), [INT] * depth, base)
+    return collections_sim.array_function(arrays.from_text(text), [INT] * depth, base)
 
 
 def size_in(dim: A.Expr, lookup: Callable[[str, bool], Any]) -> int:

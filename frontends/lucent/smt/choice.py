@@ -29,7 +29,7 @@ from kinduct.frontends.lucent.core.clocks import clock_of
 from kinduct.frontends.lucent.core.types import leaves
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import STerm, Translator, _Inst
+    from kinduct.frontends.lucent.smt.translate import Inst, STerm, Translator
 
 
 def possible(env: Environment, chosen: Sequence[FNode], constraint: FNode) -> FNode | None:
@@ -81,7 +81,7 @@ class Mark:
         return possible(tr.b.env, [*chosen, *aux, *streams], tr.mgr.And([*defs, want]))
 
 
-def translate(inst: _Inst, e: A.AnyE) -> STerm:
+def translate(inst: Inst, e: A.AnyE) -> STerm:
     """``any``/``choose`` ``e`` in the node instance ``inst``: a fresh stream, its type's
     refinement and predicate assumed where a value can satisfy them (Kind 2: arbitrary where
     none can); a ``choose`` tied to its arguments as a function."""

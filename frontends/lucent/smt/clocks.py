@@ -21,14 +21,14 @@ from kinduct.frontends.lucent.core.clocks import Clock, clock_of
 from kinduct.frontends.lucent.core.types import BOOL, leaves
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import _Inst
+    from kinduct.frontends.lucent.smt.translate import Inst
 
 class ClockTerms:
     """The terms of the clocks of one node instance ``inst``; ``site``: its caller's instance
     and the clock of the call (None for the main node); ``restart``: the call's restart
     condition, as the caller evaluates it (None: none)."""
 
-    def __init__(self, inst: _Inst, site: tuple[_Inst, Clock | None] | None,
+    def __init__(self, inst: Inst, site: tuple[Inst, Clock | None] | None,
                  restart: FNode | None = None) -> None:
         self.inst = inst
         self.site = site

@@ -42,7 +42,7 @@ from kinduct.frontends.lucent.core.types import (
 )
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import _Inst
+    from kinduct.frontends.lucent.smt.translate import Inst
 
 
 def contains_container(t: T) -> bool:
@@ -190,7 +190,7 @@ def set_equal(mgr, a: FNode, b: FNode, key: T) -> FNode:
                                         mgr.Iff(select(mgr, a, syms), select(mgr, b, syms))))
 
 
-def same(inst: _Inst, a: Any, b: Any, t: T) -> FNode:
+def same(inst: Inst, a: Any, b: Any, t: T) -> FNode:
     """Lucent's ``a = b`` for values of ``t``, which holds sets or maps."""
     mgr = inst.mgr
     if not contains_container(t):
@@ -237,7 +237,7 @@ def bounded(mgr, arr: FNode, t: T, bound: FNode) -> FNode:
     return mgr.ForAll(syms, mgr.Implies(select(mgr, arr, syms), mgr.And(within)))
 
 
-def _define(inst: _Inst, name: str, t: T, body) -> FNode:
+def _define(inst: Inst, name: str, t: T, body) -> FNode:
     """A fresh set of type ``t`` whose membership is ``body(keys)`` at every key."""
     mgr, tr = inst.mgr, inst.tr
     u = inst.fresh(name, t)
@@ -248,7 +248,7 @@ def _define(inst: _Inst, name: str, t: T, body) -> FNode:
     return u
 
 
-def translate(inst: _Inst, e: C.CExpr) -> Any:
+def translate(inst: Inst, e: C.CExpr) -> Any:
     mgr = inst.mgr
     if isinstance(e, C.SetLit):
         acc = empty(mgr, e.ty)
@@ -286,7 +286,7 @@ def translate(inst: _Inst, e: C.CExpr) -> Any:
     raise TypeError(f"cannot translate {type(e).__name__}")
 
 
-def congruence(inst: _Inst, fn: str, args: list[tuple[Any, T]], outs: list[tuple[Any, T]]) -> None:
+def congruence(inst: Inst, fn: str, args: list[tuple[Any, T]], outs: list[tuple[Any, T]]) -> None:
     """:meth:`.translate.Translator.congruence` for a function (an imported one, a
     ``choose``) whose arguments or results are :func:`structural`: equal arguments by Lucent's
     equality (:func:`same`: elements, bound keys and their values, a datatype's own fields;
@@ -347,7 +347,7 @@ def _witnessed(env, formula: FNode, fresh) -> FNode:
     return formula
 
 
-def part_constraints(inst: _Inst, term: Any, key: tuple, ref: Any) -> list[FNode]:
+def part_constraints(inst: Inst, term: Any, key: tuple, ref: Any) -> list[FNode]:
     """A refinement of a set's elements (``("elem", T)``), a map's keys (``("key", K)``) or
     values (``("value", K)``): quantified over the elements or bound keys."""
     from kinduct.frontends.lucent.smt import refine

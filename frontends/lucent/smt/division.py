@@ -15,10 +15,10 @@ from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import _Inst
+    from kinduct.frontends.lucent.smt.translate import Inst
 
 
-def division(inst: _Inst, e: A.Binop, a: FNode, b: FNode) -> FNode:
+def division(inst: Inst, e: A.Binop, a: FNode, b: FNode) -> FNode:
     """``a op b`` for the division ``e`` (``/`` on reals, ``div`` or ``mod`` on integers: SMT-LIB's
     Euclidean division) translated in the node instance ``inst``."""
     mgr, tr = inst.mgr, inst.tr

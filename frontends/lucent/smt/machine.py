@@ -15,14 +15,14 @@ from kinduct.frontends.lucent.core.types import INT, T, signed
 from kinduct.frontends.lucent.core.walk import const_value
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import _Inst
+    from kinduct.frontends.lucent.smt.translate import Inst
 
 
 def smt_type(t: T):
     return BVType(t.size)
 
 
-def translate_unop(inst: _Inst, e: A.Unop, a: FNode) -> FNode:
+def translate_unop(inst: Inst, e: A.Unop, a: FNode) -> FNode:
     """A conversion to or from a machine integer, an extraction, ``!`` or unary minus, on the
     term ``a``."""
     mgr = inst.mgr

@@ -24,10 +24,10 @@ from kinduct.frontends.lucent.core.walk import (
 )
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import STerm, _Inst
+    from kinduct.frontends.lucent.smt.translate import Inst, STerm
 
 
-def constraints(inst: _Inst, term: STerm, ref: Refinement, stream: str | None = None) -> list[FNode]:
+def constraints(inst: Inst, term: STerm, ref: Refinement, stream: str | None = None) -> list[FNode]:
     """The constraints of ``ref`` on ``term`` (a scalar, or a record/array/tuple of terms).
     A predicate that keeps state on its variable (:mod:`.streamrefine`) is applied only to a
     stream named ``stream`` (an ``any``'s result), its variable renamed apart; elsewhere it is

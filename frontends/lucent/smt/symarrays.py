@@ -17,7 +17,7 @@ from kinduct.frontends.lucent.core.walk import const_value, uid_nodes_reading
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import STerm, _Inst
+    from kinduct.frontends.lucent.smt.translate import Inst, STerm
 
 
 # ---- types ----
@@ -29,12 +29,12 @@ def sort(t: T) -> Any:
     return ArrayType(SINT, smt_type(t.items[0]))
 
 
-def dim(inst: _Inst, t: T) -> FNode:
+def dim(inst: Inst, t: T) -> FNode:
     """The size of the symbolic array type ``t`` in the instance ``inst``."""
     return inst.expr(t.dim)
 
 
-def declare_sizes(inst: _Inst) -> None:
+def declare_sizes(inst: Inst) -> None:
     """Read the sizes of the instance's arrays of symbolic size, so that a counterexample
     holds them (the free constants they name) even where nothing else reads them."""
     for n in inst.node.streams:
@@ -56,7 +56,7 @@ def _types_in(t: T) -> list[T]:
     return out
 
 
-def _inside(inst: _Inst, i: FNode, n: FNode) -> FNode:
+def _inside(inst: Inst, i: FNode, n: FNode) -> FNode:
     mgr = inst.mgr
     return mgr.And(mgr.LE(mgr.Int(0), i), mgr.LT(i, n))
 
@@ -82,17 +82,17 @@ def _zip(term: Any, other: Any, f) -> Any:
     return f(term, other)
 
 
-def element(inst: _Inst, arr: SymArr, i: FNode) -> STerm:
+def element(inst: Inst, arr: SymArr, i: FNode) -> STerm:
     """The element of ``arr`` at ``i`` (whatever the encoding holds there)."""
     mgr = inst.mgr
     return _map(mgr, arr["%arr"], lambda leaf: mgr.Select(leaf, i))
 
 
-def _bound(inst: _Inst) -> FNode:
+def _bound(inst: Inst) -> FNode:
     return inst.mgr.FreshSymbol(SINT, template="_idx%d")
 
 
-def read(inst: _Inst, e: A.Index) -> STerm:
+def read(inst: Inst, e: A.Index) -> STerm:
     """``A[i]``: the element where ``i`` is in range, else an unconstrained value."""
     arr, i = inst.expr(e.arg), inst.expr(e.index)
     if e.arg.ty.kind == "symarray":
@@ -107,7 +107,7 @@ def read(inst: _Inst, e: A.Index) -> STerm:
     return acc
 
 
-def same(inst: _Inst, a: SymArr, b: SymArr) -> FNode:
+def same(inst: Inst, a: SymArr, b: SymArr) -> FNode:
     """Lucent's ``a = b``: the elements ``0 .. n-1`` are equal."""
     mgr = inst.mgr
     k = _bound(inst)
@@ -115,7 +115,7 @@ def same(inst: _Inst, a: SymArr, b: SymArr) -> FNode:
                                        inst.same(element(inst, a, k), element(inst, b, k))))
 
 
-def refine_elements(inst: _Inst, term: SymArr, sub) -> list[FNode]:
+def refine_elements(inst: Inst, term: SymArr, sub) -> list[FNode]:
     """The refinement ``sub`` of every element of ``term``: one ``forall``, so a predicate
     may not hold what needs a stream of its own per element (a division, a read out of
     range), refused where it does."""
@@ -148,7 +148,7 @@ def _fixed_read(e: A.Expr) -> bool:
     return isinstance(i, int) and 0 <= i < e.arg.ty.size
 
 
-def translate(inst: _Inst, e: A.Expr) -> STerm:
+def translate(inst: Inst, e: A.Expr) -> STerm:
     """``x ^ n``, ``A[i := v]`` and element-wise definitions of symbolic sizes."""
     mgr = inst.mgr
     if isinstance(e, A.Update):
@@ -179,7 +179,7 @@ def _leaves(term: Any) -> list[FNode]:
     return [term]
 
 
-def _define(inst: _Inst, target: STerm, e: A.Expr) -> FNode:
+def _define(inst: Inst, target: STerm, e: A.Expr) -> FNode:
     """``target`` is the value of ``e`` (an element-wise definition, nested)."""
     mgr = inst.mgr
     if isinstance(e, SymDef):

@@ -113,7 +113,7 @@ class Translator:
         self.consts: dict[str, STerm] = {}
         self.prop_info: dict[str, PropInfo] = {}
         self.instances: dict[str, Node] = {}  # prefix -> node
-        self.insts: dict[str, _Inst] = {}  # prefix -> its translation
+        self.insts: dict[str, Inst] = {}  # prefix -> its translation
         #: Where the constraints being made are owed (the clock of the node instance being
         #: translated, of a lazy branch's ``any``); None: at every step.
         self.guard: FNode | None = None
@@ -122,7 +122,7 @@ class Translator:
         self.divisions: dict[tuple[FNode, int], tuple[FNode, FNode]] = {}
         #: Divisions by streams: (operator, dividend, divisor, result), see ``division``.
         self.by_zero: list[tuple[str, FNode, FNode, FNode]] = []
-        #: The memory ``pre x`` reads, per stream ``x`` (see ``_Inst.pre``).
+        #: The memory ``pre x`` reads, per stream ``x`` (see ``Inst.pre``).
         self.memories: dict[FNode, FNode] = {}
         #: The uninterpreted function of each result of an abstracted function (``congruence``),
         #: by function, result index, result type and argument types.
@@ -215,7 +215,7 @@ class Translator:
             ref = self.checked.const_refinements.get(name)
             if ref:
                 # a refinement on a free constant is an assumption
-                inst = _Inst(self, self.checked.nodes[self.main], naming.constant_instance(name), {},
+                inst = Inst(self, self.checked.nodes[self.main], naming.constant_instance(name), {},
                              register=False)
                 inst.env[name] = term
                 for f in inst.refinement(name, ref):
@@ -234,7 +234,7 @@ class Translator:
         for n in node.inputs:
             env[n] = self.interface_input(n, node.types[n], n in node.const_inputs)
         inputs = tuple(x for n in node.inputs for x in leaves(env[n]))
-        inst = _Inst(self, node, "", env, top=True)
+        inst = Inst(self, node, "", env, top=True)
         inst.translate()
         self.assumptions.extend(congruence(self.mgr, self.by_zero))
         self.b.interface = Interface(inputs, tuple(x for n in node.outputs
@@ -286,11 +286,16 @@ def _flatten_typed(term: STerm, t: T) -> list[STerm]:
     return [term]
 
 
-class _Inst:
-    """The translation of one node instance."""
+class Inst:
+    """The translation of one node instance: the interface ``smt/``'s feature modules are
+    written against. They call :meth:`expr` (a checked expression's term), :meth:`fresh` (a new
+    variable of the instance), :meth:`ite`, :meth:`equal`, :meth:`same` and
+    :meth:`refine_term`, and read ``tr`` (the :class:`Translator`: the system being built, its
+    assumptions and guard), ``mgr`` (the formula manager), ``node``, ``prefix`` (the instance's
+    name path), ``env`` (the terms of its streams) and ``clocks`` (its clock terms)."""
 
     def __init__(self, tr: Translator, node: Node, prefix: str, env: dict[str, STerm], top: bool = False,
-                 register: bool = True, site: tuple[_Inst, Clock | None] | None = None,
+                 register: bool = True, site: tuple[Inst, Clock | None] | None = None,
                  restart: FNode | None = None) -> None:
         """``site``: the caller's instance and the clock of the call (a call in a lazy branch
         or an activated one steps only where its clock ticks); ``restart``: where the call
@@ -645,7 +650,7 @@ class _Inst:
             tr.assume(self.equal(var, a))
             env[n] = var
         restart = getattr(e, "restart", None)
-        inst = _Inst(tr, callee, prefix, env, site=(self, clock_of(e)),
+        inst = Inst(tr, callee, prefix, env, site=(self, clock_of(e)),
                      restart=None if restart is None else self.expr(restart))
         guard, tr.guard = tr.guard, inst.clocks.active
         outs = inst.translate()

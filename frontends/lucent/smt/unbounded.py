@@ -13,10 +13,10 @@ from kinduct.frontends.lucent.core.types import (
 from kinduct.frontends.lucent.smt.collections_smt import canonical, key_value
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import _Inst
+    from kinduct.frontends.lucent.smt.translate import Inst
 
 
-def translate(inst: _Inst, e: UQuant) -> Any:
+def translate(inst: Inst, e: UQuant) -> Any:
     """``e`` as an SMT quantifier over its variables' leaves."""
     from kinduct.frontends.lucent.smt import refine
     from kinduct.frontends.lucent.smt.translate import smt_type
