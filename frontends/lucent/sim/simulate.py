@@ -1,8 +1,9 @@
 """The concrete semantics of Lucent: a step-by-step interpreter over Python values.
 
-It shares nothing with the SMT translation but the checked AST and the names of the
-nondeterministic choices (unguarded ``pre`` at step 0, ``any``, free constants, imported node
-outputs, division by zero), which an *oracle* supplies: when replaying a counterexample the
+It imports nothing of the SMT translation (``smt/``, its sibling stage): it reads the checked
+model and ``core/`` only, and names the nondeterministic choices (unguarded ``pre`` at step 0,
+``any``, free constants, imported node outputs, division by zero) through ``core.names``, as the
+translation does; an *oracle* supplies them: when replaying a counterexample the
 oracle reads them from the trace, otherwise it picks a default value.  Every node instance is
 stepped at every step, whether or not its value is used, as the synchronous semantics says;
 except on a lazy branch's or an activation's clock (:mod:`.lazy`, :mod:`.activation`): a node

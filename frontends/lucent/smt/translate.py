@@ -5,8 +5,10 @@ Encoding (chosen for being obviously right rather than small):
 - every stream of every node instance is a state variable named by its instance path
   (``Callee[l12c5].x``); the main node's inputs are the system's inputs;
 - equations, asserts and assumptions are invariant constraints (kernel ``assumptions``);
-- each ``pre`` occurrence is its own state variable, free at step 0 (so two unguarded
-  ``pre x`` are independent, as in Kind 2) and equal to its argument's previous value after;
+- ``pre x`` reads one memory per stream (``core.names.pre_memory``), shared by every
+  occurrence on the node's clock; an unguarded occurrence reads its own input at step 0 (so
+  two unguarded ``pre x`` are independent, as in Kind 2); on a clock, or in an instance that
+  may start over, each occurrence has its own memory (:meth:`Inst.pre`);
 - ``->`` reads a single "first step" bit;
 - ``div``/``mod`` get fresh quotient/remainder variables (linear when the divisor is constant).
 Properties of called nodes are checked in the caller's context and named by call site.
