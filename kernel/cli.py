@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import sys
@@ -43,6 +44,7 @@ from kinduct.kernel.report import log_object
 
 if TYPE_CHECKING:
     from kinduct.kernel.runner import RunOptions
+    from kinduct.kernel.system import TransitionSystem
     from kinduct.kernel.verdict import Verdict
 
 #: The building blocks that used to live here, re-exported while code written against the old
@@ -115,6 +117,7 @@ class _Parser(argparse.ArgumentParser):
 
 def cmd_check(args: argparse.Namespace) -> int:
     # the run's modules (runner, engines' kernel, solvers) load here, not for --help
+    from kinduct.kernel import refinement, watchdog
     from kinduct.kernel.decide import decide
     from kinduct.kernel.loading import load_systems
     from kinduct.kernel.report import options_object
@@ -154,15 +157,62 @@ def cmd_check(args: argparse.Namespace) -> int:
         return 0
     if not selected:
         raise InputError(f"{path}: the model has no property to check")
+    watchdog.fallback(_timeout_report(selected, preamble, args.json, args.timeout))
+
+    refinements: dict[int, tuple[refinement.Refined, list[Verdict]]] = {}
+    proved: set[str] = set()
 
     with _progress(options, args.json, start) as options:
         def decide_one(i: int, timeout: float | None, names: Sequence[str] | None) -> list[Verdict]:
-            system = selected[i]
-            return decide(system, attrs.evolve(options, timeout=timeout), start,
-                          names or [p.name for p in system.properties])
+            system, timed = selected[i], attrs.evolve(options, timeout=timeout)
+            verdicts = decide(system, timed, start, names or [p.name for p in system.properties])
+            if args.modular and args.compositional:  # Kind 2 refines only there
+                refined = refinement.refine(system, verdicts, frozenset(proved),
+                                            lambda s: decide(s, timed, start, [p.name for p in s.properties]))
+                if refined.analyses:
+                    refinements[i] = (refined, verdicts)
+                verdicts = refined.verdicts
+                if system.origin.top and refinement.proves(system, verdicts):
+                    proved.add(system.origin.top)
+            return verdicts
 
         verdict_lists = decide_in_turn(len(selected), args.timeout, start, decide_one)
-    return print_analyses(list(zip(selected, verdict_lists, strict=True)), args.json, preamble)
+    results: list = []
+    for i, (system, verdicts) in enumerate(zip(selected, verdict_lists, strict=True)):
+        if i not in refinements:
+            results.append((system, verdicts))
+            continue
+        refined, abstract = refinements[i]  # as Kind 2: the abstraction, then each refinement
+        results.append((system, refined.first(verdicts, abstract)))
+        results.extend(refined.analyses)
+    return print_analyses(results, args.json, preamble)
+
+
+def _timeout_report(systems: Sequence[TransitionSystem], preamble: list[dict], as_json: bool,
+                    timeout: float | None) -> str:
+    """What the watchdog prints if it ends the run (:func:`watchdog.fallback`): the report with
+    every property unknown ("timeout")."""
+    from kinduct.kernel import watchdog
+    from kinduct.kernel.report import human_report, json_objects
+    from kinduct.kernel.verdict import Answer, Verdict
+
+    if timeout is None:
+        return ""
+    results = [(s, [Verdict(p.name, Answer.UNKNOWN, runtime=timeout, message="timeout",
+                            timeout=True) for p in s.properties]) for s in systems]
+    if as_json:
+        objects = list(preamble)
+        for system, verdicts in results:
+            objects.extend(json_objects(system, list(system.properties), verdicts))
+        objects.append(log_object("warn", "kinduct", f"timeout: the run was ended "
+                                  f"{watchdog.GRACE:g} s after --timeout {timeout:g}"))
+        return json.dumps(objects, indent=2) + "\n"
+    from rich.console import Console
+
+    out = Console(file=io.StringIO(), highlight=False, soft_wrap=True, width=100)
+    for system, verdicts in results:
+        human_report(out, system, list(system.properties), verdicts)
+    return out.file.getvalue()
 
 
 @contextlib.contextmanager
@@ -282,9 +332,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             watchdog.arm(PROCESS_START, args.timeout, as_json)
         code = args.handler(args)
         sys.stdout.flush()
-        return code
+        return _finished(code)
     except KinductError as exc:
-        return _report_error(exc, as_json)
+        return _finished(_report_error(exc, as_json))
     except KeyboardInterrupt:
         sys.stderr.write("kinduct: interrupted\n")
         return 130
@@ -296,6 +346,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return _report_error(KinductError(f"internal error: {type(exc).__name__}: {exc} "
                                           "(run with --debug for details)"), as_json)
+
+
+def _finished(code: int) -> int:
+    """The command's report is out: where the watchdog was armed (it was imported then), it
+    ends the process at once, with no interpreter teardown (seconds on a loaded machine)."""
+    watchdog = sys.modules.get("kinduct.kernel.watchdog")
+    return code if watchdog is None else watchdog.done(code)
 
 
 #: Options of the top-level parser that take no value (they may precede the command).

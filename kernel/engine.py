@@ -126,7 +126,7 @@ class Engine(abc.ABC):
     #: ``ctx.expired()``; each solver query is bounded by the slice): what it decides there
     #: needs no process at all, and only the properties left open go to the engines' processes.
     quick_bound: int | None = None
-    #: Seconds the quick phase gives this engine (None: ``runner.QUICK_SLICE``).
+    #: Seconds the quick phase gives this engine (None: ``quick.QUICK_SLICE``).
     quick_slice: float | None = None
     #: True when the engine publishes invariants (``ctx.publish_invariants``) as it runs: an
     #: engine beside it may wait for them.

@@ -87,6 +87,8 @@ def property_object(system: TransitionSystem, prop: Property, verdict: Verdict) 
         obj[key] = lift(system, verdict.trace, prop)
     if verdict.invariant is not None:
         obj["invariant"] = verdict.invariant
+    if verdict.on_implementations is not None:  # kinduct's addition: is the abstraction's trace real?
+        obj["onImplementations"] = verdict.on_implementations
     if verdict.answer is Answer.ERROR:
         obj["error"] = verdict.message or "error"
     elif verdict.message and verdict.answer is Answer.UNKNOWN:
@@ -131,7 +133,8 @@ def json_objects(system: TransitionSystem, props: Sequence[Property],
                  verdicts: Sequence[Verdict], extra_objects: Sequence[dict] = ()) -> list[dict]:
     """The analysisStart, property and analysisStop objects of one analysis."""
     objects: list[dict[str, Any]] = [
-        {"objectType": "analysisStart", "top": system.name, "concrete": [], "abstract": [],
+        {"objectType": "analysisStart", "top": system.name,
+         "concrete": list(system.abstraction.concrete), "abstract": list(system.abstraction.abstract),
          "assumptions": []}
     ]
     objects.extend(extra_objects)
@@ -207,7 +210,10 @@ def human_report(console, system: TransitionSystem, props: Sequence[Property],
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=escape(system.name), title_justify="left")
+    title = system.name
+    if system.abstraction.abstract:
+        title += f" (by contract: {', '.join(system.abstraction.abstract)})"
+    table = Table(title=escape(title), title_justify="left")
     for col in ("property", "verdict", "engine", "k", "time (s)"):
         table.add_column(col, overflow="fold")
     by_name = {p.name: p for p in props}
@@ -220,12 +226,26 @@ def human_report(console, system: TransitionSystem, props: Sequence[Property],
             console.print(f"[dim]{escape(v.property)}: {escape(v.message)}[/]")
         if v.trace is None:
             continue
+        if v.on_implementations is not None:
+            console.print(f"[dim]{escape(v.property)}: {_abstract_note(system, v)}[/]")
         label = "witness" if v.answer is Answer.REACHABLE else "counterexample"
         label = f"{label} for {v.property}"
         for block in lift(system, v.trace, by_name[v.property]):
             _print_block(console, label, block, len(v.trace))
         if "word" in v.extra:
             console.print(f"word: {' '.join(map(str, v.extra['word']))}")
+
+
+def _abstract_note(system: TransitionSystem, v: Verdict) -> str:
+    """What a counterexample (witness) of an abstraction says of the implementations."""
+    what = "witness" if v.answer is Answer.REACHABLE else "counterexample"
+    abstract = system.abstraction.abstract
+    by = f"{abstract[0]} by its contract" if len(abstract) == 1 else \
+        f"{', '.join(abstract)} by their contracts"
+    if v.on_implementations:
+        return f"a {what} with {by}; with the implementations, the same inputs give it too"
+    return (f"a {what} with {by} only; with the implementations, the same inputs do not "
+            "give it")
 
 
 def _print_block(console, title: str, block: dict[str, Any], length: int, depth: int = 0) -> None:

@@ -99,6 +99,25 @@ LiftFn = Callable[["Any", "Property | None"], list[dict[str, Any]]]
 ReplayFn = Callable[["Any", "Property"], "str | None"]
 
 
+@attrs.frozen
+class Abstraction:
+    """The components of an analysis read by their contracts (``abstract``) and by their
+    implementations (``concrete``), by name: Kind 2's ``analysisStart`` lists (a component
+    inside an abstract one is in neither: the analysis does not read it)."""
+
+    abstract: tuple[str, ...] = ()
+    concrete: tuple[str, ...] = ()
+
+
+#: ``refine(proved)``: the same analysis with the abstract components named in ``proved`` (those
+#: whose own analysis proved their contracts) read by their implementations, the components they
+#: call by their contracts; None when no abstract component can be refined so.
+RefineFn = Callable[[frozenset[str]], "TransitionSystem | None"]
+#: ``on_implementations(trace, prop)``: whether the trace's inputs violate (reach) ``prop`` with
+#: every component read by its implementation too (None: the frontend cannot tell).
+ImplementationsFn = Callable[["Any", "Property"], "bool | None"]
+
+
 class Inconclusive(str):
     """A replay answer meaning the trace is a counterexample of an over-approximation only
     (an abstracted callee, an imported function read inconsistently): the verdict is
@@ -149,9 +168,12 @@ class TransitionSystem:
     metadata: dict[str, Any] = attrs.field(factory=dict)
     structure: Structure = attrs.field(factory=Structure)
     bounded: BoundedProblem | None = None
-    #: The same problem without abstraction (a compositional analysis refined with the callees'
-    #: bodies): ``kinduct check`` decides on it again what the abstraction left unknown.
-    refine: Callable[[], TransitionSystem] | None = None
+    #: What the analysis reads by contracts: its counterexamples are counterexamples of that
+    #: abstraction (as Kind 2 reports them); ``on_implementations`` says whether one is real,
+    #: ``refine`` gives the analysis with proved components refined (``--modular``).
+    abstraction: Abstraction = attrs.field(factory=Abstraction)
+    on_implementations: ImplementationsFn | None = None
+    refine: RefineFn | None = None
     origin: Origin = attrs.field(factory=Origin)
     interface: Interface | None = None
     alphabet: tuple[str, ...] | None = None
@@ -297,7 +319,8 @@ class SystemBuilder:
         self._properties.append(prop)
 
     def build(self, lift: LiftFn | None = None, replay: ReplayFn | None = None,
-              refine: Callable[[], TransitionSystem] | None = None) -> TransitionSystem:
+              refine: RefineFn | None = None, abstraction: Abstraction | None = None,
+              on_implementations: ImplementationsFn | None = None) -> TransitionSystem:
         return TransitionSystem(
             env=self.env,
             state_vars=tuple(self._states),
@@ -314,6 +337,8 @@ class SystemBuilder:
             structure=Structure(dict(self._updates), self._first),
             bounded=self.bounded,
             refine=refine,
+            abstraction=abstraction or Abstraction(),
+            on_implementations=on_implementations,
             origin=self.origin,
             interface=self.interface,
             alphabet=self.alphabet,

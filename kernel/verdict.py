@@ -56,6 +56,9 @@ class Verdict:
     ``invariant``: an inductive invariant (SMT-LIB text) certifying a valid verdict.
     ``extra``: frontend additions to the JSON property object (e.g. the word that a word
     acceptor's counterexample reads).
+    ``on_implementations``: for a counterexample (witness) of an analysis that reads some
+    components by their contracts, whether its inputs violate (reach) the property with the
+    implementations too (None: not asked, or the frontend cannot tell).
     """
 
     property: str
@@ -69,6 +72,7 @@ class Verdict:
     message: str | None = None
     timeout: bool = False
     extra: Mapping[str, Any] = attrs.field(factory=dict)
+    on_implementations: bool | None = None
 
     def evolve(self, **changes: Any) -> Verdict:
         return attrs.evolve(self, **changes)

@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from kinduct.frontends.lucent.abstraction import abstraction_of, contract_abstract, refinable
 from kinduct.frontends.lucent.check.checker import check_program
 from kinduct.frontends.lucent.core.checked import Checked
 from kinduct.frontends.lucent.smt.translate import Translator
@@ -25,7 +26,7 @@ from kinduct.frontends.lucent.trace.lift import lift_trace
 from kinduct.frontends.lucent.trace.replay import Runs, concrete_violation, replay_on_simulator
 from kinduct.kernel.errors import InputError, SourceLocation, warn
 from kinduct.kernel.frontend import LoadOptions
-from kinduct.kernel.system import Inconclusive, Origin, Property, TransitionSystem
+from kinduct.kernel.system import Origin, Property, TransitionSystem
 from kinduct.kernel.verdict import Trace
 
 
@@ -59,33 +60,34 @@ def main_nodes(checked: Checked, options: LoadOptions) -> list[str]:
     return checked.top_nodes()  # none (only imported nodes, or none at all): nothing to check
 
 
-def build_system(checked: Checked, main: str, compositional: bool = False) -> TransitionSystem:
-    tr = Translator(checked, main, compositional)
+def build_system(checked: Checked, main: str, abstract: frozenset[str] = frozenset(),
+                 modular: bool = False) -> TransitionSystem:
+    """``main``'s analysis, reading the nodes in ``abstract`` by their contracts; ``modular``:
+    the nodes it calls are analysed on their own, so their contracts and properties are not
+    checked here (the call sites' obligations are)."""
+    tr = Translator(checked, main, abstract, modular)
     builder = tr.build()
     builder.origin = Origin(top=main)
-
-    abstract = tr.abstract_nodes()
+    abstraction = abstraction_of(checked, main, abstract)
     runs = Runs()  # one simulation of a trace serves its replay and its lift
 
     def lift(trace: Trace, prop: Property | None) -> list[dict[str, Any]]:
         return lift_trace(checked, main, trace, abstract, runs.stepped(trace))
 
     def replay(trace: Trace, prop: Property) -> str | None:
-        problem = replay_on_simulator(checked, main, tr.prop_info, trace, prop, abstract, runs)
-        if problem is None and abstract and not concrete_violation(checked, main, tr.prop_info, trace, prop):
-            # The abstraction is refined with the callees' bodies: the trace's inputs are run on
-            # the implementations; when they do not violate the property, the answer is unknown.
-            return Inconclusive(
-                "the counterexample relies on the contracts of "
-                f"{', '.join(sorted(abstract))}; with their implementations the same inputs do "
-                f"not violate {prop.name}")
-        return problem
+        return replay_on_simulator(checked, main, tr.prop_info, trace, prop, abstract, runs)
 
-    def refine() -> TransitionSystem:
-        return build_system(checked, main)
+    def on_implementations(trace: Trace, prop: Property) -> bool | None:
+        return concrete_violation(checked, main, tr.prop_info, trace, prop)
 
-    system = builder.build(lift=lift, replay=replay, refine=refine if abstract else None)
-    return system
+    def refine(proved: frozenset[str]) -> TransitionSystem | None:
+        name = refinable(checked, main, abstract, proved)
+        return None if name is None else build_system(checked, main, abstract - {name}, modular)
+
+    bodies = any(not checked.nodes[n].imported for n in abstraction.abstract)
+    return builder.build(lift=lift, replay=replay, refine=refine if bodies else None,
+                         abstraction=abstraction,
+                         on_implementations=on_implementations if bodies else None)
 
 
 def load_systems(path: Path, options: LoadOptions) -> list[TransitionSystem]:
@@ -95,7 +97,8 @@ def load_systems(path: Path, options: LoadOptions) -> list[TransitionSystem]:
         names = [n for n in checked.order if n in keep and not checked.nodes[n].imported]
     else:
         names = main_nodes(checked, options)
-    return [build_system(checked, n, options.compositional) for n in names]
+    abstract = contract_abstract(checked, options.compositional)
+    return [build_system(checked, n, abstract, options.modular) for n in names]
 
 
 def _reachable_from(checked: Checked, main: str) -> set[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -199,15 +200,49 @@ def test_exit_codes_follow_kind2():
 def test_sentinel_kills_a_run_stuck_in_native_code():
     """The watchdog's thread cannot run while a native call holds the interpreter (here a
     regular expression's catastrophic backtracking, as cvc5's check does): the forked sentinel
-    ends the process instead of letting it hang, and dies with it."""
-    script = ("import re, sys; from kinduct.kernel import watchdog; watchdog.fork_sentinel(0.5); "
+    prints the fallback report and ends the process instead of letting it hang."""
+    script = ("import re, sys, time; from kinduct.kernel import watchdog; "
+              "watchdog.arm(time.monotonic(), 0.5, True); watchdog.fallback('[\"fallback\"]'); "
               "re.match(r'(a+)+$', 'a' * 64 + 'b')")
     start = time.monotonic()
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=60)
     assert time.monotonic() - start < 10
     assert proc.returncode == -signal.SIGKILL
+    assert json.loads(proc.stdout) == ["fallback"]
     assert "a solver call did not return" in proc.stderr
+
+
+def _watched(body: str, timeout: float = 1.0) -> tuple[subprocess.CompletedProcess, float]:
+    script = ("import sys, time; from kinduct.kernel import watchdog; "
+              f"watchdog.arm(time.monotonic(), {timeout}, True); " + body)
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    return proc, time.monotonic() - start
+
+
+def test_watchdog_prints_the_fallback_of_a_busy_run():
+    """A run still computing after its limit ends with the fallback report and exit 30."""
+    proc, wall = _watched("watchdog.fallback('[1, 2]\\n'); sum(i for i in range(10**10))")
+    assert proc.returncode == 30
+    assert json.loads(proc.stdout) == [1, 2]
+    assert "timeout" in proc.stderr
+    assert wall < 10
+
+
+def test_watchdog_never_adds_to_a_report_already_begun():
+    """A report that has begun is the only output, even when the run then overstays."""
+    proc, _ = _watched("watchdog.fallback('[1]'); print('[\"report\"]'); sys.stdout.flush(); "
+                       "time.sleep(30)")
+    assert proc.returncode == 30
+    assert json.loads(proc.stdout) == ["report"]
+
+
+def test_watchdog_ends_a_finished_run_at_once_with_its_code():
+    proc, wall = _watched("print('[]'); watchdog.done(40)", timeout=30)
+    assert (proc.returncode, proc.stdout.strip()) == (40, "[]")
+    assert wall < 10
 
 
 def test_timeout_holds_with_cvc5_on_nonlinear_division(tmp_path):

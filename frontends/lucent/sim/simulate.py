@@ -88,7 +88,8 @@ class Instance:
         self.prefix = prefix
         #: Only the interface and the contract exist (an imported node, or a node abstracted by
         #: its contract): outputs come from the oracle, only the ghost streams are computed.
-        self.abstract = bool(node.imported or (prefix and node.name in sim.abstract))
+        self.abstract = bool(node.imported or ((prefix or sim.abstract_main)
+                                               and node.name in sim.abstract))
         self.defs: dict[str, tuple[list[str], A.Expr]] = {}
         for names, e in node.eqs:
             if self.abstract and not all(n in node.ghosts for n in names):
@@ -318,8 +319,12 @@ class Instance:
             i = self.eval(e.index)
             if 0 <= i < len(a):
                 return a[i]
-            # out of range, the read is unconstrained (as in Kind 2): a choice of the oracle
-            return self.sim.oracle(self.prefix + e.uid, e.ty, self.step_no)
+            # out of range, the read is unspecified (as in Kind 2): a choice of the oracle;
+            # within a step, a function of the array stream read and the index
+            value = self.sim.oracle(self.prefix + e.uid, e.ty, self.step_no)
+            if isinstance(e.arg, A.Var):
+                self.sim.read_outside(self.prefix + e.arg.name, i, value, self.step_no)
+            return value
         if isinstance(e, A.Update):
             a = list(self.eval(e.arg))
             i = self.eval(e.index)
@@ -438,19 +443,24 @@ def _flatten_typed(v: Any, t: T) -> list[Any]:
 
 class Simulator:
     def __init__(self, checked: Checked, main: str, oracle: Oracle | None = None,
-                 abstract: set[str] | frozenset[str] = frozenset()) -> None:
+                 abstract: set[str] | frozenset[str] = frozenset(),
+                 abstract_main: bool = False) -> None:
         """``abstract``: nodes whose calls are represented by their contract (compositional
-        analysis): their outputs come from the oracle."""
+        analysis): their outputs come from the oracle; ``abstract_main``: so is the main node
+        when it is in ``abstract`` (a contract monitor reads its outputs from a trace)."""
         self.checked = checked
         self.abstract = abstract
+        self.abstract_main = abstract_main
         self.main = checked.nodes[main]
         self.oracle = oracle or default_oracle
         self.consts: dict[str, Any] = {}
-        #: The results of divisions by zero read so far, per (operator, dividend): Lucent's
-        #: operators are functions (the SMT-LIB result of ``x div 0`` depends on ``x`` only).
-        self.by_zero: dict[tuple[str, str], tuple[Any, int]] = {}
-        #: Where the oracle gave one dividend two results (then no Lucent execution does this).
-        self.by_zero_clash: str | None = None
+        #: The unspecified values read so far, with the step: a division by zero, per operator
+        #: and dividend (a function at every distance in time: the SMT-LIB result of ``x div 0``
+        #: depends on ``x`` only); an out-of-range read, per step, array stream and index (a
+        #: function within the step), as the translation encodes them.
+        self.unspecified: dict[tuple[str, str], tuple[Any, int]] = {}
+        #: Where the oracle gave equal arguments two results (then no Lucent execution does).
+        self.unspecified_clash: str | None = None
         #: The values of ``choose`` read so far, per (occurrence, arguments), and where the
         #: oracle gave equal arguments two values.
         self.choices: dict[tuple[str, str], tuple[str, int]] = {}
@@ -460,11 +470,21 @@ class Simulator:
 
     def divided_by_zero(self, op: str, dividend: Any, result: Any, step: int) -> Any:
         """Record ``dividend op 0 = result`` (at ``step``); ``result``."""
-        seen = self.by_zero.setdefault((op, repr(dividend)), (result, step))
-        if seen[0] != result and self.by_zero_clash is None:
-            self.by_zero_clash = (f"the counterexample divides {dividend} by zero ('{op}') with "
-                                  f"two results, {seen[0]} (step {seen[1]}) and {result} (step "
-                                  f"{step}); division is a function")
+        return self._unspecified(op, repr(dividend), result, step,
+                                 f"divides {dividend} by zero ('{op}')")
+
+    def read_outside(self, stream: str, index: int, result: Any, step: int) -> None:
+        """Record that the array ``stream`` read at ``index``, out of range, at ``step`` is
+        ``result`` (a function of the stream and the index within the step only)."""
+        self._unspecified(f"[]@{step}", repr((stream, index)), result, step,
+                          f"reads {stream} at {index}, out of range,")
+
+    def _unspecified(self, op: str, key: str, result: Any, step: int, what: str) -> Any:
+        seen = self.unspecified.setdefault((op, key), (result, step))
+        if seen[0] != result and self.unspecified_clash is None:
+            self.unspecified_clash = (f"the counterexample {what} with two results, {seen[0]} "
+                                      f"(step {seen[1]}) and {result} (step {step}); it is a "
+                                      "function of its arguments")
         return result
 
     def chosen(self, e: A.AnyE, args: list[Any], value: Any, step: int) -> None:

@@ -4,7 +4,8 @@ Rule: may import ``core/`` only; never ``sim/``.
 
 - ``translate``: the translator (one instance per node call) and the SMT sort of a type.
 - ``clocks``: the clocks of lazy branches and activations as terms.
-- ``division``: ``/``, ``div`` and ``mod`` as linear constraints.
+- ``division``: ``/``, ``div`` and ``mod`` as linear constraints and functions.
+- ``outside``: out-of-range array reads, functions of the array and index within a step.
 - ``refine``: the constraints a refinement type puts on a term.
 - ``choice``: ``any`` and ``choose`` (their predicates assumed where a value exists).
 - ``symchoice``: choices of arrays of symbolic size.

@@ -1,8 +1,10 @@
 """The translation of Lucent's division operators (``/``, ``div``, ``mod``) into linear
 arithmetic where it can: by a non-zero constant, a multiplication or one shared
-quotient/remainder pair per dividend; by a stream, fresh quotient and remainder variables
-constrained where the divisor is not zero (the result of a division by zero is unconstrained,
-as in Kind 2, and no obligation is made)."""
+quotient/remainder pair per dividend; by a stream (or by the constant 0), fresh quotient and
+remainder variables constrained where the divisor is not zero, and equal to an uninterpreted
+function of the dividend and the divisor everywhere (``Translator.function``): division is a
+function at every distance in time, also by zero, where its result is otherwise unspecified (as
+in Kind 2, which proves ``x div w = x div w``; no obligation is made)."""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ def division(inst: Inst, e: A.Binop, a: FNode, b: FNode) -> FNode:
             return mgr.Times(a, mgr.Real(1 / Fraction(simp.constant_value())))
         d = inst.fresh(e.uid, e.ty)
         tr.assume(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Real(0))), mgr.Equals(mgr.Times(d, b), a)))
-        tr.by_zero.append(("/", a, b, d))
+        tr.assume(mgr.Equals(d, tr.function("%div./", [a, b], d.get_type())))
         return d
     if simp.is_constant() and simp.constant_value() != 0:
         c = simp.constant_value()
@@ -63,26 +65,7 @@ def division(inst: Inst, e: A.Binop, a: FNode, b: FNode) -> FNode:
         absb = mgr.Ite(mgr.GE(b, mgr.Int(0)), b, mgr.Minus(mgr.Int(0), b))
         tr.assume(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Int(0))), mgr.And(
             mgr.Equals(a, mgr.Plus(mgr.Times(b, q), r)), mgr.GE(r, mgr.Int(0)), mgr.LT(r, absb))))
-        tr.by_zero.append((e.op, a, b, r if e.op == "mod" else q))
-    return r if e.op == "mod" else q
-
-
-#: Beyond this many divisions by streams, no congruence is added (quadratic in their number):
-#: a counterexample that divides one value by zero with two results is then unknown on replay.
-MAX_CONGRUENT = 40
-
-
-def congruence(mgr, by_zero: list[tuple[str, FNode, FNode, FNode]]) -> list[FNode]:
-    """Division is a function, also by zero (SMT-LIB leaves ``x div 0`` unspecified but one
-    value per ``x``): two divisions of one kind by zero at one step with equal dividends have
-    equal results.  (Across steps this is left to replay, as for imported functions.)"""
-    if len(by_zero) > MAX_CONGRUENT:
-        return []
-    out = []
-    for i, (op1, a1, b1, r1) in enumerate(by_zero):
-        zero = mgr.Real(0) if op1 == "/" else mgr.Int(0)
-        for op2, a2, b2, r2 in by_zero[i + 1:]:
-            if op2 == op1:
-                out.append(mgr.Implies(mgr.And(mgr.Equals(b1, zero), mgr.Equals(b2, zero),
-                                               mgr.Equals(a1, a2)), mgr.Equals(r1, r2)))
-    return out
+    result = r if e.op == "mod" else q
+    if result.get_type().is_int_type():  # machine integers wrap: their own semantics
+        tr.assume(mgr.Equals(result, tr.function(f"%div.{e.op}", [a, b], result.get_type())))
+    return result

@@ -67,7 +67,8 @@ from kinduct.frontends.lucent.smt import (
     unbounded,
 )
 from kinduct.frontends.lucent.smt.clocks import ClockTerms
-from kinduct.frontends.lucent.smt.division import congruence, division
+from kinduct.frontends.lucent.smt.division import division
+from kinduct.frontends.lucent.smt.outside import outside_congruence
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuilder
 
@@ -104,10 +105,15 @@ class PropInfo:
 
 
 class Translator:
-    def __init__(self, checked: Checked, main: str, compositional: bool = False) -> None:
+    def __init__(self, checked: Checked, main: str, abstract: frozenset[str] = frozenset(),
+                 modular: bool = False) -> None:
         self.checked = checked
         self.main = main
-        self.compositional = compositional
+        #: The nodes read by their contracts (:mod:`.abstraction`).
+        self.abstract = abstract
+        #: The nodes the main one calls are analysed on their own: their contracts and
+        #: properties are not owed here, only what their call sites owe.
+        self.modular = modular
         self.b = SystemBuilder(main)
         self.mgr = self.b.mgr
         self.first = self.b.first_step_flag(naming.FIRST)
@@ -122,8 +128,10 @@ class Translator:
         self.next_of: dict[FNode, FNode] = {}
         self.assumptions: list[FNode] = []
         self.divisions: dict[tuple[FNode, int], tuple[FNode, FNode]] = {}
-        #: Divisions by streams: (operator, dividend, divisor, result), see ``division``.
-        self.by_zero: list[tuple[str, FNode, FNode, FNode]] = []
+        #: Out-of-range reads, by the array read (its element terms): each index term and the
+        #: read's value (Kind 2: within a step, equal indices of one array read equal values;
+        #: across steps, and between two arrays of equal elements, nothing is known).
+        self.outside_reads: dict[tuple[FNode, ...], list[tuple[FNode, list[FNode]]]] = {}
         #: The memory ``pre x`` reads, per stream ``x`` (see ``Inst.pre``).
         self.memories: dict[FNode, FNode] = {}
         #: The uninterpreted function of each result of an abstracted function (``congruence``),
@@ -148,27 +156,29 @@ class Translator:
     def congruence(self, fn: str, args: list[FNode], outs: list[FNode]) -> None:
         """An abstracted function is a mathematical function: equal arguments give equal
         results, at one step and across all steps.  Each result is an uninterpreted function
-        of the arguments, the same symbol for every call of ``fn`` (a constant when there
-        are none), which the engines share across steps (``TransitionSystem.rigid_symbols``)."""
-        mgr = self.mgr
-        types = self.b.env.type_manager
-        arg_types = [a.get_type() for a in args]
+        of the arguments (:meth:`function`)."""
         for i, out in enumerate(outs):
-            t = out.get_type()
-            key = (fn, i, t, tuple(arg_types))
-            symbol = self.functions.get(key)
-            if symbol is None:
-                symbol = mgr.Symbol(f"%uf.{fn}.o{i}.{len(self.functions)}",
-                                    types.FunctionType(t, arg_types) if args else t)
-                self.functions[key] = symbol
-            self.assume(mgr.EqualsOrIff(out, mgr.Function(symbol, args) if args else symbol))
+            self.assume(self.mgr.EqualsOrIff(out, self.function(f"{fn}.o{i}", args,
+                                                                 out.get_type())))
 
-    def abstract_nodes(self) -> set[str]:
-        """Nodes a compositional analysis represents by their contract."""
-        if not self.compositional:
-            return set()
-        return {n for n, node in self.checked.nodes.items()
-                if node.has_contract and not node.imported and node.decl.modifier != "transparent"}
+    def function(self, fn: str, args: list[FNode], t) -> FNode:
+        """``fn(args)`` of type ``t``: an uninterpreted function, the same symbol for every use
+        of ``fn`` with these argument types (a constant when there are none), which the
+        engines share across steps (``TransitionSystem.rigid_symbols``): equal arguments give
+        equal values at every distance in time."""
+        arg_types = [a.get_type() for a in args]
+        key = (fn, t, tuple(arg_types))
+        symbol = self.functions.get(key)
+        if symbol is None:
+            types = self.b.env.type_manager
+            symbol = self.mgr.Symbol(f"%uf.{fn}.{len(self.functions)}",
+                                     types.FunctionType(t, arg_types) if args else t)
+            self.functions[key] = symbol
+        return self.mgr.Function(symbol, args) if args else symbol
+
+    def abstract_nodes(self) -> frozenset[str]:
+        """Nodes this analysis represents by their contract (imported ones are, always)."""
+        return self.abstract
 
     # ---- variables ----
     def state(self, name: str, t: T, enum_range: bool = False) -> STerm:
@@ -238,7 +248,7 @@ class Translator:
         inputs = tuple(x for n in node.inputs for x in leaves(env[n]))
         inst = Inst(self, node, "", env, top=True)
         inst.translate()
-        self.assumptions.extend(congruence(self.mgr, self.by_zero))
+        self.assumptions.extend(outside_congruence(self.mgr, self.outside_reads))
         self.b.interface = Interface(inputs, tuple(x for n in node.outputs
                                                    for x in leaves(inst.env[n])))
         if self.assumptions:
@@ -344,6 +354,7 @@ class Inst:
                 self.define(names, e)
             for a in node.asserts:
                 tr.assume(self.expr(a))
+        if not abstract and self.owes():
             for p in node.props:
                 tr.add_property(self.prefix + p.name, self.expr(p.expr), p, self.prefix)
             for g in node.guarantees:
@@ -375,6 +386,12 @@ class Inst:
             else:
                 tr.add_property(self.prefix + a.name, self.expr(a.expr), a, self.prefix, "Assumption")
         return [self.env[n] for n in node.outputs]
+
+    def owes(self) -> bool:
+        """Whether this instance's own properties, contract and types are checked in this
+        analysis: always for the main node; a callee's are not under ``--modular``, where the
+        callee is analysed on its own (its call sites' obligations still are)."""
+        return self.top or not self.tr.modular
 
     def define(self, names: list[str], e: A.Expr) -> None:
         """The equation ``names = e`` as an invariant constraint.  It holds at every step, also
@@ -413,8 +430,10 @@ class Inst:
                 if abstract:
                     tr.assume(owed(mgr.And(self.refinement(n, ref))))
                     continue
+                if not self.owes():
+                    continue
                 source, sofar = "Guarantee", node.sofar
-            elif abstract:
+            elif abstract or not self.owes():
                 continue
             else:
                 source, pos = "Generated", node.decl_pos.get(n, pos)
@@ -423,7 +442,7 @@ class Inst:
         for p in node.obligations:
             # an abstracted callee with a body owes its contract's obligations in its own
             # analysis; an imported one, which has none, owes them here (Kind 2: Generated)
-            if abstract and not (p.contract and node.imported):
+            if abstract and not (p.contract and node.imported) or not abstract and not self.owes():
                 continue
             entries.append((self.expr(p.expr), replace(p, source="Generated") if abstract else p))
         for term, p in obligations.named(entries):
@@ -601,8 +620,11 @@ class Inst:
             i = self.tr.b.env.simplifier.simplify(self.expr(e.index))
             if i.is_constant() and 0 <= i.constant_value() < len(a):
                 return a[i.constant_value()]
-            # out of range, the read is unconstrained (as in Kind 2), never clamped
+            # out of range, the read is unspecified (as in Kind 2), never clamped; within a
+            # step, a function of the array read and the index (``outside_reads``)
             acc = self.tr.input(self.prefix + e.uid, e.ty)
+            array = tuple(x for elem in a for x in leaves(elem))
+            self.tr.outside_reads.setdefault(array, []).append((i, leaves(acc)))
             if i.is_constant():
                 return acc
             for k in range(len(a) - 1, -1, -1):

@@ -40,19 +40,20 @@ class Runs:
 
 
 def concrete_violation(checked: Checked, main: str, infos: dict[str, PropInfo], trace: Trace,
-                       prop: Property) -> bool:
-    """Whether the trace's inputs also violate ``prop`` with every node's implementation."""
+                       prop: Property) -> bool | None:
+    """Whether the trace's inputs also violate (reach) ``prop`` with every node's
+    implementation (None: the simulator cannot run them)."""
     info = infos[prop.name]
     sim = Simulator(checked, main, trace_oracle(trace))
     inst = sim.instance(info.prefix)
     if inst is None:
-        return False
+        return None
     inst.watches.append(("prop", _prop_watch(info)))
     try:
         for inp in trace_inputs(checked, main, trace):
             sim.step(inp)
-    except Exception:
-        return False
+    except Exception:  # noqa: BLE001 - a run the simulator cannot make says nothing
+        return None
     return inst.watched.get("prop") is (info.kind == "reachable")
 
 
@@ -101,7 +102,7 @@ def _replay(checked: Checked, main: str, infos: dict[str, PropInfo], trace: Trac
         return f"simulator failed: {type(exc).__name__}: {exc}"
     if runs is not None:
         runs.record(trace, sim)
-    clash = _incongruent(sim) or sim.by_zero_clash or sim.choice_clash
+    clash = _incongruent(sim) or sim.unspecified_clash or sim.choice_clash
     if clash is not None:
         return Inconclusive(clash)
     value = inst.watched.get("prop")

@@ -62,7 +62,7 @@ NATIVE_FRONTENDS = frozenset({"lucent"})
 #: Seconds Kind 2 gets beyond its own ``--timeout`` to print its results before it is killed:
 #: less than the watchdog's grace (``kernel.watchdog.GRACE``), so that the run still reports
 #: what Kind 2 printed, with the rest unknown, before the watchdog ends it.
-GRACE = 1.0
+GRACE = 0.6
 
 #: Where ``make kind2`` puts the binary, relative to the working directory or the project.
 BUILT = Path(".kind2") / "bin" / "kind2"

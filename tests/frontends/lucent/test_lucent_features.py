@@ -141,17 +141,19 @@ def test_simulate_reports_default_choices(tmp_path):
     assert "note: unspecified values" in proc.stderr
 
 
-def test_compositional_spurious_counterexample_is_not_printed_as_falsified():
+def test_compositional_counterexample_is_the_abstractions_and_says_it_is_not_real():
     from tests.frontends.lucent.helpers import LUCENT, verdicts
     plain = answers(LUCENT / "compositional_spurious.lus")
     assert plain == {"Abs[L11C7].nonneg": "valid", "equal on positives": "valid", "zero": "falsifiable"}
     comp = verdicts(LUCENT / "compositional_spurious.lus", compositional=True)
+    # Abs's contract (y >= 0) is too weak for this property: as in Kind 2, the abstraction's
+    # counterexample is the answer, and kinduct says that Abs's body does not give it
     eq = comp["equal on positives"]
-    # Abs's contract (y >= 0) is too weak for this property: the abstract counterexample is
-    # spurious, and is reported as such rather than as a falsification
-    assert eq.answer.value in ("error", "unknown")
-    if eq.answer.value == "error":
-        assert "spurious" in eq.message
+    assert eq.answer.value == "falsifiable"
+    assert eq.on_implementations is False
+    zero = comp["zero"]  # b = 3 for a = 3: the body gives it too
+    assert zero.answer.value == "falsifiable"
+    assert zero.on_implementations is (abs(zero.trace.steps[-1]["a"]) == 3)
 
 
 def test_frame_last_and_array_update(tmp_path):

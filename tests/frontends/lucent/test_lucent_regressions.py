@@ -115,9 +115,9 @@ def test_unary_minus_binds_like_binary_minus():
 
 def test_division_by_zero_is_a_function(tmp_path):
     """Wrong verdict once: each occurrence of ``i div j`` had its own result for ``j = 0``, so
-    ``i div j = i div j`` was falsified (Kind 2 proves it: division is a function). Within a
-    step, equal dividends now give equal results; across steps a counterexample that needs
-    two results for one dividend is unknown with the reason, never printed."""
+    ``i div j = i div j`` was falsified (Kind 2 proves it: division is a function). Division
+    is now a function of its arguments at every distance in time, so ``steps`` is proved too,
+    as Kind 2 does (it was unknown while the function held within a step only)."""
     src = write(tmp_path, """
 node N(i, j: int) returns (z: int);
 let
@@ -128,8 +128,7 @@ tel
 """)
     got = verdicts(src, timeout=20)
     assert got["self"].answer.value == "valid"
-    assert got["steps"].answer.value == "unknown"
-    assert "division is a function" in (got["steps"].message or "")
+    assert got["steps"].answer.value == "valid"
 
 
 def test_a_branch_whose_condition_holds_a_clocked_arrow_starts_at_its_first_selection(tmp_path):

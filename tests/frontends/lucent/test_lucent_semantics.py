@@ -252,9 +252,7 @@ tel
         assert got["b >= a"] == "valid"
 
 
-def test_compositional_spurious_counterexample_is_unknown_not_an_error(tmp_path):
-    # the contract is too weak for the property: the abstraction falsifies it, the bodies do not
-    got = answers(tmp_path, """
+TWICE = """
 node Twice(x: int) returns (y: int);
 (*@contract guarantee y >= x; *)
 let
@@ -265,8 +263,14 @@ let
   b = Twice(a);
   check b = a;
 tel
-""", compositional=True)
-    assert got == {"b = a": "unknown"}
+"""
+
+
+def test_compositional_answer_is_the_abstractions(tmp_path):
+    # the contract is too weak for the property: the abstraction falsifies it (Kind 2 too),
+    # the bodies do not
+    got = answers(tmp_path, TWICE, compositional=True)
+    assert got == {"b = a": "falsifiable"}
 
 
 @pytest.mark.parametrize("text, message", [
@@ -281,31 +285,32 @@ def test_huge_arrays_are_refused_before_allocation(tmp_path, text, message):
     assert info.value.location is not None and info.value.location.line is not None
 
 
-def test_compositional_check_refines_with_the_callee_body(tmp_path):
-    """On the command line, what the abstraction leaves open is decided again with the bodies."""
+def test_modular_compositional_check_refines_with_the_proved_callee_body(tmp_path):
+    """On the command line, ``--modular --compositional`` analyses Twice (its contract holds),
+    then Top on Twice's contract (falsified), then Top with Twice's body (valid), as Kind 2;
+    ``--compositional`` alone stops at the abstraction."""
     import json
     import subprocess
     import sys
     path = tmp_path / "m.lus"
-    path.write_text("""
-node Twice(x: int) returns (y: int);
-(*@contract guarantee y >= x; *)
-let
-  y = 2 * x - x;
-tel
-node Top(a: int) returns (b: int);
-let
-  b = Twice(a);
-  check b = a;
-tel
-""")
-    got = subprocess.run([sys.executable, "-m", "kinduct.kernel.cli", "check", "--json",
-                          "--engine", "kind", "--compositional", str(path)],
-                         capture_output=True, text=True)
-    answers = {o["name"]: o["answer"]["value"] for o in json.loads(got.stdout)
-               if o.get("objectType") == "property"}
-    assert answers == {"b = a": "valid"}
-    assert got.returncode == 0
+    path.write_text(TWICE)
+
+    def analyses(*flags: str) -> tuple[int, list]:
+        got = subprocess.run([sys.executable, "-m", "kinduct.kernel.cli", "check", "--json",
+                              "--engine", "kind", *flags, str(path)], capture_output=True, text=True)
+        out: list = []
+        for o in json.loads(got.stdout):
+            if o.get("objectType") == "analysisStart":
+                out.append((o["top"], o["abstract"], {}))
+            elif o.get("objectType") == "property":
+                out[-1][2][o["name"]] = o["answer"]["value"]
+        return got.returncode, out
+
+    assert analyses("--modular", "--compositional") == (40, [
+        ("Twice", [], {"guarantee[L3C13]": "valid"}),
+        ("Top", ["Twice"], {"b = a": "falsifiable"}),
+        ("Top", [], {"b = a": "valid"})])
+    assert analyses("--compositional") == (40, [("Top", ["Twice"], {"b = a": "falsifiable"})])
 
 
 def test_local_and_ghost_constants_and_ghost_variables_are_checked_against_their_types(tmp_path):
@@ -328,3 +333,16 @@ tel
     assert got == {"F[L10C7].SubType[L4C7]": ("falsifiable", "Generated"),
                    "SubRange[L8C3]": ("falsifiable", "Generated"),
                    "P1": ("valid", "PropAnnot")}
+
+
+def test_human_output_names_the_abstraction_and_whether_its_counterexample_is_real(tmp_path):
+    import subprocess
+    import sys
+    path = tmp_path / "m.lus"
+    path.write_text(TWICE)
+    got = subprocess.run([sys.executable, "-m", "kinduct.kernel.cli", "check", "--engine", "kind",
+                          "--compositional", str(path)], capture_output=True, text=True)
+    assert got.returncode == 40
+    assert "Top (by contract: Twice)" in got.stdout
+    assert "with Twice by its contract only; with the implementations, the same inputs do not" \
+        in got.stdout

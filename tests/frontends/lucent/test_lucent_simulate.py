@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 from kinduct.frontends.lucent.pipeline import load_systems
+from kinduct.kernel.acceptance import accept
 from kinduct.kernel.frontend import LoadOptions
-from kinduct.kernel.runner import RunOptions, _accept, run
+from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.verdict import Answer, Trace
 from tests.conftest import run_cli
 from tests.frontends.lucent.helpers import LUCENT
@@ -72,7 +73,7 @@ def test_injected_wrong_trace_is_an_internal_error():
     bad = Trace.of(steps)
     msg = system.replay(bad, prop)
     assert msg is not None and "stream n" in msg
-    accepted = _accept(system, prop, v.evolve(trace=bad))
+    accepted = accept(system, prop, v.evolve(trace=bad)).verdict
     assert accepted.answer is Answer.ERROR
     assert "does not replay" in accepted.message
 

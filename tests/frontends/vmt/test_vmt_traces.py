@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 
 from kinduct.kernel import registry
+from kinduct.kernel.acceptance import accept
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.replay import replay_trace
-from kinduct.kernel.runner import _accept
 from kinduct.kernel.verdict import Answer, Trace, Verdict
 from tests.conftest import BENCH, properties, run_json
 
@@ -60,6 +60,6 @@ def test_a_corrupted_trace_is_an_internal_error_not_a_verdict():
     # BMC's counterexamples are shortest, so without its last step the trace violates nothing.
     short = Trace.of(trace.steps[:-1])
     assert replay_trace(system, short, system.property("P0")) is not None
-    verdict = _accept(system, system.property("P0"),
-                      Verdict("P0", Answer.FALSIFIABLE, engine="bmc", trace=short))
+    verdict = accept(system, system.property("P0"),
+                     Verdict("P0", Answer.FALSIFIABLE, engine="bmc", trace=short)).verdict
     assert verdict.answer is Answer.ERROR and "does not replay" in verdict.message

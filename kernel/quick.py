@@ -1,0 +1,121 @@
+"""Work in the runner's own process: solver queries bounded by the run's deadline, and the
+quick phase, which tries the engines with a :attr:`Engine.quick_bound` on a small system before
+any process is forked (C-RASP queries are decided there in hundredths of a second)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from pysmt.fnode import FNode
+
+from kinduct.kernel import registry
+from kinduct.kernel.backend import Solver, SolverUnknown
+from kinduct.kernel.engine import Engine, EngineContext
+from kinduct.kernel.system import Property, TransitionSystem
+from kinduct.kernel.verdict import Value, Verdict
+
+#: Seconds each engine with a :attr:`Engine.quick_bound` gets in the runner's process.
+QUICK_SLICE = 0.25
+#: Formula nodes (``init``, ``trans``, assumptions) of a system small enough for that phase:
+#: C-RASP queries have 29-113, FMCAD08's VMT models 100-1,500.  At 4,000 the phase slowed the
+#: later engines on DRAGON_4 (1,000 nodes; 12 s without it, 19-24 s with it, not explained).
+QUICK_MAX_NODES = 200
+
+
+class Bounded(Solver):
+    """A solver for work in the runner's own process (the quick phase, the preparation):
+    every query is bounded by ``deadline`` (a native solver call may hold the interpreter, so
+    no timer can interrupt it), and ``between`` runs before each query (the preparation reads
+    its engines' messages there, so it never holds up their verdicts)."""
+
+    def __init__(self, inner: Solver, deadline: float | None,
+                 between: Callable[[], None] = lambda: None) -> None:
+        super().__init__(inner.env)
+        self.name = inner.name
+        self._inner = inner
+        self._between = between
+        self._deadline = deadline
+
+    def add(self, formula: FNode) -> None:
+        self._inner.add(formula)
+
+    def push(self) -> None:
+        self._inner.push()
+
+    def pop(self) -> None:
+        self._inner.pop()
+
+    def check(self, assumptions: Sequence[FNode] = ()) -> bool:
+        self._between()
+        if self._deadline is not None:
+            self._inner.limit_time(max(0.01, self._deadline - time.monotonic()))
+        try:
+            return self._inner.check(assumptions)
+        except SolverUnknown:
+            self._between()  # stopped by the deadline: a preparation ends with the run
+            raise
+
+    def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
+        return self._inner.values(symbols)
+
+    def unsat_core(self) -> list[FNode]:
+        return self._inner.unsat_core()
+
+    def reset(self) -> None:
+        self._inner.reset()
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+def small(system: TransitionSystem) -> bool:
+    """Whether ``system``'s formulas have at most :data:`QUICK_MAX_NODES` distinct nodes
+    (counted until the limit is passed)."""
+    seen: set[FNode] = set()
+    stack = [system.init, system.trans, *system.assumptions]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if len(seen) > QUICK_MAX_NODES:
+            return False
+        stack.extend(node.args())
+    return True
+
+
+def quick_phase(system: TransitionSystem, engines: Sequence[Engine], options: dict[str, object],
+                solver: str, max_k: int | None, deadline: float | None,
+                finished: Callable[[], bool], open_props: Callable[[], list[Property]],
+                take: Callable[[str, Verdict], None]) -> None:
+    """Engines with a :attr:`Engine.quick_bound`, in this process, on a small system in a run
+    of several engines: each definitive verdict goes to ``take`` (engine name, verdict) as any
+    other; an unknown, an error or a crash here only leaves the property to the engines'
+    processes.  ``finished``: whether the run is over; ``open_props``: what is left."""
+    quick = [e for e in engines if e.quick_bound is not None]
+    if len(engines) < 2 or not quick or not small(system):
+        return
+    backend = registry.backend(solver)
+    for eng in quick:
+        if finished():
+            return
+        until = time.monotonic() + (QUICK_SLICE if eng.quick_slice is None else eng.quick_slice)
+        until = until if deadline is None else min(until, deadline)
+        bound = eng.quick_bound if max_k is None else min(eng.quick_bound, max_k)
+
+        def make_solver(d: float = until) -> Solver:
+            return Bounded(backend.solver(system.env), d)
+
+        # No engine runs beside a quick one: it does its own invariant discovery.
+        ctx = EngineContext(solver_name=solver, deadline=until, max_k=bound,
+                            make_solver=make_solver, options=options[eng.name])
+        try:
+            if eng.prepares:
+                eng.prepare(system, make_solver)
+            for verdict in eng.check(system, open_props(), ctx):
+                if verdict.answer.definitive:
+                    take(eng.name, verdict.evolve(engine=verdict.engine or eng.name,
+                                                  solver=solver))
+        except Exception:  # noqa: S112 - the engines' processes take the property on
+            continue
