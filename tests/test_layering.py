@@ -381,3 +381,43 @@ def test_only_the_plugin_imports_the_language_server():
              and not imp.importer.startswith(("tests.", "benchmarks."))}
     assert found <= {(f"{LUCENT}.plugin", "local")}, sorted(found)
 
+
+
+def test_every_read_of_a_lucent_module_names_what_it_defines():
+    """``from kinduct.frontends.lucent.x import name`` and ``x.name`` (``x`` an imported Lucent
+    module) name something ``x`` defines: a misspelt name fails here, not in the one run that
+    reaches it (modules whose third-party dependency is not installed are skipped)."""
+    import importlib
+
+    def load(name: str):
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if (exc.name or "").startswith("kinduct"):
+                raise
+            return None
+
+    bad = []
+    for module, path in FILES.items():
+        if not module.startswith(LUCENT) and not module.startswith("tests.frontends.lucent"):
+            continue
+        tree = ast.parse(path.read_text())
+        bound: dict[str, object] = {}
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(LUCENT)):
+                continue
+            base = load(node.module)
+            if base is None:
+                continue
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                if sub in FILES:
+                    bound[alias.asname or alias.name] = load(sub)
+                elif not hasattr(base, alias.name):
+                    bad.append(f"{module}:{node.lineno}: {node.module} has no {alias.name}")
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and bound.get(node.value.id) is not None
+                    and not hasattr(bound[node.value.id], node.attr)):
+                bad.append(f"{module}:{node.lineno}: {node.value.id} has no {node.attr}")
+    assert not bad, "\n".join(bad)
