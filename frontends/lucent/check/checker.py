@@ -39,16 +39,10 @@ from kinduct.frontends.lucent.check.typecheck import (
 )
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
-from kinduct.frontends.lucent.core.checked import Checked, ConstRef, Mode, Node, Prop, Refines
+from kinduct.frontends.lucent.core.checked import Checked, Node, Prop, Refines
 from kinduct.frontends.lucent.core.types import BOOL, INT, REAL, Refinement, T, flat, leaf_count, tuple_of
-from kinduct.frontends.lucent.core.walk import Instant, children, const_value, current_vars, has_temporal
+from kinduct.frontends.lucent.core.walk import Instant, const_value, current_vars, has_temporal
 from kinduct.kernel.errors import InputError
-
-#: The value a symbolic subrange bound constrains, in the predicate it becomes.
-_BOUND_VAR = "%bound"
-
-__all__ = ["Checked", "Checker", "ConstRef", "Mode", "Node", "Prop", "Refines", "check_program",
-           "children", "const_value"]
 
 
 class Checker:
@@ -270,14 +264,14 @@ class Checker:
         if scope is not None:
             v = constants.folded_bound(self, e)
             if v is None:
-                bound = A.Var(_BOUND_VAR, pos=e.pos)
-                constants.node_predicate(scope, ref, _BOUND_VAR, INT, A.Binop(op, bound, e, pos=e.pos))
+                bound = A.Var(naming.BOUND_VAR, pos=e.pos)
+                constants.node_predicate(scope, ref, naming.BOUND_VAR, INT, A.Binop(op, bound, e, pos=e.pos))
             return v
         checked, v = self._constant_int(e)
         if v is not None:
             return int(v)
-        bound = A.Var(_BOUND_VAR, pos=e.pos, ty=INT)
-        ref.preds.append((_BOUND_VAR, A.Binop(op, bound, checked, pos=e.pos, ty=BOOL)))
+        bound = A.Var(naming.BOUND_VAR, pos=e.pos, ty=INT)
+        ref.preds.append((naming.BOUND_VAR, A.Binop(op, bound, checked, pos=e.pos, ty=BOOL)))
         return None
 
     def _constant_int(self, e: A.Expr) -> tuple[A.Expr, object]:

@@ -76,6 +76,8 @@ def uid(prefix: str, e: Any) -> str:
 FIRST = "%first"
 #: The initialisation of several variables at once in a frame block (``gapsyntax``).
 TUPLE_INIT = "%tuple"
+#: The value a symbolic subrange bound constrains, in the predicate it becomes.
+BOUND_VAR = "%bound"
 #: The state that remembers whether a clock has ticked; ``%self``: the node's own clock.
 SELF_CLOCK = "%self"
 
