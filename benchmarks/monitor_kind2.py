@@ -38,8 +38,8 @@ def candidates() -> list[Path]:
 
 def interface(path: Path) -> tuple[str, dict[str, object], list[str]] | None:
     """The monitored node, its streams' value choices, its output names (None: not usable)."""
-    from kinduct.frontends.lucent.model import load_checked, main_nodes
     from kinduct.frontends.lucent.monitor import contracted
+    from kinduct.frontends.lucent.pipeline import load_checked, main_nodes
     from kinduct.kernel.frontend import LoadOptions
     try:
         checked = load_checked(path)

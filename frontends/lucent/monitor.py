@@ -258,7 +258,8 @@ def _plain(v: Any) -> Any:
 
 
 def run_monitor(args: argparse.Namespace) -> int:
-    from kinduct.frontends.lucent.model import load_checked, main_nodes, trace_oracle
+    from kinduct.frontends.lucent.pipeline import load_checked, main_nodes
+    from kinduct.frontends.lucent.trace.lift import trace_oracle
     from kinduct.kernel.cli_blocks import console, existing_file
     from kinduct.kernel.frontend import LoadOptions
     from kinduct.kernel.report import format_value, print_stream_table

@@ -20,7 +20,7 @@ class LucentFrontend(Frontend):
         return self.load_analyses(path, options)[0]
 
     def load_analyses(self, path: Path, options: LoadOptions) -> list[TransitionSystem]:
-        from kinduct.frontends.lucent.model import load_systems
+        from kinduct.frontends.lucent.pipeline import load_systems
         return load_systems(path, options)
 
 

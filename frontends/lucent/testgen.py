@@ -45,10 +45,10 @@ import attrs
 from kinduct.frontends.lucent.abstraction import contract_abstract
 from kinduct.frontends.lucent.core.checked import Checked, Node
 from kinduct.frontends.lucent.core.types import T
-from kinduct.frontends.lucent.model import trace_oracle
 from kinduct.frontends.lucent.monitor import contracted, monitor
 from kinduct.frontends.lucent.sim.simulate import default_value
 from kinduct.frontends.lucent.smt.translate import Translator
+from kinduct.frontends.lucent.trace.lift import trace_oracle
 from kinduct.kernel.backend import constant
 from kinduct.kernel.errors import InputError, UsageError
 from kinduct.kernel.modepaths import Exploration, Mode, ModePath, ModeProblem
@@ -259,7 +259,7 @@ def generate(checked: Checked, main: str, depth: int, per_path: int, seed: int, 
 
 
 def run_testgen(args: argparse.Namespace) -> int:
-    from kinduct.frontends.lucent.model import load_checked, main_nodes
+    from kinduct.frontends.lucent.pipeline import load_checked, main_nodes
     from kinduct.kernel.cli_blocks import console, existing_file
     from kinduct.kernel.frontend import LoadOptions
 

@@ -25,7 +25,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from kinduct.frontends.lucent.abstraction import contract_abstract
-from kinduct.frontends.lucent.model import build_system
+from kinduct.frontends.lucent.pipeline import build_system
 from kinduct.frontends.lucent.server.document import Analysis, Span
 from kinduct.kernel.decide import decide
 from kinduct.kernel.errors import KinductError, SourceLocation
