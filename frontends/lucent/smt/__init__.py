@@ -12,4 +12,5 @@ Rule: may import ``core/`` only; never ``sim/``.
 - ``collections_smt``: sets and maps as SMT arrays.
 - ``native``: the native fields of a recursive datatype's constructor.
 - ``obligations``: Kind 2's names for generated obligations.
+- ``elements``: model elements (IVC/MCS) and their activation literals.
 """

@@ -1,0 +1,98 @@
+"""Model elements of a Lucent translation (Kind 2's IVC/MCS categories), each guarded by an
+activation literal (:mod:`kinduct.kernel.elements`).
+
+The translator opens an element around the constraints it makes for it
+(:meth:`Elements.within`); every invariant constraint made inside is guarded by the literals of
+the open elements.  A node call's literal guards everything the called instance constrains (its
+own elements' literals nest inside), but the literal of the equation or assertion the call
+stands in does not: as in Kind 2, switching off ``x = N(a)`` frees ``x`` and leaves ``N``'s
+instance (and its contract's obligations) in place.  Elements are named and placed as Kind 2 names them:
+
+- ``equation``: the defined stream(s), at the start of the right-hand side;
+- ``assertion``: ``assertion[LlCc]`` at the ``assert`` keyword;
+- ``assumption``: a main node's contract assumption (``assume[LlCc]``), assumed;
+- ``guarantee``, ``ensure``: a callee's contract read by an abstraction (assumed there);
+- ``nodeCall``: the called node's name, at the call.
+
+An element of a node has one literal for every instance of the node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from pysmt.fnode import FNode
+from pysmt.typing import BOOL
+
+from kinduct.frontends.lucent.core import ast as A
+from kinduct.kernel.elements import ModelElement
+from kinduct.kernel.errors import SourceLocation
+
+
+class Elements:
+    """The elements met so far and the literals of those open now."""
+
+    def __init__(self, mgr, file: str) -> None:
+        self.mgr = mgr
+        self.file = file
+        self.found: dict[tuple[str, str, str, int, int], ModelElement] = {}
+        #: The open elements' literals, each with whether it is a node call's.
+        self.open: list[tuple[FNode, bool]] = []
+
+    @contextmanager
+    def within(self, node: str, category: str, name: str, pos: A.Pos) -> Iterator[None]:
+        """Constraints made inside are guarded by this element's literal."""
+        loc = SourceLocation(self.file, pos.line or None, pos.col or None)
+        key = (node, category, name, pos.line, pos.col)
+        element = self.found.get(key)
+        if element is None:
+            act = self.mgr.Symbol(f"%act.{len(self.found)}", BOOL)
+            element = ModelElement(node, category, name, loc, act)
+            self.found[key] = element
+        saved = self.open
+        calls = [x for x in saved if x[1]] if category == "nodeCall" else saved
+        self.open = [*calls, (element.act, category == "nodeCall")]
+        try:
+            yield
+        finally:
+            self.open = saved
+
+    def guard(self, formula: FNode) -> FNode:
+        """``formula`` under the literals of the open elements."""
+        if not self.open:
+            return formula
+        return self.mgr.Implies(self.mgr.And([act for act, _ in self.open]), formula)
+
+    def elements(self) -> tuple[ModelElement, ...]:
+        return tuple(self.found.values())
+
+
+def start(e: A.Expr) -> A.Pos:
+    """Where the text of ``e`` starts: the first position among it and its subexpressions."""
+    best = e.pos
+    stack: list = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Expr):
+            p = x.pos
+            if p.line and (not best.line or (p.line, p.col) < (best.line, best.col)):
+                best = p
+            stack.extend(v for v in vars(x).values() if isinstance(v, (A.Expr, list, tuple)))
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+    return best
+
+
+def assert_pos(text: str, e: A.Expr) -> A.Pos:
+    """The ``assert`` keyword before the asserted expression ``e`` (its own position when the
+    keyword is not found there: a generated assertion)."""
+    p = start(e)
+    if not p.line:
+        return p
+    at = text.rfind("assert", 0, p.start)
+    if at < 0 or text[at + len("assert"):p.start].strip():
+        return p
+    line = text.count("\n", 0, at) + 1
+    col = at - (text.rfind("\n", 0, at) + 1) + 1
+    return A.Pos(line, col, at, at + len("assert"))
