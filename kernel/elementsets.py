@@ -36,7 +36,7 @@ def set_object(system: TransitionSystem, found: ElementSet | NoSet,
     if complement:
         elements = tuple(e for e in system.elements if e not in elements)
     out: dict[str, Any] = {"objectType": "modelElementSet",
-                           "class": found.kind + ("Complement" if complement else ""),
+                           "class": found.kind + (" complement" if complement else ""),
                            "size": len(elements)}
     if found.kind == "mcs":
         prop = system.property(found.properties[0])
