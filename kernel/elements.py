@@ -48,11 +48,6 @@ class ModelElement:
     location: SourceLocation
     act: FNode = attrs.field(eq=False, repr=False)
 
-    @property
-    def key(self) -> tuple[str, str, str, int, int]:
-        loc = self.location
-        return (self.node, self.category, self.name, loc.line or 0, loc.column or 0)
-
 
 def selected(elements: Iterable[ModelElement], categories: Iterable[str]) -> list[ModelElement]:
     """The elements in the named Kind 2 categories (none named: all of them)."""
