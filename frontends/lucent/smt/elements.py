@@ -8,7 +8,8 @@ own elements' literals nest inside), but the literal of the equation or assertio
 stands in does not: as in Kind 2, switching off ``x = N(a)`` frees ``x`` and leaves ``N``'s
 instance (and its contract's obligations) in place.  Elements are named and placed as Kind 2 names them:
 
-- ``equation``: the defined stream(s), at the start of the right-hand side;
+- ``equation``: the defined stream(s), at the start of the right-hand side (not a ghost's, nor
+  a local's that Kind 2 inlines: :func:`equation_element`);
 - ``assertion``: ``assertion[LlCc]`` at the ``assert`` keyword;
 - ``assumption``: a main node's contract assumption (``assume[LlCc]``), assumed;
 - ``guarantee``, ``ensure``: a callee's contract read by an abstraction (assumed there);
@@ -68,19 +69,34 @@ class Elements:
         return tuple(self.found.values())
 
 
-def start(e: A.Expr) -> A.Pos:
-    """Where the text of ``e`` starts: the first position among it and its subexpressions."""
-    best = e.pos
+def equation_element(names: list[str], ghosts: list[str], locals_: list[str],
+                     pres: list[A.Unop]) -> bool:
+    """Whether a node's equation of ``names`` is an element, as Kind 2 v3.0.0 counts them
+    (``ghosts``, ``locals_``: the node's; ``pres``: its ``pre`` occurrences): not a contract's
+    ghost definition, nor the definition of locals that Kind 2 inlines (those no ``pre``
+    reads); an output's always."""
+    remembered = {v.name for p in pres for v in _walk(p.arg) if isinstance(v, A.Var)}
+    return not all(n in ghosts or n in locals_ and n not in remembered for n in names)
+
+
+def _walk(e: A.Expr) -> Iterator[A.Expr]:
     stack: list = [e]
     while stack:
         x = stack.pop()
         if isinstance(x, A.Expr):
-            p = x.pos
-            if p.line and (not best.line or (p.line, p.col) < (best.line, best.col)):
-                best = p
+            yield x
             stack.extend(v for v in vars(x).values() if isinstance(v, (A.Expr, list, tuple)))
         elif isinstance(x, (list, tuple)):
             stack.extend(x)
+
+
+def start(e: A.Expr) -> A.Pos:
+    """Where the text of ``e`` starts: the first position among it and its subexpressions."""
+    best = e.pos
+    for x in _walk(e):
+        p = x.pos
+        if p.line and (not best.line or (p.line, p.col) < (best.line, best.col)):
+            best = p
     return best
 
 

@@ -46,7 +46,7 @@ from kinduct.frontends.lucent.core.types import (
 from kinduct.frontends.lucent.smt import collections_smt, domains, obligations, refine
 from kinduct.frontends.lucent.smt.clocks import ClockTerms
 from kinduct.frontends.lucent.smt.division import division
-from kinduct.frontends.lucent.smt.elements import Elements, assert_pos, start
+from kinduct.frontends.lucent.smt.elements import Elements, assert_pos, equation_element, start
 from kinduct.frontends.lucent.smt.outside import outside_congruence
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuilder
@@ -125,9 +125,11 @@ class Translator:
         #: not recorded, constraints unguarded.
         self.elements: Elements | None = None
 
-    def element(self, node: str, category: str, name: str, pos: A.Pos) -> AbstractContextManager:
-        """The model element the constraints made inside belong to (:mod:`.elements`)."""
-        return nullcontext() if self.elements is None else \
+    def element(self, node: str, category: str, name: str, pos: A.Pos,
+                none: bool = False) -> AbstractContextManager:
+        """The model element the constraints made inside belong to (:mod:`.elements`);
+        ``none``: they belong to none (a contract's ghost definition, as in Kind 2)."""
+        return nullcontext() if self.elements is None or none else \
             self.elements.within(node, category, name, pos)
 
     def assume(self, formula: FNode) -> None:
@@ -333,7 +335,8 @@ class _Inst:
                         tr.assume(owed(mgr.Implies(req, self.expr(e))))
         else:
             for names, e in node.eqs:
-                with tr.element(node.name, "equation", ",".join(names), start(e)):
+                with tr.element(node.name, "equation", ",".join(names), start(e),
+                                not equation_element(names, node.ghosts, node.locals, node.pres)):
                     self.define(names, e)
             for a in node.asserts:
                 p = assert_pos(tr.checked.text, a)

@@ -63,7 +63,24 @@ let
 tel
 """
 
-MODELS = {"three": THREE, "call": CALL, "assume": ASSUME}
+#: Locals: Kind 2 inlines the definition of one no ``pre`` reads (``v``): no element.
+LOCALS = """node N(b: bool) returns (y, w: int);
+var x, v: int;
+let
+  x = 0 -> pre x + 1;
+  v = if b then x else 0;
+  y = x + 1;
+  w = v + x;
+  check y > 0;
+  check w >= 0;
+tel
+"""
+
+MODELS = {"three": THREE, "call": CALL, "assume": ASSUME, "locals": LOCALS}
+
+
+#: The default suite runs the first model; the others are ``slow`` (each several re-proofs).
+CASES = [n if n == "three" else pytest.param(n, marks=pytest.mark.slow) for n in MODELS]
 
 
 def _file(tmp_path: Path, name: str) -> Path:
@@ -115,7 +132,7 @@ def test_the_issues_example_has_kind2s_core(tmp_path):
     assert core["size"] == 2
 
 
-@pytest.mark.parametrize("name", sorted(MODELS))
+@pytest.mark.parametrize("name", CASES)
 def test_each_core_is_sufficient_and_minimal(tmp_path, name):
     path = _file(tmp_path, name)
     code, objects = run_json(path, "--ivc", "true")
@@ -133,8 +150,9 @@ def test_each_core_is_sufficient_and_minimal(tmp_path, name):
     assert not core["approximate"]
 
 
-def test_each_cut_set_is_a_cut_and_minimal(tmp_path):
-    path = _file(tmp_path, "call")
+@pytest.mark.parametrize("name", ["three", pytest.param("call", marks=pytest.mark.slow)])
+def test_each_cut_set_is_a_cut_and_minimal(tmp_path, name):
+    path = _file(tmp_path, name)
     code, objects = run_json(path, "--enable", "MCS", "--mcs_all", "true")
     assert code == 0
     model = Model(path)
@@ -146,9 +164,15 @@ def test_each_cut_set_is_a_cut_and_minimal(tmp_path):
         assert model.answers(everything - keys, [prop])[prop] is Answer.FALSIFIABLE
         for k in keys:  # any element of the cut put back: the property holds again
             assert model.answers(everything - keys | {k}, [prop])[prop] is Answer.VALID
-    assert {k for _, keys in found for k in keys} >= {("Top", "equation", "z", 17, 7),
-                                                      ("Top", "assertion", "assertion[L14C3]", 14, 3),
-                                                      ("Top", "nodeCall", "Sub", 15, 7)}
+    expected = {"three": {("Top", "equation", "x", 3, 7), ("Top", "equation", "z", 5, 7)},
+                "call": {("Top", "equation", "z", 17, 7), ("Top", "nodeCall", "Sub", 15, 7),
+                         ("Top", "assertion", "assertion[L14C3]", 14, 3)}}[name]
+    assert {k for _, keys in found for k in keys} >= expected
+
+
+def test_inlined_locals_are_no_elements(tmp_path):
+    keys = set(Model(_file(tmp_path, "locals")).keys)
+    assert {k[2] for k in keys} == {"x", "y", "w"}
 
 
 def test_an_ivc_and_its_complement_partition_the_elements(tmp_path):
@@ -189,7 +213,7 @@ def _kind2(binary: str, path: Path, *flags: str) -> list[dict]:
     return json.loads(proc.stdout)
 
 
-@pytest.mark.parametrize("name", sorted(MODELS))
+@pytest.mark.parametrize("name", CASES)
 def test_side_by_side_with_kind2(tmp_path, kind2, name):
     import jsonschema
 
@@ -208,6 +232,7 @@ def test_side_by_side_with_kind2(tmp_path, kind2, name):
     assert our["size"] <= their["size"]
 
 
+@pytest.mark.slow
 def test_cut_sets_side_by_side_with_kind2(tmp_path, kind2):
     path = _file(tmp_path, "call")
     _, ours = run_json(path, "--enable", "MCS", "--mcs_all", "true")
