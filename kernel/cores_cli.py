@@ -100,6 +100,8 @@ def cmd_cores(args: argparse.Namespace) -> int:
         valid = [v.property for v in verdicts if v.answer is Answer.VALID
                  and full.property(v.property).kind is PropertyKind.INVARIANT]
         sets: list = []
+        if not full.elements:
+            valid = []  # nothing to minimise or cut: the verdicts only
         if args.ivc and valid:
             candidates = selected(full.elements, args.ivc_category)
             groups = [[p] for p in valid] if args.ivc_per_property else [valid]
