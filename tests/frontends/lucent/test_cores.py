@@ -249,3 +249,10 @@ def test_cut_sets_side_by_side_with_kind2(tmp_path, kind2):
     our, their = by_place(ours), by_place(theirs)
     check = (18, 3)  # `check z >= 0`: every cut Kind 2 finds, kinduct finds, and no other
     assert sorted(map(sorted, our[check])) == sorted(map(sorted, their[check]))
+
+
+def test_cores_without_a_question_is_a_usage_error(tmp_path):
+    from tests.conftest import run_cli
+
+    proc = run_cli("cores", _file(tmp_path, "three"))
+    assert proc.returncode == 2 and "ask for --ivc, --mcs or both" in proc.stderr
