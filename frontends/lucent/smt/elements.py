@@ -8,8 +8,10 @@ own elements' literals nest inside), but the literal of the equation or assertio
 stands in does not: as in Kind 2, switching off ``x = N(a)`` frees ``x`` and leaves ``N``'s
 instance (and its contract's obligations) in place.  Elements are named and placed as Kind 2 names them:
 
-- ``equation``: the defined stream(s), at the start of the right-hand side (not a ghost's, nor
-  a local's that Kind 2 inlines: :func:`equation_element`);
+- ``equation``: the defined stream (one element per stream of a tuple equation), at the start
+  of the right-hand side; the right-hand side's own constraints (auxiliary variables) belong to
+  no equation, so switching an equation off frees its stream only (not a ghost's, nor a
+  local's that Kind 2 inlines: :func:`equation_element`);
 - ``assertion``: ``assertion[LlCc]`` at the ``assert`` keyword;
 - ``assumption``: a main node's contract assumption (``assume[LlCc]``), assumed;
 - ``guarantee``, ``ensure``: a callee's contract read by an abstraction (assumed there);
@@ -43,7 +45,11 @@ class Elements:
 
     @contextmanager
     def within(self, node: str, category: str, name: str, pos: A.Pos) -> Iterator[None]:
-        """Constraints made inside are guarded by this element's literal."""
+        """Constraints made inside are guarded by this element's literal.  A polymorphic
+        node's instance (``N<<int>>``) is named by its node, as Kind 2 does."""
+        node = node.split("<<", 1)[0]
+        if category == "nodeCall":
+            name = name.split("<<", 1)[0]
         loc = SourceLocation(self.file, pos.line or None, pos.col or None)
         key = (node, category, name, pos.line, pos.col)
         element = self.found.get(key)
@@ -91,7 +97,11 @@ def _walk(e: A.Expr) -> Iterator[A.Expr]:
 
 
 def start(e: A.Expr) -> A.Pos:
-    """Where the text of ``e`` starts: the first position among it and its subexpressions."""
+    """Where the text of ``e`` starts: its own position (that of a binary operation is its
+    left operand's start), else the first among its subexpressions' (a generated expression's
+    parts may be placed elsewhere: a constant's value at its declaration)."""
+    if e.pos.line:
+        return e.pos
     best = e.pos
     for x in _walk(e):
         p = x.pos

@@ -335,9 +335,7 @@ class _Inst:
                         tr.assume(owed(mgr.Implies(req, self.expr(e))))
         else:
             for names, e in node.eqs:
-                with tr.element(node.name, "equation", ",".join(names), start(e),
-                                not equation_element(names, node.ghosts, node.locals, node.pres)):
-                    self.define(names, e)
+                self.define(names, e)
             for a in node.asserts:
                 p = assert_pos(tr.checked.text, a)
                 with tr.element(node.name, "assertion", f"assertion[L{p.line}C{p.col}]", p):
@@ -396,8 +394,11 @@ class _Inst:
         parts = _flatten_typed(rhs, e.ty) if e.ty.kind == "tuple" else [rhs]
         if len(names) == 1 or len(parts) != len(lhs):
             parts = [rhs] if len(names) == 1 else rhs
-        for x, y in zip(lhs, parts, strict=True):
-            self.tr.assume(self.equal(x, y))
+        node, at = self.node, start(e)
+        for n, x, y in zip(names, lhs, parts, strict=True):  # one model element per stream
+            with self.tr.element(node.name, "equation", n, at,
+                                 not equation_element([n], node.ghosts, node.locals, node.pres)):
+                self.tr.assume(self.equal(x, y))
         self.tr.guard = guard
 
     def refinements(self, abstract: bool, owed) -> None:

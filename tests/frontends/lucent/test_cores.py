@@ -170,6 +170,40 @@ def test_each_cut_set_is_a_cut_and_minimal(tmp_path, name):
     assert {k for _, keys in found for k in keys} >= expected
 
 
+def _suite(limit: int = 30) -> list[Path]:
+    """The smallest Kind 2 suite models (``success/``) with a guarantee or several equations."""
+    from tests.conftest import BENCH
+
+    out: list[Path] = []
+    for path in sorted((BENCH / "lustre" / "kind2-tests" / "success").glob("*.lus"),
+                       key=lambda p: p.stat().st_size):
+        text = path.read_text(errors="replace")
+        if "guarantee" in text or text.count("=") >= 3:
+            out.append(path)
+    return out[:limit]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", _suite(), ids=lambda p: p.name)
+def test_suite_cores_are_sufficient_and_minimal(path):
+    """On the suite: each core re-proves every valid property; without any one of its
+    elements some property is falsified (unless the core says it is approximate: then an
+    answer may be unknown, which the test names)."""
+    code, objects = run_json(path, "--ivc", "true", timeout=300)
+    sets = _sets(objects, "ivc")
+    if not sets:
+        pytest.skip("no valid property, or no elements")
+    [(core, keys)] = sets
+    model, props = Model(path), _valid(objects)
+    assert set(model.answers(keys, props).values()) == {Answer.VALID}
+    for k in keys:
+        answers = set(model.answers(keys - {k}, props).values())
+        if core["approximate"]:
+            assert answers - {Answer.VALID}, (k, "still proved without it")
+        else:
+            assert Answer.FALSIFIABLE in answers, (k, answers)
+
+
 def test_inlined_locals_are_no_elements(tmp_path):
     keys = set(Model(_file(tmp_path, "locals")).keys)
     assert {k[2] for k in keys} == {"x", "y", "w"}
