@@ -46,8 +46,9 @@ class Elements:
     @contextmanager
     def within(self, node: str, category: str, name: str, pos: A.Pos) -> Iterator[None]:
         """Constraints made inside are guarded by this element's literal.  A polymorphic
-        node's instance (``N<<int>>``) is named by its node, as Kind 2 does."""
-        node = node.split("<<", 1)[0]
+        node's instance ``N<<int>>`` is the node ``N<int>``, as Kind 2 names it; a call of it
+        is named ``N`` (Kind 2: ``N.n_0``, by instantiation)."""
+        node = node.replace("<<", "<").replace(">>", ">")
         if category == "nodeCall":
             name = name.split("<<", 1)[0]
         loc = SourceLocation(self.file, pos.line or None, pos.col or None)
