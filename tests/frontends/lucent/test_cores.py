@@ -170,17 +170,21 @@ def test_each_cut_set_is_a_cut_and_minimal(tmp_path, name):
     assert {k for _, keys in found for k in keys} >= expected
 
 
-def _suite(limit: int = 30) -> list[Path]:
-    """The smallest Kind 2 suite models (``success/``) with a guarantee or several equations."""
+def _suite() -> list[Path]:
+    """Kind 2 suite models (``success/``): the 30 smallest with a guarantee or several
+    equations, and 16 more with a guarantee, of 400 to 1500 bytes (as the benchmark)."""
     from tests.conftest import BENCH
 
-    out: list[Path] = []
+    small: list[Path] = []
+    contracts: list[Path] = []
     for path in sorted((BENCH / "lustre" / "kind2-tests" / "success").glob("*.lus"),
                        key=lambda p: p.stat().st_size):
         text = path.read_text(errors="replace")
         if "guarantee" in text or text.count("=") >= 3:
-            out.append(path)
-    return out[:limit]
+            small.append(path)
+        if "guarantee" in text and 400 < path.stat().st_size < 1500:
+            contracts.append(path)
+    return small[:30] + [p for p in contracts[:16] if p not in small[:30]]
 
 
 @pytest.mark.slow
