@@ -100,7 +100,9 @@ def contract_tools(argv: list[str]) -> list[str]:
            for a in rest]
     if out and out[0] == "check":
         out = out[1:]
-    return ["testgen" if testgen else "monitor", *out, *(["--graph-only"] if graph_only else [])]
+    if testgen:  # Kind 2 explores the maximal abstraction: callees by their contracts
+        return ["testgen", *out, "--compositional", *(["--graph-only"] if graph_only else [])]
+    return ["monitor", *out]
 
 
 def core_tools(argv: list[str]) -> list[str]:
