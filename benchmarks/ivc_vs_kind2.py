@@ -56,6 +56,10 @@ def core(objects: list[dict] | None, cls: str = "ivc") -> set[tuple] | None:
             for s in sets for n in s["nodes"] for e in n["elements"]}
 
 
+def size(found: set[tuple] | None) -> str:
+    return "-" if found is None else str(len(found))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path)
@@ -77,7 +81,6 @@ def main() -> int:
             ("same" if a <= universe else f"unknown to Kind 2: {sorted(a - universe)}")
         if a is not None and b is not None and len(a) > len(b):
             larger += 1
-        size = (lambda s: "-" if s is None else str(len(s)))
         print(f"{path.name[:40]:40} {size(a):>8} {t_ours:6.1f} {size(b):>6} {t_theirs:6.1f}  {names}")
     print(f"models where kinduct's core is larger than Kind 2's: {larger}")
     return 0
