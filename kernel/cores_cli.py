@@ -33,7 +33,8 @@ from kinduct.kernel.frontend import LoadOptions
 def add_cores_command(sub: argparse._SubParsersAction) -> None:
     cores = sub.add_parser("cores", help="inductive validity cores and minimal cut sets",
                            description="Which model elements the proofs of the valid properties "
-                                       "need (IVC), and which ones, removed, break them (MCS).")
+                                       "need (IVC), and which ones, removed, break them (MCS).",
+                           example="kinduct cores examples/lucent/combine.lus --ivc --mcs")
     cores.add_argument("file", help="the model (a frontend with model elements: .lus)")
     add_engine_options(cores)
     cores.set_defaults(whole_run_timeout=False)  # --timeout bounds the first analysis only
