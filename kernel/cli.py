@@ -37,6 +37,7 @@ from kinduct.kernel.cli_blocks import (
     start_run,
     timeout_seconds,
 )
+from kinduct.kernel.cores_cli import add_cores_command
 from kinduct.kernel.errors import InputError, KinductError, SourceWarning, UsageError
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.report import log_object
@@ -330,6 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     plugins = sub.add_parser("plugins", help="list frontends, engines and backends")
     plugins.set_defaults(handler=cmd_plugins)
+    add_cores_command(sub)  # IVC and MCS (kernel/cores_cli.py)
 
     registry.plugin_manager().hook.kinduct_add_commands(subparsers=sub)
     return parser

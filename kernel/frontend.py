@@ -24,6 +24,9 @@ class LoadOptions:
     main: str | None = None
     compositional: bool = False
     modular: bool = False
+    #: Guard each model element by an activation literal (``TransitionSystem.elements``), for
+    #: inductive validity cores and minimal cut sets; frontends without elements ignore it.
+    elements: bool = False
 
 
 class Frontend(abc.ABC):

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from pysmt.typing import PySMTType
 
     from kinduct.kernel.bounded import BoundedProblem
+    from kinduct.kernel.elements import ModelElement
 
 
 class PropertyKind(enum.Enum):
@@ -177,6 +178,9 @@ class TransitionSystem:
     origin: Origin = attrs.field(factory=Origin)
     interface: Interface | None = None
     alphabet: tuple[str, ...] | None = None
+    #: The model elements the frontend guarded by activation literals (asked for by
+    #: ``LoadOptions.elements``; see :mod:`kinduct.kernel.elements`), else empty.
+    elements: tuple[ModelElement, ...] = ()
 
     def __attrs_post_init__(self) -> None:
         if len(self.state_vars) != len(self.next_vars):
@@ -255,6 +259,7 @@ class SystemBuilder:
         self.origin = Origin()
         self.interface: Interface | None = None
         self.alphabet: tuple[str, ...] | None = None
+        self.elements: tuple[ModelElement, ...] = ()
 
     def state(self, name: str, type_: PySMTType, next_name: str | None = None) -> tuple[FNode, FNode]:
         cur = self.mgr.Symbol(name, type_)
@@ -342,5 +347,6 @@ class SystemBuilder:
             origin=self.origin,
             interface=self.interface,
             alphabet=self.alphabet,
+            elements=self.elements,
         )
 

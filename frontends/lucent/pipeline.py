@@ -20,6 +20,7 @@ from typing import Any
 from kinduct.frontends.lucent.abstraction import abstraction_of, contract_abstract, refinable
 from kinduct.frontends.lucent.check.checker import check_program
 from kinduct.frontends.lucent.core.checked import Checked
+from kinduct.frontends.lucent.smt.elements import Elements
 from kinduct.frontends.lucent.smt.translate import Translator
 from kinduct.frontends.lucent.syntax.parser import parse_file, parse_text
 from kinduct.frontends.lucent.trace.lift import lift_trace
@@ -61,12 +62,17 @@ def main_nodes(checked: Checked, options: LoadOptions) -> list[str]:
 
 
 def build_system(checked: Checked, main: str, abstract: frozenset[str] = frozenset(),
-                 modular: bool = False) -> TransitionSystem:
+                 modular: bool = False, elements: bool = False) -> TransitionSystem:
     """``main``'s analysis, reading the nodes in ``abstract`` by their contracts; ``modular``:
     the nodes it calls are analysed on their own, so their contracts and properties are not
-    checked here (the call sites' obligations are)."""
+    checked here (the call sites' obligations are); ``elements``: each model element guarded by
+    an activation literal (``TransitionSystem.elements``, for IVC/MCS)."""
     tr = Translator(checked, main, abstract, modular)
+    if elements:
+        tr.elements = Elements(tr.mgr, checked.file)
     builder = tr.build()
+    if tr.elements is not None:
+        builder.elements = tr.elements.elements()
     builder.origin = Origin(top=main)
     abstraction = abstraction_of(checked, main, abstract)
     runs = Runs()  # one simulation of a trace serves its replay and its lift
@@ -98,7 +104,7 @@ def load_systems(path: Path, options: LoadOptions) -> list[TransitionSystem]:
     else:
         names = main_nodes(checked, options)
     abstract = contract_abstract(checked, options.compositional)
-    return [build_system(checked, n, abstract, options.modular) for n in names]
+    return [build_system(checked, n, abstract, options.modular, options.elements) for n in names]
 
 
 def _reachable_from(checked: Checked, main: str) -> set[str]:

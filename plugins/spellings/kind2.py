@@ -211,11 +211,33 @@ def _engines_left(argv: list[str], enabled: list[str], disabled: list[str]) -> l
     return left
 
 
+def core_tools(argv: list[str]) -> list[str]:
+    """Kind 2's ``--ivc true`` and ``--enable MCS`` as ``kinduct cores --ivc`` / ``--mcs``
+    (Kind 2's ``--ivc_*``/``--mcs_*`` options are the command's own); others unchanged."""
+    ivc, rest = _flag(argv, "--ivc")
+    mcs = False
+    for i, arg in enumerate(rest):
+        if arg == "--enable" and i + 1 < len(rest) and rest[i + 1].upper() == "MCS":
+            rest, mcs = rest[:i] + rest[i + 2:], True
+            break
+        if arg.upper() == "--ENABLE=MCS":
+            rest, mcs = rest[:i] + rest[i + 1:], True
+            break
+    if not ivc and not mcs:
+        return rest if ivc is False else argv
+    lead = 0
+    while lead < len(rest) and rest[lead] == "--debug":  # the global flag stays before it
+        lead += 1
+    tail = rest[lead + 1:] if lead < len(rest) and rest[lead] in ("check", "cores") else rest[lead:]
+    return [*rest[:lead], "cores", *tail, *(["--ivc"] if ivc else []),
+            *(["--mcs"] if mcs else [])]
+
+
 def rewrite(argv: list[str]) -> list[str]:
     """``argv`` with Kind 2's spellings replaced by kinduct's; ``--enable`` values (less the
     ``--disable`` ones) become one ``--engine`` list at the end (so they win over an
     ``--engine`` given too)."""
-    argv = output_options(contract_tools(argv))
+    argv = core_tools(output_options(contract_tools(argv)))
     argv, disabled = _without_disabled(argv)
     out: list[str] = []
     enabled: list[str] = []

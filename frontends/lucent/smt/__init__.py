@@ -17,4 +17,5 @@ Rule: may import ``core/`` only; never ``sim/``.
 - ``unbounded``: quantifiers over infinite domains as SMT quantifiers.
 - ``recursive``: recursive datatypes as SMT datatypes.
 - ``obligations``: Kind 2's names for generated obligations.
+- ``elements``: model elements (IVC/MCS) and their activation literals.
 """

@@ -16,6 +16,7 @@ Properties of called nodes are checked in the caller's context and named by call
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -68,6 +69,7 @@ from kinduct.frontends.lucent.smt import (
 )
 from kinduct.frontends.lucent.smt.clocks import ClockTerms
 from kinduct.frontends.lucent.smt.division import division
+from kinduct.frontends.lucent.smt.elements import Elements, assert_pos, equation_element, start
 from kinduct.frontends.lucent.smt.outside import outside_congruence
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuilder
@@ -142,6 +144,16 @@ class Translator:
         #: The domains of abstract types a quantifier ranges over.
         self.domains = domains.Domains(self)
         self.file = checked.file
+        #: The model elements, each guarding its constraints by a literal (IVC/MCS); None:
+        #: not recorded, constraints unguarded.
+        self.elements: Elements | None = None
+
+    def element(self, node: str, category: str, name: str, pos: A.Pos,
+                none: bool = False) -> AbstractContextManager:
+        """The model element the constraints made inside belong to (:mod:`.elements`);
+        ``none``: they belong to none (a contract's ghost definition, as in Kind 2)."""
+        return nullcontext() if self.elements is None or none else \
+            self.elements.within(node, category, name, pos)
 
     def assume(self, formula: FNode) -> None:
         """Invariant constraints are collected and given to the kernel as one conjunction:
@@ -151,6 +163,8 @@ class Translator:
         where the guard does."""
         if self.guard is not None:
             formula = self.mgr.Implies(self.guard, formula)
+        if self.elements is not None:
+            formula = self.elements.guard(formula)
         self.assumptions.append(formula)
 
     def congruence(self, fn: str, args: list[FNode], outs: list[FNode]) -> None:
@@ -220,6 +234,7 @@ class Translator:
     def const(self, name: str, t: T) -> STerm:
         if name not in self.consts:
             guard, self.guard = self.guard, None  # a constant's type holds at every step
+            opened, self.elements = self.elements, None  # and belongs to no element
             term = self.state(naming.constant(name), t, enum_range=True)
             for leaf in leaves(term):
                 self.b.update(leaf, leaf)
@@ -232,7 +247,7 @@ class Translator:
                 inst.env[name] = term
                 for f in inst.refinement(name, ref):
                     self.assume(f)
-            self.guard = guard
+            self.guard, self.elements = guard, opened
         return self.consts[name]
 
     # ---- building ----
@@ -344,16 +359,20 @@ class Inst:
         self.refinements(abstract, owed)
         if abstract:
             for g in node.guarantees:
-                tr.assume(owed(self.expr(g.expr)))
+                with tr.element(node.name, "guarantee", g.name, g.pos):
+                    tr.assume(owed(self.expr(g.expr)))
             for m in node.modes:
                 req = mgr.And([self.expr(r) for r in m.requires])
-                for _, e, _ in m.ensures:
-                    tr.assume(owed(mgr.Implies(req, self.expr(e))))
+                for _, e, pos in m.ensures:
+                    with tr.element(node.name, "ensure", f"ensure[L{pos.line}C{pos.col}]", pos):
+                        tr.assume(owed(mgr.Implies(req, self.expr(e))))
         else:
             for names, e in node.eqs:
                 self.define(names, e)
             for a in node.asserts:
-                tr.assume(self.expr(a))
+                p = assert_pos(tr.checked.text, a)
+                with tr.element(node.name, "assertion", f"assertion[L{p.line}C{p.col}]", p):
+                    tr.assume(self.expr(a))
         if not abstract and self.owes():
             for p in node.props:
                 tr.add_property(self.prefix + p.name, self.expr(p.expr), p, self.prefix)
@@ -382,7 +401,8 @@ class Inst:
                                 "OneModeActive")
         for a in node.assumes:
             if self.top:
-                tr.assume(self.expr(a.expr))
+                with tr.element(node.name, "assumption", a.name, a.pos):
+                    tr.assume(self.expr(a.expr))
             else:
                 tr.add_property(self.prefix + a.name, self.expr(a.expr), a, self.prefix, "Assumption")
         return [self.env[n] for n in node.outputs]
@@ -407,8 +427,11 @@ class Inst:
         parts = _flatten_typed(rhs, e.ty) if e.ty.kind == "tuple" else [rhs]
         if len(names) == 1 or len(parts) != len(lhs):
             parts = [rhs] if len(names) == 1 else rhs
-        for x, y in zip(lhs, parts, strict=True):
-            self.tr.assume(self.equal(x, y))
+        node, at = self.node, start(e)
+        for n, x, y in zip(names, lhs, parts, strict=True):  # one model element per stream
+            with self.tr.element(node.name, "equation", n, at,
+                                 not equation_element([n], node.ghosts, node.locals, node.pres)):
+                self.tr.assume(self.equal(x, y))
         self.tr.guard = guard
 
     def refinements(self, abstract: bool, owed) -> None:
@@ -663,6 +686,10 @@ class Inst:
         return collections_smt.translate(self, e)
 
     def call(self, e: A.Call) -> STerm:
+        with self.tr.element(self.node.name, "nodeCall", e.name, e.pos):
+            return self._call(e)
+
+    def _call(self, e: A.Call) -> STerm:
         tr = self.tr
         callee = tr.checked.nodes[e.name]
         prefix = f"{self.prefix}{e.site}."
