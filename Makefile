@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-all lint bench clean kind2
+.PHONY: demo test test-all lint bench clean kind2 vscode
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,3 +54,8 @@ kind2:
 		skip=0; dpkg -s $(KIND2_DEBS) >/dev/null 2>&1 && skip=1; \
 		SKIP_APT=$$skip bash $(KIND2_SRC)/build.sh $(KIND2_DIR) && echo "$$sum" > $(KIND2_DIR)/source.sha256; \
 	fi
+
+# The VS Code extension in editors/vscode (Node.js and npm needed; CI does not build it):
+# editors/vscode/kinduct-lucent-0.1.0.vsix, for `code --install-extension`.
+vscode:
+	cd editors/vscode && npm install --no-audit --no-fund && npx tsc -p ./ && npx vsce package

@@ -8,8 +8,8 @@ Prints markdown tables, every figure from this one run:
    drifts; medians of wall time and CPU time (user + system of the process and everything it
    waited for), and the median of the per-pair ratios;
 3. where kinduct's own start-up goes: the costliest top-level imports of a check
-   (``python -X importtime``), and the Lucent parser's construction (a first parse of a
-   one-line node minus a second one, in one process);
+   (``python -X importtime``, median per module over the runs), and the Lucent parser's
+   construction (a first parse of a one-line node minus a second one, in one process);
 4. the machine's load before and after.
 
 The children run with Python's bytecode cache on (``PYTHONDONTWRITEBYTECODE`` removed), as
@@ -89,20 +89,26 @@ def paired(model: Path, kind2: str, runs: int, warmup: int, env: dict[str, str])
             f"{cpu_ratio:.2f} | {a[-1][2]} / {b[-1][2]} |")
 
 
-def import_costs(model: Path, env: dict[str, str], top: int) -> list[str]:
-    """The ``top`` costliest top-level imports of ``kinduct check model`` (microseconds,
-    cumulative, as ``-X importtime`` reports them)."""
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "kinduct.kernel.cli", "check",
-                           str(model)], capture_output=True, text=True, env=env, cwd=ROOT,
-                          timeout=120)
-    rows = []
-    for line in proc.stderr.splitlines():
-        m = re.match(r"import time:\s+\d+ \|\s+(\d+) \| (\S.*)$", line)
-        if m:  # depth 0: imported by kinduct's code itself, not by another import
-            rows.append((int(m.group(1)), m.group(2)))
-    total = sum(us for us, _ in rows)
+def import_costs(model: Path, env: dict[str, str], top: int, runs: int) -> list[str]:
+    """The ``top`` costliest top-level imports of ``kinduct check model`` (milliseconds,
+    cumulative, as ``-X importtime`` reports them; the median of ``runs`` runs per module)."""
+    seen: list[dict[str, int]] = []
+    for _ in range(runs):
+        proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "kinduct.kernel.cli",
+                               "check", str(model)], capture_output=True, text=True, env=env,
+                              cwd=ROOT, timeout=120)
+        got: dict[str, int] = {}
+        for line in proc.stderr.splitlines():
+            m = re.match(r"import time:\s+\d+ \|\s+(\d+) \| (\S.*)$", line)
+            if m:  # depth 0: imported by kinduct's code itself, not by another import
+                got[m.group(2)] = got.get(m.group(2), 0) + int(m.group(1))
+        seen.append(got)
+    names = {name for got in seen for name in got}
+    med = {name: statistics.median(got.get(name, 0) for got in seen) for name in names}
+    total = statistics.median(sum(got.values()) for got in seen)
     out = [f"| all top-level imports | {total / 1000:.0f} |"]
-    out += [f"| {name} | {us / 1000:.0f} |" for us, name in sorted(rows, reverse=True)[:top]]
+    out += [f"| {name} | {us / 1000:.0f} |"
+            for name, us in sorted(med.items(), key=lambda kv: -kv[1])[:top]]
     return out
 
 
@@ -165,7 +171,7 @@ def main() -> int:
         print("\n(no Kind 2 binary: `make kind2`, or --kind2 PATH)")
     print("\n| where kinduct's check of the first model spends its imports | ms |")
     print("|---|---|")
-    print("\n".join(import_costs(models[0], env, 12)))
+    print("\n".join(import_costs(models[0], env, 12, args.runs)))
     print("\n| Lucent parser (in one process, median) | s |\n|---|---|")
     print(parser_cost(env, args.runs))
     print(f"\nload after: {load()}")

@@ -58,7 +58,12 @@ def load_acceptor(path: str | Path, name: str, alphabet: Sequence[str] | None = 
     if got is not None:
         return got
     p = Path(path)
-    frontend = registry.frontend_for(p)
+    claiming = [f for f in registry.frontends().values() if f.claims(p)]
+    if not claiming:
+        known = ", ".join(sorted(e for f in registry.frontends().values() for e in f.extensions))
+        raise InputError(f"{p}: not an acceptor: no plugin reads '{p.suffix or p.name}' files "
+                         f"(known extensions: {known})")
+    frontend = claiming[0]
     system = frontend.load(p, LoadOptions())
     if system.interface is None:
         raise InputError(f"{p}: not an acceptor (the {frontend.name} frontend reads no word "

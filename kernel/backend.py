@@ -71,6 +71,22 @@ class Solver(abc.ABC):
         bound); a check that reaches it raises :class:`SolverUnknown`.  A backend without
         such a limit ignores it (the runner's deadline still ends the engine's process)."""
 
+    def interpolant(self, a: Sequence[FNode], b: Sequence[FNode],
+                    seconds: float | None = None) -> FNode | None:
+        """A Craig interpolant of the conjunctions ``a`` and ``b`` (jointly unsatisfiable): a
+        formula ``I`` over their shared symbols with ``a => I`` and ``I and b`` unsatisfiable.
+        None when this backend computes none (or not within ``seconds``).  It works on a solver
+        of its own: this solver's assertions are untouched.  Callers use ``I`` as a proposal
+        only (a predicate, a candidate lemma) and check what they derive from it."""
+        return None
+
+    def project(self, formula: FNode, keep: Sequence[FNode]) -> FNode | None:
+        """After a satisfiable :meth:`check` whose model satisfies ``formula``: a conjunction
+        of literals over ``keep`` that the model satisfies and that implies ``exists (the
+        other symbols). formula`` (a model-based projection).  None when this backend has
+        none, or its projection keeps another symbol."""
+        return None
+
     def constants(self, symbols: Sequence[FNode]) -> dict[FNode, FNode]:
         """The model as PySMT constants, ready for substitution."""
         mgr = self.env.formula_manager
@@ -115,6 +131,18 @@ def _scalar(mgr, t, value: Value) -> FNode:
     raise TypeError(f"no constant of type {t}")
 
 
+@attrs.frozen
+class HornAnswer:
+    """A backend's answer to a whole safety question (:meth:`Backend.solve_horn`): ``holds``
+    True with an inductive ``invariant`` over the state variables (to be certified), False
+    when a bad state is reachable (no trace: the caller finds one), None when undecided;
+    ``reason`` says which."""
+
+    holds: bool | None
+    invariant: FNode | None
+    reason: str
+
+
 class Backend(abc.ABC):
     """A backend plugin: a name, whether it can run here, and a solver factory."""
 
@@ -133,6 +161,13 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def solver(self, env: Environment, logic: str | None = None) -> Solver: ...
+
+    def solve_horn(self, system: TransitionSystem, goal: FNode,
+                   seconds: float | None = None) -> HornAnswer | None:
+        """Decide whether ``goal`` (over current-step variables) holds in every reachable state
+        of ``system`` as one constrained-Horn-clause problem, within ``seconds``; None when
+        this backend has no such solver (or not for this system)."""
+        return None
 
 
 class ExternalChecker(Backend):

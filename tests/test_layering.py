@@ -38,7 +38,9 @@ ALLOWED = {
     "smt": {"core", "smt"},
     "sim": {"core", "sim"},
     "trace": {"core", "smt", "sim", "trace"},
-    "": {"core", "syntax", "check", "smt", "sim", "trace", ""},
+    "": {"core", "syntax", "check", "smt", "sim", "trace", "server", ""},
+    # the language server: a consumer of the pipeline (parse, check; translate through model)
+    "server": {"core", "syntax", "check", "server", ""},
 }
 
 #: Today's violations, (rule, importer, imported) with "kinduct." left off. Only ever delete lines.
@@ -516,3 +518,15 @@ def test_each_lucent_folder_lists_its_modules():
         names += [p.parent.name for p in folder.glob("*/__init__.py")]
         missing = [n for n in names if not re.search(rf"\b{re.escape(n)}\b", doc)]
         assert not missing, f"{folder.relative_to(ROOT)}/__init__.py does not name {missing}"
+
+
+def test_only_the_plugin_imports_the_language_server():
+    """``server/`` is a consumer of the pipeline: no other Lucent module depends on it, and the
+    plugin imports it inside a function (``kinduct --version`` never loads pygls)."""
+    server = f"{LUCENT}.server"
+    found = {(imp.importer, imp.kind) for imp in ALL_IMPORTS
+             if (imp.target == server or imp.target.startswith(server + "."))
+             and not (imp.importer == server or imp.importer.startswith(server + "."))
+             and not imp.importer.startswith(("tests.", "benchmarks."))}
+    assert found <= {(f"{LUCENT}.plugin", "local")}, sorted(found)
+

@@ -25,6 +25,7 @@ right to left), then the alphabet, names and types.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 from pathlib import Path
 
@@ -389,7 +390,9 @@ def _check(alphabet: tuple[str, ...], rules: list[tuple[str, A.Expr, A.Pos]],
             if e.name == rule_name:
                 raise _err(f"rule '{e.name}' refers to itself (cyclic definition)", e.pos, text, file)
             if e.name not in where:
-                raise _err(f"unknown rule '{e.name}'", e.pos, text, file)
+                close = difflib.get_close_matches(e.name, [*where, *alphabet], 1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                raise _err(f"unknown rule '{e.name}'{hint}", e.pos, text, file)
             if where[e.name] > rule_index:
                 line = lines[e.name][0] if lines[e.name] else "?"
                 raise _err(f"rule '{e.name}' is used before its definition (line {line}); "

@@ -2,17 +2,19 @@
 
 The program reads standard input and writes standard output, one value per line.  To record
 *when* it reads (the trace interleaves inputs and outputs), inputs are not written ahead: the
-runner gives the next line only once the program waits for input, that is, once every process
-of its process group sleeps and one of them sits in ``read`` on its standard input (Linux's
-``/proc/PID/syscall``; where that file cannot be read, a group that has slept for
-:data:`QUIET` seconds with nothing left to read counts as waiting).  Whatever the program wrote
-before it waited is read first, so the trace is ``outputs ?v outputs ?v ... stop``.  Standard
+runner gives the next line only once the program waits for input, that is, once every thread
+of its processes sleeps and one of them sits in ``read`` on its standard input (Linux's
+``/proc/PID/task/TID/syscall``); a group whose threads sleep in an event loop's wait (``poll``,
+``select``, ``epoll``: Node, GHC's I/O manager), or whose system calls cannot be read, counts as
+waiting once it has been quiet, with nothing left to read, for :data:`QUIET` seconds.
+Whatever the program wrote before it waited is read first, so the trace is
+``outputs ?v outputs ?v ... stop``.  Standard
 output is a pipe, whose writes are visible at once; so that programs do not keep their output in
 a buffer while they wait, the child gets ``PYTHONUNBUFFERED=1`` and, where ``stdbuf`` exists,
 runs under ``stdbuf -oL`` (line-buffered C stdio).  A program that asks for more values than
-there are gets end of input, recorded as ``?⊥``.  Blank output lines carry no value and are not
-recorded; a line the program leaves without its newline when it waits for input counts as one
-output.
+there are gets end of input, recorded as ``?⊥`` when it was seen to read.  Blank output lines
+carry no value and are not recorded; a line the program leaves without its newline when it
+waits for input counts as one output.
 
 The program runs in its own session and process group; at the end of the run (it exited, the
 time limit passed, or it wrote more than :data:`MAX_OUTPUT` bytes) the whole group is killed.
@@ -42,6 +44,9 @@ MAX_OUTPUT = 1 << 20
 QUIET = 0.05
 #: System calls that read a file descriptor given as their first argument.
 _READS = {"x86_64": {0, 17, 19, 295}, "aarch64": {63, 65, 67, 69}}.get(platform.machine(), set())
+#: System calls that wait on several descriptors (event loops: Node, GHC's I/O manager, ...).
+_POLLS = {"x86_64": {7, 23, 232, 270, 271, 281, 441},
+          "aarch64": {22, 72, 73, 441}}.get(platform.machine(), set())
 
 RunStatus = Literal["exited", "timeout", "output-limit"]
 
@@ -83,25 +88,37 @@ def _group(pid: int) -> list[int]:
     return found
 
 
-def _state(pid: int) -> str:
+def _tasks(pid: int) -> list[str]:
     try:
-        text = Path(f"/proc/{pid}/stat").read_text()
+        return os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+
+
+def _state(path: str) -> str:
+    """The one-letter state in ``path/stat`` (``X`` when it is gone)."""
+    try:
+        text = Path(f"{path}/stat").read_text()
     except OSError:
         return "X"
     return text[text.rfind(")") + 2:][:1]
 
 
-def _reading_stdin(pid: int) -> bool | None:
-    """Whether ``pid`` is in a read of its descriptor 0; ``None`` when that cannot be known."""
+def _wait(path: str) -> str:
+    """What the task at ``path`` waits in: ``read0`` (a read of descriptor 0), ``poll`` (an
+    event loop's wait), ``other``, or ``unknown`` (``/proc/.../syscall`` cannot be read)."""
     if not _READS:
-        return None
+        return "unknown"
     try:
-        fields = Path(f"/proc/{pid}/syscall").read_text().split()
+        fields = Path(f"{path}/syscall").read_text().split()
     except OSError:
-        return None
+        return "unknown"
     if not fields or not fields[0].isdigit():
-        return None if fields[:1] != ["running"] else False
-    return int(fields[0]) in _READS and len(fields) > 1 and int(fields[1], 16) == 0
+        return "other" if fields[:1] == ["running"] else "unknown"
+    number = int(fields[0])
+    if number in _READS and len(fields) > 1 and int(fields[1], 16) == 0:
+        return "read0"
+    return "poll" if number in _POLLS else "other"
 
 
 class _Waiting:
@@ -117,20 +134,25 @@ class _Waiting:
         fcntl.ioctl(self.probe, termios.FIONREAD, buf)
         return int.from_bytes(buf, "little")
 
-    def __call__(self, now: float) -> bool:
-        states = {p: _state(p) for p in _group(self.pid)}
-        live = [p for p, s in states.items() if s not in ("Z", "X")]
-        if not live or any(states[p] == "R" for p in live) or self.unread():
+    def __call__(self, now: float) -> Literal["read", "quiet"] | None:
+        """``read``: a thread reads standard input; ``quiet``: the program may be waiting for
+        input (an event loop, or no way to tell); ``None``: it is busy or waits for something
+        else."""
+        tasks = [f"/proc/{p}/task/{t}" for p in _group(self.pid) for t in _tasks(p)]
+        states = {t: _state(t) for t in tasks}
+        live = [t for t, s in states.items() if s not in ("Z", "X")]
+        if not live or any(states[t] == "R" for t in live) or self.unread():
             self.quiet_since = None
-            return False
-        answers = [_reading_stdin(p) for p in live]
-        if any(a is True for a in answers):
-            return True
-        if any(a is None for a in answers):
+            return None
+        waits = {_wait(t) for t in live}
+        if "read0" in waits:
+            return "read"
+        if waits & {"poll", "unknown"}:
             if self.quiet_since is None:
                 self.quiet_since = now
-            return now - self.quiet_since >= QUIET
-        return False
+            return "quiet" if now - self.quiet_since >= QUIET else None
+        self.quiet_since = None
+        return None
 
 
 def _command(command: Sequence[str]) -> tuple[list[str], dict[str, str]]:
@@ -232,7 +254,8 @@ def _interact(proc: subprocess.Popen, inputs: Sequence[int], fds: _Fds,
         if now > deadline:
             status = "timeout"
             break
-        if "stdin_w" in fds.open and waiting(now):
+        wait = waiting(now) if "stdin_w" in fds.open else None
+        if wait is not None:
             drain()
             if pending.strip():  # a line without its newline, written before the read
                 events.append(Print(output_value(pending.decode("utf-8", "replace"))))
@@ -246,7 +269,8 @@ def _interact(proc: subprocess.Popen, inputs: Sequence[int], fds: _Fds,
                 fed += 1
             else:
                 fds.close("stdin_w")
-                events.append(In(None))
+                if wait == "read":  # it asked for a value there is not (an event loop
+                    events.append(In(None))  # that merely waits just sees the end)
             activity = True
         pause = 0.0002 if activity else min(pause * 2, 0.005)
         time.sleep(pause)

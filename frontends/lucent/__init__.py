@@ -15,12 +15,20 @@ those inside functions and under ``TYPE_CHECKING``):
 - ``trace/``   4. where the translation's names meet the simulator's values: counterexamples in
                source terms. May import ``core/``, ``smt/`` and ``sim/``.
 
-The entry modules at the top may import every folder:
+- ``server/`` 5. ``kinduct lsp``, the language server: a consumer of the pipeline. May import
+               ``core/``, ``syntax/``, ``check/`` and the entry modules; nothing imports it but
+               ``plugin``, lazily.
+
+The entry modules at the top may import every folder (of them, only ``plugin`` imports
+``server/``, inside a function):
 
 - ``model``: the pipeline (parse, check, translate) and the lift and replay of traces.
 - ``abstraction``: which nodes an analysis reads by their contracts, and which one a
   refinement reads by its body (``--compositional``, ``--modular``, ``opaque``).
 - ``simcli``: ``kinduct simulate`` (parse, check, simulate).
 - ``realizability``: a node's contract as a contract system (parse, check, translate).
-- ``plugin``: the pluggy hooks; imports the three above lazily.
+- ``testgen``: ``kinduct testgen`` (a node's mode paths explored on its translation, diverse
+  traces per path, each checked on the simulator).
+- ``monitor``: ``kinduct monitor`` (a recorded run against a contract, on the simulator).
+- ``plugin``: the pluggy hooks; imports the entry modules above lazily.
 """

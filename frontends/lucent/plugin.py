@@ -51,3 +51,58 @@ def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
         from kinduct.frontends.lucent.simcli import run_simulate
         return run_simulate(args)
     sim.set_defaults(handler=handler)
+
+    lsp = subparsers.add_parser("lsp", help="a Language Server Protocol server over stdio for Lucent files "
+                                            "(diagnostics, outline, checks as you edit)",
+                                example="kinduct lsp --timeout 30")
+    lsp.add_argument("--timeout", type=float, default=20.0,
+                     help="seconds per node analysis of a check (default 20)")
+    lsp.add_argument("--debounce", type=float, default=0.3,
+                     help="seconds of quiet after an edit before the text is analysed again (default 0.3)")
+
+    def serve(args: argparse.Namespace) -> int:
+        from kinduct.frontends.lucent.server.checking import CheckOptions
+        from kinduct.frontends.lucent.server.features import serve as run_server
+        return run_server(CheckOptions(timeout=args.timeout), args.debounce)
+    lsp.set_defaults(handler=serve)
+
+    add_contract_commands(subparsers)
+
+
+def add_contract_commands(subparsers: argparse._SubParsersAction) -> None:
+    """``kinduct testgen`` and ``kinduct monitor`` (the modules load when they run)."""
+    from kinduct.kernel.cli_blocks import timeout_seconds
+    tg = subparsers.add_parser("testgen", help="tests from a Lucent node's contract: diverse traces "
+                               "for every reachable mode path",
+                               example="kinduct testgen examples/lucent/modes.lus --depth 3")
+    tg.add_argument("file")
+    tg.add_argument("--main", help="node to generate tests for")
+    tg.add_argument("--depth", type=int, default=5,
+                    help="explore steps 0..K (Kind 2's --testgen_len; default 5)")
+    tg.add_argument("--per-path", type=int, default=3, help="traces per mode path (default 3)")
+    tg.add_argument("--seed", type=int, default=0, help="random seed of the suggestions")
+    tg.add_argument("--out", default="testgen", help="output directory (default ./testgen)")
+    tg.add_argument("--graph-only", action="store_true", help="only the summary and the graph")
+    tg.add_argument("--timeout", type=timeout_seconds, default=None, help="seconds (default none)")
+    tg.add_argument("--solver", default=None, help="SMT backend (default: the preferred one)")
+    tg.add_argument("--json", action="store_true", help="the summary as JSON")
+
+    def testgen(args: argparse.Namespace) -> int:
+        from kinduct.frontends.lucent.testgen import run_testgen
+        return run_testgen(args)
+    tg.set_defaults(handler=testgen)
+
+    mon = subparsers.add_parser("monitor", help="check a recorded run of a Lucent node against its "
+                                "contract, step by step",
+                                example="kinduct monitor examples/lucent/modes.lus "
+                                        "--trace examples/lucent/modes_run.json")
+    mon.add_argument("file")
+    mon.add_argument("--trace", required=True, help="inputs and outputs: JSON (steps, columns, "
+                     "node blocks, a counterexample) or CSV")
+    mon.add_argument("--main", help="node whose contract to monitor")
+    mon.add_argument("--json", action="store_true", help="JSON output")
+
+    def monitor(args: argparse.Namespace) -> int:
+        from kinduct.frontends.lucent.monitor import run_monitor
+        return run_monitor(args)
+    mon.set_defaults(handler=monitor)

@@ -98,6 +98,17 @@ def read_inputs(path: Path, node) -> list[dict[str, Any]]:
     return out
 
 
+def _unspecified(path: Path, node) -> list[dict[str, Any]] | None:
+    """A JSON list of steps's values for names that are no stream of ``node`` (None: none)."""
+    if path.suffix.lower() != ".json":
+        return None
+    data = json.loads(read_source(path))
+    if not isinstance(data, list) or not data or not all(isinstance(d, dict) for d in data):
+        return None
+    extras = [{k: v for k, v in d.items() if k not in node.types} for d in data]
+    return extras if any(extras) else None
+
+
 def _fmt(v: Any) -> str:
     """A value in Lustre's syntax (reals as ``1.5``, ``2.0`` or ``1/3``)."""
     return format_value(v)
@@ -134,12 +145,21 @@ def run_simulate(args: argparse.Namespace) -> int:
     node = checked.nodes[main]
     inputs = read_inputs(inputs_path, node)
     chosen: list[str] = []
+    given = _unspecified(inputs_path, node)
 
     def oracle(name: str, t: T, k: int):
         # unguarded pre at step 0, free constants, imported outputs, any, x/0: Kind 2 leaves
-        # them unspecified; the simulation picks the type's default and says so
+        # them unspecified; the simulation reads them from the input file (a step's value
+        # under the translation's name, as kinduct testgen writes it), else picks the
+        # type's default and says so
+        if given is not None and name in given[min(k, len(given) - 1)]:
+            return given_oracle(name, t, k)
         chosen.append(name)
         return default_value(t)
+    if given is not None:
+        from kinduct.frontends.lucent.model import trace_oracle
+        from kinduct.kernel.verdict import Trace
+        given_oracle = trace_oracle(Trace.of(given))
 
     sim = Simulator(checked, main, oracle)
     circular = [(inst, n) for inst in sim.instances()

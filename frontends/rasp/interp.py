@@ -11,6 +11,7 @@ Name, arity and type errors are reported here with the location of the offending
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -319,7 +320,9 @@ class Interpreter:
         try:
             return scope.lookup(name)
         except KeyError:
-            own = " (used in its own definition)" if name in self.defining else ""
+            close = difflib.get_close_matches(name, sorted(scope.names()), 1)
+            own = (" (used in its own definition)" if name in self.defining
+                   else f" (did you mean '{close[0]}'?)" if close else "")
             raise self.error(f"unknown name '{name}'{own}", self.loc(t, src)) from None
 
     def ev_list(self, t: Tree, scope: Scope, src: Source) -> Any:

@@ -91,12 +91,37 @@ def _expected(names: set[str]) -> str:
     return "; expected " + ", ".join(words)
 
 
+_NUMBERED = re.compile(r"[ \t]*([0-9]+)(?=[ \t]|$)")
+
+
+def unnumbered(text: str) -> str:
+    """``text`` without the line numbers a paper prints beside a figure (``1 def f(x) {``):
+    when every non-blank line starts with its number, 1, 2, 3, ... (blank lines may be numbered
+    or not), the numbers become spaces, so columns stay where they were.  Any other text is
+    returned unchanged (no RASP statement starts with a number and then a word or nothing)."""
+    lines = text.split("\n")
+    out: list[str] = []
+    expected = 1
+    for line in lines:
+        if not line.strip():
+            out.append(line)
+            continue
+        m = _NUMBERED.match(line)
+        if m is None or int(m.group(1)) != expected:
+            return text
+        expected += 1
+        out.append(" " * m.end() + line[m.end():])
+    return "\n".join(out) if expected > 2 else text
+
+
 @gc_paused()
 def parse(text: str, file: str | Path | None) -> Tree:
-    """Parse a whole program; syntax errors become ``file:line:col: error: ...`` (exit 2)."""
+    """Parse a whole program; syntax errors become ``file:line:col: error: ...`` (exit 2).
+    A figure pasted with its printed line numbers is read without them (:func:`unnumbered`)."""
     # A node's enclosing nodes take a token each, but for an argument list and its argument
     # (`f(x)`: call, args, posarg over `f`, `(` and `)`): a statement nests about as deep as
     # it has tokens, and one of fewer than half the limit is not walked.
+    text = unnumbered(text)
     reader = Reader(text, MAX_NESTING // 2)
     tree = reader.read(lambda r, start: _reference(r, start, file))
     _check_nesting(tree, reader.suspect, text, file)

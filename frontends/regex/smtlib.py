@@ -1,4 +1,5 @@
-"""SMT-LIB regular expressions (the theory of strings, as cvc5 reads them) in a ``.regex`` file.
+"""SMT-LIB regular expressions (the theory of strings, as cvc5 reads them) in a ``.regex`` file,
+and the same constructors in the cvc5 paper's functional notation (its Table 1).
 
 After the alphabet, an expression that starts with an SMT-LIB regex operator —
 ``(re.…``, ``(str.to_re …``, ``((_ re.loop …``/``((_ re.^ …``, or one of the constants
@@ -13,6 +14,11 @@ Constructors and their meaning over the file's alphabet Σ:
   character or ``a`` comes after ``c``, as SMT-LIB says);
 - ``((_ re.loop i j) r)`` i to j copies of r (∅ when j < i), ``((_ re.^ n) r)`` n copies.
 
+The paper's notation: ``rcon(star(to_re("a")), to_re("b"))`` — ``none``, ``to_re``, ``comp``,
+``star``, ``rcon``, ``union``, ``inter`` (SMT-LIB's ``re.none str.to_re re.comp re.* re.++
+re.union re.inter``) and ``ε``, arguments separated by commas; an expression starting with one
+of these names and ``(`` (or that is ``none``) is read so.
+
 Terms are built through the file's :class:`~kinduct.frontends.regex.terms.Algebra`, so they are
 the same normalised terms the infix syntax builds.  Errors are located ``InputError`` values:
 an unknown operator, a wrong number of arguments, a letter not in Σ, nesting deeper than the
@@ -24,14 +30,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from kinduct.frontends.regex.terms import EMPTY, TOP, Algebra, Term
+from kinduct.frontends.regex.terms import EMPTY, EPS, TOP, Algebra, Term
 from kinduct.kernel.errors import InputError
 
 #: Largest count of ``re.loop`` and ``re.^`` (each copy is a term node).
 MAX_COUNT = 1000
 
 _START = re.compile(r"\s*(\(\s*(re\.|str\.to_re\b|\(\s*_\s+re\.)|re\.(none|all|allchar)\b)")
-_TOKEN = re.compile(r'\s*(?:(;[^\n]*|--[^\n]*)|(\()|(\))|("(?:[^"]|"")*")|([^\s()";]+)|(\S))')
+_TOKEN = re.compile(r'\s*(?:(;[^\n]*|--[^\n]*)|(\()|(\))|("(?:[^"]|"")*")|([^\s()";,]+)|(,)|(\S))')
+_LPAR, _RPAR, _STRING, _SYMBOL, _COMMA, _OTHER = range(2, 8)
+#: The cvc5 paper's names (its Table 1) for the SMT-LIB constructors, written f(a, b).
+_PAPER = {"none": "re.none", "to_re": "str.to_re", "comp": "re.comp", "star": "re.*",
+          "rcon": "re.++", "union": "re.union", "inter": "re.inter", "ε": "ε"}
+_PAPER_START = re.compile(r"\s*((rcon|star|union|inter|comp|to_re)\s*\(|none\s*$)")
 
 
 class _Atom:
@@ -55,13 +66,15 @@ class _List:
 
 
 def starts_smtlib(text: str) -> bool:
-    """Whether the expression ``text`` (after the alphabet) is an SMT-LIB term."""
-    return _START.match(text) is not None
+    """Whether the expression ``text`` (after the alphabet) is an SMT-LIB term or one in the
+    paper's functional notation."""
+    return _START.match(text) is not None or _PAPER_START.match(text) is not None
 
 
 class _Parser:
     def __init__(self, algebra: Algebra, text: str, offset: int, file: str | None,
                  max_depth: int) -> None:
+        self.functional = _PAPER_START.match(text, offset) is not None
         self.R = algebra
         self.text = text
         self.offset = offset
@@ -76,33 +89,54 @@ class _Parser:
         return line, pos - (self.text.rfind("\n", 0, pos) + 1) + 1
 
     def read(self) -> _Atom | _List:
-        """The one s-expression from ``offset`` to the end of the text (comments ``;``)."""
-        stack: list[_List] = []
-        done: _Atom | _List | None = None
-        pos = self.offset
-        for m in _TOKEN.finditer(self.text, pos):
-            comment, lpar, rpar, string, symbol, other = m.groups()
-            if comment:
+        """The one term from ``offset`` to the end of the text: an s-expression, or in the
+        paper's functional notation ``f(a, b)`` (read as ``(f a b)``)."""
+        toks = []
+        for m in _TOKEN.finditer(self.text, self.offset):
+            if m.group(1):  # a comment
                 continue
             start = m.start(m.lastindex)
-            line, col = self.place(start)
+            toks.append((m.lastindex, m.group(m.lastindex), *self.place(start)))
+        stack: list[_List] = []
+        done: _Atom | _List | None = None
+        i = 0
+        while i < len(toks):
+            kind, text, line, col = toks[i]
+            i += 1
             if done is not None:
-                raise self.error("unexpected text after the SMT-LIB term (one expression per "
-                                 "file)", line, col)
-            if other:
-                raise self.error(f"unexpected character {other!r}", line, col)
-            if lpar:
+                raise self.error("unexpected text after the term (one expression per file)",
+                                 line, col)
+            if kind == _OTHER or (kind == _COMMA and not self.functional):
+                raise self.error(f"unexpected character {text!r}", line, col)
+            if kind == _COMMA:
+                if not stack or len(stack[-1].items) < 2 or toks[i - 2][0] == _COMMA:
+                    raise self.error("unexpected ','", line, col)
+                continue
+            if self.functional and kind != _RPAR and stack and len(stack[-1].items) >= 2 \
+                    and toks[i - 2][0] != _COMMA:
+                raise self.error(f"missing ',' before {text!r} (arguments are separated by "
+                                 "commas)", line, col)
+            if self.functional and kind == _RPAR and toks[i - 2][0] == _COMMA:
+                raise self.error("unexpected ')' after ','", line, col)
+            opens = kind == _LPAR or (self.functional and kind == _SYMBOL and i < len(toks)
+                                      and toks[i][0] == _LPAR)
+            if opens:
+                if kind == _LPAR and self.functional:
+                    raise self.error("unexpected '(' (write f(a, b))", line, col)
                 if len(stack) >= self.max_depth:
                     raise self.error(f"the regular expression nests deeper than {self.max_depth} "
                                      "levels", line, col)
                 stack.append(_List(line, col))
+                if kind == _SYMBOL:
+                    stack[-1].items.append(_Atom(text, line, col))
+                    i += 1
                 continue
-            if rpar:
+            if kind == _RPAR:
                 if not stack:
                     raise self.error("unexpected ')'", line, col)
                 node: _Atom | _List = stack.pop()
             else:
-                node = _Atom(string or symbol, line, col)
+                node = _Atom(text, line, col)
             if stack:
                 stack[-1].items.append(node)
             else:
@@ -118,9 +152,10 @@ class _Parser:
     def term(self, node: _Atom | _List) -> Term:
         R = self.R
         if isinstance(node, _Atom):
-            consts = {"re.none": EMPTY, "re.all": TOP, "re.allchar": R.any()}
-            if node.text in consts:
-                return consts[node.text]
+            consts = {"re.none": EMPTY, "re.all": TOP, "re.allchar": R.any(), "ε": EPS}
+            name = _PAPER.get(node.text, node.text) if self.functional else node.text
+            if name in consts:
+                return consts[name]
             raise self.error(f"expected a regular expression, got {node.text!r}", node.line,
                              node.col)
         if not node.items:
@@ -128,12 +163,13 @@ class _Parser:
         head, args = node.items[0], node.items[1:]
         if isinstance(head, _List):
             return self._indexed(head, args, node)
-        op = head.text
+        op = _PAPER.get(head.text, head.text) if self.functional else head.text
+        shown = head.text
         if op == "str.to_re":
-            self._arity(node, op, args, 1, 1)
+            self._arity(node, shown, args, 1, 1)
             return R.cat(*(R.chars([ch]) for ch in self._string(args[0], letters=True)))
         if op == "re.range":
-            self._arity(node, op, args, 2, 2)
+            self._arity(node, shown, args, 2, 2)
             lo, hi = (self._string(a, letters=False) for a in args)
             if len(lo) != 1 or len(hi) != 1:
                 return EMPTY
@@ -144,12 +180,13 @@ class _Parser:
             "re.*": (-1, R.star), "re.+": (-1, R.plus), "re.opt": (-1, R.opt),
             "re.comp": (-1, R.neg)}
         if op not in nary:
-            raise self.error(f"unknown regular expression operator {op!r}", head.line, head.col)
+            raise self.error(f"unknown regular expression operator {shown!r}", head.line,
+                             head.col)
         least, build = nary[op]
         if least < 0:
-            self._arity(node, op, args, 1, 1)
+            self._arity(node, shown, args, 1, 1)
         else:
-            self._arity(node, op, args, least, None)
+            self._arity(node, shown, args, least, None)
         return build(*(self.term(a) for a in args))
 
     def _indexed(self, head: _List, args: list[_Atom | _List], node: _List) -> Term:

@@ -16,6 +16,10 @@ from kinduct.kernel.hookspecs import hookimpl
 
 if TYPE_CHECKING:
     from pysmt.environment import Environment
+    from pysmt.fnode import FNode
+
+    from kinduct.kernel.backend import HornAnswer
+    from kinduct.kernel.system import TransitionSystem
 
 
 class _PySMTBackend(Backend):
@@ -39,6 +43,12 @@ class Z3Backend(_PySMTBackend):
     description = "Z3 through PySMT"
     preference = 0
     module = "z3"
+
+    def solve_horn(self, system: TransitionSystem, goal: FNode,
+                   seconds: float | None = None) -> HornAnswer | None:
+        from kinduct.plugins.backends.horn import z3_horn
+
+        return z3_horn(system, goal, seconds)
 
 
 class CVC5Backend(_PySMTBackend):

@@ -35,7 +35,7 @@ from pysmt.operators import (
 from kinduct.kernel import arrays, datatypes
 from kinduct.kernel.backend import Solver, SolverUnknown
 from kinduct.kernel.verdict import Value
-from kinduct.plugins.backends import pysmt_datatypes
+from kinduct.plugins.backends import interpolation, pysmt_datatypes
 
 
 @contextlib.contextmanager
@@ -51,7 +51,7 @@ def _any_digits() -> Iterator[None]:
         sys.set_int_max_str_digits(old)
 
 
-class _PySMTSolver(Solver):
+class _PySMTSolver(interpolation.NativeExtras, Solver):
     """Shared logic: assumption proxies, core mapping and resets."""
 
     pysmt_name: str

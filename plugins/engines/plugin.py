@@ -15,9 +15,12 @@ if TYPE_CHECKING:
 @hookimpl
 def kinduct_register_engines() -> list[Engine]:
     from kinduct.plugins.engines.bmc import BMC
+    from kinduct.plugins.engines.chc import CHC
     from kinduct.plugins.engines.ic3 import IC3
+    from kinduct.plugins.engines.ic3ia import IC3IAEngine
+    from kinduct.plugins.engines.ic3mbp import IC3MBP
     from kinduct.plugins.engines.invgen import InvGen
     from kinduct.plugins.engines.kind import KInduction
     from kinduct.plugins.engines.portfolio import Portfolio
 
-    return [BMC(), KInduction(), IC3(), InvGen(), Portfolio()]
+    return [BMC(), KInduction(), IC3(), IC3IAEngine(), IC3MBP(), CHC(), InvGen(), Portfolio()]

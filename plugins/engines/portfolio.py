@@ -10,10 +10,12 @@ from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Verdict
 
 #: Preferred members in priority order; those not installed are skipped.  All run at once on
-#: the two cores: ``kind`` (its base case is a BMC) and ``ic3`` do most of the work, ``invgen``
-#: runs once and exits after publishing its invariants, ``bmc`` runs at a lower priority
-#: (``niceness``) for deep counterexamples.
-PREFERRED = ("kind", "ic3", "invgen", "bmc")
+#: the two cores: ``kind`` (its base case is a BMC) and ``ic3`` do most of the work, ``chc``
+#: (Horn clauses for z3's Spacer) and ``ic3ia`` (predicate abstraction) take the hard end,
+#: ``invgen`` runs once and exits after publishing its invariants, ``bmc`` runs at a lower
+#: priority (``niceness``) for deep counterexamples.  On a small system the quick phase runs
+#: ``kind``, ``ic3``, ``chc`` and ``ic3ia`` in this order before any process starts.
+PREFERRED = ("kind", "ic3", "chc", "ic3ia", "invgen", "bmc")
 
 
 class Portfolio(Engine):

@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import EXAMPLES, ROOT
 
-HEAVY = ("z3", "cvc5", "pysmt", "lark", "rich")
+HEAVY = ("z3", "cvc5", "pysmt", "lark", "rich", "pygls", "lsprotocol")
 
 PROGRAM = """
 import contextlib, io, json, sys
@@ -38,7 +38,8 @@ def _loaded(*args: str) -> dict:
 
 
 @pytest.mark.parametrize("args", [("--version",), ("--help",), ("check", "--help"),
-                                  ("crasp", "equiv", "--help"), ("bench", "--help")],
+                                  ("crasp", "equiv", "--help"), ("bench", "--help"),
+                                  ("lsp", "--help")],
                          ids=" ".join)
 def test_version_and_help_load_no_solver_and_no_parser(args):
     got = _loaded(*args)

@@ -81,7 +81,8 @@ class Instance:
         self.prefix = prefix
         #: Only the interface and the contract exist (an imported node, or a node abstracted by
         #: its contract): outputs come from the oracle, only the ghost streams are computed.
-        self.abstract = bool(node.imported or (prefix and node.name in sim.abstract))
+        self.abstract = bool(node.imported or ((prefix or sim.abstract_main)
+                                               and node.name in sim.abstract))
         self.defs: dict[str, tuple[list[str], A.Expr]] = {}
         for names, e in node.eqs:
             if self.abstract and not all(n in node.ghosts for n in names):
@@ -435,11 +436,14 @@ def _flatten_typed(v: Any, t: T) -> list[Any]:
 
 class Simulator:
     def __init__(self, checked: Checked, main: str, oracle: Oracle | None = None,
-                 abstract: set[str] | frozenset[str] = frozenset()) -> None:
+                 abstract: set[str] | frozenset[str] = frozenset(),
+                 abstract_main: bool = False) -> None:
         """``abstract``: nodes whose calls are represented by their contract (compositional
-        analysis): their outputs come from the oracle."""
+        analysis): their outputs come from the oracle; ``abstract_main``: so is the main node
+        when it is in ``abstract`` (a contract monitor reads its outputs from a trace)."""
         self.checked = checked
         self.abstract = abstract
+        self.abstract_main = abstract_main
         self.main = checked.nodes[main]
         self.oracle = oracle or default_oracle
         self.consts: dict[str, Any] = {}

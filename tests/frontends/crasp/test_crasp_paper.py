@@ -58,6 +58,15 @@ def test_example1_as_printed_is_the_quoted_program():
     assert printed == quoted
 
 
+def test_example1_as_copied_from_the_pdf():
+    # subscripts copied inline: C[ and C] for C_{[} and C_{]}
+    copied = parse("alphabet [, ]\nC[ := #[\nC] := #]\nV := C[ < C]\nD := #V=0 ∧ C[=C]\n")
+    printed = parse((PAPER / "example1.crasp").read_text())
+    assert [r.name for r in copied.rules] == ["C[", "C]", "V", "D"]
+    word = list("[[][]]][]")
+    assert evaluate(copied, word)["D"] == evaluate(printed, word)["D"] == TABLE["D"]
+
+
 def _dyck(word: str) -> bool:
     depth = 0
     for c in word:
@@ -151,6 +160,8 @@ def test_bare_letter_names_and_rules_win():
 @pytest.mark.parametrize("text,line,col,message", [
     ("alphabet a, b\nX := #[\n", 2, 6, "letter '[' is not in the alphabet"),
     ("alphabet a, b\nX := c\n", 2, 6, "unknown rule 'c'"),
+    ("alphabet a, b\nCount := #a\nX := Cuont > 1\n", 3, 6,
+     "unknown rule 'Cuont' (did you mean 'Count'?)"),
     ("alphabet a, b\nX := 2%2\n", 2, 8, "period offset 2 must be less than the modulus 2"),
     ("alphabet a, b\nX := #_{3,1}(a) = 0\n", 2, 9, "window start 3 must not exceed its end 1"),
     ("alphabet a, b\nX := 2%\n", 2, 8, "unexpected end of line"),

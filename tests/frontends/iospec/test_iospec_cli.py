@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -207,3 +208,11 @@ def test_outputs_without_newline_before_a_read_are_outputs(tmp_path):
     proc = iospec("test", SUM, "--unfoldings", "3", "--json", "--", "sh", str(script))
     data = json.loads(proc.stdout)
     assert proc.returncode == 0 and data["tests"] == data["passed"] == 15
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node here")
+def test_an_event_loop_program():
+    proc = iospec("test", SUM, "--unfoldings", "2", "--tests-per-path", "2", "--json",
+                  "--", "node", str(PROGRAMS / "sum_events.js"))
+    data = json.loads(proc.stdout)
+    assert proc.returncode == 0 and data["tests"] == data["passed"] == 4, data["failure"]

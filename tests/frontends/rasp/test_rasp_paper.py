@@ -209,6 +209,9 @@ open_for_close = select_best(
     ("s = select(indices, indices, ==)  x = aggregate(s, tokens);\n", "1:35",
      "missing ';' before 'x'"),
     ("x = score(indices, 1) + 1;\n", "1:5", "'+' cannot take a scorer"),
+    # Figure 12 defines is_repr and uses isnt_repr
+    ("is_repr = tokens == \"a\";\nx = select(isnt_repr, False, ==);\n", "2:12",
+     "unknown name 'isnt_repr' (did you mean 'is_repr'?)"),
     ("x = select_best(indices, score(indices, 1));\n", "1:5",
      "select_best's first argument must be a selector"),
     ("x = select_best(select(1, 1, ==), indices);\n", "1:5",
@@ -234,3 +237,54 @@ def test_fixed_figures_give_the_papers_values():
     assert evaluate(fig13.sop("s"), list("cabd")) == list("abcd")
     with pytest.raises(InputError):
         load_text(FIG13)
+
+
+FIG15_PRINTED = """1 def num_prevs(bools) {
+2     prevs = select(indices,indices,<=);
+3     return (indices+1) *
+4         aggregate(prevs,
+5             indicator(bools));
+6 }
+7 n_opens = num_prevs(tokens=="(");
+8 n_closes = num_prevs(tokens==")");
+9 balance = n_opens - n_closes;
+10 prev_imbalances = num_prevs(balance<0);
+11 dyck1PTF = "F" if prev_imbalances > 0
+12             else
+13             ("T" if balance==0 else "P");
+"""
+
+
+def test_figure_with_its_printed_line_numbers():
+    p = load_text(FIG15_PRINTED)
+    # section 5 prints Dyck1_ptf("()()") = "PTPTF", five letters for four positions; by the
+    # task's definition each prefix is P (legal, open), T (balanced) or F (illegal)
+    assert evaluate(p.sop("dyck1PTF"), list("()()")) == list("PTPT")
+    assert evaluate(p.sop("dyck1PTF"), list("(()))(")) == list("PPPTFF")
+
+
+def test_line_numbers_errors_keep_their_columns(capsys, tmp_path):
+    path = tmp_path / "fig.rasp"
+    path.write_text("1 reverse = aggregate(\n2     select(indices,\n3         length-indices-1, ==)\n"
+                    "4     tokens );\n")
+    code, out, err = kinduct(capsys, "rasp", "eval", path, "reverse", "abc")
+    assert code == 3 and "fig.rasp:3:32: error: missing ','" in err
+
+
+@pytest.mark.parametrize("text", [
+    "x = 1;\n",                       # nothing numbered
+    "1 x = 1;\n",                     # one numbered line is no figure
+    "1 x = 1;\n3 y = 2;\n",           # not consecutive
+    "2 x = 1;\n3 y = 2;\n",           # not from 1
+    "1 x = 1;\ny = 2;\n",             # a line without its number
+])
+def test_only_numbered_figures_lose_their_numbers(text):
+    from kinduct.frontends.rasp.syntax import unnumbered
+
+    assert unnumbered(text) == text
+
+
+def test_numbered_blank_lines():
+    from kinduct.frontends.rasp.syntax import unnumbered
+
+    assert unnumbered("1 x = 1;\n2\n3 y = x;\n") == "  x = 1;\n \n  y = x;\n"

@@ -84,6 +84,31 @@ def smtlib(t) -> str:
     return f"((_ re.^ {t[2]}) {smtlib(t[1])})"
 
 
+def functional(t) -> str:
+    """The cvc5 paper's notation (none, to_re, comp, star, rcon, union, inter, ε)."""
+    op = t[0]
+    if op in ("chr", "word"):
+        return f'to_re("{t[1]}")'
+    if op == "rng":
+        letters = [c for c in SIGMA if t[1] <= c <= t[2]]
+        return "union(" + ", ".join(f'to_re("{c}")' for c in letters) + ")"
+    if op == "any":
+        return 'union(to_re("a"), to_re("b"), to_re("c"))'
+    if op == "eps":
+        return "ε"
+    if op in ("cat", "alt"):
+        return f"{'rcon' if op == 'cat' else 'union'}({functional(t[1])}, {functional(t[2])})"
+    if op == "star":
+        return f"star({functional(t[1])})"
+    if op == "plus":
+        return f"rcon({functional(t[1])}, star({functional(t[1])}))"
+    if op == "opt":
+        return f"union(ε, {functional(t[1])})"
+    low, high = (t[2], t[3]) if op == "loop" else (t[2], t[2])
+    copies = [functional(t[1])] * low + [f"union(ε, {functional(t[1])})"] * (high - low)
+    return "rcon(" + ", ".join(copies or ["ε"]) + ")"
+
+
 def python(t) -> str:
     op = t[0]
     if op == "chr":
@@ -113,10 +138,12 @@ def test_match_agrees_with_python_re(tree, words):
     pattern = re.compile(python(tree))
     a = parse(HEAD + infix(tree) + "\n")
     b = parse(HEAD + smtlib(tree) + "\n")
+    c = parse(HEAD + functional(tree) + "\n")
     for w in words:
         want = pattern.fullmatch(w) is not None
         assert a.accepts(w) is want, (infix(tree), w)
         assert b.accepts(w) is want, (smtlib(tree), w)
+        assert c.accepts(w) is want, (functional(tree), w)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -155,7 +182,7 @@ def test_boolean_constructors(t1, t2, words):
 def test_paper_examples_5_and_6(capsys):
     # Example 6: with the simplifications, the derivative of a*b by "a" remains a*b, and the
     # final derivative by "aab" is simply ε, which is nullable
-    for name in ("astarb.regex", "astarb_smtlib.regex"):
+    for name in ("astarb.regex", "astarb_smtlib.regex", "astarb_paper.regex"):
         code, out, err = run_main(capsys, "regex", "derive", CVC5 / name, "aab", "--json")
         assert code == 0, err
         got = json.loads(out)
@@ -221,11 +248,16 @@ def test_crasp_eval_points_to_regex_match(capsys):
     ("(re.foo a)", "2:2", "unknown regular expression operator 're.foo'"),
     ("(re.* re.all re.all)", "2:1", "re.* takes 1 argument(s), got 2"),
     ("(re.++ re.all", "2:14", "expected ')'"),
-    ("(re.++ re.all) a", "2:16", "unexpected text after the SMT-LIB term"),
+    ("(re.++ re.all) a", "2:16", "unexpected text after the term"),
     ("((_ re.loop 2) re.all)", "2:2", "takes 2 numeral(s), got 1"),
     ("((_ re.^ 5000) re.all)", "2:10", "too large"),
     ("(re.union" * 150 + " re.all" + ")" * 150, "2:", "nests deeper than"),
     ("(str.to_re a)", "2:12", "expected a string literal"),
+    ('rcon(to_re("a") to_re("b"))', "2:17", "missing ',' before 'to_re'"),
+    ('rcon(to_re("a"),)', "2:17", "unexpected ')' after ','"),
+    ('star(to_re("a"), ε)', "2:1", "star takes 1 argument(s), got 2"),
+    ('star((to_re("a")))', "2:6", "unexpected '('"),
+    ('(re.++ re.all, re.all)', "2:14", "unexpected character ','"),
 ])
 def test_syntax_errors_are_located(body, where, message):
     with pytest.raises(InputError) as info:

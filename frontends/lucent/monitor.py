@@ -1,0 +1,285 @@
+"""``kinduct monitor FILE --trace T [--main N] [--json]``: a recorded run against a contract.
+
+Kind 2's contract monitor (``--enable contract_monitor --monitor_trace_file T``): the trace
+gives the main node's inputs *and outputs* at every step; the node is run on the simulator
+(the reference semantics, not the SMT translation) as if it were imported, so its outputs are
+the trace's and only the contract is computed (ghosts, calls in the contract).  Every
+assumption, guarantee and mode (the conjunction of its requires, of its ensures) is
+evaluated at every step.  When the trace has no outputs at all and the node has a body, the
+body computes them.
+
+The verdict: the first step where a guarantee is false, or a mode's requires hold and its
+ensures do not, while every assumption has held up to and including that step (exit 20, as
+Kind 2's falsified); none (exit 10).  A false assumption is reported too: from there on the
+contract owes nothing.
+
+Traces read: a JSON list of steps (``[{"x": 1, ...}, ...]``: Kind 2's interpreter input and
+``kinduct testgen``'s), a JSON object of columns, node blocks (``kinduct simulate --json``),
+the JSON output of ``kinduct check --json`` or ``kind2 -json`` (the first counterexample), and
+CSV with one column per stream.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core.checked import Checked, Node
+from kinduct.frontends.lucent.sim.simulate import Instance, Oracle, Simulator, default_value
+from kinduct.frontends.lucent.simcli import parse_value
+from kinduct.kernel.errors import InputError
+from kinduct.kernel.frontend import read_source
+
+#: Kind 2's exit codes: every element held (as a proof's 10), some was violated (20).
+HELD, VIOLATED = 10, 20
+
+
+@attrs.frozen
+class Element:
+    """One contract element's truth at every step: ``kind`` is ``assumption``,
+    ``guarantee``, ``require`` or ``ensure`` (a mode's requires / ensures, conjoined)."""
+
+    kind: str
+    name: str
+    values: tuple[bool, ...]
+
+
+@attrs.frozen
+class Violation:
+    """The first step where the contract is broken, the element, and the streams' values."""
+
+    kind: str
+    name: str
+    step: int
+    values: Mapping[str, Any]
+
+
+@attrs.frozen
+class Monitored:
+    """The outcome of monitoring one trace."""
+
+    node: str
+    steps: int
+    elements: tuple[Element, ...]
+    streams: tuple[tuple[str, str, tuple[Any, ...]], ...]  # name, class, values
+    violation: Violation | None
+    assumption_failure: Violation | None
+
+
+def _elements(node: Node) -> list[tuple[str, str, A.Expr | list[A.Expr]]]:
+    out: list[tuple[str, str, A.Expr | list[A.Expr]]] = []
+    out += [("assumption", a.name, a.expr) for a in node.assumes]
+    out += [("guarantee", g.name, g.expr) for g in node.guarantees]
+    for m in node.modes:
+        name = f"{m.site}{m.name}"
+        out.append(("require", f"{name}.requires", list(m.requires)))
+        out.append(("ensure", f"{name}.ensures", [e for _, e, _ in m.ensures]))
+    return out
+
+
+def _truth(inst: Instance, e: A.Expr | list[A.Expr]) -> bool:
+    if isinstance(e, list):
+        return all(bool(inst.eval(x)) for x in e)
+    return bool(inst.eval(e))
+
+
+def monitor(checked: Checked, main: str, steps: Sequence[Mapping[str, Any]],
+            with_outputs: bool, given: Oracle | None = None) -> Monitored:
+    """Evaluate ``main``'s contract on ``steps`` (values by stream name, already typed).
+    ``with_outputs``: the steps give the outputs (else the body computes them); ``given``:
+    the values left unspecified (an unguarded ``pre`` at the first step, a free constant, ...;
+    None: the types' defaults)."""
+    node = checked.nodes[main]
+
+    def oracle(name: str, t, k: int) -> Any:
+        if with_outputs and name in node.outputs and k < len(steps):
+            return steps[k][name]
+        return given(name, t, k) if given is not None else default_value(t)
+
+    sim = Simulator(checked, main, oracle, abstract={main} if with_outputs else frozenset(),
+                    abstract_main=with_outputs)
+    elements = _elements(node)
+    for i, (_, _, e) in enumerate(elements):
+        sim.root.watches.append((f"e{i}", lambda inst, e=e: _truth(inst, e)))
+    values: list[list[bool]] = [[] for _ in elements]
+    for step in steps:
+        sim.step({n: step[n] for n in node.inputs})
+        for i in range(len(elements)):
+            values[i].append(bool(sim.root.watched[f"e{i}"]))
+    shown = [(n, "input") for n in node.inputs] + [(n, "output") for n in node.outputs]
+    streams = tuple((n, cls, tuple(h.get(n) for h in sim.root.history)) for n, cls in shown)
+    out = tuple(Element(kind, name, tuple(v)) for (kind, name, _), v in zip(elements, values, strict=True))
+    violation, failure = _verdict(out, streams, len(steps))
+    return Monitored(main, len(steps), out, streams, violation, failure)
+
+
+def _verdict(elements: Sequence[Element], streams, n: int) -> tuple[Violation | None, Violation | None]:
+    def at(kind: str, name: str, k: int) -> Violation:
+        return Violation(kind, name, k, {s: vals[k] for s, _, vals in streams})
+    requires = {e.name.removesuffix(".requires"): e for e in elements if e.kind == "require"}
+    for k in range(n):
+        for e in elements:
+            if e.kind == "assumption" and not e.values[k]:
+                return None, at(e.kind, e.name, k)
+        for e in elements:
+            if e.kind == "guarantee" and not e.values[k]:
+                return at(e.kind, e.name, k), None
+            if e.kind == "ensure" and not e.values[k] and \
+                    requires[e.name.removesuffix(".ensures")].values[k]:
+                return at(e.kind, e.name, k), None
+    return None, None
+
+
+def contracted(checked: Checked) -> list[str]:
+    """Where no node is a main one (a file of imported nodes): the last declared node with a
+    contract."""
+    nodes = [n for n in checked.order if checked.nodes[n].has_contract]
+    return nodes[-1:]
+
+
+# ---- reading traces ----
+
+def read_trace(path: Path, node: Node) -> tuple[list[dict[str, Any]], bool, list[dict[str, Any]]]:
+    """The steps of the trace at ``path`` (typed values by stream name), whether they give
+    the node's outputs, and the other values of each step (by the translation's names: what
+    a run left unspecified, as ``kinduct testgen`` and counterexamples give them)."""
+    text = read_source(path)
+    if path.suffix.lower() == ".csv":
+        table = list(csv.reader([line for line in text.splitlines() if line.strip()]))
+        header = [h.strip() for h in table[0]] if table else []
+        rows: list[dict[str, Any]] = [dict(zip(header, r, strict=False)) for r in table[1:]]
+    else:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}:{exc.lineno}:{exc.colno}: error: invalid JSON: {exc.msg}") from None
+        rows = _rows(data, node, path)
+    names = node.inputs + node.outputs
+    given = [n for n in node.outputs if rows and all(n in r for r in rows)]
+    with_outputs = bool(given) or not node.outputs
+    if node.outputs and not with_outputs and node.imported:
+        raise InputError(f"{path}: the trace gives no value for the outputs of imported node "
+                         f"'{node.name}' ({', '.join(node.outputs)})")
+    if with_outputs and len(given) != len(node.outputs):
+        missing = [n for n in node.outputs if n not in given]
+        raise InputError(f"{path}: the trace gives no value for output '{missing[0]}' at some step")
+    steps = []
+    for k, row in enumerate(rows):
+        step = {}
+        for n in names if with_outputs else node.inputs:
+            if n not in row:
+                raise InputError(f"{path}: step {k}: no value for input '{n}'")
+            step[n] = parse_value(row[n], node.types[n], f"{path}: step {k}, stream '{n}'")
+        steps.append(step)
+    extras = [{k: v for k, v in row.items() if k not in node.types} for row in rows]
+    return steps, with_outputs, extras
+
+
+def _rows(data: Any, node: Node, path: Path) -> list[dict[str, Any]]:
+    if isinstance(data, dict):
+        if "streams" in data:
+            return _block_rows(data)
+        n = max((len(v) for v in data.values() if isinstance(v, list)), default=0)
+        return [{k: v[i] for k, v in data.items() if isinstance(v, list) and i < len(v)}
+                for i in range(n)]
+    if not isinstance(data, list):
+        raise InputError(f"{path}: expected a list of steps, an object of columns or node blocks")
+    blocks = [d for d in data if isinstance(d, dict) and "streams" in d]
+    if blocks:
+        named = [b for b in blocks if b.get("name") == node.name]
+        return _block_rows((named or blocks)[0])
+    for d in data:  # kinduct check --json, kind2 -json: the first counterexample
+        if isinstance(d, dict) and isinstance(d.get("counterExample"), list):
+            return _rows(d["counterExample"], node, path)
+    if all(isinstance(d, dict) for d in data):
+        return [dict(d) for d in data if "objectType" not in d]
+    raise InputError(f"{path}: expected a list of steps, an object of columns or node blocks")
+
+
+def _block_rows(block: Mapping[str, Any]) -> list[dict[str, Any]]:
+    rows: dict[int, dict[str, Any]] = {}
+    for s in block["streams"]:
+        for k, v in s.get("instantValues", []):
+            rows.setdefault(int(k), {})[s["name"]] = _from_json(v)
+    return [rows.get(k, {}) for k in range(max(rows, default=-1) + 1)]
+
+
+def _from_json(v: Any) -> Any:
+    """Kind 2's JSON value of a non-integral real, ``{"num": n, "den": d}``, as ``n/d``."""
+    if isinstance(v, dict) and set(v) == {"num", "den"}:
+        return f"{v['num']}/{v['den']}"
+    return v
+
+
+# ---- the command ----
+
+def as_json(m: Monitored) -> dict[str, Any]:
+    def violation(v: Violation | None) -> dict[str, Any] | None:
+        if v is None:
+            return None
+        return {"category": v.kind, "name": v.name, "step": v.step,
+                "values": {k: _plain(x) for k, x in v.values.items()}}
+    return {"objectType": "contractMonitor", "node": m.node, "steps": m.steps,
+            "result": "violated" if m.violation else "held",
+            "violation": violation(m.violation), "assumptionFailure": violation(m.assumption_failure),
+            "elements": [{"category": e.kind, "name": e.name,
+                          "instantValues": [[k, v] for k, v in enumerate(e.values)]}
+                         for e in m.elements],
+            "streams": [{"name": n, "class": c, "instantValues": [[k, _plain(v)] for k, v in enumerate(vs)]}
+                        for n, c, vs in m.streams]}
+
+
+def _plain(v: Any) -> Any:
+    from kinduct.kernel.report import json_value
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    return json_value(v)
+
+
+def run_monitor(args: argparse.Namespace) -> int:
+    from kinduct.frontends.lucent.model import load_checked, main_nodes, trace_oracle
+    from kinduct.kernel.cli_blocks import console, existing_file
+    from kinduct.kernel.frontend import LoadOptions
+    from kinduct.kernel.report import format_value, print_stream_table
+    from kinduct.kernel.verdict import Trace
+
+    path = existing_file(args.file)
+    trace_path = existing_file(args.trace)
+    checked = load_checked(path)
+    mains = main_nodes(checked, LoadOptions(main=args.main)) or contracted(checked)
+    if not mains:
+        raise InputError(f"{checked.file}: no node to monitor (use --main)")
+    node = checked.nodes[mains[0]]
+    if not node.has_contract:
+        raise InputError(f"{checked.file}: node '{node.name}' has no contract to monitor")
+    steps, with_outputs, extras = read_trace(trace_path, node)
+    given = trace_oracle(Trace.of(extras)) if any(extras) else None
+    m = monitor(checked, node.name, steps, with_outputs, given)
+    code = VIOLATED if m.violation else HELD
+    if args.json:
+        print(json.dumps([as_json(m)], indent=2))
+        return code
+    out = console()
+    rows = [(e.name, e.kind, ["tt" if v else "ff" for v in e.values]) for e in m.elements]
+    rows += [(n, c, [format_value(v) for v in vs]) for n, c, vs in m.streams]
+    print_stream_table(out, f"contract monitor of {m.node} ({m.steps} steps)", ("element", "category"),
+                       rows, m.steps)
+    if m.assumption_failure:
+        f = m.assumption_failure
+        out.print(f"assumption {f.name} is false at step {f.step}: the contract owes nothing from there")
+    if m.violation:
+        v = m.violation
+        shown = ", ".join(f"{k} = {format_value(x)}" for k, x in v.values.items())
+        out.print(f"violated: {v.kind} {v.name} at step {v.step} ({shown})")
+    else:
+        out.print("every guarantee and mode held")
+    return code
