@@ -159,32 +159,20 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise InputError(f"{path}: the model has no property to check")
     watchdog.fallback(_timeout_report(selected, preamble, args.json, args.timeout))
 
-    refinements: dict[int, tuple[refinement.Refined, list[Verdict]]] = {}
-    proved: set[str] = set()
+    modular = refinement.ModularRun() if args.modular and args.compositional else None
 
     with _progress(options, args.json, start) as options:
         def decide_one(i: int, timeout: float | None, names: Sequence[str] | None) -> list[Verdict]:
             system, timed = selected[i], attrs.evolve(options, timeout=timeout)
             verdicts = decide(system, timed, start, names or [p.name for p in system.properties])
-            if args.modular and args.compositional:  # Kind 2 refines only there
-                refined = refinement.refine(system, verdicts, frozenset(proved),
-                                            lambda s: decide(s, timed, start, [p.name for p in s.properties]))
-                if refined.analyses:
-                    refinements[i] = (refined, verdicts)
-                verdicts = refined.verdicts
-                if system.origin.top and refinement.proves(system, verdicts):
-                    proved.add(system.origin.top)
-            return verdicts
+            if modular is None:  # Kind 2 refines only under --modular --compositional
+                return verdicts
+            return modular.after(i, system, verdicts,
+                                 lambda s: decide(s, timed, start, [p.name for p in s.properties]))
 
         verdict_lists = decide_in_turn(len(selected), args.timeout, start, decide_one)
-    results: list = []
-    for i, (system, verdicts) in enumerate(zip(selected, verdict_lists, strict=True)):
-        if i not in refinements:
-            results.append((system, verdicts))
-            continue
-        refined, abstract = refinements[i]  # as Kind 2: the abstraction, then each refinement
-        results.append((system, refined.first(verdicts, abstract)))
-        results.extend(refined.analyses)
+    results = list(zip(selected, verdict_lists, strict=True)) if modular is None else \
+        modular.analyses(selected, verdict_lists)
     return print_analyses(results, args.json, preamble)
 
 
