@@ -105,7 +105,7 @@ def run_learn(name: str, seed: int, timeout: float, heldout: int, equiv_timeout:
         # against the reference program: "proved", or "not verified" with a counterexample
         t = time.perf_counter()
         check = check_language(program, lang, to_acceptor(ref, "B") if ref is not None else None,
-                               lang.title, seed, equiv_timeout)
+                               lang.title, seed, equiv_timeout, min(map(len, words)))
         row["language_check"] = check.as_dict()
         row["equiv"] = ("valid" if check.proved else "falsifiable" if check.counterexample
                         else "unknown")

@@ -8,7 +8,7 @@ nodes, positions and window/period parameter places (a binary node is placed at 
 token of its left operand, parentheses included, as lark's ``propagate_positions`` does).
 
 It never judges a line wrong: a line it cannot read (a syntax error, or one of the lexer's
-quirks it does not reproduce, such as ``a andx`` reading as ``a and x``) is handed to the
+quirks it does not reproduce, or two rules on one line) is handed to the
 ``reference`` callback, which parses that line with lark in a window that keeps its line and
 column and either returns the statement or raises lark's located error.  So lark stays the
 definition of the language and the author of every syntax error message, and this module only
@@ -54,9 +54,9 @@ class Decline(Exception):
 
 #: A statement as :class:`~kinduct.frontends.crasp.parser._Build` returns it.
 Item = tuple
-#: ``reference(line_number, line, alphabet_line_number, alphabet_line)``: lark's statement on
+#: ``reference(line_number, line, alphabet_line_number, alphabet_line)``: lark's statements on
 #: that line (or lark's error, raised); the alphabet's line is None until it is read.
-Reference = Callable[[int, str, int | None, str], Item]
+Reference = Callable[[int, str, int | None, str], list[Item]]
 
 
 class Reader:
@@ -117,13 +117,14 @@ class Reader:
             if long_int or len(toks) > max_depth:
                 self.suspect.append(len(self.items) - 1)
         if self.alphabet_line is None:
-            self.items.append(reference(0, "", None, ""))
+            self.items.extend(reference(0, "", None, ""))
 
     def _refer(self, lineno: int, raw: str, reference: Reference) -> None:
-        self.items.append(reference(lineno, raw, self.alphabet_line, self.alphabet_text))
+        for item in reference(lineno, raw, self.alphabet_line, self.alphabet_text):
+            self.items.append(item)
+            self.suspect.append(len(self.items) - 1)  # lark's tree is checked like the others
         if self.alphabet_line is None:
             self.alphabet_line, self.alphabet_text = lineno, raw
-        self.suspect.append(len(self.items) - 1)  # lark's tree is checked like the others
 
     # -- statements -----------------------------------------------------------------------
 

@@ -235,7 +235,8 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputErr
         msg = f"unexpected {what}{_expected(exc, parser)}"
         expected = set(getattr(exc, "expected", None) or ())
         if "PLUS" in expected and "_NL" in expected and tok.type not in ("CMP", "$END"):
-            msg = f"unexpected {what}, expected an operator or the end of the line (one rule per line)"
+            msg = (f"unexpected {what}, expected an operator, the end of the line or another "
+                   "rule (`Name := expression`)")
         if tok.type == "CMP" and "'?'" in msg:
             msg = f"comparisons do not chain: write `a < b and b < c` (unexpected '{tok}')"
         if "'alphabet'" in _expected(exc, parser):
@@ -257,7 +258,7 @@ def parse(text: str, file: str | Path | None = None) -> A.Program:
         text += "\n"
     reader = Reader(MAX_DEPTH, MAX_DIGITS)
 
-    def reference(lineno: int, line: str, alphabet_line: int | None, alphabet: str) -> Item:
+    def reference(lineno: int, line: str, alphabet_line: int | None, alphabet: str) -> list[Item]:
         return _reference(text, file_s, reader, lineno, line, alphabet_line, alphabet)
 
     reader.read(text, reference)
@@ -282,10 +283,10 @@ def parse(text: str, file: str | Path | None = None) -> A.Program:
 
 
 def _reference(text: str, file: str | None, reader: Reader, lineno: int, line: str,
-               alphabet_line: int | None, alphabet: str) -> Item:
-    """Line ``lineno`` parsed by lark in a window of two lines, the alphabet's and this one
-    (a statement reads the same after any statements), its places moved back to the text.
-    Line 0 stands for a text without an alphabet."""
+               alphabet_line: int | None, alphabet: str) -> list[Item]:
+    """The statements of line ``lineno`` (one or more) parsed by lark in a window of two lines,
+    the alphabet's and this one (a statement reads the same after any statements), their places
+    moved back to the text.  Line 0 stands for a text without an alphabet."""
     if alphabet_line is None:
         window, first = line + "\n", 1
     else:
@@ -294,9 +295,10 @@ def _reference(text: str, file: str | None, reader: Reader, lineno: int, line: s
         tree = _lark().parse(window)
     except UnexpectedInput as exc:
         raise _syntax_error(shift_error(exc, max(lineno - first, 0), 0), text, file) from None
-    statement = tree.children[-1]
-    shift(statement, lineno - first, 0)
-    return _Build(reader.params, reader.long_ints).transform(tree)[-1]
+    own = 0 if alphabet_line is None else 1  # the window's alphabet is not this line's
+    for statement in tree.children[own:]:
+        shift(statement, lineno - first, 0)
+    return _Build(reader.params, reader.long_ints).transform(tree)[own:]
 
 
 def _check_limits(reader: Reader, text: str, file: str | None) -> None:

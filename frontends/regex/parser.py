@@ -119,7 +119,8 @@ def parse(text: str, file: str | Path | None = None) -> Regex:
         algebra = Algebra(tuple(dict.fromkeys(ch for ch, _, _ in letters)))
         start = _offset(text, tokens.current)
         if start is not None and starts_smtlib(text[start:]):
-            term = parse_term(algebra, text, start, file_s, MAX_DEPTH)
+            term = parse_term(algebra, text, start, file_s, MAX_DEPTH,
+                              MAX_EXPANSION + 4 * len(text))
             return Regex(_alphabet(letters, text, file_s), algebra, term, text)
         reader = Reader(algebra, MAX_DEPTH, MAX_EXPANSION + 4 * len(text))
         term = reader.read(tokens)

@@ -22,7 +22,8 @@ of these names and ``(`` (or that is ``none``) is read so.
 Terms are built through the file's :class:`~kinduct.frontends.regex.terms.Algebra`, so they are
 the same normalised terms the infix syntax builds.  Errors are located ``InputError`` values:
 an unknown operator, a wrong number of arguments, a letter not in Σ, nesting deeper than the
-parser's limit, loop counts above :data:`MAX_COUNT`.  Comments start with ``;`` or ``--``.
+parser's limit, loop counts above :data:`MAX_COUNT`, loops expanding beyond the parser's size
+limit.  Comments start with ``;`` or ``--``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from kinduct.frontends.regex.terms import EMPTY, EPS, TOP, Algebra, Term
+from kinduct.frontends.regex.terms import EMPTY, EPS, TOP, Algebra, And, Cat, Not, Or, Star, Term
 from kinduct.kernel.errors import InputError
 
 #: Largest count of ``re.loop`` and ``re.^`` (each copy is a term node).
@@ -73,7 +74,9 @@ def starts_smtlib(text: str) -> bool:
 
 class _Parser:
     def __init__(self, algebra: Algebra, text: str, offset: int, file: str | None,
-                 max_depth: int) -> None:
+                 max_depth: int, max_size: int) -> None:
+        self.max_size = max_size
+        self._sizes: dict[int, tuple[Term, int]] = {}  # id -> (term, nodes as printed)
         self.functional = _PAPER_START.match(text, offset) is not None
         self.R = algebra
         self.text = text
@@ -150,6 +153,15 @@ class _Parser:
     # -- terms ---------------------------------------------------------------------------
 
     def term(self, node: _Atom | _List) -> Term:
+        """The term of ``node``, refused when it prints to more than the size limit (``re.+``
+        is ``r r*``: nested ones double it)."""
+        built = self._term(node)
+        if self._size(built) > self.max_size:
+            raise self.error("the regular expression expands to too many terms (re.+ is r r*: "
+                             "nested ones double it)", node.line, node.col)
+        return built
+
+    def _term(self, node: _Atom | _List) -> Term:
         R = self.R
         if isinstance(node, _Atom):
             consts = {"re.none": EMPTY, "re.all": TOP, "re.allchar": R.any(), "ε": EPS}
@@ -215,7 +227,25 @@ class _Parser:
         if hi < lo:
             return EMPTY
         R = self.R
+        if lo * self._size(body) + (hi - lo) * (self._size(body) + 2) > self.max_size:
+            raise self.error(f"the regular expression expands to too many terms ({op} copies "
+                             "its argument)", head.line, head.col)
         return R.cat(*([body] * lo), *([R.opt(body)] * (hi - lo)))
+
+    def _size(self, term: Term) -> int:
+        """Nodes of ``term`` counted as often as they are printed (shared ones too)."""
+        got = self._sizes.get(id(term))
+        if got is not None:
+            return got[1]
+        if isinstance(term, (Cat, Or, And)):
+            kids: tuple[Term, ...] = term.parts
+        elif isinstance(term, (Star, Not)):
+            kids = (term.body,)
+        else:
+            kids = ()
+        size = 1 + sum(self._size(k) for k in kids)
+        self._sizes[id(term)] = (term, size)
+        return size
 
     def _arity(self, node: _List, op: str, args: list, least: int, most: int | None) -> None:
         if len(args) < least or (most is not None and len(args) > most):
@@ -238,8 +268,9 @@ class _Parser:
 
 
 def parse_term(algebra: Algebra, text: str, offset: int, file: str | None,
-               max_depth: int) -> Term:
-    """The SMT-LIB term of ``text`` from ``offset`` (after the alphabet) to its end."""
-    parser = _Parser(algebra, text, offset, file, max_depth)
+               max_depth: int, max_size: int) -> Term:
+    """The SMT-LIB term of ``text`` from ``offset`` (after the alphabet) to its end; lists nest
+    at most ``max_depth`` deep and ``re.loop``/``re.^`` build at most ``max_size`` nodes."""
+    parser = _Parser(algebra, text, offset, file, max_depth, max_size)
     return parser.term(parser.read())
 

@@ -167,7 +167,7 @@ def cmd_learn(args: argparse.Namespace) -> int:
     program = parse(text)  # what we print is what we score
     accuracy, mis = score(program, words, labels)
     found = mis == 0
-    check = _check_language(program, args) if found else None
+    check = _check_language(program, args, min(map(len, words))) if found else None
     if args.json:
         print(json.dumps({"found": found, "accuracy": accuracy, "misclassified": mis,
                           "examples": len(words), "iterations": res.iterations,
@@ -191,7 +191,7 @@ def cmd_learn(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_language(program: A.Program, args: argparse.Namespace):
+def _check_language(program: A.Program, args: argparse.Namespace, min_length: int):
     """Whether a program fitting the data is the intended language (synthesis/verify.py)."""
     from kinduct.frontends.crasp.synthesis.verify import check_language, unverified
     from kinduct.kernel.acceptor_loading import load_acceptor
@@ -200,7 +200,8 @@ def _check_language(program: A.Program, args: argparse.Namespace):
     spec = load_acceptor(args.verify, "B", program.alphabet) if args.verify else None
     if lang is None and spec is None:
         return unverified("no specification: --language NAME or --verify SPEC checks it")
-    return check_language(program, lang, spec, args.verify, args.seed, args.verify_timeout)
+    return check_language(program, lang, spec, args.verify, args.seed, args.verify_timeout,
+                          min_length)
 
 
 def _report(res, args: argparse.Namespace, what: str) -> int:

@@ -59,6 +59,10 @@ class LanguageCheck:
     how: str
     counterexample: tuple[str, ...] | None = None
     program_accepts: bool | None = None
+    #: the training words' shortest length; when the counterexample is shorter, ``in_range`` is
+    #: the shortest separating word found of at least that length (None: none found)
+    min_length: int = 1
+    in_range: tuple[str, ...] | None = None
 
     @property
     def summary(self) -> str:
@@ -69,15 +73,22 @@ class LanguageCheck:
                 else " ".join(self.counterexample)
             side = ("the program accepts it, " + self.target + " does not" if self.program_accepts
                     else self.target + " accepts it, the program does not")
-            return (f"fits the data, language not verified: counterexample {word!r} ({side}; "
+            text = (f"fits the data, language not verified: counterexample {word!r} ({side}; "
                     f"{self.how})")
+            if len(self.counterexample) < self.min_length:
+                text += (f"; it is shorter than every training word (length ≥ {self.min_length}): "
+                         + (f"at those lengths {''.join(self.in_range)!r}" if self.in_range
+                            else "none found at those lengths"))
+            return text
         return f"fits the data, language not verified ({self.how})"
 
     def as_dict(self) -> dict:
         return {"proved": self.proved, "target": self.target, "how": self.how,
                 "counterexample": None if self.counterexample is None
                 else "".join(self.counterexample),
-                "program_accepts": self.program_accepts, "summary": self.summary}
+                "program_accepts": self.program_accepts,
+                "counterexample_in_range": None if self.in_range is None
+                else "".join(self.in_range), "summary": self.summary}
 
 
 def unverified(reason: str) -> LanguageCheck:
@@ -85,11 +96,12 @@ def unverified(reason: str) -> LanguageCheck:
     return LanguageCheck(False, "the intended language", reason)
 
 
-def _first_difference(program: A.Program, words: list[list[str]], member: Member
-                      ) -> tuple[list[str], bool] | None:
-    """The shortest (then first) word where ``program`` and ``member`` differ."""
+def _differences(program: A.Program, words: list[list[str]], member: Member
+                 ) -> list[tuple[list[str], bool]]:
+    """The words where ``program`` and ``member`` differ, shortest (then first) first, each with
+    whether the program accepts it."""
     if not words:
-        return None
+        return []
     letters = set(program.alphabet)
     inside = [w for w in words if all(x in letters for x in w)]
     got = dict.fromkeys(map(tuple, words), False)  # outside the alphabet: the program rejects
@@ -97,11 +109,9 @@ def _first_difference(program: A.Program, words: list[list[str]], member: Member
         accepted = V.accepted(program, V.Batch.from_words(inside, program.alphabet))
         for w, a in zip(inside, np.asarray(accepted, dtype=bool), strict=True):
             got[tuple(w)] = bool(a)
-    wrong = [w for w in words if got[tuple(w)] != bool(member(w))]
-    if not wrong:
-        return None
-    w = min(wrong, key=lambda x: (len(x), x))
-    return w, accepts(program, w) if all(x in letters for x in w) else False
+    wrong = sorted((w for w in words if got[tuple(w)] != bool(member(w))),
+                   key=lambda x: (len(x), x))
+    return [(w, got[tuple(w)]) for w in wrong]
 
 
 def _all_words(alphabet: Sequence[str]) -> tuple[list[list[str]], int]:
@@ -116,8 +126,11 @@ def _all_words(alphabet: Sequence[str]) -> tuple[list[list[str]], int]:
 
 
 def check_language(program: A.Program, language: Language | None, spec: Acceptor | None,
-                   spec_name: str | None, seed: int, verify_timeout: float) -> LanguageCheck:
-    """Compare ``program`` with the Table 1 ``language`` and/or the acceptor ``spec``."""
+                   spec_name: str | None, seed: int, verify_timeout: float,
+                   min_length: int = 1) -> LanguageCheck:
+    """Compare ``program`` with the Table 1 ``language`` and/or the acceptor ``spec``;
+    ``min_length`` is the training words' shortest length (a counterexample below it is
+    reported with the shortest one found at or above it)."""
     target = spec_name or (language.title if language else "the specification")
     member: Member | None = language.member if language is not None else (
         spec.accepts if spec is not None else None)
@@ -125,16 +138,20 @@ def check_language(program: A.Program, language: Language | None, spec: Acceptor
     if member is not None:
         alphabet = language.alphabet if language is not None else spec.alphabet  # type: ignore[union-attr]
         words, n = _all_words(alphabet)
-        found = _first_difference(program, words, member)
+        wrong = _differences(program, words, member)
         done.append(f"all {len(words):,} words up to length {n}")
-        if found is not None:
-            return LanguageCheck(False, target, done[-1], tuple(found[0]), found[1])
-    if language is not None:
+    else:
+        wrong = []
+    if language is not None and not any(len(w) >= min_length for w, _ in wrong):
+        # held-out words (all at least the language's minimum length) look further
         sample = held_out(language, HELDOUT, seed, HELDOUT_LENGTH)
-        found = _first_difference(program, [list(w) for w, _ in sample], language.member)
         done.append(f"{len(sample):,} held-out words up to length {HELDOUT_LENGTH}")
-        if found is not None:
-            return LanguageCheck(False, target, done[-1], tuple(found[0]), found[1])
+        wrong += _differences(program, [list(w) for w, _ in sample], language.member)
+    if wrong:  # the exhaustive words come first, so wrong[0] is the shortest found
+        first, accepted = wrong[0]
+        in_range = next((tuple(w) for w, _ in wrong if len(w) >= min_length), None)
+        return LanguageCheck(False, target, " and ".join(done), tuple(first), accepted,
+                             min_length, in_range)
     if spec is None and language is not None and language.reference is not None:
         spec = to_acceptor(parse(language.reference), "B")
     if spec is None:

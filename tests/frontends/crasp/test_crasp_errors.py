@@ -42,8 +42,10 @@ CASES = [
     ("quote", "alphabet 'a, 'b'\nX := 'a'\n", "1:10",
      "unterminated or empty quoted letter (letters are written 'a', without spaces)"),
     ("keyword", "alphabet 'a'\nmin := 'a'\n", "2:1", "'min' is a keyword and cannot name a rule"),
-    ("two-rules-one-line", "alphabet 'a'\nX := 'a' Y := 'a'\n", "2:10",
-     "unexpected 'Y', expected an operator or the end of the line (one rule per line)"),
+    ("two-operands", "alphabet 'a'\nX := 'a' 'a'\n", "2:10",
+     "unexpected ''a'', expected an operator, the end of the line or another rule "
+     "(`Name := expression`)"),
+    ("second-rule-unknown", "alphabet 'a'\nX := 'a' Y := Z\n", "2:15", "unknown rule 'Z'"),
     ("assign", "alphabet 'a'\nX = 'a'\n", "2:3", "unexpected '=', expected ':='"),
     ("chain", "alphabet 'a', 'b'\nX := 1 < 2 < 3\n", "2:12",
      "comparisons do not chain: write `a < b and b < c` (unexpected '<')"),

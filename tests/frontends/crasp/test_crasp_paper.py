@@ -67,6 +67,14 @@ def test_example1_as_copied_from_the_pdf():
     assert evaluate(copied, word)["D"] == evaluate(printed, word)["D"] == TABLE["D"]
 
 
+def test_example1_in_two_columns_as_printed():
+    # the paper typesets Example 1 as a two-column array: two rules on a line
+    two = parse("alphabet [, ]\nC[ := #[    C] := #]\nV := C[ < C]    D := #V=0 ∧ C[=C]\n")
+    one = parse("alphabet [, ]\nC[ := #[\nC] := #]\nV := C[ < C]\nD := #V=0 ∧ C[=C]\n")
+    assert two == one
+    assert [r.pos for r in two.rules] == [(2, 1), (2, 13), (3, 1), (3, 17)]
+
+
 def _dyck(word: str) -> bool:
     depth = 0
     for c in word:

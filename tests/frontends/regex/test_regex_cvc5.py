@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -258,11 +259,17 @@ def test_crasp_eval_points_to_regex_match(capsys):
     ('star(to_re("a"), ε)', "2:1", "star takes 1 argument(s), got 2"),
     ('star((to_re("a")))', "2:6", "unexpected '('"),
     ('(re.++ re.all, re.all)', "2:14", "unexpected character ','"),
+    # loops and nested re.+ that would print to billions of nodes are refused at once
+    ('((_ re.^ 1000) ((_ re.^ 1000) ((_ re.^ 1000) (str.to_re "ab"))))', "2:17",
+     "expands to too many terms"),
+    ("(re.+ " * 70 + '(str.to_re "ab")' + ")" * 70, "2:", "expands to too many terms"),
 ])
 def test_syntax_errors_are_located(body, where, message):
+    start = time.process_time()
     with pytest.raises(InputError) as info:
         parse(HEAD + body + "\n", "r.regex")
     assert f"r.regex:{where}" in str(info.value) and message in str(info.value), str(info.value)
+    assert time.process_time() - start < 10
 
 
 def test_smtlib_range_edge_cases_follow_smtlib():

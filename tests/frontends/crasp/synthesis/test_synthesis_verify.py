@@ -125,3 +125,20 @@ def test_cli_verify_spec_and_no_spec(capsys, tmp_path):
     code, got = _learn(capsys, tmp_path, rows)
     assert got["language"]["proved"] is False
     assert "no specification" in got["language"]["summary"]
+
+
+def test_counterexample_shorter_than_the_data_comes_with_one_at_its_lengths():
+    # a program learned from AnBnCn words of length >= 3: it accepts 'c', which no training
+    # word could forbid, and also a wrong word of length 3
+    p = parse("alphabet 'a', 'b', 'c'\n"
+              "B1 := #[0,0]('a') = #[0,1]('b') or 'c'\n"
+              "B2 := 'b' and 0 = #(B1)\n"
+              "B3 := not #(B1) = #(B2) or #(B2) < #('a')\n"
+              "B4 := (B3 ? #(B3) : #('b')) <= #('c')\n")
+    check = check_language(p, language("anbncn"), None, None, 0, 10.0, min_length=3)
+    short, inside = "".join(check.counterexample), "".join(check.in_range)
+    assert len(short) < 3 <= len(inside)
+    for word in (short, inside):
+        assert accepts(p, list(word)) is not anbncn(word)
+    assert f"at those lengths {inside!r}" in check.summary
+    assert check.as_dict()["counterexample_in_range"] == inside
