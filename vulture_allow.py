@@ -155,4 +155,17 @@ _.map_type  # lark callback (frontends/lucent/syntax/parser.py)
 _.set_lit  # lark callback (frontends/lucent/syntax/parser.py)
 _.map_lit  # lark callback (frontends/lucent/syntax/parser.py)
 _.walk_array_value  # PySMT walker method by node kind (plugins/backends/pysmt_solvers.py)
+# pygls handlers, called by the protocol method they are registered for (frontends/lucent/server/features.py)
+did_open
+did_change
+did_save
+did_close
+document_symbol
+goto_definition
+code_lens
+counterexample_command
+counterexample_request
+get_components
+kind2_check
+kind2_counterexample
 _.writelines  # text-stream protocol of the watchdog's stdout (kernel/watchdog.py)

@@ -157,7 +157,7 @@ class Forker:
         registry.frontends()
         registry.engines()
         registry.backends()
-        from kinduct.frontends.lucent.model import load_checked
+        from kinduct.frontends.lucent.pipeline import load_checked
         load_checked(text="node N(x: int) returns (y: int); let y = x; tel")  # builds the parser
         self.cli = cli
         self.timeout = timeout

@@ -114,7 +114,7 @@ def import_costs(model: Path, env: dict[str, str], top: int, runs: int) -> list[
 
 PARSER_PROBE = """
 import time
-from kinduct.frontends.lucent.model import load_checked
+from kinduct.frontends.lucent.pipeline import load_checked
 text = "node N(x: int) returns (y: int); let y = x; tel"
 t0 = time.perf_counter(); load_checked(text=text); t1 = time.perf_counter()
 load_checked(text=text); t2 = time.perf_counter()

@@ -4,7 +4,8 @@ A falsifiable verdict is replayed on the system (init, trans, assumptions) and o
 frontend's own semantics before it is accepted; a valid one is certified with the other SMT
 backend under ``--certify``; reachability verdicts are mapped back from the invariant engines
 decide.  The first definitive verdict per property wins; of the unknown ones the one with the
-largest bound reached is kept (:class:`Ledger`).
+largest bound reached is kept, and the largest bound any engine reached (:meth:`Ledger.reach`)
+is what an undecided property reports (Kind 2's ``trueFor``) (:class:`Ledger`).
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ class Ledger:
         self.by_name = {p.name: p for p in props}
         self.decided: dict[str, Verdict] = {}
         self.best_unknown: dict[str, Verdict] = {}
+        #: property -> (k, engine): no violation at steps 0..k, the largest k reported.
+        self.reached: dict[str, tuple[int, str]] = {}
 
     def complete(self) -> bool:
         """Whether every property is decided."""
@@ -129,6 +132,19 @@ class Ledger:
                 self.best_unknown[prop.name] = verdict  # the largest bound reached
         return verdict
 
+    def reach(self, names: Sequence[str], k: int, engine: str) -> bool:
+        """``engine`` showed that no execution violates ``names`` at steps ``0..k``; True when
+        that raises the bound of an open property."""
+        raised = False
+        for name in names:
+            if name not in self.by_name or name in self.decided:
+                continue
+            known = self.reached.get(name)
+            if known is None or k > known[0]:
+                self.reached[name] = (k, engine)
+                raised = True
+        return raised
+
     def results(self, notes: dict[str, str], sources: int, timed_out: bool) -> list[Verdict]:
         """One verdict per property, in order: decided ones, else unknown (or error when every
         one of the ``sources`` refused; ``notes``: why engines failed, by engine)."""
@@ -146,12 +162,17 @@ class Ledger:
             else:
                 message = noted or None
             all_refused = bool(notes) and len(notes) == sources and not unk
+            engine, k = (unk.engine, unk.k) if unk else (None, None)
+            bound = self.reached.get(prop.name)
+            if bound is not None and (k is None or bound[0] > k):
+                k = bound[0]
+                engine = engine or bound[1]
             results.append(Verdict(
                 property=prop.name,
-                answer=Answer.ERROR if all_refused else Answer.UNKNOWN,
-                engine=unk.engine if unk else None,
+                answer=Answer.ERROR if all_refused and k is None else Answer.UNKNOWN,
+                engine=engine,
                 solver=self.solver,
-                k=unk.k if unk else None,
+                k=k,
                 runtime=time.monotonic() - self.start,
                 message=message,
                 timeout=timed_out,

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import json
 import os
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -43,8 +42,7 @@ from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.report import log_object
 
 if TYPE_CHECKING:
-    from kinduct.kernel.runner import RunOptions
-    from kinduct.kernel.system import TransitionSystem
+    from kinduct.kernel.runner import ProgressEvent, RunOptions
     from kinduct.kernel.verdict import Verdict
 
 #: The building blocks that used to live here, re-exported while code written against the old
@@ -119,10 +117,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     # the run's modules (runner, engines' kernel, solvers) load here, not for --help
     from kinduct.kernel import refinement, watchdog
     from kinduct.kernel.decide import decide
+    from kinduct.kernel.fallback import PartialReport
     from kinduct.kernel.loading import load_systems
-    from kinduct.kernel.report import options_object
-    from kinduct.kernel.runner import select_properties
+    from kinduct.kernel.runner import Interrupted, interrupted, select_properties
     from kinduct.kernel.schedule import decide_in_turn
+    from kinduct.kernel.verdict import Answer, Verdict
 
     start = run_start()
     options = attrs.evolve(run_options(args), certify=args.certify,
@@ -134,6 +133,15 @@ def cmd_check(args: argparse.Namespace) -> int:
         systems = load_systems(path, args.frontend, load)
     found = [w.message for w in caught if isinstance(w.message, SourceWarning)]
     report_warnings(found, args.json)
+    if not systems:  # as Kind 2 ("No node defined in input model"): an input error
+        raise InputError(f"{path}: the model defines no component to analyse")
+    if args.only_parse:  # as Kind 2's --only_parse
+        if args.json:
+            print(json.dumps([*preamble_of(args, options, found),
+                              log_object("note", "parse", "No parse errors found!")], indent=2))
+        else:
+            print("No parse errors found!")
+        return 0
     if args.property:
         known = {p.name for s in systems for p in s.properties}
         for name in args.property:
@@ -145,75 +153,95 @@ def cmd_check(args: argparse.Namespace) -> int:
             p for p in system.properties if not args.property or p.name in args.property]
         if props:
             selected.append(system.with_properties(props))
-    preamble = [options_object(options.engines, args.timeout, args.bound, args.compositional,
-                               args.modular)]
-    preamble += [log_object("warn", "parse", w.message, w.location) for w in found]
+    preamble = preamble_of(args, options, found)
     if not selected and not args.property:
         # as Kind 2: nothing to check is not an error
         note = f"{path}: the model has no property to check"
         sys.stderr.write(f"kinduct: note: {note}\n")
         if args.json:
-            print(json.dumps([*preamble, log_object("info", "parse", note)], indent=2))
+            print(json.dumps([*preamble, log_object("note", "parse", note)], indent=2))
         return 0
     if not selected:
         raise InputError(f"{path}: the model has no property to check")
-    watchdog.fallback(_timeout_report(selected, preamble, args.json, args.timeout))
+    partial = None if args.timeout is None else PartialReport(
+        selected, preamble, args.json, args.timeout, watchdog.GRACE, watchdog.fallback)
 
     modular = refinement.ModularRun() if args.modular and args.compositional else None
 
-    with _progress(options, args.json, start) as options:
+    #: analysis -> its verdicts so far (what Ctrl-C prints)
+    so_far: dict[int, list[Verdict]] = {}
+    with _progress(options, args.json, start, partial) as options:
         def decide_one(i: int, timeout: float | None, names: Sequence[str] | None) -> list[Verdict]:
             system, timed = selected[i], attrs.evolve(options, timeout=timeout)
-            verdicts = decide(system, timed, start, names or [p.name for p in system.properties])
+            if partial is not None:
+                partial.current = i
+            try:
+                verdicts = decide(system, timed, start, names or [p.name for p in system.properties])
+            except Interrupted as stop:
+                so_far[i] = _merge(so_far.get(i), stop.verdicts)
+                raise
+            so_far[i] = _merge(so_far.get(i), verdicts)
             if modular is None:  # Kind 2 refines only under --modular --compositional
                 return verdicts
             return modular.after(i, system, verdicts,
                                  lambda s: decide(s, timed, start, [p.name for p in s.properties]))
 
-        verdict_lists = decide_in_turn(len(selected), args.timeout, start, decide_one)
+        try:
+            verdict_lists = decide_in_turn(len(selected), args.timeout, start, decide_one)
+        except KeyboardInterrupt:  # Ctrl-C: what was decided, the rest unknown; exit 130
+            results = [(s, so_far.get(i) or interrupted(
+                [Verdict(p.name, Answer.UNKNOWN) for p in s.properties]))
+                for i, s in enumerate(selected)]
+            print_analyses(results, args.json, preamble, args.print_invariants)
+            sys.stderr.write("kinduct: interrupted\n")
+            return INTERRUPTED
     results = list(zip(selected, verdict_lists, strict=True)) if modular is None else \
         modular.analyses(selected, verdict_lists)
-    return print_analyses(results, args.json, preamble)
+    code = print_analyses(results, args.json, preamble, args.print_invariants)
+    return 0 if args.exit_code_mode == "only_errors" and code in (30, 40) else code
 
 
-def _timeout_report(systems: Sequence[TransitionSystem], preamble: list[dict], as_json: bool,
-                    timeout: float | None) -> str:
-    """What the watchdog prints if it ends the run (:func:`watchdog.fallback`): the report with
-    every property unknown ("timeout")."""
-    from kinduct.kernel import watchdog
-    from kinduct.kernel.report import human_report, json_objects
-    from kinduct.kernel.verdict import Answer, Verdict
+def preamble_of(args: argparse.Namespace, options: RunOptions, found: Sequence[SourceWarning]
+                ) -> list[dict]:
+    """The JSON objects before the analyses: the options of the run, the model's warnings."""
+    from kinduct.kernel.report import options_object
 
-    if timeout is None:
-        return ""
-    results = [(s, [Verdict(p.name, Answer.UNKNOWN, runtime=timeout, message="timeout",
-                            timeout=True) for p in s.properties]) for s in systems]
-    if as_json:
-        objects = list(preamble)
-        for system, verdicts in results:
-            objects.extend(json_objects(system, list(system.properties), verdicts))
-        objects.append(log_object("warn", "kinduct", f"timeout: the run was ended "
-                                  f"{watchdog.GRACE:g} s after --timeout {timeout:g}"))
-        return json.dumps(objects, indent=2) + "\n"
-    from rich.console import Console
+    preamble = [options_object(options.engines, args.timeout, args.bound, args.compositional,
+                               args.modular)]
+    return preamble + [log_object("warn", "parse", w.message, w.location) for w in found]
 
-    out = Console(file=io.StringIO(), highlight=False, soft_wrap=True, width=100)
-    for system, verdicts in results:
-        human_report(out, system, list(system.properties), verdicts)
-    return out.file.getvalue()
+
+#: The exit code after Ctrl-C (SIGINT), as Kind 2's.
+INTERRUPTED = 130
+
+
+def _merge(before: list[Verdict] | None, after: list[Verdict]) -> list[Verdict]:
+    """An analysis's verdicts after another turn (``after``, on some of its properties): a
+    definitive verdict of either turn, else the later one."""
+    if before is None:
+        return after
+    again = {v.property: v for v in after}
+    return [v if v.answer.definitive or v.property not in again else again[v.property]
+            for v in before]
 
 
 @contextlib.contextmanager
-def _progress(options: RunOptions, as_json: bool, start: float) -> Iterator[RunOptions]:
+def _progress(options: RunOptions, as_json: bool, start: float,
+              partial: Callable[[ProgressEvent], None] | None = None) -> Iterator[RunOptions]:
     """``options`` with live progress on stderr while engines run (a terminal, not
-    ``--json``)."""
+    ``--json``); every event goes to ``partial`` too (the watchdog's fallback report)."""
     from kinduct.kernel.progress import LiveProgress
 
     if not LiveProgress.wanted(as_json):
-        yield options
+        yield options if partial is None else attrs.evolve(options, progress=partial)
         return
     with LiveProgress(start) as live:
-        yield attrs.evolve(options, progress=live)
+        def both(event: ProgressEvent) -> None:
+            live(event)
+            if partial is not None:
+                partial(event)
+
+        yield attrs.evolve(options, progress=both)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
@@ -275,6 +303,13 @@ def build_parser() -> argparse.ArgumentParser:
                                             "components)")
     check.add_argument("--certify", action="store_true",
                        help="re-check certificates of valid verdicts with the other backend")
+    check.add_argument("--only-parse", action="store_true",
+                       help="only read and check the model, no analysis (exit 0: well-formed)")
+    check.add_argument("--exit-code-mode", choices=("results_and_errors", "only_errors"),
+                       default="results_and_errors",
+                       help="only_errors: exit 0 whatever the verdicts (errors keep their codes)")
+    check.add_argument("--print-invariants", action="store_true",
+                       help="print the invariant that certifies each valid property")
     check.set_defaults(handler=cmd_check)
     own = {action.dest for action in check._actions}
     registry.plugin_manager().hook.kinduct_add_check_options(parser=check)
@@ -325,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _finished(_report_error(exc, as_json))
     except KeyboardInterrupt:
         sys.stderr.write("kinduct: interrupted\n")
-        return 130
+        return INTERRUPTED
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

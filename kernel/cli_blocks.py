@@ -198,9 +198,10 @@ def print_verdicts(system: TransitionSystem, verdicts: Sequence[Verdict], as_jso
 
 
 def print_analyses(results: Sequence[tuple[TransitionSystem, list[Verdict]]], as_json: bool,
-                   preamble: Sequence[dict] = ()) -> int:
+                   preamble: Sequence[dict] = (), invariants: bool = False) -> int:
     """Print one or several analyses (Kind 2 prints one analysisStart..Stop block each);
-    ``preamble``: JSON objects (options, warnings) printed before them."""
+    ``preamble``: JSON objects (options, warnings) printed before them; ``invariants``: the
+    tables are followed by the invariant of each valid property (the JSON always has them)."""
     from kinduct.kernel.report import human_report, json_objects
     from kinduct.kernel.verdict import exit_code
 
@@ -212,7 +213,7 @@ def print_analyses(results: Sequence[tuple[TransitionSystem, list[Verdict]]], as
     else:
         out = console()
         for system, verdicts in results:
-            human_report(out, system, list(system.properties), verdicts)
+            human_report(out, system, list(system.properties), verdicts, invariants)
     return exit_code([v for _, verdicts in results for v in verdicts])
 
 

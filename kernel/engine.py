@@ -79,6 +79,9 @@ class EngineContext:
     - ``companions``: the names of the engines running beside this one in the same run.
     - ``publish_invariants`` / ``poll_invariants``: lemmas proved by one engine, shared with the
       others (SMT-LIB text so they cross process boundaries).
+    - ``reached(names, k)``: the engine has shown that no execution violates the properties
+      ``names`` at any step ``0..k`` (Kind 2's ``trueFor``); the runner keeps the largest ``k``
+      per property for the ``unknown`` it may end as, and shows it as the engine's depth.
     """
 
     solver_name: str
@@ -89,6 +92,7 @@ class EngineContext:
     companions: tuple[str, ...] = ()
     publish_invariants: Callable[[list[str]], None] = lambda lemmas: None
     poll_invariants: Callable[[], list[str]] = lambda: []
+    reached: Callable[[Sequence[str], int], None] = lambda names, k: None
     log: Callable[[str], None] = lambda msg: None
 
     def time_left(self) -> float | None:

@@ -204,8 +204,8 @@ def diverse_traces(problem: ModeProblem, path: ModePath, count: int, rng: random
     """Up to ``count`` runs of ``path``, pairwise different on the integer and Boolean
     variables of ``problem.read``; the suggestions steer those: a random value for each
     (:data:`SUGGESTED`, or a Boolean), and for each earlier run a value different from its
-    own.  The other variables of ``read`` (reals, bit-vectors) are completed by ``solver``
-    for each run."""
+    own; a real through its integer part.  The other variables of ``read`` (reals,
+    bit-vectors) are completed by ``solver`` for each run."""
     unroller = Unroller(problem.system)
     mgr = problem.system.env.formula_manager
     steps = range(len(path))
@@ -216,6 +216,16 @@ def diverse_traces(problem: ModeProblem, path: ModePath, count: int, rng: random
     rest = [v for v in problem.read if not steered(v)] + list(problem.oracles)
     variables = tuple(unroller.timed(v, k) for k in steps for v in chosen)
     formulas = path_formulas(problem, path)
+    # a real is steered through its integer part (a fresh integer ``n <= x < n + 1``)
+    from pysmt.typing import INT
+    for k in steps:
+        for v in problem.read:
+            if v.symbol_type().is_real_type():
+                x = unroller.timed(v, k)
+                n = mgr.Symbol(f"%floor.{x.symbol_name()}", INT)
+                formulas.append(mgr.And(mgr.LE(mgr.ToReal(n), x),
+                                        mgr.LT(x, mgr.Plus(mgr.ToReal(n), mgr.Real(1)))))
+                variables += (n,)
     # each trace keeps the preferred constraints if it can, else does without them
     tries = [formulas + [unroller.at(p, k) for k in steps for p in problem.preferred], formulas] \
         if problem.preferred else [formulas]

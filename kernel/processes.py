@@ -3,8 +3,8 @@ the kinduct process that started it, and the killing of its whole process group.
 
 Every engine runs in a forked child that leads its own process group, so a timeout kills the
 whole tree (solvers, external binaries) and a crash ends one engine, never the run.  The child
-sends the runner tagged messages over a queue (:data:`VERDICT`, :data:`LEMMAS`, :data:`REFUSED`,
-:data:`CRASH`, :data:`DONE`) and reads the invariants its companions publish from its inbox.
+sends the runner tagged messages over a queue (:data:`VERDICT`, :data:`LEMMAS`, :data:`REACHED`,
+:data:`REFUSED`, :data:`CRASH`, :data:`DONE`) and reads the invariants its companions publish from its inbox.
 """
 
 from __future__ import annotations
@@ -29,8 +29,10 @@ if TYPE_CHECKING:  # light at start-up: the watchdog imports this module before 
 #: How engine processes are made: a fork inherits the system and the preparation's analysis.
 FORK = mp.get_context("fork")
 
-#: The messages an engine process sends: ``(tag, engine name, payload)``.
+#: The messages an engine process sends: ``(tag, engine name, payload)``; a :data:`REACHED`
+#: payload is ``(property names, k)`` (:attr:`EngineContext.reached`).
 VERDICT, LEMMAS, REFUSED, CRASH, DONE = "verdict", "lemmas", "refused", "crash", "done"
+REACHED = "reached"
 
 #: Address-space cap per engine process (bytes); ``KINDUCT_ENGINE_MEMORY_MB`` overrides it.
 #: Memory exhaustion then ends one engine (a crash row), never the machine or the run.
@@ -118,6 +120,9 @@ def engine_process(engine: Engine, system: TransitionSystem, props: Sequence[Pro
             except (queue.Empty, OSError, ValueError):
                 return got
 
+    def reached(names: Sequence[str], k: int) -> None:
+        outbox.put((REACHED, engine.name, (tuple(names), k)))
+
     ctx = EngineContext(
         solver_name=solver,
         make_solver=lambda: backend.solver(system.env),
@@ -127,6 +132,7 @@ def engine_process(engine: Engine, system: TransitionSystem, props: Sequence[Pro
         companions=companions,
         publish_invariants=publish,
         poll_invariants=poll,
+        reached=reached,
     )
     try:
         if engine.needs_transition_relation and system.bounded is not None:

@@ -72,6 +72,9 @@ class LiveProgress:
                 self.answers[v.property] = v
             if v.k is not None and event.engine and self.engines.get(event.engine) == "running":
                 self.engines[event.engine] = f"running, k = {v.k}"
+        elif event.kind == "reached" and event.engine and event.k is not None:
+            if self.engines.get(event.engine, "").startswith("running"):
+                self.engines[event.engine] = f"running, k = {event.k}"
         elif event.kind == "done" and event.engine:
             self.engines[event.engine] = "done"
         elif event.kind == "failed" and event.engine:

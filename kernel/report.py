@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from kinduct.kernel.errors import SourceLocation
-from kinduct.kernel.system import Property, TransitionSystem
+from kinduct.kernel.system import Property, PropertyKind, TransitionSystem
 from kinduct.kernel.verdict import Answer, Trace, Value, Verdict
 
 if TYPE_CHECKING:
@@ -73,13 +73,17 @@ def property_object(system: TransitionSystem, prop: Property, verdict: Verdict) 
         "source": prop.source,
         "runtime": {"unit": "sec", "timeout": verdict.timeout, "value": round(verdict.runtime, 3)},
         "answer": {"source": verdict.engine or "kinduct", "value": answer_value},
+        "isCandidate": False,  # Kind 2: true only for its own candidate invariants
     }
     if loc and loc.file:
         obj["file"] = loc.file
     if verdict.k is not None and verdict.answer.definitive:
         obj["k"] = verdict.k
     elif verdict.k is not None and verdict.answer is Answer.UNKNOWN:
-        obj["trueFor"] = verdict.k  # Kind 2: the largest k with no counterexample
+        # Kind 2: the largest k with no violation at steps 0..k (of a reachability property:
+        # no witness there)
+        key = "unreachableFor" if prop.kind is PropertyKind.REACHABLE else "trueFor"
+        obj[key] = verdict.k
     if verdict.solver:
         obj["solver"] = verdict.solver
     if verdict.trace is not None:
@@ -202,8 +206,10 @@ def _k_cell(v: Verdict) -> str:
 
 
 def human_report(console, system: TransitionSystem, props: Sequence[Property],
-                 verdicts: Sequence[Verdict]) -> None:
-    """A table of verdicts, then each counterexample as tables of streams over steps.
+                 verdicts: Sequence[Verdict], invariants: bool = False) -> None:
+    """A table of verdicts, then each counterexample as tables of streams over steps (and,
+    with ``invariants``, the invariant certifying each valid property, as SMT-LIB over the
+    system's variables).
 
     Names come from users' models (``z[l3c34]``), so they are escaped, never read as markup.
     No cell is ever cut short: long values fold onto several lines."""
@@ -224,6 +230,8 @@ def human_report(console, system: TransitionSystem, props: Sequence[Property],
     for v in verdicts:
         if v.answer is Answer.ERROR or (v.answer is Answer.UNKNOWN and v.message):
             console.print(f"[dim]{escape(v.property)}: {escape(v.message)}[/]")
+        if invariants and v.invariant is not None:
+            console.print(f"invariant for {escape(v.property)}: {escape(v.invariant)}")
         if v.trace is None:
             continue
         if v.on_implementations is not None:

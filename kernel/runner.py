@@ -20,16 +20,27 @@ from kinduct.kernel.acceptance import Ledger
 from kinduct.kernel.backend import ExternalChecker, ExternalRequest, Solver
 from kinduct.kernel.engine import Engine, make_options
 from kinduct.kernel.errors import UsageError
-from kinduct.kernel.processes import CRASH, DONE, FORK, LEMMAS, REFUSED, VERDICT, engine_process, stop_all
+from kinduct.kernel.processes import (
+    CRASH,
+    DONE,
+    FORK,
+    LEMMAS,
+    REACHED,
+    REFUSED,
+    VERDICT,
+    engine_process,
+    stop_all,
+)
 from kinduct.kernel.quick import Bounded, quick_phase
 from kinduct.kernel.system import Property, TransitionSystem
-from kinduct.kernel.verdict import Verdict
+from kinduct.kernel.verdict import Answer, Verdict
 
 
 @attrs.frozen
 class ProgressEvent:
     """What the runner tells a progress display: ``start`` (the ``engines`` and ``properties``
     of a run), ``verdict`` (an engine's answer, or an unknown with the bound it reached),
+    ``reached`` (``engine`` has shown the ``properties`` safe at steps ``0..k``: its depth),
     ``done`` or ``failed`` (an engine ended; ``note`` says why it failed)."""
 
     kind: str
@@ -38,6 +49,7 @@ class ProgressEvent:
     engines: tuple[str, ...] = ()
     properties: tuple[str, ...] = ()
     note: str | None = None
+    k: int | None = None
 
 
 @attrs.frozen
@@ -135,6 +147,22 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
     return _Portfolio(system, props, engines, opts, start, deadline).run()
 
 
+class Interrupted(KeyboardInterrupt):  # noqa: N818 - a KeyboardInterrupt that says what it stopped
+    """Ctrl-C (SIGINT) during a run: ``verdicts`` are the run's verdicts so far, one per
+    property in order (the undecided ones ``unknown`` with the bound they reached,
+    "interrupted")."""
+
+    def __init__(self, verdicts: list[Verdict]) -> None:
+        super().__init__("interrupted")
+        self.verdicts = verdicts
+
+
+def interrupted(verdicts: list[Verdict]) -> list[Verdict]:
+    """``verdicts`` of a run stopped by Ctrl-C: the undecided ones say so."""
+    return [v if v.answer.definitive or v.answer is Answer.ERROR else
+            v.evolve(message="interrupted", timeout=False) for v in verdicts]
+
+
 class _Stop(BaseException):
     """Raised inside a preparation when the run no longer needs it (deadline, all decided)."""
 
@@ -162,6 +190,7 @@ class _Portfolio:
         # this process, the others' messages are read before each of its solver queries.
         self.tell(ProgressEvent("start", engines=tuple(e.name for e in self.engines),
                                 properties=tuple(p.name for p in self.props)))
+        stopped = False
         try:
             self._quick()
             for eng in self.engines:
@@ -173,13 +202,18 @@ class _Portfolio:
                     self._launch(eng)
             while self.running and not self._finished():
                 self._read(0.2)
+        except KeyboardInterrupt:
+            stopped = True
         finally:
             stop_all(list(self.procs.values()))
             self.outbox.cancel_join_thread()
             for box in self.inboxes.values():
                 box.cancel_join_thread()
         timed_out = self.deadline is not None and time.monotonic() >= self.deadline - 0.05
-        return self.ledger.results(self.notes, len(self.engines), timed_out)
+        results = self.ledger.results(self.notes, len(self.engines), timed_out and not stopped)
+        if stopped:
+            raise Interrupted(interrupted(results))
+        return results
 
     def _finished(self) -> bool:
         return self.ledger.complete() or (
@@ -251,8 +285,13 @@ class _Portfolio:
     def _handle(self, kind: str, name: str, payload: object) -> None:
         if kind == VERDICT:
             verdict = self.ledger.take(payload)
-            if verdict is not None:
-                self.tell(ProgressEvent("verdict", name, verdict))
+            if verdict is not None:  # as accepted (replayed, certified, mapped) when it settles
+                self.tell(ProgressEvent("verdict", name,
+                                        self.ledger.decided.get(verdict.property, verdict)))
+        elif kind == REACHED:
+            names, k = payload
+            self.ledger.reach(names, k, name)
+            self.tell(ProgressEvent("reached", name, k=k, properties=tuple(names)))
         elif kind == LEMMAS:
             for other, box in self.inboxes.items():
                 if other != name and other in self.running:
@@ -274,7 +313,10 @@ def _run_external(checker: ExternalChecker, system: TransitionSystem, props: Seq
     checker.validate_engines(opts.engines)
     ledger = Ledger(system, props, start, opts.solver, opts.certify)
     request = ExternalRequest(engines=tuple(opts.engines), max_k=opts.max_k, deadline=deadline)
-    for verdict in checker.check_system(system, props, request):
-        ledger.take(verdict.evolve(solver=opts.solver))
+    try:
+        for verdict in checker.check_system(system, props, request):
+            ledger.take(verdict.evolve(solver=opts.solver))
+    except KeyboardInterrupt:
+        raise Interrupted(interrupted(ledger.results({}, 1, False))) from None
     timed_out = deadline is not None and time.monotonic() >= deadline - 0.05
     return ledger.results({}, 1, timed_out)

@@ -212,6 +212,7 @@ def _fork_sentinel(delay: float, last: float, token: int, message: str, default:
         return write_end
     try:
         os.close(write_end)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's to report
         die_with_parent(parent)
         _watch(parent, read_end, time.monotonic() + delay, time.monotonic() + last, token,
                message, default)

@@ -22,7 +22,8 @@ those inside functions and under ``TYPE_CHECKING``):
 The entry modules at the top may import every folder (of them, only ``plugin`` imports
 ``server/``, inside a function):
 
-- ``model``: the pipeline (parse, check, translate) and the lift and replay of traces.
+- ``pipeline``: the one place the stages are chained, in order (parse, check, choose the
+  analyses, translate, attach ``trace/``'s lift and replay).
 - ``abstraction``: which nodes an analysis reads by their contracts, and which one a
   refinement reads by its body (``--compositional``, ``--modular``, ``opaque``).
 - ``simcli``: ``kinduct simulate`` (parse, check, simulate).

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -73,14 +74,19 @@ class Monitored:
     assumption_failure: Violation | None
 
 
+#: The import site an imported contract's elements are prefixed with (``Spec[L9C3].``).
+_SITE = re.compile(r"^(?:[^.\[\]]+\[L\d+C\d+\]\.)+")
+
+
 def _elements(node: Node) -> list[tuple[str, str, A.Expr | list[A.Expr]]]:
+    """The contract's elements, named as Kind 2's monitor names them (without import sites);
+    each mode's ``ensure`` right after its ``require``."""
     out: list[tuple[str, str, A.Expr | list[A.Expr]]] = []
-    out += [("assumption", a.name, a.expr) for a in node.assumes]
-    out += [("guarantee", g.name, g.expr) for g in node.guarantees]
+    out += [("assumption", _SITE.sub("", a.name), a.expr) for a in node.assumes]
+    out += [("guarantee", _SITE.sub("", g.name), g.expr) for g in node.guarantees]
     for m in node.modes:
-        name = f"{m.site}{m.name}"
-        out.append(("require", f"{name}.requires", list(m.requires)))
-        out.append(("ensure", f"{name}.ensures", [e for _, e, _ in m.ensures]))
+        out.append(("require", f"{m.name}.requires", list(m.requires)))
+        out.append(("ensure", f"{m.name}.ensures", [e for _, e, _ in m.ensures]))
     return out
 
 
@@ -114,25 +120,31 @@ def monitor(checked: Checked, main: str, steps: Sequence[Mapping[str, Any]],
         for i in range(len(elements)):
             values[i].append(bool(sim.root.watched[f"e{i}"]))
     shown = [(n, "input") for n in node.inputs] + [(n, "output") for n in node.outputs]
-    streams = tuple((n, cls, tuple(h.get(n) for h in sim.root.history)) for n, cls in shown)
+    streams = tuple((n, cls, tuple(_shown(h.get(n), node.types[n]) for h in sim.root.history))
+                    for n, cls in shown)
     out = tuple(Element(kind, name, tuple(v)) for (kind, name, _), v in zip(elements, values, strict=True))
     violation, failure = _verdict(out, streams, len(steps))
     return Monitored(main, len(steps), out, streams, violation, failure)
 
 
+def _shown(v: Any, t) -> Any:
+    """A stream's value as shown: an enumeration's by its constant's name."""
+    if t.kind == "enum" and isinstance(v, int) and 0 <= v < len(t.items):
+        return t.items[v]
+    return v
+
+
 def _verdict(elements: Sequence[Element], streams, n: int) -> tuple[Violation | None, Violation | None]:
     def at(kind: str, name: str, k: int) -> Violation:
         return Violation(kind, name, k, {s: vals[k] for s, _, vals in streams})
-    requires = {e.name.removesuffix(".requires"): e for e in elements if e.kind == "require"}
     for k in range(n):
         for e in elements:
             if e.kind == "assumption" and not e.values[k]:
                 return None, at(e.kind, e.name, k)
-        for e in elements:
+        for i, e in enumerate(elements):
             if e.kind == "guarantee" and not e.values[k]:
                 return at(e.kind, e.name, k), None
-            if e.kind == "ensure" and not e.values[k] and \
-                    requires[e.name.removesuffix(".ensures")].values[k]:
+            if e.kind == "ensure" and not e.values[k] and elements[i - 1].values[k]:
                 return at(e.kind, e.name, k), None
     return None, None
 
@@ -246,7 +258,8 @@ def _plain(v: Any) -> Any:
 
 
 def run_monitor(args: argparse.Namespace) -> int:
-    from kinduct.frontends.lucent.model import load_checked, main_nodes, trace_oracle
+    from kinduct.frontends.lucent.pipeline import load_checked, main_nodes
+    from kinduct.frontends.lucent.trace.lift import trace_oracle
     from kinduct.kernel.cli_blocks import console, existing_file
     from kinduct.kernel.frontend import LoadOptions
     from kinduct.kernel.report import format_value, print_stream_table

@@ -20,7 +20,7 @@ class LucentFrontend(Frontend):
         return self.load_analyses(path, options)[0]
 
     def load_analyses(self, path: Path, options: LoadOptions) -> list[TransitionSystem]:
-        from kinduct.frontends.lucent.model import load_systems
+        from kinduct.frontends.lucent.pipeline import load_systems
         return load_systems(path, options)
 
 
@@ -59,11 +59,14 @@ def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
                      help="seconds per node analysis of a check (default 20)")
     lsp.add_argument("--debounce", type=float, default=0.3,
                      help="seconds of quiet after an edit before the text is analysed again (default 0.3)")
+    lsp.add_argument("--kind2-extension", action="store_true",
+                     help="send kind2/updateComponents after each analysis, as Kind 2's language server "
+                          "does for its VS Code extension")
 
     def serve(args: argparse.Namespace) -> int:
         from kinduct.frontends.lucent.server.checking import CheckOptions
         from kinduct.frontends.lucent.server.features import serve as run_server
-        return run_server(CheckOptions(timeout=args.timeout), args.debounce)
+        return run_server(CheckOptions(timeout=args.timeout), args.debounce, args.kind2_extension)
     lsp.set_defaults(handler=serve)
 
     add_contract_commands(subparsers)
@@ -71,7 +74,7 @@ def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
 
 def add_contract_commands(subparsers: argparse._SubParsersAction) -> None:
     """``kinduct testgen`` and ``kinduct monitor`` (the modules load when they run)."""
-    from kinduct.kernel.cli_blocks import timeout_seconds
+    from kinduct.kernel.cli_blocks import parse_bool, timeout_seconds
     tg = subparsers.add_parser("testgen", help="tests from a Lucent node's contract: diverse traces "
                                "for every reachable mode path",
                                example="kinduct testgen examples/lucent/modes.lus --depth 3")
@@ -83,6 +86,8 @@ def add_contract_commands(subparsers: argparse._SubParsersAction) -> None:
     tg.add_argument("--seed", type=int, default=0, help="random seed of the suggestions")
     tg.add_argument("--out", default="testgen", help="output directory (default ./testgen)")
     tg.add_argument("--graph-only", action="store_true", help="only the summary and the graph")
+    tg.add_argument("--compositional", type=parse_bool, nargs="?", const=True, default=False,
+                    help="read called nodes by their contracts (Kind 2's --testgen does)")
     tg.add_argument("--timeout", type=timeout_seconds, default=None, help="seconds (default none)")
     tg.add_argument("--solver", default=None, help="SMT backend (default: the preferred one)")
     tg.add_argument("--json", action="store_true", help="the summary as JSON")

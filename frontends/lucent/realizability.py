@@ -24,10 +24,12 @@ from typing import Any
 from pysmt.fnode import FNode
 
 from kinduct.frontends.lucent.core.checked import Checked, Node, Prop
+from kinduct.frontends.lucent.core.names import numbering
 from kinduct.frontends.lucent.core.types import leaves
-from kinduct.frontends.lucent.model import _json, _type_name, load_checked, trace_oracle
+from kinduct.frontends.lucent.pipeline import load_checked
 from kinduct.frontends.lucent.smt import obligations
-from kinduct.frontends.lucent.smt.translate import Translator, _Inst
+from kinduct.frontends.lucent.smt.translate import Inst, Translator
+from kinduct.frontends.lucent.trace.lift import to_json, trace_oracle, type_name
 from kinduct.kernel.contracts import ContractElement, ContractMode, ContractSystem
 from kinduct.kernel.errors import InputError, SourceLocation
 from kinduct.kernel.frontend import LoadOptions
@@ -89,6 +91,11 @@ def kind2_order(checked: Checked) -> list[tuple[str, str]]:
 
 def build(checked: Checked, name: str, context: str) -> ContractSystem:
     """The contract system of node ``name`` in ``context`` (``contract`` or ``environment``)."""
+    with numbering(checked.names):
+        return _build(checked, name, context)
+
+
+def _build(checked: Checked, name: str, context: str) -> ContractSystem:
     node = checked.nodes[name]
     tr = Translator(checked, name)
     mgr = tr.mgr
@@ -106,7 +113,7 @@ def build(checked: Checked, name: str, context: str) -> ContractSystem:
             for leaf, kept in zip(leaves(env[n]), leaves(memory), strict=True):
                 tr.b.update(kept, leaf)
                 tr.assume(mgr.Implies(mgr.Not(tr.first), mgr.EqualsOrIff(leaf, kept)))
-    inst = _Inst(tr, node, "", env, top=True)
+    inst = Inst(tr, node, "", env, top=True)
     for n in node.ghosts:
         inst.env[n] = tr.state(n, node.types[n], enum_range=True)
     for names, e in node.eqs:
@@ -245,8 +252,8 @@ def _lifter(checked: Checked, node: Node, environment: bool):
         streams = []
         for n, cls in order:
             t = node.types[n]
-            kind = _type_name(t, node, n) if not (environment and n in node.outputs) else \
-                _type_name(t, _Bare(), n)
+            kind = type_name(t, node, n) if not (environment and n in node.outputs) else \
+                type_name(t, _Bare(), n)
             stream: dict[str, Any] = {"name": n, "type": kind}
             ref = node.refinements.get(n)
             if kind == "subrange" and ref is not None:
@@ -257,7 +264,7 @@ def _lifter(checked: Checked, node: Node, environment: bool):
                     info["max"] = ref.hi
                 stream["typeInfo"] = info
             stream["class"] = cls
-            stream["instantValues"] = [[k, _json(oracle(n, t, k), t)] for k in range(len(trace))]
+            stream["instantValues"] = [[k, to_json(oracle(n, t, k), t)] for k in range(len(trace))]
             streams.append(stream)
         return [{"blockType": "function" if node.kind == "function" else "node", "name": node.name,
                  "streams": streams}]

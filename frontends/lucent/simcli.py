@@ -10,12 +10,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent.check import machine, recursive
+from kinduct.frontends.lucent.core import machine
 from kinduct.frontends.lucent.core.types import T
-from kinduct.frontends.lucent.model import _json, _type_name, load_checked
+from kinduct.frontends.lucent.pipeline import load_checked
+from kinduct.frontends.lucent.sim import recursive
 from kinduct.frontends.lucent.sim.simulate import Instance, Simulator, default_value
 from kinduct.frontends.lucent.trace import ticks
-from kinduct.kernel.cli import console, existing_file
+from kinduct.frontends.lucent.trace.lift import to_json, type_name
+from kinduct.kernel.cli_blocks import console, existing_file
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import read_source
 from kinduct.kernel.report import format_value, print_stream_table
@@ -122,8 +124,8 @@ def _block(inst: Instance, held: bool = False) -> dict[str, Any]:
     steps = ticks.shown(inst.stepped, held, len(inst.history))
     for n in node.inputs + node.outputs + node.locals:
         t = node.types[n]
-        streams.append({"name": n, "type": _type_name(t, node, n), "class": node.var_class(n),
-                        "instantValues": [[k, _json(inst.history[at][n], t)] for k, at in steps
+        streams.append({"name": n, "type": type_name(t, node, n), "class": node.var_class(n),
+                        "instantValues": [[k, to_json(inst.history[at][n], t)] for k, at in steps
                                           if n in inst.history[at]]})
     block: dict[str, Any] = {"blockType": "node", "name": node.name, "streams": streams}
     subs = [_block(inst.children[c.uid], ticks.held_below(c, held)) for c in node.calls]
@@ -133,7 +135,7 @@ def _block(inst: Instance, held: bool = False) -> dict[str, Any]:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from kinduct.frontends.lucent.model import main_nodes
+    from kinduct.frontends.lucent.pipeline import main_nodes
     from kinduct.kernel.frontend import LoadOptions
     path = existing_file(args.file)
     inputs_path = existing_file(args.input)
@@ -157,7 +159,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         chosen.append(name)
         return default_value(t)
     if given is not None:
-        from kinduct.frontends.lucent.model import trace_oracle
+        from kinduct.frontends.lucent.trace.lift import trace_oracle
         from kinduct.kernel.verdict import Trace
         given_oracle = trace_oracle(Trace.of(given))
 

@@ -3,7 +3,10 @@ tests from a node's contract, one directory per reachable mode path.
 
 The main node is translated as for ``check`` (:class:`~.smt.translate.Translator`); the
 modes' requirements are read from its non-vacuity properties, the contract's assumptions are
-the system's invariant constraints.  A node without a body (imported) has free outputs: its
+the system's invariant constraints.  With ``--compositional`` the nodes it calls that have a
+contract are read by their contracts (Kind 2's maximal abstraction: its path counts); the
+traces are still checked with the bodies, so a path only the abstraction reaches gets its
+traces rejected.  A node without a body (imported) has free outputs: its
 guarantees, ensures and the refinements of its outputs become constraints of every step, so
 the traces are runs of the contract itself.  :func:`kinduct.kernel.modepaths.explore`
 enumerates the mode paths of steps ``0..K`` (Kind 2's ``--testgen_len K``), and
@@ -30,7 +33,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -40,21 +42,19 @@ from typing import Any
 
 import attrs
 
+from kinduct.frontends.lucent.abstraction import contract_abstract
 from kinduct.frontends.lucent.core.checked import Checked, Node
 from kinduct.frontends.lucent.core.types import T
-from kinduct.frontends.lucent.model import trace_oracle
 from kinduct.frontends.lucent.monitor import contracted, monitor
 from kinduct.frontends.lucent.sim.simulate import default_value
 from kinduct.frontends.lucent.smt.translate import Translator
+from kinduct.frontends.lucent.trace.lift import trace_oracle
 from kinduct.kernel.backend import constant
 from kinduct.kernel.errors import InputError, UsageError
 from kinduct.kernel.modepaths import Exploration, Mode, ModePath, ModeProblem
 from kinduct.kernel.system import PropertyKind
 from kinduct.kernel.verdict import Trace
 
-#: Kind 2's default ``--testgen_len``.
-DEFAULT_DEPTH = 5
-_SITE = re.compile(r"\[L\d+C\d+\](#\d+)?$")
 #: Input and output types a trace can hold (scalars).
 SCALAR = ("bool", "int", "real", "enum", "machine")
 
@@ -68,8 +68,10 @@ class Setup:
     imported: bool
 
 
-def setup(checked: Checked, main: str, depth: int) -> Setup:
-    """The mode-path problem of node ``main`` explored to step ``depth``."""
+def setup(checked: Checked, main: str, depth: int, compositional: bool = False) -> Setup:
+    """The mode-path problem of node ``main`` explored to step ``depth``; ``compositional``:
+    the nodes it calls that have a contract are read by their contracts (Kind 2's maximal
+    abstraction, the one its ``--testgen`` explores), else by their bodies."""
     node = checked.nodes[main]
     if not node.modes:
         what = "no contract" if not node.has_contract else "no modes"
@@ -80,11 +82,16 @@ def setup(checked: Checked, main: str, depth: int) -> Setup:
             pos = node.var_pos[n]
             raise InputError.at(f"testgen supports streams of scalar types; '{n}' is of type {t}",
                                 checked.file, checked.text, pos.line or None, pos.col or None)
-    tr = Translator(checked, main)
+    abstract = contract_abstract(checked, True) - {main} if compositional else frozenset()
+    tr = Translator(checked, main, abstract)
     system = tr.build().build()
-    modes = [Mode(_SITE.sub("", name), system.property(name).formula)
-             for name, info in tr.prop_info.items()
-             if info.prefix == "" and info.prop.source == "NonVacuityCheck"]
+    # a mode's requirement is its non-vacuity property's target; named as Kind 2 names it (the
+    # import site too where two modes share a name), in the contract's order
+    names = [m.name for m in node.modes]
+    modes = []
+    for m in node.modes:
+        prop = system.property(f"{m.site}{m.name}[L{m.pos.line}C{m.pos.col}]")
+        modes.append(Mode(m.name if names.count(m.name) == 1 else f"{m.site}{m.name}", prop.formula))
     imported = node.imported
     constraints: tuple = ()
     if imported:  # the contract is the component: what it guarantees holds at every step
@@ -119,18 +126,20 @@ def _json(v: Any, t: T) -> Any:
     """A value in Kind 2's interpreter input (enumerations by name, reals as text)."""
     if t.kind == "bool":
         return bool(v)
-    if t.kind == "enum":
-        return t.items[v]
+    if t.kind == "enum":  # the monitor shows it by name already
+        return v if isinstance(v, str) else t.items[v]
     if t.kind == "real":
-        f = Fraction(v)
-        return int(f) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+        return _raw(Fraction(v))
     return v
 
 
 def _raw(v: Any) -> Any:
-    """A solver value in JSON (a real as ``n/d``)."""
+    """A solver value in JSON (a real as a number where a float holds it exactly, else as the
+    text ``n/d``)."""
     if isinstance(v, Fraction):
-        return int(v) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+        if v.denominator == 1:
+            return int(v)
+        return float(v) if Fraction(float(v)) == v else f"{v.numerator}/{v.denominator}"
     return v
 
 
@@ -157,9 +166,9 @@ def check_trace(checked: Checked, s: Setup, path: ModePath,
     outputs = {n: vs for n, _, vs in m.streams}
     full = [{**{n: outputs[n][k] for n in node.inputs + node.outputs}, **consulted.get(k, {})}
             for k in range(len(steps))]
-    requires = [e for e in m.elements if e.kind == "require"]
+    requires = [e for e in m.elements if e.kind == "require"]  # in the contract's order
     for k, active in enumerate(path):
-        got = tuple(e.name.removesuffix(".requires") for e in requires if e.values[k])
+        got = tuple(mode.name for mode, e in zip(s.problem.modes, requires, strict=True) if e.values[k])
         if set(got) != set(active):
             return full, (f"at step {k} the simulator activates {', '.join(got) or 'no mode'}, "
                           f"the path {', '.join(active)}")
@@ -186,7 +195,8 @@ def dot(exploration: Exploration) -> str:
 
 
 def generate(checked: Checked, main: str, depth: int, per_path: int, seed: int, out: Path | None,
-             timeout: float | None = None, solver_name: str | None = None) -> dict[str, Any]:
+             timeout: float | None = None, solver_name: str | None = None,
+             compositional: bool = False) -> dict[str, Any]:
     """Explore, draw and check the traces, write them under ``out`` (None: nothing written);
     the summary (also written as ``summary.json``)."""
     from kinduct.kernel import registry
@@ -195,7 +205,7 @@ def generate(checked: Checked, main: str, depth: int, per_path: int, seed: int, 
 
     start = time.monotonic()
     deadline = None if timeout is None else start + timeout
-    s = setup(checked, main, depth)
+    s = setup(checked, main, depth, compositional)
     env = s.problem.system.env
     solver = registry.backend(solver_name or registry.default_solver()).solver(env)
     exploration = explore(s.problem, solver, deadline)
@@ -231,6 +241,7 @@ def generate(checked: Checked, main: str, depth: int, per_path: int, seed: int, 
     summary = {
         "node": main, "depth": depth, "steps": depth + 1, "perPath": per_path, "seed": seed,
         "modes": [m.name for m in s.problem.modes], "imported": s.imported,
+        "compositional": compositional,
         "explored": exploration.explored, "reachable": exploration.reachable,
         "unreachable": exploration.unreachable, "undecided": exploration.undecided,
         "paths": len(exploration.paths), "deadlocks": len(exploration.deadlocks),
@@ -248,7 +259,7 @@ def generate(checked: Checked, main: str, depth: int, per_path: int, seed: int, 
 
 
 def run_testgen(args: argparse.Namespace) -> int:
-    from kinduct.frontends.lucent.model import load_checked, main_nodes
+    from kinduct.frontends.lucent.pipeline import load_checked, main_nodes
     from kinduct.kernel.cli_blocks import console, existing_file
     from kinduct.kernel.frontend import LoadOptions
 
@@ -261,7 +272,7 @@ def run_testgen(args: argparse.Namespace) -> int:
         raise InputError(f"{checked.file}: no node to generate tests for (use --main)")
     per_path = 0 if args.graph_only else args.per_path
     summary = generate(checked, mains[0], args.depth, per_path, args.seed, Path(args.out),
-                       args.timeout, args.solver)
+                       args.timeout, args.solver, args.compositional)
     if summary["rejected"]:
         sys.stderr.write(f"warning: {summary['rejected']} trace(s) did not follow their mode path "
                          "on the simulator and were not written (see summary.json)\n")
@@ -276,5 +287,8 @@ def run_testgen(args: argparse.Namespace) -> int:
               f"{summary['undecided']}")
     out.print(f"  reachable paths {summary['paths']}, deadlocked prefixes {summary['deadlocks']}, "
               f"traces written {summary['traces']}, rejected {summary['rejected']}")
+    if summary["timedOut"]:
+        out.print(f"  timed out: {summary['undecided']} combinations undecided, traces only for the "
+                  "paths reached before the time limit")
     out.print(f"  written to {Path(args.out) / summary['node']}")
     return 0

@@ -125,6 +125,31 @@ def _target(program, spec: str):
     return program, program.sop(spec), program.where(spec)
 
 
+#: Words ``rasp check --assert`` evaluates its s-op on first, to see that it is Boolean.
+BOOLEAN_PROBES = 64
+
+
+def _require_boolean(program, node, place, spec: str, alphabet: list[str],
+                     args: argparse.Namespace) -> None:
+    """``--assert SOP`` needs a Boolean s-op: one that gives a non-Boolean value on one of the
+    first :data:`BOOLEAN_PROBES` words of the shortest length is an input error located at
+    its definition."""
+    import itertools
+
+    from kinduct.frontends.rasp.encode import run_targets
+
+    first = 1 if args.bos is not None else 0
+    words = itertools.product(alphabet, repeat=args.min_length)
+    for letters in itertools.islice(words, BOOLEAN_PROBES):
+        tokens = ([args.bos] if args.bos is not None else []) + list(letters)
+        values, _ = run_targets([node], tokens)
+        for i, value in enumerate((values or [[]])[0][first:], start=first):
+            if not isinstance(value, bool):
+                raise program.error_at(
+                    f"--assert {spec}: a Boolean s-op is needed, but it is {_json_value(value)!r} "
+                    f"at position {i} of {' '.join(tokens)!r}", place)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from pysmt.environment import Environment
 
@@ -162,7 +187,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     labels = []
     places = []
     for spec in specs:
-        _, node, place = _target(program, spec)
+        owner, node, place = _target(program, spec)
+        if mode == "assert":
+            _require_boolean(owner, node, place, spec, alphabet, args)
         places.append(place)
         label = spec.rsplit(":", 1)[-1]
         while label in labels:

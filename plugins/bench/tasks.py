@@ -200,7 +200,9 @@ def run_task(task: Task) -> list[dict]:
     for obj in props:
         verdict = "error" if "error" in obj else str((obj.get("answer") or {}).get("value", "error"))
         seconds = float((obj.get("runtime") or {}).get("value", wall))
-        row = make_row(task, str(obj.get("name", "")), verdict, seconds, obj.get("k"), len(props))
+        # k: the depth of a verdict, or for an unknown the bound it reached (Kind 2's trueFor)
+        k = obj.get("k", obj.get("trueFor", obj.get("unreachableFor")))
+        row = make_row(task, str(obj.get("name", "")), verdict, seconds, k, len(props))
         if "error" in obj:
             row["note"] = str(obj["error"])
         rows.append(row)

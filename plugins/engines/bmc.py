@@ -33,6 +33,7 @@ class BMC(Engine):
         pending = {p.name: p.obligation(system.env) for p in properties}
         for k in steps_within_bound(ctx, pending):
             yield from base.falsify(pending, k, self.name)
+            ctx.reached(list(pending), k)
         yield from unknown_at_bound(ctx, pending, self.name, "no counterexample")
 
     def _lengths(self, problem: BoundedProblem, properties: Sequence[Property],

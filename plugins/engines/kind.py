@@ -93,6 +93,7 @@ class KInduction(Engine):
                             return
             if not pending:
                 return
+            ctx.reached(list(pending), k)
             # Induction step: hypothesis at 0..k, violation at k+1.
             for a in system.assumptions:
                 step.add(ub.at(a, k))

@@ -471,6 +471,8 @@ class IC3Base:
                 if trace is not None:
                     return Verdict(prop.name, Answer.FALSIFIABLE, k=len(trace) - 1, trace=trace)
                 self.spurious(chain, goal)
+            # F_level (a superset of the states reachable in 0..level steps) excludes not goal
+            self.ctx.reached([prop.name], level)
             if level >= self.top:
                 self.new_level()
             fixed = self.propagate()

@@ -37,7 +37,8 @@ def cmd_sample(args: argparse.Namespace) -> int:
         Path(args.out).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
-    return 0 if len(examples) == args.n else 1
+    # fewer words than asked: an incomplete answer, as an unknown verdict (1 is an internal error)
+    return 0 if len(examples) == args.n else 30
 
 
 def add_command(subparsers: argparse._SubParsersAction) -> None:

@@ -6,7 +6,8 @@ engines replace ``--engine``); ``--enable CONTRACTCK`` (``--realizability``, wit
 ``--check_environment`` and ``--check_contract_is_sat``); ``--lus_main N``;
 ``--smt_solver Z3``; ``--testgen true`` (``kinduct testgen``: ``--testgen_len K``,
 ``--output_dir D``, ``--testgen_graph_only``) and ``--enable contract_monitor
---monitor_trace_file F`` (``kinduct monitor``).  ``--modular true``, ``--timeout 0`` and
+--monitor_trace_file F`` (``kinduct monitor``); ``--disable X``; the output options of
+:func:`output_options`.  ``--modular true``, ``--timeout 0`` and
 ``kinduct FILE`` are kinduct's own spellings too (see :mod:`kinduct.kernel.cli`).
 """
 
@@ -36,6 +37,22 @@ ENGINE_NAMES = {
     "INVGENREAL": "invgen",
     "INVGENREALOS": "invgen",
 }
+
+#: Kind 2's engines that ``--disable`` turns off in kinduct (the variants, IND2, INVGENOS, ...,
+#: have no engine of their own: disabling one of them leaves kinduct's engine running).
+DISABLED_NAMES = {"BMC": "bmc", "IND": "kind", "IC3": "ic3", "INVGEN": "invgen"}
+
+#: Kind 2's modules that are not engines, accepted by ``--disable`` and ignored.
+OTHER_MODULES = {"IC3QE", "IC3IA", "IND2", "INVGENOS", "INVGENINT", "INVGENINTOS", "INVGENMACH",
+                 "INVGENMACHOS", "INVGENREAL", "INVGENREALOS", "C2I", "INTERPRETER",
+                 "CONTRACT_MONITOR", "MCS", "CONTRACTCK"}
+
+#: Kind 2's verbosity flags: kinduct's output does not change with them.
+VERBOSITY = {"-v", "-vv", "-s", "-q", "-qq"}
+
+#: Kind 2's output options kinduct accepts and ignores: counterexamples are always printed
+#: (``--print_cex``); ``--color false`` is passed on to rich as ``NO_COLOR``.
+IGNORED_BOOLS = ("--print_cex", "--log_invs")
 
 #: Kind 2's engine that is a kinduct option: the realizability check (plugins/realizability).
 CONTRACT_CHECK = "CONTRACTCK"
@@ -100,13 +117,106 @@ def contract_tools(argv: list[str]) -> list[str]:
            for a in rest]
     if out and out[0] == "check":
         out = out[1:]
-    return ["testgen" if testgen else "monitor", *out, *(["--graph-only"] if graph_only else [])]
+    if testgen:  # Kind 2 explores the maximal abstraction: callees by their contracts
+        return ["testgen", *out, "--compositional", *(["--graph-only"] if graph_only else [])]
+    return ["monitor", *out]
+
+
+def output_options(argv: list[str]) -> list[str]:
+    """Kind 2's output and analysis options: ``--only_parse``, ``--print_invs``,
+    ``--exit_code_mode``, ``--timeout_analysis`` (``--timeout`` when none is given: kinduct's
+    limit is one for the whole run), the verbosity flags, ``--color``, ``--print_cex`` and
+    ``--log_invs`` (accepted, no effect)."""
+    only_parse, argv = _flag(argv, "--only_parse")
+    print_invs, argv = _flag(argv, "--print_invs")
+    color, argv = _flag(argv, "--color")
+    for name in IGNORED_BOOLS:
+        _, argv = _flag(argv, name)
+    if color is False:
+        import os
+
+        os.environ["NO_COLOR"] = "1"  # what rich reads
+    has_timeout = any(a.partition("=")[0] == "--timeout" for a in argv)
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        name, eq, value = arg.partition("=")
+        if arg in VERBOSITY:
+            i += 1
+            continue
+        if name in ("--timeout_analysis", "--exit_code_mode"):
+            if not eq:
+                if i + 1 >= len(argv):
+                    raise UsageError(f"{name}: expected a value")
+                i += 1
+                value = argv[i]
+            if name == "--exit_code_mode":
+                out += ["--exit-code-mode", value]
+            elif not has_timeout:
+                out += ["--timeout", value]
+        else:
+            out.append(arg)
+        i += 1
+    return out + ["--only-parse"] * bool(only_parse) + ["--print-invariants"] * bool(print_invs)
+
+
+def _without_disabled(argv: list[str]) -> tuple[list[str], list[str]]:
+    """``argv`` without its ``--disable X`` options, and the kinduct engines they name."""
+    out: list[str] = []
+    disabled: list[str] = []
+    i = 0
+    while i < len(argv):
+        name, eq, value = argv[i].partition("=")
+        if name != "--disable":
+            out.append(argv[i])
+            i += 1
+            continue
+        if not eq:
+            if i + 1 >= len(argv):
+                raise UsageError("--disable: expected an engine name")
+            i += 1
+            value = argv[i]
+        engine = DISABLED_NAMES.get(value.upper())
+        if engine is None and value.upper() not in OTHER_MODULES:
+            raise UsageError(f"--disable: unknown Kind 2 module '{value}' (known: "
+                             f"{', '.join(sorted([*DISABLED_NAMES, *OTHER_MODULES]))})")
+        if engine is not None:
+            disabled.append(engine)
+        i += 1
+    return out, disabled
+
+
+def _engines_left(argv: list[str], enabled: list[str], disabled: list[str]) -> list[str]:
+    """The engines a run uses after ``--disable``: the enabled ones (else those of
+    ``--engine``, else the portfolio's) less the disabled ones."""
+    from kinduct.kernel import registry
+
+    chosen = list(enabled)
+    if not chosen:
+        chosen = ["portfolio"]
+        for i, arg in enumerate(argv):
+            name, eq, value = arg.partition("=")
+            if name == "--engine":
+                chosen = (value if eq else argv[i + 1] if i + 1 < len(argv) else "").split(",")
+    expanded: list[str] = []
+    for name in chosen:
+        members = list(registry.engine(name).members) if name in registry.engines() else []
+        for engine in members or [name]:
+            if engine not in expanded:
+                expanded.append(engine)
+    left = [e for e in expanded if e not in disabled]
+    if not left:
+        raise UsageError("--disable: every engine is disabled")
+    return left
 
 
 def rewrite(argv: list[str]) -> list[str]:
-    """``argv`` with Kind 2's spellings replaced by kinduct's; ``--enable`` values become one
-    ``--engine`` list at the end (so they win over an ``--engine`` given too)."""
-    argv = contract_tools(argv)
+    """``argv`` with Kind 2's spellings replaced by kinduct's; ``--enable`` values (less the
+    ``--disable`` ones) become one ``--engine`` list at the end (so they win over an
+    ``--engine`` given too)."""
+    argv = output_options(contract_tools(argv))
+    argv, disabled = _without_disabled(argv)
     out: list[str] = []
     enabled: list[str] = []
     i = 0
@@ -135,6 +245,8 @@ def rewrite(argv: list[str]) -> list[str]:
         else:
             out.append(arg)
         i += 1
+    if disabled:
+        enabled = _engines_left(out, enabled, disabled)
     if enabled:
         out += ["--engine", ",".join(enabled)]
     return out
@@ -150,7 +262,10 @@ def kinduct_add_check_options(parser: argparse.ArgumentParser) -> None:
     text = ("-json (--json), --enable ENGINE (repeatable: " + ", ".join(sorted(ENGINE_NAMES))
             + "; replaces --engine), --enable CONTRACTCK (--realizability), --lus_main NODE "
               "(--main), --smt_solver NAME (--solver), "
-              "--modular true|false, --compositional true|false, --timeout 0 (no limit)")
+              "--modular true|false, --compositional true|false, --timeout 0 (no limit), "
+              "--disable ENGINE, --timeout_analysis S (--timeout), --only_parse, "
+              "--exit_code_mode MODE, --print_invs (--print-invariants); accepted with no "
+              "effect: -v, -s, -q, -qq, --print_cex, --log_invs, --color (false: NO_COLOR)")
     parser.add_argument_group("Kind 2's spellings (also accepted)",
                               textwrap.fill(text, width=78, initial_indent="  ",
                                             subsequent_indent="  "))

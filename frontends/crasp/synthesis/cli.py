@@ -101,6 +101,11 @@ def _emit(text: str, out: str | None) -> None:
         sys.stdout.write(text)
 
 
+#: The exit code when no program was found or its equivalence was not proved (as an unknown
+#: verdict's: 1 is for internal errors only).
+NOT_SETTLED = 30
+
+
 def cmd_sample(args: argparse.Namespace) -> int:
     lang = _language(args.language)
     if args.n < 1:
@@ -143,7 +148,7 @@ def cmd_learn_spec(args: argparse.Namespace) -> int:
             _emit(A.to_source(res.program, f"learned by kinduct crasp learn --spec (shape {shape}, "
                                            f"seed {args.seed}): {summary}"), args.out)
         sys.stderr.write(summary + "\n")
-    return 0 if res.proved else 1
+    return 0 if res.proved else NOT_SETTLED
 
 
 def cmd_learn(args: argparse.Namespace) -> int:
@@ -187,7 +192,7 @@ def cmd_learn(args: argparse.Namespace) -> int:
     if not found:
         sys.stderr.write(f"no program found: best accuracy {100 * accuracy:.2f}% ({mis} of {len(words)} "
                          f"misclassified) after {res.iterations} iterations ({res.stopped} limit)\n")
-        return 1
+        return NOT_SETTLED
     return 0
 
 
@@ -209,18 +214,18 @@ def _report(res, args: argparse.Namespace, what: str) -> int:
         print(json.dumps(res.as_dict()))
         if args.out and res.program is not None:
             Path(args.out).write_text(A.to_source(res.program), encoding="utf-8")
-        return 0 if res.proved else 1
+        return 0 if res.proved else NOT_SETTLED
     lines = [f"{what}: {res.message}",
              f"rounds R = {res.rounds}, synthesis {res.synth_time:.2f}s, verification {res.verif_time:.2f}s",
              f"size before {res.size_before if res.size_before is not None else '-'}, "
              f"after {res.size_after if res.size_after is not None else '-'}"]
     if res.program is None:
         sys.stderr.write("\n".join(lines) + "\nno program found\n")
-        return 1
+        return NOT_SETTLED
     _emit(A.to_source(res.program, "\n".join(lines)), args.out)
     if not res.proved:
         sys.stderr.write(f"{res.message}; printed the best program\n")
-    return 0 if res.proved else 1
+    return 0 if res.proved else NOT_SETTLED
 
 
 def _log(args: argparse.Namespace):

@@ -74,7 +74,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     mini.set_defaults(handler=_lazy("cmd_minimize"))
 
     con = sub.add_parser("constrain", help="learn from data with L(program) included in L(SPEC)",
-                         example="kinduct crasp constrain data.csv examples/regex/tomita2.regex "
+                         example="kinduct crasp constrain data.csv examples/crasp/tomita2.crasp "
                                  "--timeout 120")
     con.add_argument("data")
     con.add_argument("spec")

@@ -12,8 +12,9 @@ each other.
 - declarations: ``constants``, ``constarg``, ``polymorphism``, ``polytypes``, ``datatypes``,
   ``undefined``, ``contractforms``, ``groups``.
 - expressions: ``activation``, ``sampling``, ``lazy``, ``structural``, ``quantifiers``, ``skolem``,
-  ``streamrefine``, ``collections``, ``concat``, ``machine``, ``symarrays``, ``recursive``,
-  ``unbounded``, ``quantified``, ``choice``.
+  ``streamrefine``, ``collections``, ``concat``, ``machine`` (typing only), ``symarrays``, ``recursive``,
+  ``unbounded``, ``quantified``, ``choice`` (the typing side of each; the translation of ``machine`` and
+  ``choice`` is in ``smt/``).
 - desugaring: ``blocks`` (if and frame blocks), ``arraydef`` (arrays defined element-wise).
 - dependencies: ``dependencies``, ``calldeps``, ``elemdeps``.
 """

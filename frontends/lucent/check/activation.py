@@ -1,5 +1,5 @@
 """Node activation in Lucent (Kind 2's ``activate``, ``condact`` and ``restart``), checked into
-node calls on a clock (:class:`.lazy.Clock`, the machinery of lazy branches):
+node calls on a clock (:class:`.clocks.Clock`, the machinery of lazy branches):
 
 - ``(activate N every c)(args)`` (no ``initial default``: only as a case of ``merge`` or the
   argument of ``current``, :mod:`.sampling`) is a call of ``N`` that steps only where ``c``
@@ -28,19 +28,20 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check.constarg import ActivatedCall
-from kinduct.frontends.lucent.check.lazy import Clock, make_clock
+from kinduct.frontends.lucent.check.lazy import make_clock
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core.clocks import Clock
 from kinduct.frontends.lucent.core.types import BOOL, INT, T, flat
 from kinduct.frontends.lucent.core.walk import const_value
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 #: What each form is called in messages.
 _FORMS = {"condact": "condact", "activate": "activate … initial default", "restart": "restart"}
 
 
-def activated_call(scope: _Scope, name: str, args: list[A.Expr], pos: A.Pos, clock: Clock | None,
+def activated_call(scope: Scope, name: str, args: list[A.Expr], pos: A.Pos, clock: Clock | None,
                    restart: A.Expr | None, held: bool = False, form: bool = True) -> A.Call:
     """The call ``name(args)`` checked on ``scope``'s clock (its arguments too), then made to
     step on ``clock`` (None: where the caller steps) and to start over where the checked
@@ -54,12 +55,12 @@ def activated_call(scope: _Scope, name: str, args: list[A.Expr], pos: A.Pos, clo
     return call
 
 
-def restart_of(scope: _Scope, e: A.Activate) -> A.Expr | None:
+def restart_of(scope: Scope, e: A.Activate) -> A.Expr | None:
     """The checked restart condition of an activation (None: none)."""
     return None if e.restart is None else scope.expect(e.restart, BOOL)
 
 
-def check_activate(scope: _Scope, e: A.Activate) -> A.Expr:
+def check_activate(scope: Scope, e: A.Activate) -> A.Expr:
     """An activation outside a ``merge`` case and ``current``: ``restart``, ``condact`` and
     ``activate … initial default``; an ``activate`` without defaults is refused here."""
     if e.form == "activate" and e.defaults is None:
@@ -113,7 +114,7 @@ def _shaped(t: T, leaves: Iterator[A.Expr]) -> A.Expr:
     return A.TupleE(items, pos=items[0].pos if items else A.NOPOS, ty=t)
 
 
-def _first_values(scope: _Scope, d: A.Expr, pos: A.Pos) -> A.Expr:
+def _first_values(scope: Scope, d: A.Expr, pos: A.Pos) -> A.Expr:
     """``d`` held from the first step of ``scope``'s clock (a constant as it is): ``d -> (pre d
     on a clock that ticks at that first step only)``."""
     if all(const_value(x) is not None for x in _leaves(d)):

@@ -26,7 +26,7 @@ from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
     from kinduct.frontends.lucent.core.checked import Node
 
 #: Most elements one definition may define, and most expression nodes its elaboration may
@@ -38,7 +38,7 @@ MAX_EXPANSION = 200_000
 Key = tuple[int, ...]
 
 
-def define(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope,
+def define(checker: Checker, stmt: A.ArrayDef, node: Node, scope: Scope,
            defined: dict[str, A.Pos]) -> None:
     """Add to ``node`` the equation of the array definition ``stmt``, a statement of its
     body; ``defined``: where each variable defined so far is defined."""
@@ -50,7 +50,7 @@ def define(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope,
     node.eqs.append(([stmt.name], e))
 
 
-def elaborate(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope) -> A.Expr:
+def elaborate(checker: Checker, stmt: A.ArrayDef, node: Node, scope: Scope) -> A.Expr:
     """The array literal that the definition ``stmt`` gives its array."""
     name, pos = stmt.name, stmt.pos
     if not stmt.alone:

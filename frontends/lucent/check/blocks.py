@@ -8,18 +8,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check import arraydef, lazy
-from kinduct.frontends.lucent.check.typecheck import _typed_var
+from kinduct.frontends.lucent.check.typecheck import typed_var
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.types import BOOL
-from kinduct.frontends.lucent.syntax.gapsyntax import TUPLE_INIT
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
     from kinduct.frontends.lucent.core.checked import Node
 
 
-def _collect_if(checker: Checker, stmts: list, node: Node, scope: _Scope,
+def _collect_if(checker: Checker, stmts: list, node: Node, scope: Scope,
                 frame: dict[str, A.Expr] | None) -> dict[str, A.Expr]:
     """Equations of one branch (nested if blocks merged) as name → checked expression."""
     out: dict[str, A.Expr] = {}
@@ -46,7 +46,7 @@ def _collect_if(checker: Checker, stmts: list, node: Node, scope: _Scope,
     return out
 
 
-def if_exprs(checker: Checker, blk: A.IfBlock, node: Node, scope: _Scope,
+def if_exprs(checker: Checker, blk: A.IfBlock, node: Node, scope: Scope,
              frame: dict[str, A.Expr] | None) -> dict[str, A.Expr]:
     """The variables the if block ``blk`` defines, each with one conditional expression;
     ``frame``: the enclosing frame block's ``last`` of each of its variables (what a branch
@@ -70,7 +70,7 @@ def if_exprs(checker: Checker, blk: A.IfBlock, node: Node, scope: _Scope,
     return result
 
 
-def define_if_block(checker: Checker, blk: A.IfBlock, node: Node, scope: _Scope,
+def define_if_block(checker: Checker, blk: A.IfBlock, node: Node, scope: Scope,
                     defined: dict[str, A.Pos]) -> None:
     """Add to ``node`` the equations of the if block ``blk``, a statement of its body."""
     for n, e in if_exprs(checker, blk, node, scope, None).items():
@@ -80,12 +80,12 @@ def define_if_block(checker: Checker, blk: A.IfBlock, node: Node, scope: _Scope,
         node.eqs.append(([n], e))
 
 
-def define_frame(checker: Checker, fr: A.FrameBlock, node: Node, scope: _Scope,
+def define_frame(checker: Checker, fr: A.FrameBlock, node: Node, scope: Scope,
                  defined: dict[str, A.Pos]) -> None:
     """Add to ``node`` the equations of the frame block ``fr``."""
     inits = {}
     for n, e, p in fr.inits:
-        if n == TUPLE_INIT:  # several variables initialised at once
+        if n == naming.TUPLE_INIT:  # several variables initialised at once
             for m, x in lazy.equation_parts(checker, node, scope, None, e).items():
                 if m not in fr.names:
                     raise checker.err(f"'{m}' is not a variable of this frame", p)
@@ -102,7 +102,7 @@ def define_frame(checker: Checker, fr: A.FrameBlock, node: Node, scope: _Scope,
             raise checker.err(f"unknown name '{n}'", fr.pos)
         if n in node.inputs:
             raise checker.err(f"cannot define input '{n}'", fr.pos)
-        prev = scope.make_pre(_typed_var(n, node.types[n], fr.pos), fr.pos)
+        prev = scope.make_pre(typed_var(n, node.types[n], fr.pos), fr.pos)
         prev.guarded = n in inits
         stutter[n] = A.Binop("->", inits[n], prev, pos=fr.pos, ty=node.types[n]) if n in inits else prev
     scope.last = stutter

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import Node
-from kinduct.frontends.lucent.core.walk import Instant, _find_cycle, current_vars
+from kinduct.frontends.lucent.core.walk import Instant, current_vars, find_cycle
 
 #: Per node: its number of inputs and, per output, the positions of the inputs it reads at the
 #: current step.
@@ -97,8 +97,8 @@ def untangle(node: Node) -> None:
         first, later = current_vars(e, phase=0), current_vars(e, phase=1)
         for n in names:
             graph[n] = first | (set() if n in node.cut else later)
-    cycle = _find_cycle(graph)
+    cycle = find_cycle(graph)
     while cycle is not None:
         node.untangled.add(cycle[0])
         graph[cycle[0]] = set()
-        cycle = _find_cycle(graph)
+        cycle = find_cycle(graph)

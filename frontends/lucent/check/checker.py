@@ -32,22 +32,17 @@ from kinduct.frontends.lucent.check import (
 from kinduct.frontends.lucent.check.dependencies import call_order, cut_circular, instant_inputs, reads_now
 from kinduct.frontends.lucent.check.typecheck import (
     MAX_ARRAY_SIZE,
-    _compatible_flat,
-    _Scope,
-    _typed_var,
-    _Unresolved,
+    Scope,
+    Unresolved,
+    compatible_flat,
+    typed_var,
 )
 from kinduct.frontends.lucent.core import ast as A
-from kinduct.frontends.lucent.core.checked import Checked, ConstRef, Mode, Node, Prop, Refines
+from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core.checked import Checked, Node, Prop, Refines
 from kinduct.frontends.lucent.core.types import BOOL, INT, REAL, Refinement, T, flat, leaf_count, tuple_of
-from kinduct.frontends.lucent.core.walk import Instant, _has_temporal, children, const_value, current_vars
+from kinduct.frontends.lucent.core.walk import Instant, const_value, current_vars, has_temporal
 from kinduct.kernel.errors import InputError
-
-#: The value a symbolic subrange bound constrains, in the predicate it becomes.
-_BOUND_VAR = "%bound"
-
-__all__ = ["Checked", "Checker", "ConstRef", "Mode", "Node", "Prop", "Refines", "check_program",
-           "children", "const_value"]
 
 
 class Checker:
@@ -156,7 +151,7 @@ class Checker:
             for d in pending:
                 try:
                     self._declare_type(d) if isinstance(d, A.TypeDecl) else self._declare_const(d)
-                except _Unresolved:
+                except Unresolved:
                     rest.append(d)
             self.strict = False
             if len(rest) == len(pending):
@@ -179,7 +174,7 @@ class Checker:
             self.type_refs[td.name] = ref
 
     def resolve_type(self, te: A.TypeExpr, name: str = "",
-                     scope: _Scope | constants.Deferred | None = None) -> tuple[T, Refinement]:
+                     scope: Scope | constants.Deferred | None = None) -> tuple[T, Refinement]:
         """The type ``te`` denotes and its refinement.  With ``scope`` (a node's), predicates
         and subrange bounds may read the node's streams and call nodes; a
         :class:`constants.Deferred` collects them to be checked once the node's scope exists."""
@@ -195,12 +190,12 @@ class Checker:
                 raise self.err(f"type {n} needs type arguments ({n}<…>)", te.pos)
             if n not in self.types:
                 if self.strict and n in self.pending_names:
-                    raise _Unresolved(n)
+                    raise Unresolved(n)
                 raise self.err(f"unknown type '{n}'", te.pos)
             ref = self.type_refs.get(n)
             return self.types[n], ref.copy() if ref else Refinement()
         if k == "app":
-            return polytypes.apply(self, te, _Unresolved)
+            return polytypes.apply(self, te, Unresolved)
         if k == "machine":  # resolved by the parser
             return te.args[0], Refinement()
         if k == "subrange":
@@ -217,7 +212,7 @@ class Checker:
             if scope is not None:
                 constants.node_predicate(scope, ref, var, base, pred)
                 return base, ref
-            scope = _Scope(self, None, {var: base}, strict_consts=self.strict)
+            scope = Scope(self, None, {var: base}, strict_consts=self.strict)
             p = scope.expect(pred, BOOL)
             constants.refuse_stateful(self, p, var, pred.pos)
             ref.preds.append((var, p))
@@ -262,26 +257,26 @@ class Checker:
         raise self.err(f"unknown type form {k}", te.pos)
 
     def _bound(self, e: A.Expr, op: str, ref: Refinement,
-               scope: _Scope | constants.Deferred | None = None) -> int | None:
+               scope: Scope | constants.Deferred | None = None) -> int | None:
         """A subrange bound: its value, or None where it names free constants (``[0, N]``
         with ``const N: int;``) or, in a node (``scope``), its streams; then added to ``ref``
         as a predicate (Kind 2: a SubType)."""
         if scope is not None:
             v = constants.folded_bound(self, e)
             if v is None:
-                bound = A.Var(_BOUND_VAR, pos=e.pos)
-                constants.node_predicate(scope, ref, _BOUND_VAR, INT, A.Binop(op, bound, e, pos=e.pos))
+                bound = A.Var(naming.BOUND_VAR, pos=e.pos)
+                constants.node_predicate(scope, ref, naming.BOUND_VAR, INT, A.Binop(op, bound, e, pos=e.pos))
             return v
         checked, v = self._constant_int(e)
         if v is not None:
             return int(v)
-        bound = A.Var(_BOUND_VAR, pos=e.pos, ty=INT)
-        ref.preds.append((_BOUND_VAR, A.Binop(op, bound, checked, pos=e.pos, ty=BOOL)))
+        bound = A.Var(naming.BOUND_VAR, pos=e.pos, ty=INT)
+        ref.preds.append((naming.BOUND_VAR, A.Binop(op, bound, checked, pos=e.pos, ty=BOOL)))
         return None
 
     def _constant_int(self, e: A.Expr) -> tuple[A.Expr, object]:
         """``e`` checked as an integer over constants, and its value where it folds."""
-        checked = _Scope(self, None, {}, strict_consts=self.strict).expect(e, INT)
+        checked = Scope(self, None, {}, strict_consts=self.strict).expect(e, INT)
         return checked, const_value(checked)
 
     def const_int(self, e: A.Expr) -> int:
@@ -292,7 +287,7 @@ class Checker:
         return int(v)
 
     def _declare_const(self, cd: A.ConstDecl) -> None:
-        scope = _Scope(self, None, {}, strict_consts=self.strict)
+        scope = Scope(self, None, {}, strict_consts=self.strict)
         if cd.value is None:
             if cd.type_expr is None:
                 raise self.err(f"constant '{cd.name}' needs a type or a value", cd.pos)
@@ -303,7 +298,7 @@ class Checker:
             return
         declared = self.resolve_type(cd.type_expr) if cd.type_expr is not None else None
         v = scope.check_as(cd.value, declared[0] if declared else None)
-        if _has_temporal(v):
+        if has_temporal(v):
             raise self.err("a constant cannot use 'pre' or '->'", cd.value.pos)
         if declared is not None:
             t, ref = declared
@@ -352,7 +347,7 @@ class Checker:
                 if not ref.empty:
                     node.refinements[p.name] = ref
                 locals_env[p.name] = t
-        scope = _Scope(self, node, locals_env, done=done)
+        scope = Scope(self, node, locals_env, done=done)
         constants.bind_params(self, node, scope)
         free = constants.declare(self, d, node, scope)
         deferred.finish(scope)
@@ -378,7 +373,7 @@ class Checker:
             self.warnings.append(w)
         return node
 
-    def _contract(self, d: A.NodeDecl, node: Node, scope: _Scope, done) -> None:
+    def _contract(self, d: A.NodeDecl, node: Node, scope: Scope, done) -> None:
         items = list(d.contract)
         if not items:
             return
@@ -408,7 +403,7 @@ class Checker:
                 raise self.err(f"{what} mentions output '{sorted(bad)[0]}' at the current step; "
                                "use 'pre' or move it to a guarantee", e.pos)
 
-    def _sofar(self, node: Node, scope: _Scope) -> None:
+    def _sofar(self, node: Node, scope: Scope) -> None:
         """``%sofar = A -> pre %sofar and A`` for the conjunction A of the assumptions and the
         refinement types of the inputs (just
         ``A`` in a function, which has no memory); the guarantees and ensures are owed only
@@ -436,7 +431,7 @@ class Checker:
         for g in node.guarantees:
             g.sofar = name
 
-    def _contract_items(self, items, node: Node, scope: _Scope, prefix: str, done,
+    def _contract_items(self, items, node: Node, scope: Scope, prefix: str, done,
                         contract: str = "") -> None:
         """Elaborate contract items into ``node``; ``prefix`` is the import site of the
         contract ``contract`` (empty for the node's own): it names the ghost streams apart from
@@ -458,7 +453,7 @@ class Checker:
                 if id(item) in typed:
                     gname, gt, gref = typed[id(item)]
                     node.eqs.append(([gname], scope.expect(item.expr, gt)))
-                    self._obligation(node, _typed_var(gname, gt, item.pos), gref, item.pos,
+                    self._obligation(node, typed_var(gname, gt, item.pos), gref, item.pos,
                                      contract=True, site=prefix)
                     continue
                 v = scope.check(item.expr)
@@ -508,7 +503,7 @@ class Checker:
                     if not isinstance(stream, A.Var):
                         raise self.err(f"'{o}' is not a stream", item.pos)
                     sub_consts[p.name] = stream
-                sub = _Scope(self, node, {}, done=done)
+                sub = Scope(self, node, {}, done=done)
                 sub.local_consts.update(sub_consts)
                 sub.in_contract = True
                 sub.modes = scope.modes
@@ -526,7 +521,7 @@ class Checker:
             node.obligations.append(Prop(f"{prefix}{ref.kind_name}[L{pos.line}C{pos.col}]", e, pos,
                                          source, ref=ref, contract=contract, site=prefix))
 
-    def _ghost(self, node: Node, scope: _Scope, prefix: str, name: str, t: T, pos: A.Pos) -> str:
+    def _ghost(self, node: Node, scope: Scope, prefix: str, name: str, t: T, pos: A.Pos) -> str:
         """Declare the ghost stream ``prefix + name`` (renamed apart from a node variable of
         that name), visible in ``scope`` as ``name``; its stream name."""
         gname = prefix + name
@@ -538,12 +533,12 @@ class Checker:
         node.types[gname] = t
         node.var_pos[gname] = pos
         if gname != name:
-            scope.local_consts[name] = _typed_var(gname, t, pos)
+            scope.local_consts[name] = typed_var(gname, t, pos)
             scope.env.pop(name, None)
         scope.env[gname] = t
         return gname
 
-    def _stmt(self, stmt, node: Node, scope: _Scope, defined: dict[str, A.Pos]) -> None:
+    def _stmt(self, stmt, node: Node, scope: Scope, defined: dict[str, A.Pos]) -> None:
         if isinstance(stmt, A.Equation):
             lhs_types = [node.types.get(n) for n, _ in stmt.lhs]
             hint = tuple_of(lhs_types) if lhs_types and None not in lhs_types else None  # type: ignore[arg-type]
@@ -559,7 +554,7 @@ class Checker:
                 defined[n] = p
             want = tuple_of([node.types[n] for n in names]) if names else T("tuple")
             got = rhs.ty
-            if flat(want) != flat(got) and not _compatible_flat(flat(want), flat(got)):
+            if flat(want) != flat(got) and not compatible_flat(flat(want), flat(got)):
                 raise self.err(f"type mismatch: the left side has type {want}, the right side {got}",
                                stmt.rhs.pos)
             groups.check_equation(self, stmt)
@@ -597,4 +592,9 @@ class Checker:
             raise self.err("unsupported statement", getattr(stmt, "pos", A.NOPOS))
 
 def check_program(prog: A.Program) -> Checked:
-    return Checker(prog).run()
+    """Check and elaborate ``prog``; its generated ids are numbered from 1 (``Checked.names``)."""
+    numbering = naming.Names()
+    with naming.numbering(numbering):
+        checked = Checker(prog).run()
+    checked.names = numbering
+    return checked

@@ -10,75 +10,61 @@ so the rest of kinduct sees no new form.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check import symarrays
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core.ast import Concat, Slice
 from kinduct.frontends.lucent.core.types import INT, T, leaf_count
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 
-@dataclass(eq=False)
-class Concat(A.Binop):
-    """``left | right`` before it is checked (a :class:`~.ast.Binop` to the walkers)."""
-
-    def check(self, scope: _Scope) -> A.Expr:
-        from kinduct.frontends.lucent.check.typecheck import MAX_ARRAY_SIZE, _uid
-        parts = [scope.check(self.left), scope.check(self.right)]
-        for p, src in zip(parts, (self.left, self.right), strict=True):
-            symarrays.refuse(scope.c, "the concatenation", p.ty, src.pos)
-            if p.ty.kind != "array":
-                raise scope.err(f"type mismatch: '|' concatenates arrays, got {p.ty}", src.pos)
-        elem = parts[0].ty.items[0]
-        scope.unify(elem, parts[1].ty.items[0], self.right.pos)
-        size = parts[0].ty.size + parts[1].ty.size
-        if size * leaf_count(elem) > MAX_ARRAY_SIZE:
-            raise scope.err(f"array size {size} is outside kinduct's limit of 0 to "
-                            f"{MAX_ARRAY_SIZE} scalar elements", self.pos)
-        items: list[A.Expr] = []
-        for p in parts:
-            for i in range(p.ty.size):
-                read = A.Index(p, A.Lit(i, "int", pos=self.pos, ty=INT), pos=self.pos, ty=elem)
-                read.uid = _uid("idx", read)
-                items.append(read)
-        return A.ArrayLit(items, pos=self.pos, ty=T("array", items=(elem,), size=size))
-
-
-@dataclass(eq=False)
-class Slice(A.Expr):
-    """``arg[lo..hi]`` before it is checked: the elements ``lo`` to ``hi`` of an array, both
-    constant, ``lo <= hi`` (Lustre v4 reads ``hi < lo`` backwards: refused as unsupported)."""
-
-    arg: A.Expr
-    lo: A.Expr
-    hi: A.Expr
-
-    def kids(self) -> list[A.Expr]:
-        return [self.arg, self.lo, self.hi]
-
-    def check(self, scope: _Scope) -> A.Expr:
-        from kinduct.frontends.lucent.check.typecheck import _line, _uid
-        from kinduct.kernel.errors import SourceLocation, UnsupportedError
-        arg = scope.check(self.arg)
-        symarrays.refuse(scope.c, "a slice", arg.ty, self.arg.pos)
-        if arg.ty.kind != "array":
-            raise scope.err(f"type mismatch: expected an array, got {arg.ty}", self.arg.pos)
-        lo, hi = (scope.c.const_int(b) for b in (self.lo, self.hi))
-        if hi < lo:
-            raise UnsupportedError("a slice whose upper bound is below its lower bound",
-                                   SourceLocation(scope.c.file, self.pos.line, self.pos.col),
-                                   _line(scope.c.text, self.pos.line))
-        for b, v in ((self.lo, lo), (self.hi, hi)):
-            if not 0 <= v < arg.ty.size:
-                raise scope.err(f"index {v} is out of the bounds of an array of size "
-                                f"{arg.ty.size}", b.pos)
-        elem = arg.ty.items[0]
-        items: list[A.Expr] = []
-        for i in range(lo, hi + 1):
-            read = A.Index(arg, A.Lit(i, "int", pos=self.pos, ty=INT), pos=self.pos, ty=elem)
-            read.uid = _uid("idx", read)
+def check_concat(scope: Scope, e: Concat) -> A.Expr:
+    """``left | right``: an array literal of both operands' elements."""
+    from kinduct.frontends.lucent.check.typecheck import MAX_ARRAY_SIZE
+    parts = [scope.check(e.left), scope.check(e.right)]
+    for p, src in zip(parts, (e.left, e.right), strict=True):
+        symarrays.refuse(scope.c, "the concatenation", p.ty, src.pos)
+        if p.ty.kind != "array":
+            raise scope.err(f"type mismatch: '|' concatenates arrays, got {p.ty}", src.pos)
+    elem = parts[0].ty.items[0]
+    scope.unify(elem, parts[1].ty.items[0], e.right.pos)
+    size = parts[0].ty.size + parts[1].ty.size
+    if size * leaf_count(elem) > MAX_ARRAY_SIZE:
+        raise scope.err(f"array size {size} is outside kinduct's limit of 0 to "
+                        f"{MAX_ARRAY_SIZE} scalar elements", e.pos)
+    items: list[A.Expr] = []
+    for p in parts:
+        for i in range(p.ty.size):
+            read = A.Index(p, A.Lit(i, "int", pos=e.pos, ty=INT), pos=e.pos, ty=elem)
+            read.uid = naming.uid("idx", read)
             items.append(read)
-        return A.ArrayLit(items, pos=self.pos, ty=T("array", items=(elem,), size=len(items)))
+    return A.ArrayLit(items, pos=e.pos, ty=T("array", items=(elem,), size=size))
+
+
+def check_slice(scope: Scope, e: Slice) -> A.Expr:
+    """``arg[lo..hi]``: an array literal of the elements ``lo`` to ``hi``."""
+    from kinduct.kernel.errors import SourceLocation, UnsupportedError
+    arg = scope.check(e.arg)
+    symarrays.refuse(scope.c, "a slice", arg.ty, e.arg.pos)
+    if arg.ty.kind != "array":
+        raise scope.err(f"type mismatch: expected an array, got {arg.ty}", e.arg.pos)
+    lo, hi = (scope.c.const_int(b) for b in (e.lo, e.hi))
+    if hi < lo:
+        raise UnsupportedError("a slice whose upper bound is below its lower bound",
+                               SourceLocation(scope.c.file, e.pos.line, e.pos.col),
+                               A.source_line(scope.c.text, e.pos.line))
+    for b, v in ((e.lo, lo), (e.hi, hi)):
+        if not 0 <= v < arg.ty.size:
+            raise scope.err(f"index {v} is out of the bounds of an array of size "
+                            f"{arg.ty.size}", b.pos)
+    elem = arg.ty.items[0]
+    items: list[A.Expr] = []
+    for i in range(lo, hi + 1):
+        read = A.Index(arg, A.Lit(i, "int", pos=e.pos, ty=INT), pos=e.pos, ty=elem)
+        read.uid = naming.uid("idx", read)
+        items.append(read)
+    return A.ArrayLit(items, pos=e.pos, ty=T("array", items=(elem,), size=len(items)))

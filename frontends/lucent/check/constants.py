@@ -27,14 +27,22 @@ from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check import constarg
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import ConstRef
 from kinduct.frontends.lucent.core.types import BOOL, INT, T
-from kinduct.frontends.lucent.core.walk import _has_temporal, const_value, subterms
+from kinduct.frontends.lucent.core.walk import (
+    const_value,
+    current_vars,
+    has_temporal,
+    shares_state,
+    subterms,
+    uid_nodes_reading,
+)
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
     from kinduct.frontends.lucent.core.checked import Node
     from kinduct.frontends.lucent.core.types import Refinement
 
@@ -48,7 +56,7 @@ def enter(c: Checker, d: A.NodeDecl, params: dict[str, A.Expr]) -> None:
     """Before ``d`` is elaborated: what its constant expressions see (``params``, the values
     of its ``const`` parameters in an instance, and its local constants that fold) and its
     ``const`` parameters of unknown value."""
-    from kinduct.frontends.lucent.check.typecheck import _Scope, _Unresolved
+    from kinduct.frontends.lucent.check.typecheck import Scope, Unresolved
     c.node_consts = dict(params)
     c.unknown_consts = {p.name: d.name for p in d.inputs if p.const and p.name not in params}
     pending = [(name, value) for name, _, value, _ in d.consts if value is not None]
@@ -57,8 +65,8 @@ def enter(c: Checker, d: A.NodeDecl, params: dict[str, A.Expr]) -> None:
         progress, rest = False, []
         for name, value in pending:
             try:
-                v = _Scope(c, None, {}, strict_consts=True).check(value)
-            except _Unresolved:
+                v = Scope(c, None, {}, strict_consts=True).check(value)
+            except Unresolved:
                 rest.append((name, value))
                 continue
             except (InputError, UnsupportedError):
@@ -69,7 +77,7 @@ def enter(c: Checker, d: A.NodeDecl, params: dict[str, A.Expr]) -> None:
         pending = rest
 
 
-def bind_params(c: Checker, node: Node, scope: _Scope) -> None:
+def bind_params(c: Checker, node: Node, scope: Scope) -> None:
     """In an instance, its ``const`` parameters are their values in its body too, and the
     input streams hold them (an instance analysed on its own reads no other value)."""
     for name in node.inputs:
@@ -92,7 +100,7 @@ def unknown_param(c: Checker, name: str, pos: A.Pos) -> None:
         f"the value of the const parameter '{name}' of {c.unknown_consts[name]}, which is not "
         "known where it is needed here (a node analysed for every value of it, or called with "
         "a free constant); kinduct expands arrays element by element and needs their sizes",
-        SourceLocation(c.file, pos.line, pos.col), _text_line(c.text, pos.line))
+        SourceLocation(c.file, pos.line, pos.col), A.source_line(c.text, pos.line))
 
 
 def unknown_size(c: Checker, checked: A.Expr, pos: A.Pos) -> None:
@@ -102,7 +110,7 @@ def unknown_size(c: Checker, checked: A.Expr, pos: A.Pos) -> None:
         raise UnsupportedError(
             f"a constant expression that needs the value of the free constant '{free.name}' "
             "(kinduct expands arrays element by element and needs their sizes)",
-            SourceLocation(c.file, pos.line, pos.col), _text_line(c.text, pos.line))
+            SourceLocation(c.file, pos.line, pos.col), A.source_line(c.text, pos.line))
 
 
 def elaborate_uncalled(c: Checker, d: A.NodeDecl, done: dict[str, Node]) -> None:
@@ -234,7 +242,7 @@ def _checks(node: Node) -> bool:
                 or node.refinements or node.has_contract)
 
 
-def call_params(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> dict[str, A.Expr]:
+def call_params(scope: Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> dict[str, A.Expr]:
     """The values of the ``const`` parameters of ``d`` that ``call`` gives (those known);
     an argument that is not constant is owed constant by the caller (:mod:`.constarg`)."""
     if not any(p.const for p in d.inputs):
@@ -255,7 +263,7 @@ def call_params(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) 
     return known
 
 
-def _constant_part(scope: _Scope, e: A.Expr) -> bool:
+def _constant_part(scope: Scope, e: A.Expr) -> bool:
     if isinstance(e, A.Var):
         return scope.node is not None and e.name in scope.node.const_inputs
     if isinstance(e, A.Unop) and e.op in ("pre", "last"):
@@ -280,13 +288,13 @@ class Deferred:
     def __init__(self) -> None:
         self.items: list[tuple[Refinement, int, str, T]] = []
 
-    def finish(self, scope: _Scope) -> None:
+    def finish(self, scope: Scope) -> None:
         for ref, i, var, base in self.items:
             ref.preds[i] = (var, checked_predicate(scope, var, base, ref.preds[i][1]))
         self.items = []
 
 
-def node_predicate(scope: _Scope | Deferred, ref: Refinement, var: str, base: T,
+def node_predicate(scope: Scope | Deferred, ref: Refinement, var: str, base: T,
                    pred: A.Expr) -> None:
     """Add the predicate ``pred`` over ``var`` (of type ``base``) to ``ref``, checked in the
     node's ``scope`` (now, or once a :class:`Deferred` is finished)."""
@@ -297,7 +305,7 @@ def node_predicate(scope: _Scope | Deferred, ref: Refinement, var: str, base: T,
     ref.preds.append((var, checked_predicate(scope, var, base, pred)))
 
 
-def checked_predicate(scope: _Scope, var: str, base: T, pred: A.Expr) -> A.Expr:
+def checked_predicate(scope: Scope, var: str, base: T, pred: A.Expr) -> A.Expr:
     """``pred`` checked in ``scope`` with ``var`` bound to a value of type ``base``."""
     sub = copy.copy(scope)
     sub.env = {**scope.env, var: base}
@@ -310,7 +318,6 @@ def checked_predicate(scope: _Scope, var: str, base: T, pred: A.Expr) -> A.Expr:
 def check_input_types(c: Checker, node: Node) -> None:
     """An input's refinement type is an assumption of the node analysed on its own: it may not
     read an output or a local variable at the current step (Kind 2: "illegal variable")."""
-    from kinduct.frontends.lucent.core.walk import current_vars
     inner = set(node.outputs) | set(node.locals)
     for name in node.inputs:
         todo = [node.refinements[name]] if name in node.refinements else []
@@ -329,28 +336,27 @@ def refuse_stateful(c: Checker, p: A.Expr, var: str, pos: A.Pos) -> None:
     not call a node or divide by a variable on its bound variable.  (One that keeps state on
     it is a predicate over streams, applied where the values are streams:
     :mod:`.streamrefine`.)"""
-    from kinduct.frontends.lucent.core import walk
-    bad = [e for e in walk.uid_nodes_reading(p, var) if walk.shares_state(e)][:1]
+    bad = [e for e in uid_nodes_reading(p, var) if shares_state(e)][:1]
     if bad:
         at = bad[0].pos
         raise UnsupportedError("a call or a division by a variable that reads the bound variable "
                                "in the predicate of a refinement type",
-                               SourceLocation(c.file, at.line, at.col), _text_line(c.text, at.line))
+                               SourceLocation(c.file, at.line, at.col), A.source_line(c.text, at.line))
 
 
 def folded_bound(c: Checker, e: A.Expr) -> int | None:
     """A subrange bound's value where it is constant and known (else the bound becomes a
     predicate checked in the node's scope)."""
-    from kinduct.frontends.lucent.check.typecheck import _Scope, _Unresolved
+    from kinduct.frontends.lucent.check.typecheck import Scope, Unresolved
     try:
-        v = const_value(_Scope(c, None, {}, strict_consts=True).expect(e, INT))
-    except (_Unresolved, InputError, UnsupportedError):
+        v = const_value(Scope(c, None, {}, strict_consts=True).expect(e, INT))
+    except (Unresolved, InputError, UnsupportedError):
         return None
     return None if v is None else int(v)
 
 
 
-def declare(checker: Checker, d: A.NodeDecl, node: Node, scope: _Scope) -> dict[str, A.Pos]:
+def declare(checker: Checker, d: A.NodeDecl, node: Node, scope: Scope) -> dict[str, A.Pos]:
     """Declare the local constants of ``d`` in ``scope`` (the defined ones in an order where
     each follows those it names); the free ones become local streams of ``node``, returned
     with where they are declared (they count as defined)."""
@@ -362,7 +368,7 @@ def declare(checker: Checker, d: A.NodeDecl, node: Node, scope: _Scope) -> dict[
         if te is None and value is None:
             raise checker.err(f"constant '{name}' needs a type or a value", pos)
         seen.add(name)
-    from kinduct.frontends.lucent.check.typecheck import _Unresolved
+    from kinduct.frontends.lucent.check.typecheck import Unresolved
     pending = [c for c in d.consts if c[2] is not None]
     for name, te, _, pos in d.consts:  # free ones first: defined ones may name them
         if name not in {c[0] for c in pending}:
@@ -375,7 +381,7 @@ def declare(checker: Checker, d: A.NodeDecl, node: Node, scope: _Scope) -> dict[
         for item in pending:
             try:
                 _defined(checker, node, strict, scope, *item)
-            except _Unresolved:
+            except Unresolved:
                 rest.append(item)
         if len(rest) == len(pending):  # no progress: report the first one's error
             for item in rest:
@@ -385,11 +391,11 @@ def declare(checker: Checker, d: A.NodeDecl, node: Node, scope: _Scope) -> dict[
     return free
 
 
-def _defined(checker: Checker, node: Node, check: _Scope, scope: _Scope, name: str,
+def _defined(checker: Checker, node: Node, check: Scope, scope: Scope, name: str,
              te: A.TypeExpr | None, value: A.Expr, pos: A.Pos) -> None:
     declared = checker.resolve_type(te) if te is not None else None
     v = check.check_as(value, declared[0] if declared else None)
-    if _has_temporal(v):
+    if has_temporal(v):
         raise checker.err("a constant cannot use 'pre' or '->'", value.pos)
     bad = next((x for x in subterms(v) if isinstance(x, (A.Call, A.Activate, A.AnyE))), None)
     if bad is not None:  # as Kind 2: its value would not be fixed
@@ -401,27 +407,21 @@ def _defined(checker: Checker, node: Node, check: _Scope, scope: _Scope, name: s
     scope.local_consts[name] = v
 
 
-def _free(checker: Checker, node: Node, scope: _Scope, name: str, te: A.TypeExpr,
+def _free(checker: Checker, node: Node, scope: Scope, name: str, te: A.TypeExpr,
           pos: A.Pos) -> None:
     """The free local constant ``name``: the stream ``name = any T -> pre name``."""
     if node.kind == "function":
         raise UnsupportedError(
             "a free constant in a function (a function has no memory to keep it fixed)",
-            SourceLocation(checker.file, pos.line, pos.col), _text_line(checker.text, pos.line))
+            SourceLocation(checker.file, pos.line, pos.col), A.source_line(checker.text, pos.line))
     t, ref = checker.resolve_type(te)  # constant over time: its type names no stream
     node.locals.append(name)
     node.types[name] = t
     node.var_pos[name] = pos
     scope.env[name] = t
     pick = A.AnyE(name, t, None, pos=pos, ty=t)
-    from kinduct.frontends.lucent.check.typecheck import _uid
-    pick.uid = _uid("any", pick)
+    pick.uid = naming.uid("any", pick)
     pick.ref = ref
     prev = scope.make_pre(A.Var(name, pos=pos, ty=t), pos)
     prev.guarded = True
     node.eqs.append(([name], A.Binop("->", pick, prev, pos=pos, ty=t)))
-
-
-def _text_line(text: str, line: int) -> str | None:
-    lines = text.splitlines()
-    return lines[line - 1] if 1 <= line <= len(lines) else None

@@ -22,18 +22,18 @@ from kinduct.frontends.lucent.core.checked import Prop
 from kinduct.frontends.lucent.core.types import BOOL
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 
 @dataclass(eq=False)
 class ActivatedCall(A.Call):
     """The call inside an activation form, before it is checked (a plain call once checked)."""
 
-    def check(self, scope: _Scope) -> A.Expr:
+    def check(self, scope: Scope) -> A.Expr:
         return scope._Call(self)
 
 
-def owe_constant(scope: _Scope, callee: str, param: str, arg: A.Expr, raw: A.Expr,
+def owe_constant(scope: Scope, callee: str, param: str, arg: A.Expr, raw: A.Expr,
                  call: A.Call) -> None:
     """Owe that the checked ``arg`` (source ``raw``) of the ``const`` parameter ``param`` of
     ``callee`` keeps its first value, where ``call`` is an activation's; an error otherwise."""

@@ -7,18 +7,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kinduct.frontends.lucent.check.typecheck import _typed_var
+from kinduct.frontends.lucent.check.typecheck import typed_var
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import Mode
 from kinduct.frontends.lucent.core.types import BOOL, flat, tuple_of
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
     from kinduct.frontends.lucent.core.checked import Node
 
 
-def define_ghosts(checker: Checker, item: A.ContractItem, node: Node, scope: _Scope,
+def define_ghosts(checker: Checker, item: A.ContractItem, node: Node, scope: Scope,
                   prefix: str) -> None:
     """The ghost variables of ``item`` (``var a, b: int, c: bool = e;``), declared before ``e``
     is checked (it may read their previous values), defined by one equation."""
@@ -28,7 +28,7 @@ def define_ghosts(checker: Checker, item: A.ContractItem, node: Node, scope: _Sc
         gname = checker._ghost(node, scope, prefix, name, t, pos)
         names.append(gname)
         types.append(t)
-        checker._obligation(node, _typed_var(gname, t, pos), ref, pos, contract=True, site=prefix)
+        checker._obligation(node, typed_var(gname, t, pos), ref, pos, contract=True, site=prefix)
     rhs = scope.check(item.expr)
     want = tuple_of(types)
     if flat(want) != flat(rhs.ty):
@@ -41,7 +41,7 @@ class PendingMode:
     """The elaboration of one ``mode`` item, run once: at its place among the contract's items
     or, earlier, where a requirement or guarantee refers to it."""
 
-    def __init__(self, checker: Checker, item: A.ContractItem, node: Node, scope: _Scope,
+    def __init__(self, checker: Checker, item: A.ContractItem, node: Node, scope: Scope,
                  prefix: str, contract: str) -> None:
         self.checker, self.item, self.node, self.scope = checker, item, node, scope
         self.prefix, self.contract = prefix, contract
@@ -65,7 +65,7 @@ class PendingMode:
         self.state = "done"
 
 
-def announce_modes(checker: Checker, items: list[A.ContractItem], node: Node, scope: _Scope,
+def announce_modes(checker: Checker, items: list[A.ContractItem], node: Node, scope: Scope,
                    prefix: str, contract: str) -> dict[int, PendingMode]:
     """The modes among ``items``, made known to ``scope`` before any is elaborated; each
     item's elaboration, keyed by ``id(item)``."""

@@ -39,7 +39,7 @@ from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 
 def declare(checker: Checker, te: A.TypeExpr, name: str) -> tuple[T, Refinement]:
@@ -102,7 +102,7 @@ def _unsupported(checker: Checker, what: str, pos: A.Pos) -> UnsupportedError:
 
 # ---- expressions ----
 
-def construct(scope: _Scope, name: str, args: list[A.Expr], pos: A.Pos,
+def construct(scope: Scope, name: str, args: list[A.Expr], pos: A.Pos,
               uid: Callable[[str, A.Expr], str]) -> A.Expr:
     """``C(args)`` (or a nullary ``C``): a value of C's datatype."""
     t, index = scope.c.ctors[name]
@@ -114,7 +114,7 @@ def construct(scope: _Scope, name: str, args: list[A.Expr], pos: A.Pos,
     return build(scope, t, index, args, checked, pos, uid)
 
 
-def build(scope: _Scope, t: T, index: int, args: list[A.Expr], checked: list[A.Expr],
+def build(scope: Scope, t: T, index: int, args: list[A.Expr], checked: list[A.Expr],
           pos: A.Pos, uid: Callable[[str, A.Expr], str]) -> A.Expr:
     """The value of ``t`` built by its constructor number ``index`` from the ``checked``
     arguments (``args`` as written)."""
@@ -127,7 +127,7 @@ def build(scope: _Scope, t: T, index: int, args: list[A.Expr], checked: list[A.E
     return e
 
 
-def tester(scope: _Scope, e: A.Tester) -> A.Expr:
+def tester(scope: Scope, e: A.Tester) -> A.Expr:
     """``C?(arg)``."""
     if e.ctor not in scope.c.ctors and e.ctor not in scope.c.poly_ctors:
         raise scope.err(f"unknown constructor '{e.ctor}'", e.pos)
@@ -145,7 +145,7 @@ def _field_key(t: T, field: str) -> tuple[str, T] | None:
     return owners[0] if len(owners) == 1 else None
 
 
-def selector(scope: _Scope, arg: A.Expr, field: str, pos: A.Pos) -> A.Expr:
+def selector(scope: Scope, arg: A.Expr, field: str, pos: A.Pos) -> A.Expr:
     """``arg.field`` on a datatype value, with its obligation (in a node)."""
     t = arg.ty
     owners = [c for c, fields in t.items for f, _ in fields if f == field]
@@ -173,7 +173,7 @@ def _read(arg: A.Expr, ctor: str, field: str, ft: T) -> A.Expr:
 
 # ---- match ----
 
-def match(scope: _Scope, e: A.Match) -> A.Expr:
+def match(scope: Scope, e: A.Match) -> A.Expr:
     """The cases of ``match`` as a chain of lazy branches (the type the context expects,
     ``scope.hint``, or else the first case's, is expected of the others)."""
     hint, scope.hint = scope.hint, None
@@ -188,7 +188,7 @@ def match(scope: _Scope, e: A.Match) -> A.Expr:
     return _cases(scope, arg, e.cases, e.pos, hint)
 
 
-def _cases(scope: _Scope, arg: A.Expr, cases: list[tuple[A.Pattern, A.Expr]],
+def _cases(scope: Scope, arg: A.Expr, cases: list[tuple[A.Pattern, A.Expr]],
            pos: A.Pos, hint: T | None) -> A.Expr:
     pattern, body = cases[0]
     if len(cases) == 1:
@@ -205,7 +205,7 @@ def _cases(scope: _Scope, arg: A.Expr, cases: list[tuple[A.Pattern, A.Expr]],
     return A.Ite(cond, then, orelse, lazy=True, pos=pos, ty=then.ty)
 
 
-def _body(scope: _Scope, arg: A.Expr, pattern: A.Pattern, body: A.Expr, hint: T | None
+def _body(scope: Scope, arg: A.Expr, pattern: A.Pattern, body: A.Expr, hint: T | None
           ) -> A.Expr:
     bound = _bindings(pattern, arg)
     return (scope.with_constants(bound) if bound else scope).check_as(body, hint)
@@ -215,7 +215,7 @@ def _is_ctor_pattern(p: A.Pattern, t: T) -> bool:
     return p.args is not None or (t.kind == "adt" and any(c == p.name for c, _ in t.items))
 
 
-def _check_pattern(scope: _Scope, p: A.Pattern, t: T, top: bool = False) -> None:
+def _check_pattern(scope: Scope, p: A.Pattern, t: T, top: bool = False) -> None:
     if not _is_ctor_pattern(p, t):
         if p.name in scope.c.ctors or p.name in scope.c.poly_ctors:
             raise scope.err(f"constructor '{p.name}' does not build a value of {t}", p.pos)

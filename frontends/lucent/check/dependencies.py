@@ -11,7 +11,7 @@ from kinduct.frontends.lucent.check import elemdeps
 from kinduct.frontends.lucent.check.calldeps import OutputReads, stream_reads, untangle
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import Node
-from kinduct.frontends.lucent.core.walk import Instant, _calls_in_decl, _find_cycle, current_vars
+from kinduct.frontends.lucent.core.walk import Instant, calls_in_decl, current_vars, find_cycle
 from kinduct.kernel.errors import InputError
 
 #: Makes the error to raise for a message at a source position (the checker's ``err``).
@@ -24,11 +24,11 @@ def call_order(decls: Mapping[str, A.NodeDecl], contracts: Mapping[str, A.NodeDe
     contracts it imports); a call cycle is an error at the call that closes it."""
     graph: dict[str, list[tuple[str, A.Pos]]] = {}
     for name, d in decls.items():
-        graph[name] = [(c.name, c.pos) for c in _calls_in_decl(d)]
+        graph[name] = [(c.name, c.pos) for c in calls_in_decl(d)]
         for item in d.contract:
             if item.kind == "import" and item.name in contracts:
                 contract = contracts[item.name]
-                graph[name].extend((c.name, c.pos) for c in _calls_in_decl(contract))
+                graph[name].extend((c.name, c.pos) for c in calls_in_decl(contract))
     order: list[str] = []
     state: dict[str, int] = {}
     stack: list[str] = []
@@ -100,11 +100,11 @@ def cut_circular(node: Node, file: str | None, err: ErrorAt,
     for names, e in node.eqs:
         for n in names:
             where[n] = e.pos
-    cycle0 = _find_cycle(first)
+    cycle0 = find_cycle(first)
     if cycle0 is not None:
         raise err("circular definition: " + " -> ".join(cycle0), where[cycle0[0]])
     warnings: list[str] = []
-    cycle = _find_cycle(later)
+    cycle = find_cycle(later)
     while cycle is not None:
         node.cut.add(cycle[0])
         pos = where[cycle[0]]
@@ -113,6 +113,6 @@ def cut_circular(node: Node, file: str | None, err: ErrorAt,
             + " -> ".join(cycle) + f"; '{cycle[0]}' is read as any value satisfying its equation")
         node.warnings.append(warnings[-1])
         later[cycle[0]] = set()
-        cycle = _find_cycle(later)
+        cycle = find_cycle(later)
     untangle(node)
     return warnings

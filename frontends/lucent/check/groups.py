@@ -4,7 +4,7 @@ A parenthesised list ``(a, b)`` is a *group*: several values side by side, which
 spreads over the streams of its left side (``x, y = (a, b)``), nested groups flattened
 (``x, y, z = ((a, b), c)``), a node call's outputs a group too.  A *tuple* is one value of a
 tuple type ``[T1, T2]``, built by ``'(a, b)`` (the primer) or by Kind 2's braces ``{a, b}`` where
-a tuple is expected (:meth:`.typecheck._Scope.check_as`).  So an equation's left side and right
+a tuple is expected (:meth:`.typecheck.Scope.check_as`).  So an equation's left side and right
 side must have the same *width* (Kind 2's "width lengths of equation are not equal"):
 ``g, h = ((e1, e2), e3)`` with ``g: [int, int]`` is refused (three values for two streams), and
 so is ``x = (a, b)`` for a tuple ``x`` (write ``'(a, b)`` or ``{a, b}``).
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kinduct.frontends.lucent.check import collections
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import collections
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker

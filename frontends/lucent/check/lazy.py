@@ -25,55 +25,32 @@ translation and the simulator read it.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check import arraydef
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core.clocks import Clock
 from kinduct.frontends.lucent.core.types import BOOL, INT, T, flat
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
     from kinduct.frontends.lucent.core.checked import Node
 
-#: The lazy Boolean operators.
-LAZY_OPS = ("and then", "or else", "==>")
-
-_ids = itertools.count(1)
-
-
-@dataclass(eq=False)
-class Clock:
-    """The steps where a lazy branch is selected: those of ``parent`` (every step of the node
-    instance when None) where ``cond`` (evaluated on ``parent``) is ``positive``."""
-
-    cond: A.Expr
-    positive: bool
-    parent: Clock | None
-    #: Unique; names the clock's state in the translation (``%seen.<name>``).
-    name: str
-
-
-def clock_of(e: object) -> Clock | None:
-    """The clock of a checked ``pre``, ``->``, call, ``any`` or obligation (None: the node's)."""
-    return getattr(e, "clock", None)
-
-
-def make_clock(scope: _Scope, cond: A.Expr, positive: bool) -> Clock:
+def make_clock(scope: Scope, cond: A.Expr, positive: bool) -> Clock:
     """A new clock of the node being checked: the steps of ``scope``'s clock where the checked
     Boolean ``cond`` is ``positive`` (a lazy branch's, an activation's: :mod:`.activation`)."""
-    clock = Clock(cond, positive, scope.clock, f"clock{next(_ids)}@l{cond.pos.line}c{cond.pos.col}")
+    clock = Clock(cond, positive, scope.clock, naming.current().clock(cond.pos.line, cond.pos.col))
     if scope.node is not None:
         scope.node.clocks.append(clock)
     return clock
 
 
 @contextmanager
-def branch(scope: _Scope, cond: A.Expr, positive: bool) -> Iterator[Clock]:
+def branch(scope: Scope, cond: A.Expr, positive: bool) -> Iterator[Clock]:
     """Check what the ``with`` body checks on the branch of ``cond`` that is selected when
     ``cond`` is ``positive``: its ``pre`` are guarded only by its own ``->``."""
     clock = make_clock(scope, cond, positive)
@@ -85,7 +62,7 @@ def branch(scope: _Scope, cond: A.Expr, positive: bool) -> Iterator[Clock]:
         scope.clock, scope.guarded = saved
 
 
-def check_ite(scope: _Scope, e: A.Ite, hint: T | None = None) -> A.Expr:
+def check_ite(scope: Scope, e: A.Ite, hint: T | None = None) -> A.Expr:
     """``when c then a else b`` (``hint``: the type expected of it, if known)."""
     c = scope.expect(e.cond, BOOL)
     with branch(scope, c, True):
@@ -97,7 +74,7 @@ def check_ite(scope: _Scope, e: A.Ite, hint: T | None = None) -> A.Expr:
     return A.Ite(c, a, b, lazy=True, pos=e.pos, ty=a.ty)
 
 
-def check_binop(scope: _Scope, e: A.Binop) -> A.Expr:
+def check_binop(scope: Scope, e: A.Binop) -> A.Expr:
     """``a and then b``, ``a or else b``, ``a ==> b``: ``b`` is evaluated only where ``a`` is
     true (false for ``or else``)."""
     a = scope.expect(e.left, BOOL)
@@ -112,7 +89,7 @@ def check_binop(scope: _Scope, e: A.Binop) -> A.Expr:
 class _Blocks:
     """The elaboration of one statement-level lazy block into one expression per variable."""
 
-    def __init__(self, checker: Checker, node: Node, scope: _Scope,
+    def __init__(self, checker: Checker, node: Node, scope: Scope,
                  frame: dict[str, A.Expr] | None) -> None:
         self.c = checker
         self.node = node
@@ -180,7 +157,7 @@ class _Blocks:
         return equation_parts(self.c, self.node, self.scope, self.frame, s)
 
 
-def equation_parts(checker: Checker, node: Node, scope: _Scope, frame: dict[str, A.Expr] | None,
+def equation_parts(checker: Checker, node: Node, scope: Scope, frame: dict[str, A.Expr] | None,
                    s: A.Equation) -> dict[str, A.Expr]:
     """The expression of each variable the equation ``s`` defines (of a block: the variables
     of the enclosing frame block ``frame`` only, where there is one)."""
@@ -206,7 +183,7 @@ def equation_parts(checker: Checker, node: Node, scope: _Scope, frame: dict[str,
                        ty=items[i]) for i, n in enumerate(names)}
 
 
-def block_exprs(checker: Checker, blk: A.LazyBlock, node: Node, scope: _Scope,
+def block_exprs(checker: Checker, blk: A.LazyBlock, node: Node, scope: Scope,
                 frame: dict[str, A.Expr] | None) -> dict[str, A.Expr]:
     """The variables the lazy block ``blk`` defines, each with one lazy expression choosing the
     selected branch's definition; ``frame``: the enclosing frame block's ``last`` of each of its
@@ -214,7 +191,7 @@ def block_exprs(checker: Checker, blk: A.LazyBlock, node: Node, scope: _Scope,
     return _Blocks(checker, node, scope, frame).block(blk)
 
 
-def define_block(checker: Checker, blk: A.LazyBlock, node: Node, scope: _Scope,
+def define_block(checker: Checker, blk: A.LazyBlock, node: Node, scope: Scope,
                  defined: dict[str, A.Pos]) -> None:
     """Add to ``node`` the equations of the lazy block ``blk``, a statement of its body (not of
     a frame block); ``defined``: where each variable defined so far is defined."""

@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING
 from kinduct.frontends.lucent.check import constants
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.types import Refinement, T, flat, recursive
-from kinduct.frontends.lucent.core.walk import _calls_in_decl
+from kinduct.frontends.lucent.core.walk import calls_in_decl
 from kinduct.kernel.errors import InputError, UnsupportedError
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
     from kinduct.frontends.lucent.core.checked import Node
 
 
-def instance(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> Node:
+def instance(scope: Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> Node:
     """The instance of the polymorphic (or ``const``-parameterised, :mod:`.constants`) node
     ``d`` that ``call`` (with its checked ``args``) calls, elaborated on first use."""
     c = scope.c
@@ -52,7 +52,7 @@ def instance(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr]) -> 
         c.type_params, c.type_param_names = saved
 
 
-def input_hints(scope: _Scope, d: A.NodeDecl, call: A.Call) -> list[T | None]:
+def input_hints(scope: Scope, d: A.NodeDecl, call: A.Call) -> list[T | None]:
     """The types the inputs of ``d`` have in the instance ``call`` gives explicitly (``N@<int>
     (…)``), one per argument, to type its arguments' constructors (None where unknown)."""
     c = scope.c
@@ -74,7 +74,7 @@ def elaborate_uncalled(checker: Checker, order: list[str], done: dict[str, Node]
     """Elaborate each polymorphic node that no node calls under its own name, its type
     parameters abstract types: what it proves holds for every instance."""
     called = {c.name for d in [*checker.decls.values(), *checker.contracts.values()]
-              for c in _calls_in_decl(d)}
+              for c in calls_in_decl(d)}
     for name in order:
         d = checker.decls[name]
         if constants.generic(d) and name not in called and name not in done:
@@ -86,7 +86,7 @@ def elaborate_uncalled(checker: Checker, order: list[str], done: dict[str, Node]
                 checker.type_params = saved
 
 
-def contract_types(scope: _Scope, c: A.NodeDecl, item: A.ContractItem, args: list[A.Expr]
+def contract_types(scope: Scope, c: A.NodeDecl, item: A.ContractItem, args: list[A.Expr]
                    ) -> dict[str, tuple[T, Refinement]]:
     """The type parameters of the contract ``c`` that ``import c@<types>(args) returns (…)``
     binds: those given, or those its arguments' types give (a contract without type
@@ -123,7 +123,7 @@ def contract_types(scope: _Scope, c: A.NodeDecl, item: A.ContractItem, args: lis
     return {p: (binding[p], Refinement()) for p in c.type_params}
 
 
-def _inferred(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr],
+def _inferred(scope: Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr],
               params: dict[str, A.Expr]) -> list[T]:
     c = scope.c
     saved = c.type_params, c.node_consts, c.unknown_consts
@@ -152,7 +152,7 @@ def _inferred(scope: _Scope, d: A.NodeDecl, call: A.Call, args: list[A.Expr],
     return [binding[p] for p in d.type_params]
 
 
-def _type_name(scope: _Scope, te: A.TypeExpr, t: T, ref: Refinement) -> str:
+def _type_name(scope: Scope, te: A.TypeExpr, t: T, ref: Refinement) -> str:
     """How an instance's name shows a type argument: its type, or where it has a refinement,
     the declared type's name (``Nat``) or the text written (a type parameter of the calling
     instance shows what that instance binds it to)."""

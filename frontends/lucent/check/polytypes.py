@@ -7,7 +7,7 @@ applications to the same types are the same type.
 A constructor of a polymorphic datatype builds a value of the instance its arguments give
 (``Some(1)`` is an ``Option<int>``), of the instance written (``None@<int>``), or else of the
 type the context expects (``x = None`` where ``x: Option<int>``; the expected types are those
-of :meth:`_Scope.check_as`); when none tells, the type parameter cannot be inferred bottom-up
+of :meth:`Scope.check_as`); when none tells, the type parameter cannot be inferred bottom-up
 and an annotation is asked for.
 """
 
@@ -22,7 +22,7 @@ from kinduct.frontends.lucent.core.types import Refinement, T
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 
 def declare(checker: Checker, td: A.TypeDecl) -> None:
@@ -91,7 +91,7 @@ def instantiate(checker: Checker, td: A.TypeDecl, targs: list[tuple[T, Refinemen
 
 # ---- constructors ----
 
-def is_constructor(scope: _Scope, e: A.Expr) -> bool:
+def is_constructor(scope: Scope, e: A.Expr) -> bool:
     """Whether ``e`` (unchecked) applies a constructor of a polymorphic datatype."""
     if isinstance(e, A.Var):
         n = e.name
@@ -99,7 +99,7 @@ def is_constructor(scope: _Scope, e: A.Expr) -> bool:
     return isinstance(e, A.Call) and e.name in scope.c.poly_ctors and e.name not in scope.c.decls
 
 
-def needs_hint(scope: _Scope, e: A.Expr) -> bool:
+def needs_hint(scope: Scope, e: A.Expr) -> bool:
     """Whether ``e`` applies a constructor of a polymorphic datatype whose fields do not name
     every type parameter (``None``, ``Left(1)`` of ``Either<L; R>``), with no type arguments:
     typed by where it is used."""
@@ -121,7 +121,7 @@ def _typevars(x: object) -> set[str]:
     return set()
 
 
-def construct(scope: _Scope, e: A.Var | A.Call, expected: T | None,
+def construct(scope: Scope, e: A.Var | A.Call, expected: T | None,
               uid: Callable[[str, A.Expr], str]) -> A.Expr:
     """``C(args)``, ``C``, ``C@<types>(args)`` or ``C@<types>`` for a constructor ``C`` of a
     polymorphic datatype; ``expected``: the type the context expects, if known."""
@@ -173,7 +173,7 @@ def _instance(checker: Checker, td: A.TypeDecl, binding: dict[str, T]) -> T | No
     return instantiate(checker, td, [(binding[p], Refinement()) for p in td.type_params])[0]
 
 
-def _arity(scope: _Scope, name: str, fields: tuple, args: list[A.Expr], pos: A.Pos) -> None:
+def _arity(scope: Scope, name: str, fields: tuple, args: list[A.Expr], pos: A.Pos) -> None:
     if len(args) != len(fields):
         raise scope.err(f"constructor '{name}' takes {len(fields)} argument(s), got {len(args)}",
                         pos)
@@ -181,7 +181,7 @@ def _arity(scope: _Scope, name: str, fields: tuple, args: list[A.Expr], pos: A.P
 
 # ---- record literals ----
 
-def record_type(scope: _Scope, e: A.RecordLit, checked: dict[str, A.Expr]) -> T | None:
+def record_type(scope: Scope, e: A.RecordLit, checked: dict[str, A.Expr]) -> T | None:
     """The type of the record literal ``P@<types> { … }`` or ``P { … }`` of a polymorphic
     record type ``P`` (None: ``P`` is not one); inferring the type arguments checks the
     fields, kept in ``checked``."""

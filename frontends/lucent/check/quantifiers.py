@@ -21,11 +21,11 @@ from kinduct.frontends.lucent.check import quantified, skolem, unbounded
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import Refines
 from kinduct.frontends.lucent.core.types import BOOL, INT, Refinement, T
-from kinduct.frontends.lucent.core.walk import _has_temporal, children, const_value
+from kinduct.frontends.lucent.core.walk import children, const_value, has_temporal
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 #: Most instances one quantifier may expand into (the product of its variables' domains).
 MAX_INSTANCES = 4096
@@ -33,7 +33,7 @@ MAX_INSTANCES = 4096
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
-def expand(scope: _Scope, q: A.Quant) -> A.Expr:
+def expand(scope: Scope, q: A.Quant) -> A.Expr:
     """The checked Boolean expression that the quantifier ``q`` stands for: its finite
     expansion, else its witness form where :func:`.skolem.mark` marked it, else the
     quantifier itself (:mod:`.quantified`)."""
@@ -71,7 +71,7 @@ class _Infinite(Exception):
         self.error = error
 
 
-def _expand(scope: _Scope, q: A.Quant) -> A.Expr:
+def _expand(scope: Scope, q: A.Quant) -> A.Expr:
     guards = _guard_conjuncts(q)
     domains: list[list[A.Expr]] = []
     refinements: list[Refinement | None] = []
@@ -105,7 +105,7 @@ def _expand(scope: _Scope, q: A.Quant) -> A.Expr:
     return acc
 
 
-def _domain(scope: _Scope, q: A.Quant, p: A.Param, t: T, ref: Refinement,
+def _domain(scope: Scope, q: A.Quant, p: A.Param, t: T, ref: Refinement,
             guards: list[A.Expr]) -> list[A.Expr] | None:
     """The values ``p`` ranges over, as checked literals (None: infinitely many)."""
     if t.kind == "bool":
@@ -154,7 +154,7 @@ def _conjuncts(e: A.Expr) -> list[A.Expr]:
     return [e]
 
 
-def _bound(scope: _Scope, g: A.Expr, name: str) -> tuple[str, int] | None:
+def _bound(scope: Scope, g: A.Expr, name: str) -> tuple[str, int] | None:
     """``(">=", lo)`` or ``("<=", hi)`` when the conjunct ``g`` compares the variable ``name``
     with a constant integer expression, else None."""
     if not (isinstance(g, A.Binop) and g.op in _FLIPPED):
@@ -164,7 +164,7 @@ def _bound(scope: _Scope, g: A.Expr, name: str) -> tuple[str, int] | None:
         op, var, other = _FLIPPED[op], g.right, g.left
         if not _is_var(var, name):
             return None
-    if _mentions(other, name) or _has_temporal(other, calls=True):
+    if _mentions(other, name) or has_temporal(other, calls=True):
         return None
     try:
         value = const_value(scope.expect(other, INT))
@@ -190,7 +190,7 @@ def _mentions(e: A.Expr, name: str) -> bool:
     return False
 
 
-def _unsupported(scope: _Scope, what: str, pos: A.Pos) -> UnsupportedError:
+def _unsupported(scope: Scope, what: str, pos: A.Pos) -> UnsupportedError:
     located = scope.c.err("", pos)
     return UnsupportedError(what, SourceLocation(scope.c.file, pos.line, pos.col),
                             located.source_line)

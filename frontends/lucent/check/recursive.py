@@ -24,15 +24,12 @@ reads from the oracle under the same names.
 
 from __future__ import annotations
 
-import itertools
-import re
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from pysmt.environment import Environment
-from pysmt.typing import PySMTType
-
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core.native import base
 from kinduct.frontends.lucent.core.types import (
     Recursive,
     Refinement,
@@ -40,11 +37,7 @@ from kinduct.frontends.lucent.core.types import (
     components,
     recursive,
 )
-from kinduct.frontends.lucent.smt import native
-from kinduct.kernel import datatypes as kd
-from kinduct.kernel.datatypes import Tree
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
-from kinduct.kernel.report import format_value
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
@@ -198,253 +191,11 @@ def _allowed(t: T) -> bool:
         all(_allowed(c) for c in components(t))
 
 
-def _recursive_leaves(t: T) -> list[T]:
-    """The recursive datatypes among the native fields of a field's type."""
-    return [p for p in native.paths(t) if recursive(p)]
-
-
-def base(t: T) -> int | None:
-    """The first constructor of ``t`` that builds a finite value from default values (the
-    simulator's default), or None where every one needs a value of ``t`` itself."""
-    group_ = reachable(t)
-    found: dict[T, int] = {}
-    changed = True
-    while changed:
-        changed = False
-        for x in group_:
-            if x in found:
-                continue
-            for i, (_, fields) in enumerate(x.items):
-                if all(lt in found for _, ft in fields for lt in _recursive_leaves(ft)):
-                    found[x] = i
-                    changed = True
-                    break
-    return found.get(t)
-
-
-def reachable(t: T) -> list[T]:
-    """``t`` and the recursive datatypes its fields name, transitively."""
-    out = [t]
-    for x in out:
-        for _, fields in x.items:
-            for _, ft in fields:
-                out.extend(lt for lt in _recursive_leaves(ft) if lt not in out)
-    return out
-
-
-# ---- translation ----
-
-def sort(env: Environment, t: T) -> PySMTType:
-    """The native datatype sort of ``t`` in ``env``, declared (with the datatypes it names
-    that are not declared yet) on first use."""
-    reg = kd.registry(env)
-    st = kd.sort_type(env, t.name)
-    if st in reg.sorts:
-        return st
-    todo = [x for x in reachable(t) if kd.sort_type(env, x.name) not in reg.sorts]
-    kd.declare(env, [kd.Datatype(x.name, tuple(
-        kd.Constructor(c, tuple((f"{f}.{k}", native.sort(env, p)) for f, ft in fields
-                                for k, p in enumerate(native.paths(ft))))
-        for c, fields in x.items)) for x in todo])
-    return st
-
-
-def _sort(env: Environment, t: T) -> kd.Sort:
-    return kd.registry(env).sorts[sort(env, t)]
-
-
-def construct(env: Environment, e: A.Construct, args: list[Any]) -> Any:
-    """``e`` applied to the terms of its arguments (structured: one SMT field per leaf)."""
-    fields = e.ty.items[e.index][1]
-    return kd.construct(env, _sort(env, e.ty), e.index, [
-        native.to_native(env, x, p) for a, (_, ft) in zip(args, fields, strict=True)
-        for x, p in zip(native.split(a, ft), native.paths(ft), strict=True)])
-
-
-def test(env: Environment, e: A.Tester, arg: Any) -> Any:
-    t = e.arg.ty
-    return kd.test(env, _sort(env, t), _index(t, e.ctor), arg)
-
-
-def select(inst: Any, e: A.Field, arg: Any) -> Any:
-    """``e`` (a selector of a recursive datatype's field): the field, or where ``arg`` was
-    built by another constructor and ``e`` is written in the program, a fresh choice."""
-    env = inst.tr.b.env
-    t = e.arg.ty
-    ctor, field = e.name.split(".", 1)
-    i = _index(t, ctor)
-    fields = t.items[i][1]
-    j = next(k for k, (f, _) in enumerate(fields) if f == field)
-    s = _sort(env, t)
-    at = itertools.count(sum(len(native.paths(ft)) for _, ft in fields[:j]))
-    name = _named(e)
-
-    def junk(key: str, ft: T) -> Any:
-        return inst.fresh(f"{name}%junk{key}", ft)
-    value = native.join(e.ty, lambda p, path: native.from_native(
-        env, kd.select(env, s, i, next(at), arg), p, junk, inst.ite, path))
-    if not getattr(e, "owed", False):
-        return value
-    return inst.ite(kd.test(env, s, i, arg), value, inst.fresh(name, e.ty))
-
-
-def _index(t: T, ctor: str) -> int:
-    return next(i for i, (c, _) in enumerate(t.items) if c == ctor)
-
-
-_choices = itertools.count(1)
-
-
-def _named(field: A.Field) -> str:
-    """The name of a read's choices (named on first use where no check named it)."""
-    if not hasattr(field, "choice"):
-        mark(field, owed=False)
-    return field.choice  # type: ignore[attr-defined]
-
 
 def mark(field: A.Field, owed: bool) -> A.Field:
     """A read of a recursive datatype's field, named (its choices are): a selector written in
     the program (``owed``: its obligation is owed) reads a choice where its obligation fails, a
     pattern's read is used only where its pattern matches."""
-    field.choice = f"%sel{next(_choices)}@l{field.pos.line}c{field.pos.col}"  # type: ignore[attr-defined]
+    field.choice = naming.current().choice(field.pos.line, field.pos.col)  # type: ignore[attr-defined]
     field.owed = owed  # type: ignore[attr-defined]
     return field
-
-
-# ---- simulation ----
-
-def default(t: T) -> Tree:
-    """A value of ``t``: its first constructor that builds a finite value, of defaults."""
-    from kinduct.frontends.lucent.sim.simulate import default_value
-    i = base(t)
-    assert i is not None  # checked at the declaration
-    ctor, fields = t.items[i]
-    return Tree(ctor, tuple(default_value(ft) for _, ft in fields))
-
-
-def evaluate(inst: Any, e: A.Expr) -> Any:
-    """The simulator's value of a constructor, tester or selector of a recursive datatype."""
-    if isinstance(e, A.Construct):
-        return Tree(e.ctor, tuple(inst.eval(a) for a in e.args))
-    if isinstance(e, A.Tester):
-        return inst.eval(e.arg).ctor == e.ctor
-    assert isinstance(e, A.Field)
-    v = inst.eval(e.arg)
-    ctor, field = e.name.split(".", 1)
-    name = inst.prefix + _named(e)
-    if v.ctor == ctor:
-        fields = e.arg.ty.items[_index(e.arg.ty, ctor)][1]
-        return native.rejunk(v.args[next(k for k, (f, _) in enumerate(fields) if f == field)],
-                             e.ty, lambda key, ft: inst.sim.oracle(f"{name}%junk{key}", ft,
-                                                                   inst.step_no))
-    if not getattr(e, "owed", False):  # a pattern's read, used only where the pattern matches
-        from kinduct.frontends.lucent.sim.simulate import default_value
-        return default_value(e.ty)
-    return inst.sim.oracle(name, e.ty, inst.step_no)
-
-
-def from_trace(value: Any, t: T, scalar: Any) -> Tree:
-    """A trace's value of ``t`` (its text) as the simulator's tree; ``scalar(v, ft)`` reads
-    the fields of the other types."""
-    tree = kd.from_text(value)
-
-    def walk(v: Any, ty: T) -> Any:
-        if not recursive(ty):
-            return native.value(v, ty, scalar)
-        fields = ty.items[_index(ty, v.ctor)][1]
-        args = iter(v.args)  # one per native field
-        return Tree(v.ctor, tuple(native.join(ft, lambda p, _: walk(next(args), p))
-                                  for _, ft in fields))
-    return walk(tree, t)
-
-
-def text(v: Any, t: T, scalar: Any) -> str:
-    """A datatype's value in Lucent's syntax: ``Cons(1, Nil)``; ``scalar(v, ft)`` shows the
-    scalar fields."""
-    if isinstance(v, dict):  # a non-recursive datatype's value
-        v = native.tree(v, t)
-    if not isinstance(v, Tree):
-        return str(v)
-    fields = t.items[_index(t, v.ctor)][1]
-    if not fields:
-        return v.ctor
-
-    def show(x: Any, ft: T) -> str:
-        if recursive(ft):
-            return text(x, ft, scalar)
-        if ft.kind == "enum" and isinstance(x, int) and 0 <= x < len(ft.items):
-            return ft.items[x]
-        if ft.kind == "adt":
-            return text(native.tree(x, ft), ft, scalar)
-        if ft.kind == "record":
-            return "{" + "; ".join(f"{f} = {show(x[f], t)}" for f, t in ft.items) + "}"
-        if ft.kind in ("array", "tuple"):
-            its = [ft.items[0]] * ft.size if ft.kind == "array" else list(ft.items)
-            return "[" + ", ".join(show(y, t) for y, t in zip(x, its, strict=True)) + "]"
-        shown = scalar(x, ft)
-        return shown if isinstance(shown, str) else format_value(x)
-    return f"{v.ctor}({', '.join(show(x, ft) for x, (_, ft) in zip(v.args, fields, strict=True))})"
-
-
-def parse(text: str, t: T, scalar: Any) -> Any:
-    """A value of the datatype ``t`` written in Lucent's syntax (``Cons(1, Nil)``, a record
-    field as ``{f = 1; g = Nil}``, an array or tuple field as ``[1, 2]``; ``kinduct
-    simulate``'s inputs); ``scalar(text, ft)`` reads the scalar fields.  ValueError where it is
-    not one."""
-    tokens = [x for x in re.findall(r"[A-Za-z_][A-Za-z0-9_]*|[-+]?[0-9][0-9./]*|[(),]|\S",
-                                    text)]
-    pos = 0
-
-    def take() -> str:
-        nonlocal pos
-        if pos >= len(tokens):
-            raise ValueError("unexpected end")
-        pos += 1
-        return tokens[pos - 1]
-
-    def expect(token: str) -> None:
-        if take() != token:
-            raise ValueError(f"expected '{token}'")
-
-    def value(ty: T) -> Any:
-        if ty.kind == "record":  # {f = v; g = w}
-            expect("{")
-            out = {}
-            for k, (f, ft) in enumerate(ty.items):
-                if k:
-                    expect(";")
-                expect(f)
-                expect("=")
-                out[f] = value(ft)
-            expect("}")
-            return out
-        if ty.kind in ("array", "tuple"):  # [v, w]
-            its = [ty.items[0]] * ty.size if ty.kind == "array" else list(ty.items)
-            expect("[")
-            items = []
-            for k, it in enumerate(its):
-                if k:
-                    expect(",")
-                items.append(value(it))
-            expect("]")
-            return items
-        if ty.kind != "adt":
-            return scalar(take(), ty)
-        ctor = take()
-        fields = ty.items[_index(ty, ctor)][1] if any(c == ctor for c, _ in ty.items) else None
-        if fields is None:
-            raise ValueError(f"no constructor {ctor} of {ty}")
-        args = []
-        if fields:
-            expect("(")
-            for k, (_, ft) in enumerate(fields):
-                if k:
-                    expect(",")
-                args.append(value(ft))
-            expect(")")
-        return Tree(ctor, tuple(args)) if recursive(ty) else native.from_tree(
-            Tree(ctor, tuple(args)), ty)
-    out = value(t)
-    if pos != len(tokens):
-        raise ValueError("trailing text")
-    return out

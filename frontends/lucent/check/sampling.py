@@ -23,15 +23,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check.activation import activated_call, restart_of
-from kinduct.frontends.lucent.check.lazy import Clock, make_clock
+from kinduct.frontends.lucent.check.lazy import make_clock
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core.clocks import Clock
 from kinduct.frontends.lucent.core.types import BOOL, flat
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 
-def misplaced(scope: _Scope, e: A.When) -> A.Expr:
+def misplaced(scope: Scope, e: A.When) -> A.Expr:
     """``e when c`` where a sampled stream cannot be: an error."""
     raise scope.err("'e when c' is only allowed as a case of merge or as the argument of "
                     "current: a sampled stream has no value where its clock does not tick",
@@ -47,7 +48,7 @@ def _clock_text(name: str, tag: str) -> str:
     return {"true": name, "false": f"not {name}"}.get(tag, f"{tag}({name})")
 
 
-def _stream(scope: _Scope, name: str, pos: A.Pos) -> A.Expr:
+def _stream(scope: Scope, name: str, pos: A.Pos) -> A.Expr:
     return scope.check(A.Var(name, pos=pos))
 
 
@@ -59,7 +60,7 @@ def _value_test(c: A.Expr, tag: str, pos: A.Pos) -> tuple[A.Expr, bool]:
     return A.Binop("=", c, value, pos=pos, ty=BOOL), True
 
 
-def check_merge(scope: _Scope, e: A.Merge) -> A.Expr:
+def check_merge(scope: Scope, e: A.Merge) -> A.Expr:
     """``merge``: the cases' clocks checked, then a conditional over the clock's values."""
     c = _stream(scope, e.clock, e.clock_pos)
     if c.ty.kind == "bool":
@@ -94,7 +95,7 @@ def check_merge(scope: _Scope, e: A.Merge) -> A.Expr:
     return acc
 
 
-def _case(scope: _Scope, e: A.Merge, c: A.Expr, tag: str, x: A.Expr) -> A.Expr:
+def _case(scope: Scope, e: A.Merge, c: A.Expr, tag: str, x: A.Expr) -> A.Expr:
     """One case of a merge on the stream ``c``: sampled on its own clock, an activation on it,
     a call (activated on it) or a plain expression."""
     inner = x
@@ -116,7 +117,7 @@ def _case(scope: _Scope, e: A.Merge, c: A.Expr, tag: str, x: A.Expr) -> A.Expr:
     return scope.check(inner)
 
 
-def _case_clock(scope: _Scope, c: A.Expr, tag: str, pos: A.Pos) -> Clock:
+def _case_clock(scope: Scope, c: A.Expr, tag: str, pos: A.Pos) -> Clock:
     cond, positive = _value_test(c, tag, pos)
     return make_clock(scope, cond, positive)
 
@@ -138,12 +139,12 @@ def _same_clock(every: A.Expr, name: str, tag: str) -> bool:
         isinstance(every.right, A.Var) and every.right.name == tag
 
 
-def _activated(scope: _Scope, e: A.Activate, clock: Clock) -> A.Call:
+def _activated(scope: Scope, e: A.Activate, clock: Clock) -> A.Call:
     """``(activate N every c [restart every r])(args)`` stepping on ``clock``."""
     return activated_call(scope, e.name, e.args, e.pos, clock, restart_of(scope, e))
 
 
-def check_current(scope: _Scope, e: A.Current) -> A.Expr:
+def check_current(scope: Scope, e: A.Current) -> A.Expr:
     """``current e``: where e's clock ticks, e; elsewhere its value at the last tick (an
     arbitrary value before the first, Lustre's nil)."""
     if scope.node is not None and scope.node.kind == "function":
@@ -181,7 +182,7 @@ def check_current(scope: _Scope, e: A.Current) -> A.Expr:
     return A.Ite(cond, last, value, pos=e.pos, ty=value.ty)
 
 
-def _sample_test(scope: _Scope, ck: A.SampleClock) -> tuple[A.Expr, bool]:
+def _sample_test(scope: Scope, ck: A.SampleClock) -> tuple[A.Expr, bool]:
     """The condition and polarity of the clock of ``e when ck``."""
     c = _stream(scope, ck.name, ck.pos)
     if ck.case is None:

@@ -34,12 +34,13 @@ from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check import lazy
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import Refines
 from kinduct.frontends.lucent.core.types import BOOL, T
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 _LAZY_RIGHT = {"==>": True, "and then": True, "or else": True}
 
@@ -66,7 +67,7 @@ def mark(e: A.Expr, witnessed: str) -> None:
             stack.append((x.body, positive))
 
 
-def witness_form(scope: _Scope, q: A.Quant) -> A.Expr:
+def witness_form(scope: Scope, q: A.Quant) -> A.Expr:
     """The checked expression standing for the marked quantifier ``q``: its variables bound to
     fresh streams, its guards (refinement types, concise predicates) joined to its body by
     ``=>`` (``forall``) or ``and`` (``exists``), lazily where the body calls a node."""
@@ -82,7 +83,7 @@ def witness_form(scope: _Scope, q: A.Quant) -> A.Expr:
     return _bind(scope, q, 0, {}, lazy_body)
 
 
-def _bind(scope: _Scope, q: A.Quant, i: int, bound: dict[str, A.Expr], lazy_body: bool) -> A.Expr:
+def _bind(scope: Scope, q: A.Quant, i: int, bound: dict[str, A.Expr], lazy_body: bool) -> A.Expr:
     if i == len(q.params):
         return scope.with_constants(bound).expect(q.body, BOOL)
     p = q.params[i]
@@ -109,20 +110,14 @@ def _bind(scope: _Scope, q: A.Quant, i: int, bound: dict[str, A.Expr], lazy_body
     return A.Binop("=>" if q.kind == "forall" else "and", cond, inner, pos=q.pos, ty=BOOL)
 
 
-def _uid(prefix: str, e: A.Expr) -> str:
-    from kinduct.frontends.lucent.check.typecheck import _uid  # the checker's naming of streams
-
-    return _uid(prefix, e)
-
-
 def _fresh(p: A.Param, t: T) -> A.AnyE:
     """A witness chosen anew at every step (``any@<T>``)."""
     w = A.AnyE(p.name, t, None, pos=p.pos, ty=t)
-    w.uid = _uid("witness", w)
+    w.uid = naming.uid("witness", w)
     return w
 
 
-def _rigid(scope: _Scope, p: A.Param) -> A.Expr:
+def _rigid(scope: Scope, p: A.Param) -> A.Expr:
     """A witness chosen at the first step and held (``any { x: T | true -> x = pre x }``),
     for a property of a node (a function has no memory): ``forall x. e(x)`` is invariant
     exactly when ``e(w)`` is for every *constant* stream ``w``, and k-induction then assumes
@@ -133,7 +128,7 @@ def _rigid(scope: _Scope, p: A.Param) -> A.Expr:
                    pos=pos)
     held = A.Binop("->", A.Lit(True, "bool", pos=pos), same, pos=pos)
     w = scope.check(A.AnyE(p.name, p.type_expr, held, pos=pos))
-    w.uid = _uid("witness", w)
+    w.uid = naming.uid("witness", w)
     return w
 
 

@@ -19,58 +19,25 @@ predicate is refused, located (:func:`refuse`).
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 from kinduct.frontends.lucent.core import ast as A
-from kinduct.frontends.lucent.core.walk import _has_temporal, children, subterms
+from kinduct.frontends.lucent.core.types import INT
+from kinduct.frontends.lucent.core.walk import (
+    children,
+    needs_stream,
+    reads_var,
+    refuse_stream_predicate,
+    substitute,
+    subterms,
+)
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
     from kinduct.frontends.lucent.core.checked import Node
     from kinduct.frontends.lucent.core.types import Refinement
-
-
-def needs_stream(pred: A.Expr, var: str) -> bool:
-    """Whether ``pred`` keeps state (``pre``, ``->``) and reads its bound variable ``var``."""
-    return _has_temporal(pred) and _reads(pred, var)
-
-
-def _reads(e: A.Expr, var: str) -> bool:
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, A.Var) and x.name == var:
-            return True
-        stack.extend(children(x))
-    return False
-
-
-def substitute(e: A.Expr, var: str, new: A.Expr | str, pres: list[A.Unop]) -> A.Expr:
-    """A copy of ``e`` with ``var`` replaced by ``new`` (renamed, where a name); the
-    subexpressions that read ``var`` and carry a ``uid`` get fresh ones (their own memories
-    and choices), and its new ``pre`` are appended to ``pres``.  What does not read ``var`` is shared
-    with ``e``."""
-    if not _reads(e, var):
-        return e
-    if isinstance(e, A.Var):
-        return A.Var(new, pos=e.pos, ty=e.ty) if isinstance(new, str) else new
-    out = copy.copy(e)
-    for k, v in vars(e).items():
-        if isinstance(v, A.Expr):
-            setattr(out, k, substitute(v, var, new, pres))
-        elif isinstance(v, list):
-            setattr(out, k, [substitute(x, var, new, pres) if isinstance(x, A.Expr) else
-                             tuple(substitute(y, var, new, pres) if isinstance(y, A.Expr) else y
-                                   for y in x) if isinstance(x, tuple) else x for x in v])
-    if getattr(out, "uid", None) is not None:
-        from kinduct.frontends.lucent.check.typecheck import _uid
-        out.uid = _uid("srf", out)
-    if isinstance(out, A.Unop) and out.op == "pre":
-        pres.append(out)
-    return out
 
 
 def _old_pres(e: A.Expr, var: str) -> list[A.Expr]:
@@ -78,7 +45,7 @@ def _old_pres(e: A.Expr, var: str) -> list[A.Expr]:
     found, stack = [], [e]
     while stack:
         x = stack.pop()
-        if isinstance(x, A.Unop) and x.op == "pre" and _reads(x, var):
+        if isinstance(x, A.Unop) and x.op == "pre" and reads_var(x, var):
             found.append(x)
         stack.extend(children(x))
     return found
@@ -96,7 +63,7 @@ def _bind(c: Checker, node: Node, ref: Refinement, target: A.Expr) -> None:
     for var, pred in ref.preds:
         if needs_stream(pred, var):
             if node.kind == "function":
-                refuse(c.file, c.text, pred.pos, "in the type of a function's variable (a "
+                refuse_stream_predicate(c.file, c.text, pred.pos, "in the type of a function's variable (a "
                        "function has no memory)")
             gone = {id(p) for p in _old_pres(pred, var)}
             node.pres[:] = [p for p in node.pres if id(p) not in gone]
@@ -114,7 +81,6 @@ def _bind(c: Checker, node: Node, ref: Refinement, target: A.Expr) -> None:
 
 
 def _int() -> Any:
-    from kinduct.frontends.lucent.core.types import INT
     return INT
 
 
@@ -132,39 +98,21 @@ def bind_any(node: Node | None, var: str, uid: str, pred: A.Expr) -> tuple[str, 
     return fresh, substitute(pred, var, fresh, [])
 
 
-def calls_on_any(scope: _Scope, r: A.AnyE, pred: A.Expr) -> None:
+def calls_on_any(scope: Scope, r: A.AnyE, pred: A.Expr) -> None:
     """A call in the predicate of ``any`` ``r`` reading its variable is an instance running on
     the stream of the values ``r`` picks (``r.calls_on_var``: whether a value can be picked is
     decided over the instance's current streams too, :class:`.choice.Mark`).  The simulator,
     which takes an ``any``'s value from the trace and never evaluates its predicate, does not
     run the instance (it leaves the node's calls).  Refused in ``choose`` (a function of its
     arguments, not of an instance's state)."""
-    calls = [x for x in subterms(pred) if isinstance(x, A.Call) and _reads(x, r.var)]
+    calls = [x for x in subterms(pred) if isinstance(x, A.Call) and reads_var(x, r.var)]
     if not calls:
         return
     if r.functional:
         raise UnsupportedError("a node call on the variable of 'choose' in its predicate",
                                SourceLocation(scope.c.file, calls[0].pos.line, calls[0].pos.col),
-                               _line(scope.c.text, calls[0].pos.line))
+                               A.source_line(scope.c.text, calls[0].pos.line))
     r.calls_on_var = True
     if scope.node is not None:
         gone = {id(c) for c in calls}
         scope.node.calls[:] = [c for c in scope.node.calls if id(c) not in gone]
-
-
-def renamed(var: str, pred: A.Expr, stream: str) -> tuple[str, A.Expr]:
-    """A type's predicate applied to the stream named ``stream`` (an ``any``'s result): the
-    bound variable renamed apart, with fresh ``uid`` for what reads it."""
-    fresh = f"{var}%{stream}"
-    return fresh, substitute(pred, var, fresh, [])
-
-
-def _line(text: str, line: int) -> str | None:
-    lines = text.splitlines()
-    return lines[line - 1] if 0 < line <= len(lines) else None
-
-
-def refuse(file: str, text: str, pos: A.Pos, where: str) -> None:
-    """Refuse a stream predicate applied ``where`` (located at the predicate)."""
-    raise UnsupportedError(f"'pre' or '->' on the variable of a refinement type's predicate "
-                           f"{where}", SourceLocation(file, pos.line, pos.col), _line(text, pos.line))

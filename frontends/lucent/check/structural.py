@@ -14,17 +14,17 @@ from kinduct.frontends.lucent.core.types import INT
 from kinduct.frontends.lucent.core.walk import const_value
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 
-def update(scope: _Scope, arg: A.Expr, e: A.Update) -> A.Expr:
+def update(scope: Scope, arg: A.Expr, e: A.Update) -> A.Expr:
     """``e`` (``arg[index := value]``, ``arg`` checked already, a record or a tuple) checked."""
     if arg.ty.kind == "record":
         return _record(scope, arg, e)
     return _tuple(scope, arg, e)
 
 
-def _record(scope: _Scope, arg: A.Expr, e: A.Update) -> A.Expr:
+def _record(scope: Scope, arg: A.Expr, e: A.Update) -> A.Expr:
     fields = dict(arg.ty.items)
     if not isinstance(e.index, A.Var):
         raise scope.err("a record is updated field by field: expected a field name before ':='",
@@ -38,7 +38,7 @@ def _record(scope: _Scope, arg: A.Expr, e: A.Update) -> A.Expr:
     return A.RecordLit(str(arg.ty), parts, pos=e.pos, ty=arg.ty)
 
 
-def _tuple(scope: _Scope, arg: A.Expr, e: A.Update) -> A.Expr:
+def _tuple(scope: Scope, arg: A.Expr, e: A.Update) -> A.Expr:
     k = const_value(scope.expect(e.index, INT))
     if not isinstance(k, int) or isinstance(k, bool):
         raise scope.err("a tuple is updated component by component: expected a numeral before "

@@ -33,24 +33,27 @@ elements (:mod:`.symarrays_sim`).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pysmt.fnode import FNode
-from pysmt.typing import INT as SINT
-from pysmt.typing import ArrayType
-
+from kinduct.frontends.lucent.check import unbounded
 from kinduct.frontends.lucent.core import ast as A
-from kinduct.frontends.lucent.core.checked import ConstRef, Prop, Refines
-from kinduct.frontends.lucent.core.types import BOOL, INT, Adt, MapParts, SymArr, T
-from kinduct.frontends.lucent.core.walk import _has_temporal, children, const_value, subterms
+from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core.checked import BoundRead, ConstRef, Prop, Refines, SymDef
+from kinduct.frontends.lucent.core.types import BOOL, INT, T
+from kinduct.frontends.lucent.core.walk import (
+    children,
+    const_value,
+    current_vars,
+    has_temporal,
+    map_children,
+    subterms,
+)
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
     from kinduct.frontends.lucent.core.checked import Node
-    from kinduct.frontends.lucent.smt.translate import STerm, _Inst
 
 
 # ---- types ----
@@ -59,13 +62,13 @@ def size(c: Checker, e: A.Expr) -> int | A.Expr:
     """The size ``e`` of an array type or of ``x ^ e``: its value where it folds, else the
     checked expression (over free constants, and the ``const`` parameters of a node analysed
     for every value of them)."""
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
     env = {n: INT for n, owner in c.unknown_consts.items() if owner == c.symbolic_node}
-    checked = _Scope(c, None, env, strict_consts=c.strict).expect(e, INT)
+    checked = Scope(c, None, env, strict_consts=c.strict).expect(e, INT)
     v = const_value(checked)
     if v is not None:
         return int(v)
-    if _has_temporal(checked) or not all(
+    if has_temporal(checked) or not all(
             isinstance(x, (ConstRef, A.Var, A.Lit)) or
             (isinstance(x, A.Binop) and x.op in ("+", "-", "*")) or
             (isinstance(x, A.Unop) and x.op == "neg") for x in subterms(checked)):
@@ -92,9 +95,8 @@ def text(e: A.Expr) -> str:
 
 def caret(elem: A.Expr, dim: A.Expr, pos: A.Pos) -> A.Expr:
     """``elem ^ dim`` of a symbolic size."""
-    from kinduct.frontends.lucent.check.typecheck import _uid
     r = A.Caret(elem, dim, pos=pos, ty=array_type(elem.ty, dim))
-    r.uid = _uid("caret", r)
+    r.uid = naming.uid("caret", r)
     return r
 
 
@@ -106,39 +108,22 @@ def refuse(c: Checker, what: str, t: T, pos: A.Pos) -> None:
 
 
 def _unsupported(c: Checker, what: str, pos: A.Pos) -> UnsupportedError:
-    from kinduct.frontends.lucent.check.typecheck import _line
-    return UnsupportedError(what, SourceLocation(c.file, pos.line, pos.col), _line(c.text, pos.line))
+    return UnsupportedError(what, SourceLocation(c.file, pos.line, pos.col), A.source_line(c.text, pos.line))
 
 
 # ---- element-wise definitions ----
 
-@dataclass(eq=False)
-class SymDef(A.Expr):
-    """The array of the symbolic size of ``ty`` whose element at ``var`` is ``body``."""
 
-    var: str
-    body: A.Expr
-
-    def kids(self) -> list[A.Expr]:
-        return [self.body]
-
-
-class BoundRead(A.Index):
-    """A read of an array of known size at an index that reads an index variable of a
-    :class:`SymDef`: its out-of-range value is one per index."""
-
-
-def define(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope, shapes: list[T],
+def define(checker: Checker, stmt: A.ArrayDef, node: Node, scope: Scope, shapes: list[T],
            elem: T) -> A.Expr:
     """The value the definition ``stmt`` gives its array, one of whose dimensions
     (``shapes``) has a symbolic size."""
     return _build(checker, stmt, node, scope, shapes, elem, 0, {}, {})
 
 
-def _build(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope, shapes: list[T],
+def _build(checker: Checker, stmt: A.ArrayDef, node: Node, scope: Scope, shapes: list[T],
            elem: T, k: int, consts: dict[str, A.Expr], bound: dict[str, A.Expr]) -> A.Expr:
     """``bound``: the index variables of symbolic dimensions, with their sizes."""
-    from kinduct.frontends.lucent.check.typecheck import _uid
     if k == len(shapes):
         sub = scope.with_constants(consts)
         sub.env = {**sub.env, **{v: INT for v in bound}}
@@ -154,16 +139,15 @@ def _build(checker: Checker, stmt: A.ArrayDef, node: Node, scope: _Scope, shapes
         return A.ArrayLit(items, pos=stmt.pos, ty=s)
     body = _build(checker, stmt, node, scope, shapes, elem, k + 1, consts, {**bound, v: s.dim})
     d = SymDef(v, body, pos=stmt.pos, ty=s)
-    d.uid = _uid("def", d)
+    d.uid = naming.uid("def", d)
     return d
 
 
-def _prepare(checker: Checker, scope: _Scope, node: Node, name: str, rhs: A.Expr,
+def _prepare(checker: Checker, scope: Scope, node: Node, name: str, rhs: A.Expr,
              bound: set[str]) -> A.Expr:
     """The right side of an element-wise definition, ready to be read under a quantifier
     over its index variables ``bound`` (see the module's docstring for what is refused)."""
-    from kinduct.frontends.lucent.check.unbounded import _inline
-    rhs = _inline(scope, rhs)
+    rhs = unbounded.inline(scope, rhs)
     rhs = _rewrite(checker, node, rhs, bound)
     for x in _current(rhs):
         if isinstance(x, A.Var) and x.name == name:
@@ -176,7 +160,7 @@ def _prepare(checker: Checker, scope: _Scope, node: Node, name: str, rhs: A.Expr
     return rhs
 
 
-def _inline_functions(checker: Checker, scope: _Scope, node: Node, e: A.Expr,
+def _inline_functions(checker: Checker, scope: Scope, node: Node, e: A.Expr,
                       bound: dict[str, A.Expr], selected: A.Expr | None = None,
                       path: tuple[A.Expr, ...] = ()) -> A.Expr:
     """``e`` with each call of a function that is one expression of its inputs (no state,
@@ -188,8 +172,7 @@ def _inline_functions(checker: Checker, scope: _Scope, node: Node, e: A.Expr,
     (``when i = 0 then 0 else F(i)``) owes them only where ``selected``, the conditions of the
     branches on the way to it (``path``: their conditions; without state: the function has
     none to keep).  A call on any other clock (the definition in a lazy block) is kept."""
-    from kinduct.frontends.lucent.check.unbounded import _rebuild, _substitute
-    if isinstance(e, A.Ite) and e.lazy and not _has_temporal(e.cond):
+    if isinstance(e, A.Ite) and e.lazy and not has_temporal(e.cond):
         def sub(x: A.Expr, lit: A.Expr) -> A.Expr:
             guard = lit if selected is None else A.Binop("and", selected, lit, pos=e.pos, ty=BOOL)
             return _inline_functions(checker, scope, node, x, bound, guard, (*path, e.cond))
@@ -219,18 +202,18 @@ def _inline_functions(checker: Checker, scope: _Scope, node: Node, e: A.Expr,
                     assumed = A.Binop("and", assumed, owed, pos=e.pos, ty=BOOL)
             ref = callee.refinements.get(out)
             if ref is not None and not ref.empty:  # while the callee's input types hold
-                owed = Refines(_substitute(defs[out], env, defs), ref, pos=e.pos, ty=BOOL)
+                owed = Refines(unbounded.substitute(defs[out], env, defs), ref, pos=e.pos, ty=BOOL)
                 _owe(node, bound, _where(selected, A.Binop("=>", assumed, owed, pos=e.pos,
                                                            ty=BOOL)),
                      _label(e, callee, out, ref), e.pos, "Guarantee")
-            return _substitute(defs[out], env, defs)
+            return unbounded.substitute(defs[out], env, defs)
         return e
-    return _rebuild(e, lambda x: _inline_functions(checker, scope, node, x, bound, selected,
+    return map_children(e, lambda x: _inline_functions(checker, scope, node, x, bound, selected,
                                                    path))
 
 
 def _on_path(clock: Any, path: tuple[A.Expr, ...]) -> bool:
-    """Whether every condition of ``clock`` (a :class:`.lazy.Clock`, None: the node's) is one
+    """Whether every condition of ``clock`` (a :class:`.clocks.Clock`, None: the node's) is one
     of the lazy branches' conditions ``path`` on the way to the call."""
     while clock is not None:
         if not any(clock.cond is c for c in path):
@@ -250,7 +233,6 @@ def _label(call: A.Call, callee: Node, name: str, ref) -> str:
 
 
 def _function_of_inputs(callee: Node | None) -> bool:
-    from kinduct.frontends.lucent.core.walk import current_vars
     if callee is None or callee.kind != "function" or callee.imported or callee.has_contract \
             or callee.props or callee.asserts or callee.pres or callee.calls \
             or callee.obligations or callee.cut or len(callee.outputs) != 1 \
@@ -271,20 +253,18 @@ def _function_of_inputs(callee: Node | None) -> bool:
 def _owe(node: Node, bound: dict[str, A.Expr], owed: A.Expr, name: str, pos: A.Pos,
          source: str) -> None:
     """The property ``owed`` at every index in range: each index variable a fresh stream."""
-    from kinduct.frontends.lucent.check.typecheck import _uid
-    from kinduct.frontends.lucent.check.unbounded import _substitute
     witnesses: dict[str, A.Expr] = {}
     guard: A.Expr = A.Lit(True, "bool", pos=pos, ty=BOOL)
     for v, d in bound.items():
         w = A.AnyE(v, INT, None, pos=pos, ty=INT)
-        w.uid = _uid("witness", w)
+        w.uid = naming.uid("witness", w)
         w.ref = None
         witnesses[v] = w
         inside = A.Binop("and", A.Binop("<=", A.Lit(0, "int", pos=pos, ty=INT), w, pos=pos,
                                         ty=BOOL),
                          A.Binop("<", w, d, pos=pos, ty=BOOL), pos=pos, ty=BOOL)
         guard = A.Binop("and", guard, inside, pos=pos, ty=BOOL)
-    expr = A.Binop("=>", guard, _substitute(owed, witnesses, {}), pos=pos, ty=BOOL)
+    expr = A.Binop("=>", guard, unbounded.substitute(owed, witnesses, {}), pos=pos, ty=BOOL)
     node.props.append(Prop(name, expr, pos, source))
 
 
@@ -332,12 +312,11 @@ def _rewrite(checker: Checker, node: Node, e: A.Expr, bound: set[str]) -> A.Expr
 def _push(checker: Checker, node: Node, p: A.Unop, e: A.Expr, bound: set[str]) -> A.Expr:
     """``pre e`` (``p``, guarded) where ``e`` reads the index variables ``bound``, which
     keep their values over time."""
-    from kinduct.frontends.lucent.check.typecheck import _uid
     if not _reads(e, bound):
         if isinstance(e, (A.Lit, ConstRef)):
             return e
         u = A.Unop("pre", e, pos=p.pos, ty=e.ty)
-        u.uid = _uid("pre", u)
+        u.uid = naming.uid("pre", u)
         u.guarded = True
         if getattr(p, "clock", None) is not None:
             u.clock = p.clock
@@ -348,7 +327,7 @@ def _push(checker: Checker, node: Node, p: A.Unop, e: A.Expr, bound: set[str]) -
     if isinstance(e, A.Index):
         r = A.Index(_push(checker, node, p, e.arg, bound), _push(checker, node, p, e.index, bound),
                     pos=e.pos, ty=e.ty)
-        r.uid = _uid("idx", r)
+        r.uid = naming.uid("idx", r)
         return r
     if isinstance(e, A.Binop) and e.op not in ("->", "/", "div", "mod"):
         return A.Binop(e.op, _push(checker, node, p, e.left, bound),
@@ -360,183 +339,3 @@ def _push(checker: Checker, node: Node, p: A.Unop, e: A.Expr, bound: set[str]) -
                      _push(checker, node, p, e.orelse, bound), pos=e.pos, ty=e.ty)
     raise _unsupported(checker, "this expression under 'pre' in the element-wise definition of "
                        "an array of symbolic size", e.pos)
-
-
-# ---- translation ----
-
-def sort(t: T) -> Any:
-    """The SMT sort of an ``ilift`` leaf: an array from the indices."""
-    from kinduct.frontends.lucent.smt.translate import smt_type
-    return ArrayType(SINT, smt_type(t.items[0]))
-
-
-def dim(inst: _Inst, t: T) -> FNode:
-    """The size of the symbolic array type ``t`` in the instance ``inst``."""
-    return inst.expr(t.dim)
-
-
-def declare_sizes(inst: _Inst) -> None:
-    """Read the sizes of the instance's arrays of symbolic size, so that a counterexample
-    holds them (the free constants they name) even where nothing else reads them."""
-    for n in inst.node.streams:
-        if n in inst.env:
-            for t in _types_in(inst.node.types[n]):
-                if t.kind == "symarray":
-                    dim(inst, t)
-
-
-def _types_in(t: T) -> list[T]:
-    out, todo = [], [t]
-    while todo:
-        x = todo.pop()
-        out.append(x)
-        if x.kind in ("array", "symarray", "tuple"):
-            todo.extend(x.items)
-        elif x.kind == "record":
-            todo.extend(ft for _, ft in x.items)
-    return out
-
-
-def _inside(inst: _Inst, i: FNode, n: FNode) -> FNode:
-    mgr = inst.mgr
-    return mgr.And(mgr.LE(mgr.Int(0), i), mgr.LT(i, n))
-
-
-def _map(mgr, term: Any, f) -> Any:
-    """``term`` with ``f`` applied to each leaf, its structure kept."""
-    if isinstance(term, (SymArr, Adt, MapParts)):
-        return type(term)({k: _map(mgr, v, f) for k, v in term.items()}, term.ty)
-    if isinstance(term, dict):
-        return {k: _map(mgr, v, f) for k, v in term.items()}
-    if isinstance(term, list):
-        return [_map(mgr, v, f) for v in term]
-    return f(term)
-
-
-def _zip(term: Any, other: Any, f) -> Any:
-    if isinstance(term, (SymArr, Adt, MapParts)):
-        return type(term)({k: _zip(v, other[k], f) for k, v in term.items()}, term.ty)
-    if isinstance(term, dict):
-        return {k: _zip(v, other[k], f) for k, v in term.items()}
-    if isinstance(term, list):
-        return [_zip(v, w, f) for v, w in zip(term, other, strict=True)]
-    return f(term, other)
-
-
-def element(inst: _Inst, arr: SymArr, i: FNode) -> STerm:
-    """The element of ``arr`` at ``i`` (whatever the encoding holds there)."""
-    mgr = inst.mgr
-    return _map(mgr, arr["%arr"], lambda leaf: mgr.Select(leaf, i))
-
-
-def _bound(inst: _Inst) -> FNode:
-    return inst.mgr.FreshSymbol(SINT, template="_idx%d")
-
-
-def read(inst: _Inst, e: A.Index) -> STerm:
-    """``A[i]``: the element where ``i`` is in range, else an unconstrained value."""
-    arr, i = inst.expr(e.arg), inst.expr(e.index)
-    if e.arg.ty.kind == "symarray":
-        other = element(inst, inst.tr.input(inst.prefix + e.uid, e.arg.ty), i)
-        return inst.ite(_inside(inst, i, dim(inst, e.arg.ty)), element(inst, arr, i), other)
-    mgr = inst.mgr
-    spare = inst.tr.input(inst.prefix + e.uid,
-                          T("symarray", "*", items=(e.ty,), dim=A.Lit(0, "int", ty=INT)))
-    acc = element(inst, spare, i)
-    for k in range(len(arr) - 1, -1, -1):
-        acc = inst.ite(mgr.Equals(i, mgr.Int(k)), arr[k], acc)
-    return acc
-
-
-def same(inst: _Inst, a: SymArr, b: SymArr) -> FNode:
-    """Lucent's ``a = b``: the elements ``0 .. n-1`` are equal."""
-    mgr = inst.mgr
-    k = _bound(inst)
-    return mgr.ForAll([k], mgr.Implies(_inside(inst, k, dim(inst, a.ty)),
-                                       inst.same(element(inst, a, k), element(inst, b, k))))
-
-
-def refine_elements(inst: _Inst, term: SymArr, sub) -> list[FNode]:
-    """The refinement ``sub`` of every element of ``term``: one ``forall``, so a predicate
-    may not hold what needs a stream of its own per element (a division, a read out of
-    range), refused where it does."""
-    from kinduct.frontends.lucent.core.walk import uid_nodes_reading
-    from kinduct.frontends.lucent.smt import refine
-    mgr = inst.mgr
-    todo = [sub]
-    while todo:
-        r = todo.pop()
-        todo.extend(r.parts.values())
-        for var, pred in r.preds:
-            bad = [x for x in uid_nodes_reading(pred, var) if not _fixed_read(x)]
-            if bad:
-                from kinduct.frontends.lucent.check.typecheck import _line
-                at = bad[0].pos
-                raise UnsupportedError(
-                    "a division or an array read in the refinement of the elements of an "
-                    "array of symbolic size", SourceLocation(inst.tr.file, at.line, at.col),
-                    _line(inst.tr.checked.text, at.line))
-    k = _bound(inst)
-    parts = refine.constraints(inst, element(inst, term, k), sub)
-    if not parts:
-        return []
-    return [mgr.ForAll([k], mgr.Implies(_inside(inst, k, dim(inst, term.ty)), mgr.And(parts)))]
-
-
-def _fixed_read(e: A.Expr) -> bool:
-    """A read of an array of known size at a constant index in range."""
-    if not isinstance(e, A.Index) or isinstance(e, BoundRead) or e.arg.ty.kind != "array":
-        return False
-    i = const_value(e.index)
-    return isinstance(i, int) and 0 <= i < e.arg.ty.size
-
-
-def translate(inst: _Inst, e: A.Expr) -> STerm:
-    """``x ^ n``, ``A[i := v]`` and element-wise definitions of symbolic sizes."""
-    mgr = inst.mgr
-    if isinstance(e, A.Update):
-        arr, i, v = inst.expr(e.arg), inst.expr(e.index), inst.expr(e.value)
-        return SymArr({"%arr": _zip(arr["%arr"], v, lambda leaf, x: mgr.Store(leaf, i, x))}, arr.ty)
-    var = inst.fresh(e.uid, e.ty)
-    if isinstance(e, A.Caret):
-        x = inst.expr(e.elem)
-        simplify = inst.tr.b.env.simplifier.simplify
-        if all(not inst.tr.b.env.fvo.get_free_variables(simplify(leaf))
-               for leaf in _leaves(x)):
-            return SymArr({"%arr": _map(mgr, x, lambda leaf: mgr.Array(SINT, simplify(leaf)))},
-                          e.ty)
-        k = _bound(inst)
-        inst.tr.assume(mgr.ForAll([k], mgr.Implies(_inside(inst, k, dim(inst, e.ty)),
-                                                   inst.equal(element(inst, var, k), x))))
-        return var
-    assert isinstance(e, SymDef)
-    inst.tr.assume(_define(inst, var, e))
-    return var
-
-
-def _leaves(term: Any) -> list[FNode]:
-    if isinstance(term, dict):
-        return [x for v in term.values() for x in _leaves(v)]
-    if isinstance(term, list):
-        return [x for v in term for x in _leaves(v)]
-    return [term]
-
-
-def _define(inst: _Inst, target: STerm, e: A.Expr) -> FNode:
-    """``target`` is the value of ``e`` (an element-wise definition, nested)."""
-    mgr = inst.mgr
-    if isinstance(e, SymDef):
-        k = inst.mgr.Symbol(f"%idx.{e.uid}", SINT)  # its body's memo names this variable
-        saved = inst.env.get(e.var)
-        inst.env[e.var] = k
-        try:
-            body = _define(inst, element(inst, target, k), e.body)
-        finally:
-            if saved is None:
-                del inst.env[e.var]
-            else:
-                inst.env[e.var] = saved
-        return mgr.ForAll([k], mgr.Implies(_inside(inst, k, dim(inst, e.ty)), body))
-    if isinstance(e, A.ArrayLit) and isinstance(target, list):
-        return mgr.And([_define(inst, t, x) for t, x in zip(target, e.items, strict=True)])
-    return inst.equal(target, inst.expr(e))

@@ -1,10 +1,9 @@
-"""Name resolution and typing of Lucent expressions (``_Scope``), with the names the checker
+"""Name resolution and typing of Lucent expressions (``Scope``), with the names the checker
 gives stateful and nondeterministic expressions (``uid``)."""
 
 from __future__ import annotations
 
 import copy
-import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -12,6 +11,7 @@ from kinduct.frontends.lucent.check import (
     activation,
     choice,
     collections,
+    concat,
     constants,
     datatypes,
     lazy,
@@ -25,9 +25,12 @@ from kinduct.frontends.lucent.check import (
     symarrays,
 )
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import ConstRef, Mode, Node, Prop
+from kinduct.frontends.lucent.core.clocks import LAZY_OPS, Clock
+from kinduct.frontends.lucent.core.collections import MapLit, SetLit
 from kinduct.frontends.lucent.core.types import BOOL, INT, REAL, T, flat, leaf_count, numeric, tuple_of
-from kinduct.frontends.lucent.core.walk import const_value
+from kinduct.frontends.lucent.core.walk import const_value, needs_stream, refuse_stream_predicate
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
@@ -38,32 +41,27 @@ if TYPE_CHECKING:
 MAX_ARRAY_SIZE = 100_000
 
 
-_uids = itertools.count(1)
-
-
-def _uid(prefix: str, e: A.Expr) -> str:
-    return f"{prefix}{next(_uids)}@l{e.pos.line}c{e.pos.col}"
-
-
-def _line(text: str, line: int) -> str | None:
-    lines = text.splitlines()
-    return lines[line - 1] if 1 <= line <= len(lines) else None
-
-
-class _Unresolved(Exception):
+class Unresolved(Exception):
     pass
 
 
-def _typed_var(name: str, t: T, pos: A.Pos) -> A.Var:
+def typed_var(name: str, t: T, pos: A.Pos) -> A.Var:
     return A.Var(name, pos=pos, ty=t)
 
 
-def _compatible_flat(a: list[T], b: list[T]) -> bool:
+def compatible_flat(a: list[T], b: list[T]) -> bool:
     return len(a) == len(b) and all(x == y for x, y in zip(a, b, strict=True))
 
 
-class _Scope:
-    """Name resolution and typing of expressions inside one node (or at top level)."""
+class Scope:
+    """Name resolution and typing of expressions inside one node (or at top level): the
+    interface ``check/``'s feature modules are written against. They call :meth:`check`,
+    :meth:`expect`, :meth:`check_as`, :meth:`unify`, :meth:`err` and :meth:`clocked`, and read
+    ``c`` (the :class:`~.checker.Checker`: the file, its text, declarations, type resolution),
+    ``node`` (the checked node being built, None at top level), ``env`` (the names in scope and
+    their types), ``done`` (the nodes checked so far), ``clock`` (the lazy branch being
+    checked), ``guarded`` (inside a ``->``'s right side), ``hint`` (the type expected) and
+    ``warnings``."""
 
     def __init__(self, checker: Checker, node: Node | None, env: dict[str, T], done=None,
                  strict_consts: bool = False) -> None:
@@ -79,7 +77,7 @@ class _Scope:
         self.guarded = False
         self.last: dict[str, A.Expr] | None = None
         #: The clock of the lazy branch being checked (None: every step of the node).
-        self.clock: lazy.Clock | None = None
+        self.clock: Clock | None = None
         self.warnings: list[str] = []
         self.strict_consts = strict_consts
         #: The type expected of the conditional or '->' being checked (:meth:`check_as`).
@@ -88,7 +86,7 @@ class _Scope:
     def err(self, msg, pos):
         return self.c.err(msg, pos)
 
-    def with_constants(self, values: dict[str, A.Expr]) -> _Scope:
+    def with_constants(self, values: dict[str, A.Expr]) -> Scope:
         """This scope with ``values`` bound to the names (checked constants, hiding streams
         of the same names): an array definition's index variables, a quantifier's variables
         once expanded."""
@@ -111,9 +109,9 @@ class _Scope:
         a constructor of a polymorphic datatype its type arguments if nothing else does (the
         caller still compares the types)."""
         if t is not None and polytypes.is_constructor(self, e):
-            return polytypes.construct(self, e, t, _uid)  # type: ignore[arg-type]
+            return polytypes.construct(self, e, t, naming.uid)  # type: ignore[arg-type]
         if t is not None and t.kind == "tuple" and (isinstance(e, A.TupleE) or (isinstance(
-                e, collections.SetLit) and e.annot is None and e.items)):
+                e, SetLit) and e.annot is None and e.items)):
             # Kind 2's braces {a, b}: a tuple where one is expected; items get their types
             if len(e.items) != len(t.items):
                 return self._TupleE(A.TupleE(e.items, pos=e.pos))
@@ -137,14 +135,26 @@ class _Scope:
 
     def make_pre(self, arg: A.Expr, pos: A.Pos) -> A.Unop:
         u = A.Unop("pre", arg, pos=pos, ty=arg.ty)
-        u.uid = _uid("pre", u)
+        u.uid = naming.uid("pre", u)
         if self.node is not None:
             self.node.pres.append(u)
         return u
 
     def check(self, e: A.Expr) -> A.Expr:
         m = getattr(self, "_" + type(e).__name__, None)
-        return e.check(self) if m is None else m(e)  # sets and maps check themselves
+        return e.check(self) if m is None else m(e)  # a node class of a feature checks itself
+
+    def _SetLit(self, e: SetLit) -> A.Expr:
+        return collections.check_set_literal(self, e)
+
+    def _MapLit(self, e: MapLit) -> A.Expr:
+        return collections.check_map_literal(self, e)
+
+    def _Concat(self, e: A.Concat) -> A.Expr:
+        return concat.check_concat(self, e)
+
+    def _Slice(self, e: A.Slice) -> A.Expr:
+        return concat.check_slice(self, e)
 
     def clocked(self, e: A.Expr) -> A.Expr:
         """``e`` (a ``pre``, ``->``, call or ``any``) marked with the lazy branch's clock."""
@@ -175,11 +185,11 @@ class _Scope:
             t, i = self.c.enum_values[n]
             return A.Lit(i, "enum", pos=e.pos, ty=t)
         if n in self.c.ctors:
-            return datatypes.construct(self, n, [], e.pos, _uid)
+            return datatypes.construct(self, n, [], e.pos, naming.uid)
         if n in self.c.poly_ctors:
-            return polytypes.construct(self, e, None, _uid)
+            return polytypes.construct(self, e, None, naming.uid)
         if self.strict_consts:  # maybe a constant or an enumeration value declared later
-            raise _Unresolved(n)
+            raise Unresolved(n)
         raise self.err(f"unknown name '{n}'", e.pos)
 
     def _ConstRef(self, e):
@@ -209,7 +219,7 @@ class _Scope:
             if not was and not self.in_contract:
                 self.warnings.append(f"{self.c.file}:{e.pos.line}:{e.pos.col}: warning: unguarded pre")
             u = A.Unop("pre", arg, pos=e.pos, ty=arg.ty)
-            u.uid = _uid("pre", u)
+            u.uid = naming.uid("pre", u)
             u.guarded = was  # under the right operand of '->': never read at step 0
             self.clocked(u)
             if self.node is not None:
@@ -231,13 +241,13 @@ class _Scope:
                     raise self.err(f"type mismatch: expected an array, got {read.ty}", index.pos)
                 read = A.Index(read, self.expect(index.index, INT), pos=index.pos,
                                ty=read.ty.items[0])
-                read.uid = _uid("idx", read)
+                read.uid = naming.uid("idx", read)
             return read
         arg = self.check(e.arg)
         if machine.builds(e.op, arg):
             u = machine.check_unop(self, e, arg)
             if machine.conversion_target(e.op) is not None:
-                u.uid = _uid("conv", u)  # from a stream of int: a fresh bit-vector
+                u.uid = naming.uid("conv", u)  # from a stream of int: a fresh bit-vector
             return u
         if e.op == "not":
             self.unify(BOOL, arg.ty, e.arg.pos)
@@ -250,7 +260,7 @@ class _Scope:
             if not numeric(arg.ty) and not (e.op == "to_int" and arg.ty.kind == "machine"):
                 raise self.err(f"type mismatch: expected int or real, got {arg.ty}", e.arg.pos)
             u = A.Unop(e.op, arg, pos=e.pos, ty=INT if e.op == "to_int" else REAL)
-            u.uid = _uid("conv", u)
+            u.uid = naming.uid("conv", u)
             return u
         raise self.err(f"unknown operator {e.op}", e.pos)
 
@@ -279,7 +289,7 @@ class _Scope:
             if flat(a.ty) != flat(b.ty):
                 raise self.err(f"type mismatch: expected {a.ty}, got {b.ty}", e.right.pos)
             return self.clocked(A.Binop("->", a, b, pos=e.pos, ty=a.ty))
-        if op in lazy.LAZY_OPS:
+        if op in LAZY_OPS:
             return lazy.check_binop(self, e)
         a, b = self.check_pair(e.left, e.right) if op in ("=", "<>") else \
             (self.check(e.left), self.check(e.right))
@@ -305,7 +315,7 @@ class _Scope:
             raise self.err(f"type mismatch: '{op}' expects int, got {a.ty}", e.left.pos)
         r = A.Binop(op, a, b, pos=e.pos, ty=a.ty)
         if op in ("div", "mod", "/"):
-            r.uid = _uid("div", r)
+            r.uid = naming.uid("div", r)
         return r
 
     def _Ite(self, e: A.Ite) -> A.Expr:
@@ -323,9 +333,9 @@ class _Scope:
             if e.type_args is not None:
                 raise self.err(f"constructor '{e.name}' of a datatype without type parameters "
                                "takes no type arguments", e.pos)
-            return datatypes.construct(self, e.name, e.args, e.pos, _uid)
+            return datatypes.construct(self, e.name, e.args, e.pos, naming.uid)
         if polytypes.is_constructor(self, e):
-            return polytypes.construct(self, e, None, _uid)
+            return polytypes.construct(self, e, None, naming.uid)
         if e.bare:
             raise self.err(f"'{e.name}' is not a constructor of a polymorphic datatype: a call "
                            "needs its arguments in parentheses", e.pos)
@@ -362,7 +372,7 @@ class _Scope:
                                e.pos)
         outs = [callee.types[n] for n in callee.outputs]
         r = A.Call(callee.name, args, pos=e.pos, ty=tuple_of(outs) if outs else T("tuple"))
-        r.uid = _uid("call", r)
+        r.uid = naming.uid("call", r)
         r.site = f"{e.name}[L{e.pos.line}C{e.pos.col}]"
         self.clocked(r)
         self.node.calls.append(r)
@@ -397,7 +407,7 @@ class _Scope:
                     "a tuple indexed by an expression that is not constant (a tuple's component "
                     "is selected by a numeral)", SourceLocation(self.c.file, e.index.pos.line,
                                                                 e.index.pos.col),
-                    _line(self.c.text, e.index.pos.line))
+                    A.source_line(self.c.text, e.index.pos.line))
             if not 0 <= i < len(arg.ty.items):
                 raise self.err(f"tuple index {i} out of range", e.index.pos)
             return A.Index(arg, A.Lit(i, "int", pos=e.index.pos, ty=INT), pos=e.pos, ty=arg.ty.items[i])
@@ -413,7 +423,7 @@ class _Scope:
                 raise self.err(f"index {i} is out of the bounds of an array of size {arg.ty.size}",
                                e.index.pos)
         r = A.Index(arg, idx, pos=e.pos, ty=arg.ty.items[0])
-        r.uid = _uid("idx", r)  # an out-of-range read is an unconstrained value, named so
+        r.uid = naming.uid("idx", r)  # an out-of-range read is an unconstrained value, named so
         return r
 
     def _Update(self, e: A.Update) -> A.Expr:
@@ -464,18 +474,18 @@ class _Scope:
         pred = None
         start = len(self.node.obligations) if self.node is not None else 0
         if e.pred is not None:
-            sub = _Scope(self.c, self.node, {**self.env, e.var: t}, done=self.done)
+            sub = Scope(self.c, self.node, {**self.env, e.var: t}, done=self.done)
             sub.local_consts = self.local_consts
             sub.clock = self.clock
             pred = sub.expect(e.pred, BOOL)
         r = A.AnyE(e.var, t, pred, functional=e.functional, pos=e.pos, ty=t)
-        r.uid = _uid("any", r)
+        r.uid = naming.uid("any", r)
         if pred is not None:
             streamrefine.calls_on_any(self, r, pred)
             choice.bind_obligations(self, start, r, e.var)
-        if pred is not None and streamrefine.needs_stream(pred, e.var):
+        if pred is not None and needs_stream(pred, e.var):
             if e.functional:  # a function of what its predicate reads besides its variable
-                streamrefine.refuse(self.c.file, self.c.text, pred.pos, "of 'choose'")
+                refuse_stream_predicate(self.c.file, self.c.text, pred.pos, "of 'choose'")
             r.var, r.pred = streamrefine.bind_any(self.node, e.var, r.uid, pred)
         r.args = choice.arguments(pred, e.var) if e.functional and pred is not None else []
         r.ref = ref

@@ -18,32 +18,23 @@ a witness of an ``exists``); else the evaluation is undetermined and a replay in
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core.checked import UQuant
 from kinduct.frontends.lucent.core.types import BOOL, COMPOSITE, Refinement, T, components, recursive
 from kinduct.frontends.lucent.core.walk import (
-    _has_temporal,
     const_value,
+    has_temporal,
+    map_children,
     subterms,
     uid_nodes_reading,
 )
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import _Scope
-    from kinduct.frontends.lucent.smt.translate import _Inst
-
-
-@dataclass(eq=False)
-class UQuant(A.Expr):
-    kind: str  # forall | exists
-    params: list[tuple[str, T, Refinement]]
-    body: A.Expr  # the variables' concise predicates included (a guard)
-
-    def kids(self) -> list[A.Expr]:
-        return [self.body]
+    from kinduct.frontends.lucent.check.typecheck import Scope
 
 
 def _quantifiable(t: T) -> bool:
@@ -54,10 +45,9 @@ def _quantifiable(t: T) -> bool:
     return t.kind in COMPOSITE and all(_quantifiable(c) for c in components(t))
 
 
-def _refuse(scope: _Scope, what: str, pos: A.Pos) -> UnsupportedError:
-    from kinduct.frontends.lucent.check.typecheck import _line
+def _refuse(scope: Scope, what: str, pos: A.Pos) -> UnsupportedError:
     return UnsupportedError(what, SourceLocation(scope.c.file, pos.line, pos.col),
-                            _line(scope.c.text, pos.line))
+                            A.source_line(scope.c.text, pos.line))
 
 
 def membership(q: A.Quant) -> bool:
@@ -67,12 +57,12 @@ def membership(q: A.Quant) -> bool:
     return any(isinstance(x, A.Binop) and x.op == "in" for x in subterms(q.body))
 
 
-def takes(scope: _Scope, q: A.Quant) -> bool:
+def takes(scope: Scope, q: A.Quant) -> bool:
     """Whether every variable of ``q`` has a type these quantifiers range over."""
     return all(_quantifiable(scope.c.resolve_type(p.type_expr)[0]) for p in q.params)
 
 
-def check(scope: _Scope, q: A.Quant, refused: str) -> A.Expr:
+def check(scope: Scope, q: A.Quant, refused: str) -> A.Expr:
     """The quantifier ``q`` kept whole; ``refused``: the message when it cannot be."""
     params = []
     for p in q.params:
@@ -94,10 +84,10 @@ def check(scope: _Scope, q: A.Quant, refused: str) -> A.Expr:
                               "variable of a quantifier over an infinite domain", p.pos)
     for c in reversed(conds):
         body = A.Binop("=>" if q.kind == "forall" else "and", c, body, pos=q.pos, ty=BOOL)
-    body = _inline(scope, body, {n: ref for n, _, ref in params})
+    body = inline(scope, body, {n: ref for n, _, ref in params})
     if any(isinstance(x, A.AnyE) for x in subterms(body)):
         raise _refuse(scope, "'any' in a quantifier over an infinite domain", q.pos)
-    if _has_temporal(body, calls=True):
+    if has_temporal(body, calls=True):
         raise _refuse(scope, "'pre', '->' or a node call in a quantifier over an infinite domain",
                       q.pos)
     for n in names:
@@ -119,7 +109,7 @@ def _inlinable(callee: Any, refined: bool = False) -> bool:
             all(len(names) == 1 for names, _ in callee.eqs))
 
 
-def _inline(scope: _Scope, e: A.Expr, bounds: dict[str, Refinement] | None = None) -> A.Expr:
+def inline(scope: Scope, e: A.Expr, bounds: dict[str, Refinement] | None = None) -> A.Expr:
     """``e`` with the calls of :func:`_inlinable` functions replaced by their bodies (a
     quantifier's body cannot hold a node instance per value of its variables); a function
     whose inputs have refinement types too where its arguments are variables of ``bounds``
@@ -129,42 +119,28 @@ def _inline(scope: _Scope, e: A.Expr, bounds: dict[str, Refinement] | None = Non
         callee = scope.done.get(e.name)
         if callee is not None and len(e.args) == len(callee.inputs) and \
                 _inlinable(callee, inputs_covered(callee, e.args, bounds or {})):
-            args = [_inline(scope, a, bounds) for a in e.args]
+            args = [inline(scope, a, bounds) for a in e.args]
             if scope.node is not None and e in scope.node.calls:
                 scope.node.calls.remove(e)
             defs = {names[0]: x for names, x in callee.eqs}
-            return _substitute(defs[callee.outputs[0]], dict(zip(callee.inputs, args, strict=True)),
+            return substitute(defs[callee.outputs[0]], dict(zip(callee.inputs, args, strict=True)),
                                defs)
         return e
-    return _rebuild(e, lambda x: _inline(scope, x, bounds))
+    return map_children(e, lambda x: inline(scope, x, bounds))
 
 
-def _substitute(e: A.Expr, env: dict[str, A.Expr], defs: dict[str, A.Expr]) -> A.Expr:
+def substitute(e: A.Expr, env: dict[str, A.Expr], defs: dict[str, A.Expr]) -> A.Expr:
     """A callee's expression with its inputs bound to ``env`` and its locals to their
     definitions (fresh names for what it chooses)."""
     if isinstance(e, A.Var):
         if e.name in env:
             return env[e.name]
         if e.name in defs:
-            return _substitute(defs[e.name], env, defs)
+            return substitute(defs[e.name], env, defs)
         return e
-    out = _rebuild(e, lambda x: _substitute(x, env, defs))
+    out = map_children(e, lambda x: substitute(x, env, defs))
     if getattr(out, "uid", None) is not None:
-        from kinduct.frontends.lucent.check.typecheck import _uid
-        out.uid = _uid("inl", out)
-    return out
-
-
-def _rebuild(e: A.Expr, fn) -> A.Expr:
-    """A copy of ``e`` with ``fn`` applied to its direct subexpressions."""
-    out = copy.copy(e)
-    for k, v in vars(e).items():
-        if isinstance(v, A.Expr):
-            setattr(out, k, fn(v))
-        elif isinstance(v, list):
-            setattr(out, k, [fn(x) if isinstance(x, A.Expr) else
-                             tuple(fn(y) if isinstance(y, A.Expr) else y for y in x)
-                             if isinstance(x, tuple) else x for x in v])
+        out.uid = naming.uid("inl", out)
     return out
 
 
@@ -177,36 +153,3 @@ def _in_range(e: A.Expr) -> bool:
         return False
     i = const_value(e.index)
     return isinstance(i, int) and 0 <= i < e.arg.ty.size
-
-
-def translate(inst: _Inst, e: UQuant) -> Any:
-    from kinduct.frontends.lucent.core.types import scalar_paths
-    from kinduct.frontends.lucent.smt import refine
-    from kinduct.frontends.lucent.smt.collections_smt import canonical, key_value
-    from kinduct.frontends.lucent.smt.translate import smt_type
-    mgr = inst.mgr
-    syms_all, conds, saved = [], [], {}
-    for name, t, ref in e.params:
-        # named by the quantifier: where its body is translated again (a refinement's
-        # predicate applied to another stream), the memo's terms name the same variables
-        syms = [mgr.Symbol(f"%q{id(e)}.{name}.{j}", smt_type(lt))
-                for j, (_, lt) in enumerate(scalar_paths(t))]
-        syms_all += syms
-        value = key_value(t, syms)
-        saved[name] = inst.env.get(name)
-        inst.env[name] = value
-        conds.append(canonical(mgr, t, iter(syms)))
-        if not ref.empty:
-            conds += refine.constraints(inst, value, ref)
-    try:
-        body = inst.expr(e.body)
-    finally:
-        for name, old in saved.items():
-            if old is None:
-                del inst.env[name]
-            else:
-                inst.env[name] = old
-    guard = mgr.And(conds)
-    if e.kind == "forall":
-        return mgr.ForAll(syms_all, mgr.Implies(guard, body))
-    return mgr.Exists(syms_all, mgr.And(guard, body))

@@ -17,11 +17,11 @@ from kinduct.frontends.lucent.core import ast as A
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import _Scope
+    from kinduct.frontends.lucent.check.typecheck import Scope
     from kinduct.frontends.lucent.core.checked import Node
 
 
-def define_free(checker: Checker, d: A.NodeDecl, node: Node, scope: _Scope,
+def define_free(checker: Checker, d: A.NodeDecl, node: Node, scope: Scope,
                 defined: dict[str, A.Pos]) -> None:
     """Give every output and local variable of ``d`` missing from ``defined`` an unconstrained
     value (an equation of ``node``), and warn about it."""

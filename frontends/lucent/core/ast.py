@@ -24,6 +24,12 @@ class Pos:
 NOPOS = Pos()
 
 
+def source_line(text: str, line: int) -> str | None:
+    """Line ``line`` (from 1) of ``text``, for an error's caret (None: no such line)."""
+    lines = text.splitlines()
+    return lines[line - 1] if 1 <= line <= len(lines) else None
+
+
 @dataclass(eq=False)
 class Expr:
     pos: Pos = field(default=NOPOS, kw_only=True)
@@ -390,3 +396,25 @@ class Program:
     contracts: list[NodeDecl]
     file: str
     text: str
+
+
+# ---- Kind 2 (Lustre v4) array concatenation and slices, before checking ----
+
+@dataclass(eq=False)
+class Concat(Binop):
+    """``left | right`` before it is checked (a :class:`Binop` to the walkers; checked by
+    ``check.concat``)."""
+
+
+
+@dataclass(eq=False)
+class Slice(Expr):
+    """``arg[lo..hi]`` before it is checked: the elements ``lo`` to ``hi`` of an array, both
+    constant, ``lo <= hi`` (Lustre v4 reads ``hi < lo`` backwards: refused as unsupported)."""
+
+    arg: Expr
+    lo: Expr
+    hi: Expr
+
+    def kids(self) -> list[Expr]:
+        return [self.arg, self.lo, self.hi]

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core.names import Names
 from kinduct.frontends.lucent.core.types import Refinement, T
 
 
@@ -66,7 +67,7 @@ class Prop:
     #: What prefixes a generated obligation's name (an import site ``Spec[L3C3].``, an
     #: ascription's ``N.type_ascription_L5C9[L5C9].``).
     site: str = ""
-    #: The clock of the lazy branch it was made in (:class:`.lazy.Clock`; an ascription there):
+    #: The clock of the lazy branch it was made in (:class:`.clocks.Clock`; an ascription there):
     #: owed only where the branch is selected.
     clock: Any = None
 
@@ -124,7 +125,7 @@ class Node:
     #: Generated obligations on expressions: type ascriptions ``(e : T)``, local and ghost
     #: constants and ghost variables declared with a refinement type.
     obligations: list[Prop] = field(default_factory=list)
-    #: The clocks of its lazy branches (:class:`.lazy.Clock`), each after its parent.
+    #: The clocks of its lazy branches (:class:`.clocks.Clock`), each after its parent.
     clocks: list = field(default_factory=list)
 
     @property
@@ -150,8 +151,37 @@ class Checked:
     warnings: list[str]
     #: Defined constants whose declared refinement type is an obligation.
     const_obligations: list[Prop] = field(default_factory=list)
+    #: The numbering of the program's generated ids; the translation and the simulator
+    #: continue it where they name what the checker left unnamed.
+    names: Names = field(default_factory=Names)
 
     def top_nodes(self) -> list[str]:
         called = {c.name for n in self.nodes.values() for c in n.calls} | \
             {f for n in self.nodes.values() for f in n.inlined}
         return [n for n in self.order if n not in called and not self.nodes[n].imported]
+
+
+@dataclass(eq=False)
+class SymDef(A.Expr):
+    """The array of the symbolic size of ``ty`` whose element at ``var`` is ``body``."""
+
+    var: str
+    body: A.Expr
+
+    def kids(self) -> list[A.Expr]:
+        return [self.body]
+
+
+class BoundRead(A.Index):
+    """A read of an array of known size at an index that reads an index variable of a
+    :class:`SymDef`: its out-of-range value is one per index."""
+
+
+@dataclass(eq=False)
+class UQuant(A.Expr):
+    kind: str  # forall | exists
+    params: list[tuple[str, T, Refinement]]
+    body: A.Expr  # the variables' concise predicates included (a guard)
+
+    def kids(self) -> list[A.Expr]:
+        return [self.body]

@@ -3,7 +3,7 @@ from the structural type, which is what type equality compares."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -165,7 +165,6 @@ class MapParts(dict):
         self.ty = ty
 
     def __eq__(self, other: object) -> bool:
-        from kinduct.frontends.lucent.check.collections import map_values_equal
         return isinstance(other, MapParts) and map_values_equal(self, other)
 
     def __ne__(self, other: object) -> bool:
@@ -330,3 +329,35 @@ def leaves(term: Any) -> list[Any]:
     if isinstance(term, list):
         return [x for v in term for x in leaves(v)]
     return [term]
+
+
+def rebuild(template: Any, new: Iterator[Any]) -> Any:
+    """``template``'s structure (records, arrays, datatypes, maps) over the leaves ``new``."""
+    if isinstance(template, Adt):
+        return Adt({k: rebuild(v, new) for k, v in template.items()}, template.ty)
+    if isinstance(template, MapParts):
+        return MapParts({k: rebuild(v, new) for k, v in template.items()}, template.ty)
+    if isinstance(template, dict):
+        return {k: rebuild(v, new) for k, v in template.items()}
+    if isinstance(template, list):
+        return [rebuild(v, new) for v in template]
+    return next(new)
+
+
+def map_value(m: MapParts, key: tuple) -> Any:
+    """The value a map's value (not its term) binds to ``key``."""
+    return rebuild(m["%val"], iter([leaf.get(key) for leaf in leaves(m["%val"])]))
+
+
+def map_values_equal(a: MapParts, b: MapParts) -> bool:
+    """Two maps (values) are equal when they bind the same keys to equal values."""
+    return a["%dom"] == b["%dom"] and all(map_value(a, k) == map_value(b, k) for k in a["%dom"])
+
+
+def ctor_index(t: T, ctor: str) -> int:
+    """The tag of constructor ``ctor`` of the datatype ``t``."""
+    return next(i for i, (c, _) in enumerate(t.items) if c == ctor)
+
+
+#: The type of an abstract type's domain (a set of the integers encoding the type's values).
+DOMAIN = T("set", items=(INT,))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from kinduct.frontends.lucent.check import machine
+from kinduct.frontends.lucent.core import machine
 from kinduct.frontends.lucent.core.types import T
 
 _COMPARISONS = ("=", "<>", "<", "<=", ">", ">=")

@@ -4,15 +4,18 @@ constant values, and cycles of a dependency graph."""
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 
-from kinduct.frontends.lucent.check import machine
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import machine
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import Quantified, Refines
 from kinduct.frontends.lucent.core.values import binop_value
+from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 
-def _calls_in_decl(d: A.NodeDecl | None):
+def calls_in_decl(d: A.NodeDecl | None):
     if d is None:
         return
     stack: list = list(d.body) + [i for i in d.contract]
@@ -118,7 +121,7 @@ def current_vars(e: A.Expr, phase: int | None = None, instant: Instant | None = 
     return out
 
 
-def _has_temporal(e: A.Expr, calls: bool = False) -> bool:
+def has_temporal(e: A.Expr, calls: bool = False) -> bool:
     stack = [e]
     while stack:
         x = stack.pop()
@@ -162,7 +165,7 @@ def const_value(e: A.Expr):
     return None
 
 
-def _find_cycle(deps: dict[str, set[str]]) -> list[str] | None:
+def find_cycle(deps: dict[str, set[str]]) -> list[str] | None:
     """A cycle of the dependency graph, as a path that starts and ends at the same name."""
     state: dict[str, int] = {}
     stack: list[str] = []
@@ -213,3 +216,68 @@ def shares_state(e: A.Expr) -> bool:
     if isinstance(e, A.Call):
         return True
     return isinstance(e, A.Binop) and e.op in ("/", "div", "mod") and const_value(e.right) is None
+
+
+def map_children(e: A.Expr, fn) -> A.Expr:
+    """A copy of ``e`` with ``fn`` applied to its direct subexpressions."""
+    out = copy.copy(e)
+    for k, v in vars(e).items():
+        if isinstance(v, A.Expr):
+            setattr(out, k, fn(v))
+        elif isinstance(v, list):
+            setattr(out, k, [fn(x) if isinstance(x, A.Expr) else
+                             tuple(fn(y) if isinstance(y, A.Expr) else y for y in x)
+                             if isinstance(x, tuple) else x for x in v])
+    return out
+
+
+def needs_stream(pred: A.Expr, var: str) -> bool:
+    """Whether ``pred`` keeps state (``pre``, ``->``) and reads its bound variable ``var``."""
+    return has_temporal(pred) and reads_var(pred, var)
+
+
+def reads_var(e: A.Expr, var: str) -> bool:
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Var) and x.name == var:
+            return True
+        stack.extend(children(x))
+    return False
+
+
+def substitute(e: A.Expr, var: str, new: A.Expr | str, pres: list[A.Unop]) -> A.Expr:
+    """A copy of ``e`` with ``var`` replaced by ``new`` (renamed, where a name); the
+    subexpressions that read ``var`` and carry a ``uid`` get fresh ones (their own memories
+    and choices), and its new ``pre`` are appended to ``pres``.  What does not read ``var`` is shared
+    with ``e``."""
+    if not reads_var(e, var):
+        return e
+    if isinstance(e, A.Var):
+        return A.Var(new, pos=e.pos, ty=e.ty) if isinstance(new, str) else new
+    out = copy.copy(e)
+    for k, v in vars(e).items():
+        if isinstance(v, A.Expr):
+            setattr(out, k, substitute(v, var, new, pres))
+        elif isinstance(v, list):
+            setattr(out, k, [substitute(x, var, new, pres) if isinstance(x, A.Expr) else
+                             tuple(substitute(y, var, new, pres) if isinstance(y, A.Expr) else y
+                                   for y in x) if isinstance(x, tuple) else x for x in v])
+    if getattr(out, "uid", None) is not None:
+        out.uid = naming.uid("srf", out)
+    if isinstance(out, A.Unop) and out.op == "pre":
+        pres.append(out)
+    return out
+
+
+def renamed(var: str, pred: A.Expr, stream: str) -> tuple[str, A.Expr]:
+    """A type's predicate applied to the stream named ``stream`` (an ``any``'s result): the
+    bound variable renamed apart, with fresh ``uid`` for what reads it."""
+    fresh = f"{var}%{stream}"
+    return fresh, substitute(pred, var, fresh, [])
+
+
+def refuse_stream_predicate(file: str, text: str, pos: A.Pos, where: str) -> None:
+    """Refuse a stream predicate applied ``where`` (located at the predicate)."""
+    raise UnsupportedError(f"'pre' or '->' on the variable of a refinement type's predicate "
+                           f"{where}", SourceLocation(file, pos.line, pos.col), A.source_line(text, pos.line))

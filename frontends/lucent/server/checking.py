@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from kinduct.frontends.lucent.model import build_system
+from kinduct.frontends.lucent.abstraction import contract_abstract
+from kinduct.frontends.lucent.pipeline import build_system
 from kinduct.frontends.lucent.server.document import Analysis, Span
-from kinduct.frontends.lucent.server.fingerprint import fingerprints
 from kinduct.kernel.decide import decide
 from kinduct.kernel.errors import KinductError, SourceLocation
 from kinduct.kernel.report import property_object
@@ -85,6 +85,15 @@ class NodeResult:
     error: str | None = None
 
 
+def _system(doc: Analysis, name: str, mode: str) -> TransitionSystem:
+    """``name``'s own analysis (Kind 2's modular one: the nodes it calls are analysed on their
+    own, their call sites' obligations here), compositional ones reading the callees with
+    contracts by their contracts."""
+    assert doc.checked is not None
+    abstract = contract_abstract(doc.checked, mode == "compositional")
+    return build_system(doc.checked, name, abstract, modular=True)
+
+
 def text_hash(doc: Analysis, name: str) -> str | None:
     pos = doc.extent(name)
     if pos is None:
@@ -130,7 +139,7 @@ class Checker:
         """Results for ``nodes`` of the checked ``doc``, in order; ``report(node, i, n)``
         before each; raises :class:`Cancelled` once ``cancel`` is set."""
         assert doc.checked is not None and doc.program is not None
-        prints = fingerprints(doc.program)
+        prints = doc.fingerprints()
         out: list[NodeResult] = []
         for i, name in enumerate(nodes):
             if cancel.is_set():
@@ -184,7 +193,7 @@ class Checker:
         fresh: list[SourceLocation | None] | None = None
         if stale and doc.checked is not None and result.node in doc.checked.nodes:
             try:  # the same problem (equal fingerprints): the same properties, in order
-                system = build_system(doc.checked, result.node, result.mode == "compositional")
+                system = _system(doc, result.node, result.mode)
                 fresh = [p.location for p in system.properties]
                 by_name = {p.name: p.location for p in system.properties}
             except KinductError:
@@ -205,9 +214,12 @@ class Checker:
         return out
 
 
-def result_message(node: str, p: PropertyResult) -> tuple[str, str]:
-    """(severity, message) of a property's verdict in an analysis of ``node``."""
-    where = f"{p.name} (analysis of {node})"
+def result_message(node: str, p: PropertyResult, mode: str = "check") -> tuple[str, str]:
+    """(severity, message) of a property's verdict in an analysis of ``node`` (a
+    compositional one reads the callees with contracts by their contracts, without
+    refinement: its answers are the abstraction's)."""
+    kind = "compositional analysis" if mode == "compositional" else "analysis"
+    where = f"{p.name} ({kind} of {node})"
     if p.answer == Answer.FALSIFIABLE.value:
         step = p.k if p.k is not None else (p.length - 1 if p.length else 0)
         return "error", (f"{where} is falsified: counterexample of length {p.length}, first "
@@ -237,7 +249,7 @@ def _analyse_in_child(doc: Analysis, name: str, mode: str, options: CheckOptions
                       send: Connection) -> None:
     start = time.monotonic()
     try:
-        system = build_system(doc.checked, name, mode == "compositional")
+        system = _system(doc, name, mode)
         verdicts = decide(system, options.run_options(None), start) if system.properties else []
         props = tuple(_summary(system, doc, v) for v in verdicts)
         anchors = {p.anchor: text_hash(doc, p.anchor) or "" for p in props if p.anchor}

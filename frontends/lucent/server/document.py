@@ -8,7 +8,6 @@ Everything here is plain data (no LSP types): :mod:`.lsp` turns it into the prot
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import re
 import threading
 import warnings
@@ -18,8 +17,10 @@ from pathlib import Path
 from kinduct.frontends.lucent.check.checker import check_program
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import Checked
+from kinduct.frontends.lucent.server.fingerprint import fingerprints
 from kinduct.frontends.lucent.syntax.parser import parse_text
 from kinduct.kernel.errors import InputError, SourceLocation, SourceWarning
+from kinduct.kernel.frontend import gc_paused
 
 #: ``warnings.catch_warnings`` changes process-wide state: one analysis at a time reads it.
 _WARNINGS_LOCK = threading.Lock()
@@ -114,22 +115,32 @@ class Analysis:
     program: A.Program | None = None
     checked: Checked | None = None
     _decls: list[tuple[str, str, A.Pos]] | None = field(default=None, repr=False)
+    _prints: dict[str, str] | None = field(default=None, repr=False)
+
+    def fingerprints(self) -> dict[str, str]:
+        """Every node's :mod:`.fingerprint` (computed once)."""
+        if self._prints is None:
+            self._prints = fingerprints(self.program) if self.program is not None else {}
+        return self._prints
 
     def decls(self) -> list[tuple[str, str, A.Pos]]:
         """(name, kind, extent) of the declarations written in this text (not included), in
-        order; the extent runs from the start of the declaration's first line to the end of
-        its last (:func:`_extent`)."""
+        order; an extent runs from the start of the line naming the declaration to the end of
+        its text before the next declaration (trailing blank lines and comments left out)."""
         if self._decls is None:
             self._decls = []
             if self.program is not None:
-                found: list[tuple[str, str, object]] = []
+                found: list[tuple[str, str, A.Pos]] = []
                 for d in self.program.nodes + self.program.contracts:
-                    found.append((d.name, d.kind, d))
-                found += [(t.name, "type", t) for t in self.program.types]
-                found += [(c.name, "const", c) for c in self.program.consts]
-                for name, kind, d in sorted(found, key=lambda f: f[2].pos.start):
-                    if self.here(name, d.pos):
-                        self._decls.append((name, kind, _extent(self.text, d)))
+                    found.append((d.name, d.kind, d.pos))
+                found += [(t.name, "type", t.pos) for t in self.program.types]
+                found += [(c.name, "const", c.pos) for c in self.program.consts]
+                here = sorted((f for f in found if self.here(f[0], f[2])), key=lambda f: f[2].start)
+                starts = [self.text.rfind("\n", 0, pos.start) + 1 for _, _, pos in here]
+                for i, (name, kind, pos) in enumerate(here):
+                    end = starts[i + 1] if i + 1 < len(here) else len(self.text)
+                    end = _trailing(self.text, starts[i], end)
+                    self._decls.append((name, kind, A.Pos(pos.line, 1, starts[i], max(end, pos.end))))
         return self._decls
 
     def here(self, name: str, pos: A.Pos) -> bool:
@@ -165,42 +176,31 @@ class Analysis:
         return None
 
 
-def _extent(text: str, decl: object) -> A.Pos:
-    """The declaration's text: from the start of the line naming it to the end of the line of
-    its last token (the largest end of a position in its tree, then a closing ``tel``)."""
-    name_pos: A.Pos = decl.pos  # type: ignore[attr-defined]
-    end = name_pos.end
-    stack: list[object] = [decl]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, A.Pos):
-            if x.end > end and x.line:
-                end = x.end
-        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
-            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
-        elif isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, dict):
-            stack.extend(x.values())
-    end = _SAME_LINE.match(text, end).end()
-    closing = _TEL.match(text, end)
-    if closing is not None:
-        end = closing.end()
-    line_end = text.find("\n", end)
-    start = text.rfind("\n", 0, name_pos.start) + 1
-    return A.Pos(name_pos.line, 1, start, len(text) if line_end < 0 else line_end)
-
-
-#: What may close a declaration after its last located token: on its line, then a ``tel``
-#: after spaces and comments.
-_SAME_LINE = re.compile(r"[ \t;)]*")
-_TEL = re.compile(r"(?:\s|--[^\n]*|\(\*.*?\*\)|/\*.*?\*/)*?\btel\b[ \t]*[;.]?", re.S)
+def _trailing(text: str, start: int, end: int) -> int:
+    """``end`` moved back over the blank lines and whole-line comments that end
+    ``text[start:end]``."""
+    while True:
+        stripped = len(text[start:end].rstrip())
+        end = start + stripped
+        line_start = text.rfind("\n", start, end) + 1
+        line = text[line_start:end].lstrip()
+        if line.startswith(("--", "//")) and "--%" not in line and "--@" not in line:
+            end = line_start
+            continue
+        if line.endswith(("*)", "*/")) and not line.endswith(("@*)",)):
+            opener = "(*" if line.endswith("*)") else "/*"
+            begin = text.rfind(opener, start, end)
+            if begin > start and text[begin:begin + 3] not in ("(*@", "/*@") and \
+                    not text[text.rfind("\n", start, begin) + 1:begin].strip():
+                end = begin
+                continue
+        return end
 
 
 def analyse(text: str, path: str) -> Analysis:
     """Parse and check ``text`` (the file at ``path``: includes are read beside it)."""
     result = Analysis(path, text, Lines(text))
-    with _WARNINGS_LOCK, warnings.catch_warnings(record=True) as caught:
+    with _WARNINGS_LOCK, gc_paused(), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             result.program = parse_text(text, path)

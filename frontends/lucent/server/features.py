@@ -174,27 +174,28 @@ def register(ls: KinductServer) -> None:
         return kind2.counterexample(ls.results.get(uri, {}).get((component, "check")), prop)
 
 
-def make_server(options: CheckOptions | None = None, debounce: float = 0.3) -> KinductServer:
+def make_server(options: CheckOptions | None = None, debounce: float = 0.3,
+                kind2_notifications: bool = False) -> KinductServer:
     """The server with every feature registered."""
-    server = KinductServer(options or CheckOptions(), debounce)
+    server = KinductServer(options or CheckOptions(), debounce, kind2_notifications)
     register(server)
     return server
 
 
-def serve(options: CheckOptions, debounce: float) -> int:
+def serve(options: CheckOptions, debounce: float, kind2_notifications: bool = False) -> int:
     """Serve on stdin/stdout until the client exits.  The protocol's streams are private
     duplicates: file descriptor 1 is pointed at standard error (nothing else printed, by this
     process or a process it forks, can corrupt a message) and ``sys.stdin`` at ``/dev/null``
     (a forked child closes ``sys.stdin``, whose lock the reader thread may hold)."""
     import os
     import sys
-    protocol_in = os.fdopen(os.dup(0), "rb", buffering=0)
-    protocol_out = os.fdopen(os.dup(1), "wb", buffering=0)
+    protocol_in = os.fdopen(os.dup(0), "rb")
+    protocol_out = os.fdopen(os.dup(1), "wb")
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
     os.dup2(2, 1)
     sys.stdin = open(os.devnull)  # noqa: SIM115 - for the whole life of the process
     sys.stdout = sys.stderr
-    make_server(options, debounce).start_io(protocol_in, protocol_out)
+    make_server(options, debounce, kind2_notifications).start_io(protocol_in, protocol_out)
     return 0

@@ -16,6 +16,7 @@ import asyncio
 import json
 import threading
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,6 @@ from kinduct.frontends.lucent.server.checking import (
     result_message,
 )
 from kinduct.frontends.lucent.server.document import Analysis, Note, Span, analyse
-from kinduct.frontends.lucent.server.fingerprint import fingerprints
 from kinduct.frontends.lucent.server.other import analyse_other, is_lucent
 from kinduct.frontends.lucent.server.realize import realizability
 
@@ -62,40 +62,48 @@ def _diagnostic(note: Note) -> T.Diagnostic:
 class KinductServer(LanguageServer):
     """The server's state: the documents' analyses, their latest check results, the checker."""
 
-    def __init__(self, options: CheckOptions, debounce: float) -> None:
+    def __init__(self, options: CheckOptions, debounce: float, kind2_notifications: bool = False) -> None:
         super().__init__("kinduct", server_version(), text_document_sync_kind=T.TextDocumentSyncKind.Full)
         self.options = options
         self.debounce = debounce
         self.docs: dict[str, Analysis] = {}
-        self.other_notes: dict[str, list[Note]] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
         #: uri -> (node, mode) -> the latest result of that check.
         self.results: dict[str, dict[tuple[str, str], NodeResult]] = {}
         self.checker = Checker()
         self.analysis_lock = threading.Lock()
+        #: Send ``kind2/updateComponents`` after each analysis (Kind 2's extension re-asks
+        #: ``kind2/getComponents`` on it).
+        self.kind2_notifications = kind2_notifications
 
     # ---- documents ----
 
     async def refresh(self, uri: str) -> None:
         """Analyse the document's current text (in a worker thread) and publish."""
+        if uri not in self.workspace.text_documents:  # closed meanwhile
+            return
         document = self.workspace.get_text_document(uri)
         text, version = document.source, document.version
         path = to_fs_path(uri) or uri
         loop = asyncio.get_running_loop()
         if not is_lucent(path):
             notes = await loop.run_in_executor(None, analyse_other, text, path)
-            self.other_notes[uri] = notes
             self._publish(uri, notes, version)
             return
 
         def work() -> Analysis:
             with self.analysis_lock:
-                return analyse(text, path)
+                doc = analyse(text, path)
+            if self.results.get(uri):  # for publish, off the event loop
+                doc.fingerprints()
+            return doc
         doc = await loop.run_in_executor(None, work)
         if self.workspace.get_text_document(uri).version != version:
             return  # a newer text is on its way
         self.docs[uri] = doc
         self.publish(uri)
+        if self.kind2_notifications:
+            self.protocol.notify("kind2/updateComponents", uri)
 
     def schedule(self, uri: str, delay: float) -> None:
         old = self.pending.pop(uri, None)
@@ -113,8 +121,8 @@ class KinductServer(LanguageServer):
         notes = list(doc.notes)
         results = self.results.get(uri, {})
         if results and doc.program is not None and doc.checked is not None:
-            current = fingerprints(doc.program)
-            for (node, _), result in sorted(results.items()):
+            current = doc.fingerprints()
+            for (node, _), result in sorted(results.items(), key=lambda kv: kv[0]):
                 if current.get(node) != result.fingerprint:
                     continue
                 if result.error is not None:
@@ -125,7 +133,7 @@ class KinductServer(LanguageServer):
                 for prop, span in self.checker.place(doc, result):
                     if span is None:
                         continue
-                    severity, message = result_message(node, prop)
+                    severity, message = result_message(node, prop, result.mode)
                     notes.append(Note(span, severity, message, "kinduct check"))
         version = self.workspace.get_text_document(uri).version
         self._publish(uri, notes, version)
@@ -159,7 +167,9 @@ class KinductServer(LanguageServer):
         elif uri not in self.docs:
             await self.refresh(uri)
         doc = self.docs.get(uri)
-        if doc is None or doc.checked is None:
+        if doc is None:
+            raise ValueError(f"{uri} is not an open Lucent document")
+        if doc.checked is None:
             raise ValueError("the document has errors: fix them before checking")
         nodes = self.nodes_of(doc, node)
         title = f"kinduct {mode} {node or Path(doc.path).name}"
@@ -175,7 +185,10 @@ class KinductServer(LanguageServer):
         self.publish(uri)
         return results
 
-    async def _with_progress(self, title: str, token: T.ProgressToken | None, work):
+    async def _with_progress(self, title: str, token: T.ProgressToken | None,
+                             work: Callable[[threading.Event, Callable[[str, int, int], None]], Any]) -> Any:
+        """``work(cancel, report)`` in a worker thread, with work-done progress on ``token``;
+        the progress's cancel sets ``cancel``; a cancelled run answers -32800."""
         cancel = threading.Event()
         progress = self.work_done_progress
         caps = self.client_capabilities.window

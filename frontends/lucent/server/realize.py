@@ -25,7 +25,6 @@ from kinduct.frontends.lucent.server.checking import (
     text_hash,
 )
 from kinduct.frontends.lucent.server.document import Analysis
-from kinduct.frontends.lucent.server.fingerprint import fingerprints
 
 #: Verdict words of a realizability answer, as :func:`.checking.result_message` reads them.
 ANSWERS = {"realizable": "realizable", "unrealizable": "unrealizable"}
@@ -41,7 +40,7 @@ def _program() -> list[str]:
 def realizability(doc: Analysis, nodes: list[str], options: CheckOptions, cancel: threading.Event,
                   report: Callable[[str, int, int], None]) -> list[NodeResult]:
     assert doc.program is not None
-    prints = fingerprints(doc.program)
+    prints = doc.fingerprints()
     out: list[NodeResult] = []
     with tempfile.TemporaryDirectory() as tmp:
         on_disk = Path(doc.path)

@@ -5,5 +5,9 @@ Rule: may import ``core/`` only; never ``smt/`` (its sibling; the two meet in ``
 - ``simulate``: the interpreter of a node over Python values.
 - ``canonical``: the canonical text of a value, equal exactly where ``=`` holds.
 - ``collections_sim``: sets and maps on the simulator.
+- ``recursive``: recursive datatypes as trees, their text and how it is read back.
+- ``native``: the values of recursive datatypes' native fields.
+- ``quantified``: quantified formulas decided by z3 on a trace's values.
+- ``domains``: the domains of abstract types in a replayed trace.
 - ``symarrays_sim``: arrays of symbolic size on the simulator.
 """

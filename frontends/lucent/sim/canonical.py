@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kinduct.frontends.lucent.core.types import Recursive, T
-from kinduct.frontends.lucent.sim.collections_sim import key_of, read, value_of
+from kinduct.frontends.lucent.core.types import Recursive, T, map_value
+from kinduct.frontends.lucent.sim.collections_sim import key_of, value_of
 
 
 def text(v: Any, t: T) -> str:
@@ -18,10 +18,10 @@ def text(v: Any, t: T) -> str:
         return "{" + ", ".join(sorted(text(value_of(k, elem), elem) for k in v)) + "}"
     if t.kind == "map":
         key, value = t.items
-        return "map[" + "; ".join(sorted(f"{text(value_of(k, key), key)} := {text(read(v, k), value)}"
+        return "map[" + "; ".join(sorted(f"{text(value_of(k, key), key)} := {text(map_value(v, k), value)}"
                                          for k in v["%dom"])) + "]"
     if t.kind == "adt" and (isinstance(t.items, Recursive) or not isinstance(v, dict)):
-        from kinduct.frontends.lucent.check import recursive  # a tree: its constructor's own fields
+        from kinduct.frontends.lucent.sim import recursive  # a tree: its constructor's own fields
         return recursive.text(v, t, text)
     if t.kind == "adt":
         tag = v["%tag"]

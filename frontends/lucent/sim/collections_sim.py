@@ -26,12 +26,20 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from kinduct.frontends.lucent.check import collections as C
-from kinduct.frontends.lucent.check import machine
-from kinduct.frontends.lucent.check.unbounded import UQuant
 from kinduct.frontends.lucent.core import ast as A
-from kinduct.frontends.lucent.core.types import MapParts, T, assemble, leaves, scalar_paths
-from kinduct.frontends.lucent.smt.collections_smt import rebuild
+from kinduct.frontends.lucent.core import collections as C
+from kinduct.frontends.lucent.core import machine
+from kinduct.frontends.lucent.core.checked import UQuant
+from kinduct.frontends.lucent.core.types import (
+    MapParts,
+    T,
+    assemble,
+    leaves,
+    map_value,
+    rebuild,
+    scalar_paths,
+)
+from kinduct.frontends.lucent.core.values import SimulationError
 from kinduct.kernel import arrays
 
 if TYPE_CHECKING:
@@ -193,12 +201,12 @@ def _any_true(arr: Any, paths: list[T]) -> bool:
     return _any_true(arr.default, paths[1:]) or any(_any_true(v, paths[1:]) for _, v in arr.entries)
 
 
-def _fun(arr: Any, key_paths: list[T], leaf: T) -> Any:
+def array_function(arr: Any, key_paths: list[T], leaf: T) -> Any:
     if not key_paths:
         return _leaf_value(arr, leaf)
     rest = key_paths[1:]
-    return Fun(_fun(arr.default, rest, leaf),
-               {_scalar(k, key_paths[0]): _fun(v, rest, leaf) for k, v in arr.entries})
+    return Fun(array_function(arr.default, rest, leaf),
+               {_scalar(k, key_paths[0]): array_function(v, rest, leaf) for k, v in arr.entries})
 
 
 def _leaf_value(v: Any, t: T) -> Any:
@@ -208,7 +216,7 @@ def _leaf_value(v: Any, t: T) -> Any:
         members = [k for k in _members(v, paths, (), dropped) if _canonical(k, t.items[0])]
         return Finitized(members) if dropped else frozenset(members)
     if t.kind == "lift":
-        return _fun(v, [lt for _, lt in scalar_paths(t.items[0])], t.items[1])
+        return array_function(v, [lt for _, lt in scalar_paths(t.items[0])], t.items[1])
     return _scalar(v, t)
 
 
@@ -217,21 +225,12 @@ def from_trace(value: Any, t: T) -> Any:
     return _leaf_value(arrays.from_text(value), t)
 
 
-def map_values_equal(a: MapParts, b: MapParts) -> bool:
-    """Two maps are equal when they bind the same keys to equal values."""
-    return a["%dom"] == b["%dom"] and all(read(a, k) == read(b, k) for k in a["%dom"])
-
-
-def read(m: MapParts, key: tuple) -> Any:
-    return rebuild(m["%val"], iter([leaf.get(key) for leaf in leaves(m["%val"])]))
-
-
 def part_holds(inst: Instance, value: Any, part: tuple, ref: Any) -> bool:
     """A refinement of a set's elements, a map's keys or its values at bound keys."""
     from kinduct.frontends.lucent.sim.simulate import refinement_holds
     which, kt = part
     keys = value["%dom"] if isinstance(value, MapParts) else value
-    return all(refinement_holds(inst, read(value, k) if which == "value" else value_of(k, kt), ref)
+    return all(refinement_holds(inst, map_value(value, k) if which == "value" else value_of(k, kt), ref)
                for k in keys)
 
 
@@ -252,7 +251,7 @@ def evaluate(inst: Instance, e: A.Expr) -> Any:
         vals = [f.set(k, x) for f, x in zip(leaves(m["%val"]), leaves(v), strict=True)]
         return MapParts({"%dom": m["%dom"] | {k}, "%val": rebuild(m["%val"], iter(vals))}, e.ty)
     if isinstance(e, C.MapRead):
-        return read(inst.eval(e.arg), key_of(inst.eval(e.key), e.arg.ty.items[0]))
+        return map_value(inst.eval(e.arg), key_of(inst.eval(e.key), e.arg.ty.items[0]))
     if isinstance(e, C.Member):
         coll = inst.eval(e.coll)
         keys = coll["%dom"] if e.coll.ty.kind == "map" else coll
@@ -264,7 +263,6 @@ def evaluate(inst: Instance, e: A.Expr) -> Any:
         return {"union": a | b, "inter": a & b, "diff": a - b}[e.op]
     if isinstance(e, UQuant):
         return _quantifier(inst, e)
-    from kinduct.frontends.lucent.core.values import SimulationError
     raise SimulationError(f"cannot evaluate {type(e).__name__}")
 
 
@@ -375,7 +373,7 @@ def text(v: Any, t: T, json_of: Callable[[Any, T], Any]) -> str:
         items = sorted(v, key=_order)
         return "{" + ", ".join(show(value_of(k, t.items[0]), t.items[0]) for k in items) + "}"
     key, value = t.items
-    pairs = [f"{show(value_of(k, key), key)} := {show(read(v, k), value)}"
+    pairs = [f"{show(value_of(k, key), key)} := {show(map_value(v, k), value)}"
              for k in sorted(v["%dom"], key=_order)]
     return "map[" + "; ".join(pairs) + "]"
 

@@ -1,8 +1,9 @@
 """The concrete semantics of Lucent: a step-by-step interpreter over Python values.
 
-It shares nothing with the SMT translation but the checked AST and the names of the
-nondeterministic choices (unguarded ``pre`` at step 0, ``any``, free constants, imported node
-outputs, division by zero), which an *oracle* supplies: when replaying a counterexample the
+It imports nothing of the SMT translation (``smt/``, its sibling stage): it reads the checked
+model and ``core/`` only, and names the nondeterministic choices (unguarded ``pre`` at step 0,
+``any``, free constants, imported node outputs, division by zero) through ``core.names``, as the
+translation does; an *oracle* supplies them: when replaying a counterexample the
 oracle reads them from the trace, otherwise it picks a default value.  Every node instance is
 stepped at every step, whether or not its value is used, as the synchronous semantics says;
 except on a lazy branch's or an activation's clock (:mod:`.lazy`, :mod:`.activation`): a node
@@ -16,11 +17,19 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from kinduct.frontends.lucent.check import machine, quantified, recursive, symarrays
-from kinduct.frontends.lucent.check.checker import Checked, ConstRef, Node, Refines
-from kinduct.frontends.lucent.check.lazy import Clock, clock_of
 from kinduct.frontends.lucent.core import ast as A
-from kinduct.frontends.lucent.core.checked import Quantified
+from kinduct.frontends.lucent.core import machine
+from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core.checked import (
+    BoundRead,
+    Checked,
+    ConstRef,
+    Node,
+    Quantified,
+    Refines,
+    SymDef,
+)
+from kinduct.frontends.lucent.core.clocks import Clock, clock_of
 from kinduct.frontends.lucent.core.types import (
     Adt,
     T,
@@ -32,9 +41,7 @@ from kinduct.frontends.lucent.core.types import (
 )
 from kinduct.frontends.lucent.core.types import leaves as value_leaves
 from kinduct.frontends.lucent.core.values import SimulationError, binop_value
-from kinduct.frontends.lucent.sim import symarrays_sim
-from kinduct.frontends.lucent.smt import domains
-from kinduct.frontends.lucent.smt.clocks import INIT
+from kinduct.frontends.lucent.sim import domains, quantified, recursive, symarrays_sim
 
 Oracle = Callable[[str, T, int], Any]
 
@@ -252,7 +259,7 @@ class Instance:
                 if self.clocked or self.restartable or clock_of(e) is not None:
                     if self.restartable and not getattr(e, "guarded", False) and \
                             self.first(clock_of(e)):  # arbitrary again after a restart
-                        return self.sim.oracle(self.prefix + e.uid + INIT, e.ty, self.step_no)
+                        return self.sim.oracle(naming.initial(self.prefix, e.uid), e.ty, self.step_no)
                     if e.uid in self.pre_mem:  # the last tick's value
                         return self.pre_mem[e.uid]
                     return self.sim.oracle(self.prefix + e.uid, e.ty, 0)
@@ -260,7 +267,7 @@ class Instance:
                     if getattr(e, "guarded", False) and isinstance(e.arg, A.Var) and \
                             e.ty.kind not in ("record", "array", "tuple", "symarray"):
                         # never read at step 0; the translation's memory of the stream
-                        return self.sim.oracle(f"{self.prefix}%pre.{e.arg.name}", e.ty, 0)
+                        return self.sim.oracle(naming.pre_memory(self.prefix, e.arg.name), e.ty, 0)
                     return self.sim.oracle(self.prefix + e.uid, e.ty, 0)
                 return self.pre_mem[e.uid]
             a = self.eval(e.arg)
@@ -285,7 +292,7 @@ class Instance:
                 k = self.step_no
                 name = self.prefix + e.uid
                 if not (e.op == "/" and e.ty.kind == "real"):
-                    name += ".r" if e.op == "mod" else ".q"
+                    name = naming.remainder(name) if e.op == "mod" else naming.quotient(name)
                 return self.sim.divided_by_zero(e.op, a, self.sim.oracle(name, e.ty, k), k)
         if isinstance(e, A.Ite):
             c = self.eval(e.cond)
@@ -306,7 +313,7 @@ class Instance:
         if isinstance(e, (A.TupleE, A.ArrayLit)):
             return [self.eval(x) for x in e.items]
         if isinstance(e, A.Index):
-            if e.arg.ty.kind == "symarray" or isinstance(e, symarrays.BoundRead):
+            if e.arg.ty.kind == "symarray" or isinstance(e, BoundRead):
                 return symarrays_sim.read(self, e)
             a = self.eval(e.arg)
             i = self.eval(e.index)
@@ -351,7 +358,7 @@ class Instance:
                     self.sim.chosen(e, [self.eval(a) for a in getattr(e, "args", [])],
                                     self.memo[e.uid], self.step_no)
             return self.memo[e.uid]
-        if isinstance(e, (A.Caret, symarrays.SymDef)):
+        if isinstance(e, (A.Caret, SymDef)):
             return symarrays_sim.evaluate(self, e)
         from kinduct.frontends.lucent.sim import collections_sim  # sets, maps, quantifiers
         return collections_sim.evaluate(self, e)
@@ -495,10 +502,14 @@ class Simulator:
 
     def const_value(self, name: str, t: T) -> Any:
         if name not in self.consts:
-            self.consts[name] = self.oracle("%const." + name, t, 0)
+            self.consts[name] = self.oracle(naming.constant(name), t, 0)
         return self.consts[name]
 
     def step(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
+        with naming.numbering(self.checked.names):
+            return self._step(inputs)
+
+    def _step(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
         node = self.main
         vals = []
         for n in node.inputs:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kinduct.frontends.lucent.core import ast as A
-from kinduct.frontends.lucent.core.checked import ConstRef
+from kinduct.frontends.lucent.core.checked import ConstRef, SymDef
 from kinduct.frontends.lucent.core.types import INT, SymArr, T
 from kinduct.frontends.lucent.core.walk import subterms
 
@@ -59,7 +59,7 @@ def leaf_from_trace(text: str, t: T) -> Any:
     depth, base = 0, t
     while base.kind == "ilift":
         depth, base = depth + 1, base.items[0]
-    return collections_sim._fun(arrays.from_text(text), [INT] * depth, base)
+    return collections_sim.array_function(arrays.from_text(text), [INT] * depth, base)
 
 
 def size_in(dim: A.Expr, lookup: Callable[[str, bool], Any]) -> int:
@@ -129,7 +129,6 @@ def read(inst: Instance, e: A.Index) -> Any:
 
 def evaluate(inst: Instance, e: A.Expr) -> Any:
     """``x ^ n`` and element-wise definitions of symbolic sizes."""
-    from kinduct.frontends.lucent.check.symarrays import SymDef
     n = size(inst, e.ty)
     if isinstance(e, A.Caret):
         x = inst.eval(e.elem)

@@ -7,9 +7,14 @@ Rule: may import ``core/`` only; never ``sim/``.
 - ``division``: ``/``, ``div`` and ``mod`` as linear constraints and functions.
 - ``outside``: out-of-range array reads, functions of the array and index within a step.
 - ``refine``: the constraints a refinement type puts on a term.
+- ``choice``: ``any`` and ``choose`` (their predicates assumed where a value exists).
 - ``symchoice``: choices of arrays of symbolic size.
 - ``domains``: the domains of abstract types, for quantifiers over them.
 - ``collections_smt``: sets and maps as SMT arrays.
 - ``native``: the native fields of a recursive datatype's constructor.
+- ``machine``: machine integers as bit-vectors.
+- ``symarrays``: arrays of symbolic size as SMT arrays.
+- ``unbounded``: quantifiers over infinite domains as SMT quantifiers.
+- ``recursive``: recursive datatypes as SMT datatypes.
 - ``obligations``: Kind 2's names for generated obligations.
 """

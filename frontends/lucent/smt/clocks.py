@@ -15,23 +15,20 @@ from typing import TYPE_CHECKING, Any
 
 from pysmt.fnode import FNode
 
-from kinduct.frontends.lucent.check.lazy import Clock, clock_of
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core.clocks import Clock, clock_of
 from kinduct.frontends.lucent.core.types import BOOL, leaves
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import _Inst
-
-#: What names the input an unguarded ``pre`` reads at the first tick after a restart.
-INIT = "%init"
-
+    from kinduct.frontends.lucent.smt.translate import Inst
 
 class ClockTerms:
     """The terms of the clocks of one node instance ``inst``; ``site``: its caller's instance
     and the clock of the call (None for the main node); ``restart``: the call's restart
     condition, as the caller evaluates it (None: none)."""
 
-    def __init__(self, inst: _Inst, site: tuple[_Inst, Clock | None] | None,
+    def __init__(self, inst: Inst, site: tuple[Inst, Clock | None] | None,
                  restart: FNode | None = None) -> None:
         self.inst = inst
         self.site = site
@@ -70,10 +67,10 @@ class ClockTerms:
         tr, mgr = inst.tr, inst.mgr
         if clock is None and self.restart is None:
             return self.site[0].clocks.first_of(self.site[1]) if self.site else tr.first
-        key = "%self" if clock is None else clock.name
+        key = naming.SELF_CLOCK if clock is None else clock.name
         got = self._first.get(key)
         if got is None:
-            mem = tr.state(f"{inst.prefix}%seen.{key}", BOOL)
+            mem = tr.state(naming.seen(inst.prefix, key), BOOL)
             seen = mgr.And(mgr.Not(tr.first), mem)  # ticked at an earlier step
             if self.reset is not None:  # and not started over since
                 seen = mgr.And(seen, mgr.Not(self.reset))
@@ -101,5 +98,5 @@ class ClockTerms:
         if self.reset is None or getattr(e, "guarded", False):
             return kept
         inst = self.inst
-        fresh = inst.tr.input(inst.prefix + e.uid + INIT, e.ty)
+        fresh = inst.tr.input(naming.initial(inst.prefix, e.uid), e.ty)
         return inst.ite(self.first_of(clock), fresh, kept)

@@ -30,41 +30,19 @@ from pysmt.fnode import FNode
 from pysmt.typing import BOOL as SBOOL
 from pysmt.typing import ArrayType
 
-from kinduct.frontends.lucent.check import collections as C
+from kinduct.frontends.lucent.core import collections as C
 from kinduct.frontends.lucent.core.types import (
-    Adt,
     MapParts,
     T,
     assemble,
     components,
     leaves,
+    rebuild,
     scalar_paths,
 )
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import _Inst
-
-
-def unsupported_key(t: T) -> str | None:
-    """Why values of ``t`` cannot be elements or keys (None: they can)."""
-    if t.kind in ("set", "map", "lift"):
-        return "sets or maps"
-    if t.kind == "typevar":
-        return "type parameters"
-    if t.kind in ("record", "adt"):
-        subs = [ft for _, ft in t.items] if t.kind == "record" else \
-            [ft for _, fields in t.items for _, ft in fields]
-    elif t.kind in ("array", "tuple"):
-        subs = list(t.items)
-    else:
-        return None
-    for s in subs:
-        why = unsupported_key(s)
-        if why is not None:
-            return why
-    if not scalar_paths(t):
-        return "values without components"
-    return None
+    from kinduct.frontends.lucent.smt.translate import Inst
 
 
 def contains_container(t: T) -> bool:
@@ -199,19 +177,6 @@ def empty(mgr, t: T) -> FNode:
     return term
 
 
-def rebuild(template: Any, new: Iterator[Any]) -> Any:
-    """``template``'s structure (records, arrays, datatypes, maps) over the leaves ``new``."""
-    if isinstance(template, Adt):
-        return Adt({k: rebuild(v, new) for k, v in template.items()}, template.ty)
-    if isinstance(template, MapParts):
-        return MapParts({k: rebuild(v, new) for k, v in template.items()}, template.ty)
-    if isinstance(template, dict):
-        return {k: rebuild(v, new) for k, v in template.items()}
-    if isinstance(template, list):
-        return [rebuild(v, new) for v in template]
-    return next(new)
-
-
 def read(mgr, m: MapParts, keys: list[FNode]) -> Any:
     """The value of the map term ``m`` at the key leaves ``keys``."""
     return rebuild(m["%val"], iter([select(mgr, x, keys) for x in leaves(m["%val"])]))
@@ -225,7 +190,7 @@ def set_equal(mgr, a: FNode, b: FNode, key: T) -> FNode:
                                         mgr.Iff(select(mgr, a, syms), select(mgr, b, syms))))
 
 
-def same(inst: _Inst, a: Any, b: Any, t: T) -> FNode:
+def same(inst: Inst, a: Any, b: Any, t: T) -> FNode:
     """Lucent's ``a = b`` for values of ``t``, which holds sets or maps."""
     mgr = inst.mgr
     if not contains_container(t):
@@ -272,7 +237,7 @@ def bounded(mgr, arr: FNode, t: T, bound: FNode) -> FNode:
     return mgr.ForAll(syms, mgr.Implies(select(mgr, arr, syms), mgr.And(within)))
 
 
-def _define(inst: _Inst, name: str, t: T, body) -> FNode:
+def _define(inst: Inst, name: str, t: T, body) -> FNode:
     """A fresh set of type ``t`` whose membership is ``body(keys)`` at every key."""
     mgr, tr = inst.mgr, inst.tr
     u = inst.fresh(name, t)
@@ -283,7 +248,7 @@ def _define(inst: _Inst, name: str, t: T, body) -> FNode:
     return u
 
 
-def translate(inst: _Inst, e: C.CExpr) -> Any:
+def translate(inst: Inst, e: C.CExpr) -> Any:
     mgr = inst.mgr
     if isinstance(e, C.SetLit):
         acc = empty(mgr, e.ty)
@@ -321,7 +286,7 @@ def translate(inst: _Inst, e: C.CExpr) -> Any:
     raise TypeError(f"cannot translate {type(e).__name__}")
 
 
-def congruence(inst: _Inst, fn: str, args: list[tuple[Any, T]], outs: list[tuple[Any, T]]) -> None:
+def congruence(inst: Inst, fn: str, args: list[tuple[Any, T]], outs: list[tuple[Any, T]]) -> None:
     """:meth:`.translate.Translator.congruence` for a function (an imported one, a
     ``choose``) whose arguments or results are :func:`structural`: equal arguments by Lucent's
     equality (:func:`same`: elements, bound keys and their values, a datatype's own fields;
@@ -382,7 +347,7 @@ def _witnessed(env, formula: FNode, fresh) -> FNode:
     return formula
 
 
-def part_constraints(inst: _Inst, term: Any, key: tuple, ref: Any) -> list[FNode]:
+def part_constraints(inst: Inst, term: Any, key: tuple, ref: Any) -> list[FNode]:
     """A refinement of a set's elements (``("elem", T)``), a map's keys (``("key", K)``) or
     values (``("value", K)``): quantified over the elements or bound keys."""
     from kinduct.frontends.lucent.smt import refine

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING
 from pysmt.fnode import FNode
 
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import _Inst
+    from kinduct.frontends.lucent.smt.translate import Inst
 
 
-def division(inst: _Inst, e: A.Binop, a: FNode, b: FNode) -> FNode:
+def division(inst: Inst, e: A.Binop, a: FNode, b: FNode) -> FNode:
     """``a op b`` for the division ``e`` (``/`` on reals, ``div`` or ``mod`` on integers: SMT-LIB's
     Euclidean division) translated in the node instance ``inst``."""
     mgr, tr = inst.mgr, inst.tr
@@ -45,11 +46,11 @@ def division(inst: _Inst, e: A.Binop, a: FNode, b: FNode) -> FNode:
             # one occurrence may divide several dividends (a refinement type's predicate,
             # applied to each value of the type): each pair gets names of its own
             name, n = e.uid, 0
-            while inst.prefix + name + ".q" in mgr.symbols:
+            while naming.quotient(inst.prefix + name) in mgr.symbols:
                 n += 1
                 name = f"{e.uid}#{n}"
-            q = inst.fresh(name + ".q", e.ty)
-            r = inst.fresh(name + ".r", e.ty)
+            q = inst.fresh(naming.quotient(name), e.ty)
+            r = inst.fresh(naming.remainder(name), e.ty)
             guard, tr.guard = tr.guard, None
             tr.assume(mgr.And(
                 mgr.Equals(a, mgr.Plus(mgr.Times(mgr.Int(c), q), r)),
@@ -58,8 +59,8 @@ def division(inst: _Inst, e: A.Binop, a: FNode, b: FNode) -> FNode:
             tr.divisions[key] = (q, r)
         q, r = tr.divisions[key]
         return r if e.op == "mod" else q
-    q = inst.fresh(e.uid + ".q", e.ty)
-    r = inst.fresh(e.uid + ".r", e.ty)
+    q = inst.fresh(naming.quotient(e.uid), e.ty)
+    r = inst.fresh(naming.remainder(e.uid), e.ty)
     if not simp.is_constant():
         absb = mgr.Ite(mgr.GE(b, mgr.Int(0)), b, mgr.Minus(mgr.Int(0), b))
         tr.assume(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Int(0))), mgr.And(

@@ -20,25 +20,18 @@ over it where it is finite; an infinite one leaves the replay inconclusive.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pysmt.fnode import FNode
 
-from kinduct.frontends.lucent.core.types import INT, Recursive, T, scalar_paths
+from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core.native import reachable
+from kinduct.frontends.lucent.core.types import DOMAIN, INT, Recursive, T, scalar_paths
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.core import ast as A
     from kinduct.frontends.lucent.smt.translate import Translator
-
-#: The type of a domain (a set of the integers encoding the type's values).
-DOMAIN = T("set", items=(INT,))
-
-
-def name(tname: str) -> str:
-    """The stream that holds the domain of the abstract type ``tname``."""
-    return f"%dom.{tname}"
-
 
 def abstract_names(t: T, seen: set[int] | None = None) -> set[str]:
     """The abstract types among the leaves of ``t`` (inside sets, maps and recursive
@@ -52,7 +45,6 @@ def abstract_names(t: T, seen: set[int] | None = None) -> set[str]:
             for item in lt.items:
                 out |= abstract_names(item, seen)
         elif _recursive(lt) and id(lt.items) not in seen:
-            from kinduct.frontends.lucent.check.recursive import reachable
             for x in reachable(lt):
                 seen.add(id(x.items))
             for x in reachable(lt):
@@ -96,10 +88,10 @@ class Domains:
             if tname in self.containers:
                 self._refuse(tname)
             tr = self.tr
-            dom = tr.state(name(tname), DOMAIN)
+            dom = tr.state(naming.domain(tname), DOMAIN)
             tr.b.update(dom, dom)
             self.sets[tname] = dom
-            some = tr.state(f"{name(tname)}.%some", INT)
+            some = tr.state(f"{naming.domain(tname)}.%some", INT)
             tr.b.update(some, some)
             for sym in [some, *self.leaves.get(tname, [])]:
                 self._member(tname, sym)
@@ -119,13 +111,3 @@ class Domains:
                                "recursive datatypes of it (their members are not bound to the "
                                "type's domain)",
                                SourceLocation(self.tr.file, pos.line, pos.col), line)
-
-
-def simulated(oracle: Any, tname: str) -> list[int] | None:
-    """The domain of ``tname`` in a replayed trace: its values (None: infinite or empty, not
-    enumerable)."""
-    from kinduct.frontends.lucent.sim.collections_sim import finitized
-    value = oracle(name(tname), DOMAIN, 0)
-    if finitized(value) or not value:
-        return None
-    return sorted(k[0] for k in value)

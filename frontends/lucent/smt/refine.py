@@ -15,15 +15,19 @@ from typing import TYPE_CHECKING
 
 from pysmt.fnode import FNode
 
-from kinduct.frontends.lucent.check import streamrefine
 from kinduct.frontends.lucent.core.types import Refinement, SymArr, Variant
-from kinduct.frontends.lucent.core.walk import uid_nodes_reading
+from kinduct.frontends.lucent.core.walk import (
+    needs_stream,
+    refuse_stream_predicate,
+    renamed,
+    uid_nodes_reading,
+)
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import STerm, _Inst
+    from kinduct.frontends.lucent.smt.translate import Inst, STerm
 
 
-def constraints(inst: _Inst, term: STerm, ref: Refinement, stream: str | None = None) -> list[FNode]:
+def constraints(inst: Inst, term: STerm, ref: Refinement, stream: str | None = None) -> list[FNode]:
     """The constraints of ``ref`` on ``term`` (a scalar, or a record/array/tuple of terms).
     A predicate that keeps state on its variable (:mod:`.streamrefine`) is applied only to a
     stream named ``stream`` (an ``any``'s result), its variable renamed apart; elsewhere it is
@@ -40,7 +44,7 @@ def constraints(inst: _Inst, term: STerm, ref: Refinement, stream: str | None = 
             out.extend(mgr.Implies(built, c) for c in constraints(inst, term[key.key], sub))
             continue
         if key == "*" and isinstance(term, SymArr):  # every element of a symbolic size
-            from kinduct.frontends.lucent.check.symarrays import refine_elements
+            from kinduct.frontends.lucent.smt.symarrays import refine_elements
             out.extend(refine_elements(inst, term, sub))
             continue
         items = term if key == "*" else [term[key]]
@@ -51,11 +55,11 @@ def constraints(inst: _Inst, term: STerm, ref: Refinement, stream: str | None = 
     if ref.hi is not None:
         out.append(mgr.LE(term, mgr.Int(ref.hi)))
     for var, pred in ref.preds:
-        if streamrefine.needs_stream(pred, var):
+        if needs_stream(pred, var):
             if stream is None:
-                streamrefine.refuse(inst.tr.file, inst.tr.checked.text, pred.pos,
+                refuse_stream_predicate(inst.tr.file, inst.tr.checked.text, pred.pos,
                                     "where the type's values are no stream of a node")
-            var, pred = streamrefine.renamed(var, pred, stream)
+            var, pred = renamed(var, pred, stream)
         saved_env, saved_memo = inst.env.get(var), inst.memo
         fresh = {e.uid for e in uid_nodes_reading(pred, var)}
         inst.env[var] = term

@@ -22,7 +22,7 @@ def possible(env, chosen: list[FNode], want: FNode) -> FNode | None:
     scalar (equal indices, equal values) and each element refinement its instances at those
     reads and the existence of one element, whose quantifiers z3 eliminates; else the
     constraint's ``exists``."""
-    from kinduct.frontends.lucent.check import choice
+    from kinduct.frontends.lucent.smt import choice
     arrays = {x for x in chosen if x.get_type().is_array_type()}
     if not arrays:
         return None
@@ -41,7 +41,7 @@ def _reads_as_scalars(env, arrays: set[FNode], want: FNode
                       ) -> tuple[FNode, list[FNode]] | None:
     """``want`` over fresh scalars standing for the reads of ``arrays`` (see
     :func:`possible`), quantifier-free, or None where the arrays occur otherwise."""
-    from kinduct.frontends.lucent.check import choice
+    from kinduct.frontends.lucent.smt import choice
     mgr = env.formula_manager
 
     def sub(f: FNode, subs: dict[FNode, FNode]) -> FNode:

@@ -5,8 +5,10 @@ Encoding (chosen for being obviously right rather than small):
 - every stream of every node instance is a state variable named by its instance path
   (``Callee[l12c5].x``); the main node's inputs are the system's inputs;
 - equations, asserts and assumptions are invariant constraints (kernel ``assumptions``);
-- each ``pre`` occurrence is its own state variable, free at step 0 (so two unguarded
-  ``pre x`` are independent, as in Kind 2) and equal to its argument's previous value after;
+- ``pre x`` reads one memory per stream (``core.names.pre_memory``), shared by every
+  occurrence on the node's clock; an unguarded occurrence reads its own input at step 0 (so
+  two unguarded ``pre x`` are independent, as in Kind 2); on a clock, or in an instance that
+  may start over, each occurrence has its own memory (:meth:`Inst.pre`);
 - ``->`` reads a single "first step" bit;
 - ``div``/``mod`` get fresh quotient/remainder variables (linear when the divisor is constant).
 Properties of called nodes are checked in the caller's context and named by call site.
@@ -24,12 +26,23 @@ from pysmt.typing import BOOL as SBOOL
 from pysmt.typing import INT as SINT
 from pysmt.typing import REAL as SREAL
 
-from kinduct.frontends.lucent.check import choice, machine, quantified, recursive, symarrays, unbounded
-from kinduct.frontends.lucent.check.checker import Checked, ConstRef, Node, Prop, Refines
-from kinduct.frontends.lucent.check.lazy import Clock, clock_of
 from kinduct.frontends.lucent.core import ast as A
-from kinduct.frontends.lucent.core.checked import Quantified
+from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core import quantified
+from kinduct.frontends.lucent.core.checked import (
+    BoundRead,
+    Checked,
+    ConstRef,
+    Node,
+    Prop,
+    Quantified,
+    Refines,
+    SymDef,
+    UQuant,
+)
+from kinduct.frontends.lucent.core.clocks import Clock, clock_of
 from kinduct.frontends.lucent.core.types import (
+    BOOL,
     Adt,
     MapParts,
     SymArr,
@@ -42,7 +55,17 @@ from kinduct.frontends.lucent.core.types import (
     regroup,
     scalar_paths,
 )
-from kinduct.frontends.lucent.smt import collections_smt, domains, obligations, refine
+from kinduct.frontends.lucent.smt import (
+    choice,
+    collections_smt,
+    domains,
+    machine,
+    obligations,
+    recursive,
+    refine,
+    symarrays,
+    unbounded,
+)
 from kinduct.frontends.lucent.smt.clocks import ClockTerms
 from kinduct.frontends.lucent.smt.division import division
 from kinduct.frontends.lucent.smt.outside import outside_congruence
@@ -93,12 +116,12 @@ class Translator:
         self.modular = modular
         self.b = SystemBuilder(main)
         self.mgr = self.b.mgr
-        self.first = self.b.first_step_flag("%first")
+        self.first = self.b.first_step_flag(naming.FIRST)
         self.step_var = None
         self.consts: dict[str, STerm] = {}
         self.prop_info: dict[str, PropInfo] = {}
         self.instances: dict[str, Node] = {}  # prefix -> node
-        self.insts: dict[str, _Inst] = {}  # prefix -> its translation
+        self.insts: dict[str, Inst] = {}  # prefix -> its translation
         #: Where the constraints being made are owed (the clock of the node instance being
         #: translated, of a lazy branch's ``any``); None: at every step.
         self.guard: FNode | None = None
@@ -109,7 +132,7 @@ class Translator:
         #: read's value (Kind 2: within a step, equal indices of one array read equal values;
         #: across steps, and between two arrays of equal elements, nothing is known).
         self.outside_reads: dict[tuple[FNode, ...], list[tuple[FNode, list[FNode]]]] = {}
-        #: The memory ``pre x`` reads, per stream ``x`` (see ``_Inst.pre``).
+        #: The memory ``pre x`` reads, per stream ``x`` (see ``Inst.pre``).
         self.memories: dict[FNode, FNode] = {}
         #: The uninterpreted function of each result of an abstracted function (``congruence``),
         #: by function, result index, result type and argument types.
@@ -197,14 +220,15 @@ class Translator:
     def const(self, name: str, t: T) -> STerm:
         if name not in self.consts:
             guard, self.guard = self.guard, None  # a constant's type holds at every step
-            term = self.state("%const." + name, t, enum_range=True)
+            term = self.state(naming.constant(name), t, enum_range=True)
             for leaf in leaves(term):
                 self.b.update(leaf, leaf)
             self.consts[name] = term
             ref = self.checked.const_refinements.get(name)
             if ref:
                 # a refinement on a free constant is an assumption
-                inst = _Inst(self, self.checked.nodes[self.main], f"%const.{name}.", {}, register=False)
+                inst = Inst(self, self.checked.nodes[self.main], naming.constant_instance(name), {},
+                             register=False)
                 inst.env[name] = term
                 for f in inst.refinement(name, ref):
                     self.assume(f)
@@ -213,12 +237,16 @@ class Translator:
 
     # ---- building ----
     def build(self):
+        with naming.numbering(self.checked.names):
+            return self._build()
+
+    def _build(self):
         node = self.checked.nodes[self.main]
         env: dict[str, STerm] = {}
         for n in node.inputs:
             env[n] = self.interface_input(n, node.types[n], n in node.const_inputs)
         inputs = tuple(x for n in node.inputs for x in leaves(env[n]))
-        inst = _Inst(self, node, "", env, top=True)
+        inst = Inst(self, node, "", env, top=True)
         inst.translate()
         self.assumptions.extend(outside_congruence(self.mgr, self.outside_reads))
         self.b.interface = Interface(inputs, tuple(x for n in node.outputs
@@ -270,11 +298,16 @@ def _flatten_typed(term: STerm, t: T) -> list[STerm]:
     return [term]
 
 
-class _Inst:
-    """The translation of one node instance."""
+class Inst:
+    """The translation of one node instance: the interface ``smt/``'s feature modules are
+    written against. They call :meth:`expr` (a checked expression's term), :meth:`fresh` (a new
+    variable of the instance), :meth:`ite`, :meth:`equal`, :meth:`same` and
+    :meth:`refine_term`, and read ``tr`` (the :class:`Translator`: the system being built, its
+    assumptions and guard), ``mgr`` (the formula manager), ``node``, ``prefix`` (the instance's
+    name path), ``env`` (the terms of its streams) and ``clocks`` (its clock terms)."""
 
     def __init__(self, tr: Translator, node: Node, prefix: str, env: dict[str, STerm], top: bool = False,
-                 register: bool = True, site: tuple[_Inst, Clock | None] | None = None,
+                 register: bool = True, site: tuple[Inst, Clock | None] | None = None,
                  restart: FNode | None = None) -> None:
         """``site``: the caller's instance and the clock of the call (a call in a lazy branch
         or an activated one steps only where its clock ticks); ``restart``: where the call
@@ -479,7 +512,7 @@ class _Inst:
         if isinstance(e.arg, A.Var) and isinstance(arg, FNode):
             memory = tr.memories.get(arg)
             if memory is None:
-                memory = tr.state(f"{self.prefix}%pre.{e.arg.name}", e.ty, enum_range=True)
+                memory = tr.state(naming.pre_memory(self.prefix, e.arg.name), e.ty, enum_range=True)
                 tr.b.update(memory, arg)
                 tr.memories[arg] = memory
             if getattr(e, "guarded", False):
@@ -579,7 +612,7 @@ class _Inst:
         if isinstance(e, (A.TupleE, A.ArrayLit)):
             return [self.expr(x) for x in e.items]
         if isinstance(e, A.Index):
-            if e.arg.ty.kind == "symarray" or isinstance(e, symarrays.BoundRead):
+            if e.arg.ty.kind == "symarray" or isinstance(e, BoundRead):
                 return symarrays.read(self, e)
             a = self.expr(e.arg)
             if e.arg.ty.kind == "tuple":
@@ -597,7 +630,7 @@ class _Inst:
             for k in range(len(a) - 1, -1, -1):
                 acc = self.ite(mgr.Equals(i, mgr.Int(k)), a[k], acc)
             return acc
-        if isinstance(e, (A.Caret, symarrays.SymDef)) or e.ty.kind == "symarray" and \
+        if isinstance(e, (A.Caret, SymDef)) or e.ty.kind == "symarray" and \
                 isinstance(e, A.Update):
             return symarrays.translate(self, e)
         if isinstance(e, A.Update):
@@ -625,7 +658,7 @@ class _Inst:
             return mgr.Equals(self.expr(e.arg)["%tag"], mgr.Int(index))
         if isinstance(e, A.AnyE):
             return choice.translate(self, e)
-        if isinstance(e, unbounded.UQuant):
+        if isinstance(e, UQuant):
             return unbounded.translate(self, e)
         return collections_smt.translate(self, e)
 
@@ -641,7 +674,7 @@ class _Inst:
             tr.assume(self.equal(var, a))
             env[n] = var
         restart = getattr(e, "restart", None)
-        inst = _Inst(tr, callee, prefix, env, site=(self, clock_of(e)),
+        inst = Inst(tr, callee, prefix, env, site=(self, clock_of(e)),
                      restart=None if restart is None else self.expr(restart))
         guard, tr.guard = tr.guard, inst.clocks.active
         outs = inst.translate()
@@ -660,7 +693,6 @@ class _Inst:
 
 
 def _conj(exprs: list[A.Expr]) -> A.Expr:
-    from kinduct.frontends.lucent.core.types import BOOL
     acc: A.Expr = A.Lit(True, "bool", ty=BOOL)
     for x in exprs:
         acc = A.Binop("and", acc, x, ty=BOOL)
@@ -668,7 +700,6 @@ def _conj(exprs: list[A.Expr]) -> A.Expr:
 
 
 def _disj(exprs: list[A.Expr]) -> A.Expr:
-    from kinduct.frontends.lucent.core.types import BOOL
     acc: A.Expr = A.Lit(False, "bool", ty=BOOL)
     for x in exprs:
         acc = A.Binop("or", acc, x, ty=BOOL)

@@ -6,5 +6,8 @@ Rule: may import ``core/`` only.
 - ``prescan``: the scan of the text before parsing (unterminated comments, unsupported features).
 - ``parser``: the lark parser and the transformer building the syntax tree.
 - ``clocksyntax``: the parse-tree callbacks of the clock operators.
+- ``typesyntax``: the parse-tree callbacks of types.
+- ``contractsyntax``: the parse-tree callbacks of contract items.
+- ``positions``: source positions of parse-tree nodes and tokens.
 - ``gapsyntax``: the parse-tree callbacks of Kind 2's syntax variants.
 """

@@ -11,16 +11,7 @@ from typing import Any
 from lark import Token, Transformer, v_args
 
 from kinduct.frontends.lucent.core import ast as A
-
-
-def _pos(meta: Any) -> A.Pos:
-    if getattr(meta, "empty", False):
-        return A.NOPOS
-    return A.Pos(meta.line, meta.column, meta.start_pos, meta.end_pos)
-
-
-def _tpos(tok: Token) -> A.Pos:
-    return A.Pos(tok.line, tok.column, tok.start_pos, tok.end_pos)
+from kinduct.frontends.lucent.syntax.positions import meta_pos, token_pos
 
 
 def _exprs(items: list) -> list[A.Expr]:
@@ -32,29 +23,29 @@ class ClockSyntax(Transformer):
     """Callbacks for the clock operators, called by rule (or alias) name."""
 
     def sample(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
-        return A.When(items[0], items[-1], pos=_pos(meta))
+        return A.When(items[0], items[-1], pos=meta_pos(meta))
 
     def clock_on(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
-        return A.SampleClock(str(items[0]), True, None, _pos(meta))
+        return A.SampleClock(str(items[0]), True, None, meta_pos(meta))
 
     def clock_not(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
-        return A.SampleClock(str(items[-1]), False, None, _pos(meta))
+        return A.SampleClock(str(items[-1]), False, None, meta_pos(meta))
 
     def clock_case(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
-        return A.SampleClock(str(items[1]), True, str(items[0]), _pos(meta))
+        return A.SampleClock(str(items[1]), True, str(items[0]), meta_pos(meta))
 
     def current(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
-        return A.Current(items[-1], pos=_pos(meta))
+        return A.Current(items[-1], pos=meta_pos(meta))
 
     def merge(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
         clock = items[1]
         e1, e2 = _exprs(items)
-        return A.Merge(str(clock), _tpos(clock), [("true", e1), ("false", e2)], pos=_pos(meta))
+        return A.Merge(str(clock), token_pos(clock), [("true", e1), ("false", e2)], pos=meta_pos(meta))
 
     def merge_cases(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
         clock = items[1]
-        return A.Merge(str(clock), _tpos(clock), [i for i in items if isinstance(i, tuple)],
-                       pos=_pos(meta))
+        return A.Merge(str(clock), token_pos(clock), [i for i in items if isinstance(i, tuple)],
+                       pos=meta_pos(meta))
 
     def merge_case(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
         return (items[0], items[-1])
@@ -80,17 +71,17 @@ class ClockSyntax(Transformer):
             elif isinstance(it, Token) and it.type == "EVERY":  # `restart every r`
                 restart = items[i + 1]
         return A.Activate(name, items[-1][1], every, restart, defaults, "activate",
-                          pos=_pos(meta))
+                          pos=meta_pos(meta))
 
     def restart_call(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
         return A.Activate(str(items[1]), items[-1][1], None, items[3], None, "restart",
-                          pos=_pos(meta))
+                          pos=meta_pos(meta))
 
     def condact(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
         name, restart = _node(items[2])
         defaults = items[4] if len(items) > 4 else []
         return A.Activate(name, items[3][1], items[1], restart, defaults, "condact",
-                          pos=_pos(meta))
+                          pos=meta_pos(meta))
 
 
 def _node(item: Any) -> tuple[str, A.Expr | None]:

@@ -7,29 +7,20 @@
   (an :class:`~.ast.Equation` as the value of the ``%tuple`` initialisation);
 * several updates at once, ``r[f := a; g := b]``, which nest left to right (the later wins);
   a record's field and a tuple's component are updated the same way (:mod:`.structural`);
-* array concatenation ``a | b`` and slices ``a[i..j]`` (:class:`~.concat.Concat`,
-  :class:`~.concat.Slice`).
+* array concatenation ``a | b`` and slices ``a[i..j]`` (:class:`~.ast.Concat`,
+  :class:`~.ast.Slice`).
 
 ``parser._Builder`` inherits them."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from lark import Token, Transformer, v_args
 
-from kinduct.frontends.lucent.check.concat import Concat, Slice
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core.ast import Concat, Slice
+from kinduct.frontends.lucent.syntax.positions import meta_pos
 from kinduct.kernel.errors import InputError
-
-#: The name of a frame block initialisation that assigns several variables at once.
-TUPLE_INIT = "%tuple"
-
-
-def _pos(meta: Any) -> A.Pos:
-    if getattr(meta, "empty", False):
-        return A.NOPOS
-    return A.Pos(meta.line, meta.column, meta.start_pos, meta.end_pos)
 
 
 @v_args(meta=True)
@@ -58,18 +49,18 @@ class GapSyntax(Transformer):
                 raise InputError.at(f"'{name}[...]': an array element cannot be initialised "
                                     "together with other variables", self.file, self.text,
                                     pos.line, pos.col)
-        eq = A.Equation([(name, pos) for name, pos, _ in lhs], rhs, _pos(meta))
-        return ("init", TUPLE_INIT, eq, _pos(meta))
+        eq = A.Equation([(name, pos) for name, pos, _ in lhs], rhs, meta_pos(meta))
+        return ("init", naming.TUPLE_INIT, eq, meta_pos(meta))
 
     def append(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
-        return Concat("|", items[0], items[2], pos=_pos(meta))
+        return Concat("|", items[0], items[2], pos=meta_pos(meta))
 
     def slice(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
-        return Slice(items[0], items[1], items[2], pos=_pos(meta))
+        return Slice(items[0], items[1], items[2], pos=meta_pos(meta))
 
     def update(self, meta, items):
         acc = items[0]
         rest = [i for i in items[1:] if not isinstance(i, Token)]
         for k in range(0, len(rest), 2):
-            acc = A.Update(acc, rest[k], rest[k + 1], pos=_pos(meta))
+            acc = A.Update(acc, rest[k], rest[k + 1], pos=meta_pos(meta))
         return acc

@@ -18,13 +18,15 @@ from pathlib import Path
 import lark
 from lark import Token, v_args
 
-from kinduct.frontends.lucent.check import collections, machine
 from kinduct.frontends.lucent.core import ast as A
-from kinduct.frontends.lucent.core import limits
+from kinduct.frontends.lucent.core import collections, limits
 from kinduct.frontends.lucent.core.limits import MAX_NESTING, check_tree
 from kinduct.frontends.lucent.syntax.clocksyntax import ClockSyntax
+from kinduct.frontends.lucent.syntax.contractsyntax import ContractSyntax
 from kinduct.frontends.lucent.syntax.gapsyntax import GapSyntax
+from kinduct.frontends.lucent.syntax.positions import meta_pos, token_pos
 from kinduct.frontends.lucent.syntax.prescan import check_unsupported
+from kinduct.frontends.lucent.syntax.typesyntax import TypeSyntax
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 from kinduct.kernel.frontend import check_input_file, gc_paused, read_source
 
@@ -149,14 +151,6 @@ def parse_file(path: str | Path) -> A.Program:
     return parse_text(read_source(p), str(path))
 
 
-def _pos(meta) -> A.Pos:
-    if getattr(meta, "empty", False):
-        return A.NOPOS
-    return A.Pos(meta.line, meta.column, meta.start_pos, meta.end_pos)
-
-
-def _tpos(tok: Token) -> A.Pos:
-    return A.Pos(tok.line, tok.column, tok.start_pos, tok.end_pos)
 
 
 def _hex_real(s: str) -> Fraction:
@@ -183,7 +177,7 @@ _BINOPS = {"or": "or", "xor": "xor", "and": "and", "=>": "=>", "=": "=", "<>": "
 
 
 @v_args(meta=True)
-class _Builder(ClockSyntax, GapSyntax):
+class _Builder(ClockSyntax, GapSyntax, TypeSyntax, ContractSyntax):
     """lark tree → AST.  Property names are the raw source text of their expression, as Kind 2
     names unnamed properties."""
 
@@ -200,23 +194,23 @@ class _Builder(ClockSyntax, GapSyntax):
         return items
 
     def include_decl(self, meta, items):
-        return ("include", items[0][1:-1], _pos(meta))
+        return ("include", items[0][1:-1], meta_pos(meta))
 
     def datatype_decl(self, meta, items):
         name, *ctors = items
         params = ctors.pop(0)[1] if ctors and ctors[0][0] == "tparams" else []
-        return [A.TypeDecl(str(name), A.TypeExpr("adt", tuple(ctors), _pos(meta)), _tpos(name),
+        return [A.TypeDecl(str(name), A.TypeExpr("adt", tuple(ctors), meta_pos(meta)), token_pos(name),
                            params)]
 
     def poly_type_decl(self, meta, items):
-        return [A.TypeDecl(str(items[0]), items[2], _tpos(items[0]), items[1][1])]
+        return [A.TypeDecl(str(items[0]), items[2], token_pos(items[0]), items[1][1])]
 
     def type_app(self, meta, items):
         args = tuple(i for i in items[1:] if isinstance(i, A.TypeExpr))
-        return A.TypeExpr("app", (str(items[0]), args), _pos(meta))
+        return A.TypeExpr("app", (str(items[0]), args), meta_pos(meta))
 
     def constructor(self, meta, items):
-        return (str(items[0]), tuple(items[1:]), _tpos(items[0]))
+        return (str(items[0]), tuple(items[1:]), token_pos(items[0]))
 
     def ctor_field(self, meta, items):
         return (str(items[0]), items[1])
@@ -229,7 +223,7 @@ class _Builder(ClockSyntax, GapSyntax):
     def const_decl(self, meta, items):
         decls = [d for item in items for d in item]
         for d in decls:
-            d.decl_pos = _pos(meta)
+            d.decl_pos = meta_pos(meta)
         return decls
 
     def const_item(self, meta, items):
@@ -239,67 +233,7 @@ class _Builder(ClockSyntax, GapSyntax):
         return [A.ConstDecl(n, texpr, value, p) for n, p in names]
 
     def name_list(self, meta, items):
-        return [(str(t), _tpos(t)) for t in items]
-
-    # ---- types ----
-    def base_type(self, meta, items):
-        return A.TypeExpr("name", (str(items[0]),), _pos(meta))
-
-    def machine_type(self, meta, items):
-        return A.TypeExpr("machine", (machine.machine(*self._machine(meta, items)),), _pos(meta))
-
-    def mtype(self, meta, items):
-        return str(items[0])
-
-    def _machine(self, meta, items) -> tuple[bool, int]:
-        """(signed, width) of ``int8`` … ``uint64``, ``sint<N>``/``uint<N>`` or ``sint@<N>``."""
-        if isinstance(items[0], str) and not isinstance(items[0], Token):  # a concise name
-            t = machine.NAMES[items[0]]
-            return machine.signed(t), t.size
-        width = next(t for t in items if isinstance(t, Token) and t.type == "NUMBER")
-        n = int(width)
-        if not 1 <= n <= machine.MAX_WIDTH:
-            raise InputError.at(f"machine integer width {n} is outside kinduct's limits of 1 to "
-                                f"{machine.MAX_WIDTH} bits", self.file, self.text, width.line,
-                                width.column)
-        return items[0].type == "SINT", n
-
-    def machine_conv(self, meta, items):
-        signed, width = self._machine(meta, items[:-1])
-        op = machine.conversion_op(machine.machine(signed, width))
-        return A.Unop(op, items[-1], pos=_pos(meta))
-
-    def extract(self, meta, items):
-        hi, lo = int(items[1]), int(items[2])
-        return A.Unop(machine.extract_op(hi, lo), items[0], pos=_pos(meta))
-
-    def bvnot(self, meta, items):
-        return A.Unop("bvnot", items[1], pos=_pos(meta))
-
-    def subrange_type(self, meta, items):
-        return A.TypeExpr("subrange", (items[0], items[1]), _pos(meta))
-
-    def bound(self, meta, items):
-        return None if isinstance(items[0], Token) else items[0]
-
-    def subtype_type(self, meta, items):
-        return A.TypeExpr("subtype", (str(items[0]), items[1], items[2]), _pos(meta))
-
-    def enum_type(self, meta, items):
-        return A.TypeExpr("enum", tuple(n for n, _ in items[0]), _pos(meta))
-
-    def struct_type(self, meta, items):
-        fields = [f for group in items for f in group]
-        return A.TypeExpr("struct", tuple(fields), _pos(meta))
-
-    def field_decl(self, meta, items):
-        return [(n, items[1]) for n, _ in items[0]]
-
-    def tuple_type(self, meta, items):
-        return A.TypeExpr("tuple", tuple(items), _pos(meta))
-
-    def array_type(self, meta, items):
-        return A.TypeExpr("array", (items[0], items[1]), _pos(meta))
+        return [(str(t), token_pos(t)) for t in items]
 
     # ---- nodes ----
     def node_mod(self, meta, items):
@@ -318,7 +252,7 @@ class _Builder(ClockSyntax, GapSyntax):
         consts = []
         contract: list[A.ContractItem] = []
         body = None
-        name_pos = _pos(meta)
+        name_pos = meta_pos(meta)
         for it in items:
             if isinstance(it, tuple) and it[0] == "mod":
                 modifier = it[1]
@@ -328,7 +262,7 @@ class _Builder(ClockSyntax, GapSyntax):
                 kind = it[1]
             elif isinstance(it, Token) and it.type == "NAME":
                 name = str(it)
-                name_pos = _tpos(it)
+                name_pos = token_pos(it)
             elif isinstance(it, Token):
                 continue
             elif isinstance(it, tuple) and it[0] == "params":
@@ -372,7 +306,7 @@ class _Builder(ClockSyntax, GapSyntax):
         tparams = next((it[1] for it in items if isinstance(it, tuple) and it[0] == "tparams"), [])
         contract = [it for it in items if isinstance(it, A.ContractItem)]
         ins, outs = self._split_params(meta, params)
-        return A.NodeDecl(str(name), "contract", False, ins, outs, [], [], [], contract, _tpos(name),
+        return A.NodeDecl(str(name), "contract", False, ins, outs, [], [], [], contract, token_pos(name),
                           type_params=tparams)
 
     def params(self, meta, items):
@@ -388,7 +322,7 @@ class _Builder(ClockSyntax, GapSyntax):
     def var_section(self, meta, items):
         params = [p for group in items for p in group]
         for p in params:
-            p.decl_pos = _pos(meta)
+            p.decl_pos = meta_pos(meta)
         return ("vars", params)
 
     def var_item(self, meta, items):
@@ -397,7 +331,7 @@ class _Builder(ClockSyntax, GapSyntax):
         return [A.Param(n, texpr, p, False, pred) for n, p in names]
 
     def const_section(self, meta, items):
-        return ("consts", [(*item[:3], _pos(meta)) for group in items for item in group])
+        return ("consts", [(*item[:3], meta_pos(meta)) for group in items for item in group])
 
     def local_const(self, meta, items):
         """``const a, b: T;`` (free: no value) or ``const c [: T] = e;``."""
@@ -408,52 +342,12 @@ class _Builder(ClockSyntax, GapSyntax):
     def body(self, meta, items):
         return ("body", [s for s in items if not isinstance(s, Token)])
 
-    # ---- contracts ----
-    def contract_block(self, meta, items):
-        return ("contract", [i for i in items if isinstance(i, A.ContractItem)])
-
-    def ghost_const(self, meta, items):
-        texpr = items[1] if len(items) == 3 else None
-        return A.ContractItem("const", str(items[0]), _tpos(items[0]), expr=items[-1], type_expr=texpr)
-
-    def _assume_guarantee(self, kind, meta, items):
-        weak = any(isinstance(i, Token) and i.type == "WEAKLY" for i in items)
-        name = next((str(i)[1:-1] for i in items if isinstance(i, Token) and i.type == "STRING"), None)
-        expr = items[-1]
-        return A.ContractItem(kind, name, _pos(meta), expr=expr, weak=weak)
-
-    def assume(self, meta, items):
-        return self._assume_guarantee("assume", meta, items)
-
-    def guarantee(self, meta, items):
-        return self._assume_guarantee("guarantee", meta, items)
-
-    def mode(self, meta, items):
-        item = A.ContractItem("mode", str(items[0]), _pos(meta))  # at "mode", as Kind 2 names it
-        for kind, name, expr, pos in items[1:]:
-            (item.requires if kind == "REQUIRE" else item.ensures).append((name, expr, pos))
-        return item
-
-    def mode_clause(self, meta, items):
-        name = next((str(i)[1:-1] for i in items if isinstance(i, Token) and i.type == "STRING"), None)
-        return (items[0].type, name, items[-1], _pos(meta))
-
-    def contract_import(self, meta, items):
-        name = items[0]
-        args = next((i for i in items[1:] if isinstance(i, list) and (not i or isinstance(i[0], A.Expr))),
-                    [])
-        outs = next((i for i in items[1:] if isinstance(i, list) and i and isinstance(i[0], tuple)), [])
-        targs = next((i for i in items[1:] if isinstance(i, list) and i
-                      and isinstance(i[0], A.TypeExpr)), None)
-        return A.ContractItem("import", str(name), _pos(meta), args=args, outs=[n for n, _ in outs],
-                              type_args=targs)
-
     # ---- statements ----
     def equation(self, meta, items):
         lhs, rhs = items
         indexed = [item for item in lhs if item[2]]
         if not indexed:
-            return A.Equation([(name, pos) for name, pos, _ in lhs], rhs, _pos(meta))
+            return A.Equation([(name, pos) for name, pos, _ in lhs], rhs, meta_pos(meta))
         name, pos, indices = indexed[0]
         return A.ArrayDef(name, indices, rhs, pos, alone=len(lhs) == 1)
 
@@ -461,16 +355,16 @@ class _Builder(ClockSyntax, GapSyntax):
         return items
 
     def lhs_item(self, meta, items):
-        return (str(items[0]), _tpos(items[0]), [str(i) for i in items[1:]])
+        return (str(items[0]), token_pos(items[0]), [str(i) for i in items[1:]])
 
     def assert_stmt(self, meta, items):
-        return A.Assert(items[0], _pos(meta))
+        return A.Assert(items[0], meta_pos(meta))
 
     def _check(self, meta, items, kind):
         name = next((str(i)[1:-1] for i in items if isinstance(i, Token) and i.type == "STRING"), None)
         exprs = [i for i in items if isinstance(i, A.Expr)]
         text = self._src(exprs[0])
-        chk = A.Check(name, exprs[0], _pos(meta), kind=kind, text=text)
+        chk = A.Check(name, exprs[0], meta_pos(meta), kind=kind, text=text)
         if kind == "provided":
             chk.provided = exprs[1]
         return chk
@@ -500,7 +394,7 @@ class _Builder(ClockSyntax, GapSyntax):
     def main_stmt(self, meta, items):  # --%MAIN;  --!MAIN: true;  (*%MAIN; *)
         if any(isinstance(i, Token) and i.type == "FALSE" for i in items):
             return lark.Discard
-        return A.MainAnnot(_pos(meta))
+        return A.MainAnnot(meta_pos(meta))
 
     def if_stmt(self, meta, items):
         branches = [(items[0], items[1])]
@@ -510,7 +404,7 @@ class _Builder(ClockSyntax, GapSyntax):
                 branches.append((it[1], it[2]))
             else:
                 orelse = it[1]
-        return A.IfBlock(branches, orelse, _pos(meta))
+        return A.IfBlock(branches, orelse, meta_pos(meta))
 
     def block(self, meta, items):
         return list(items)
@@ -525,141 +419,141 @@ class _Builder(ClockSyntax, GapSyntax):
         names = [n for n, _ in items[0]]
         inits = [i for i in items[1:] if isinstance(i, tuple) and i[0] == "init"]
         body = [i for i in items[1:] if not (isinstance(i, tuple) and i[0] == "init")]
-        return A.FrameBlock(names, [(n, e, p) for _, n, e, p in inits], body, _pos(meta))
+        return A.FrameBlock(names, [(n, e, p) for _, n, e, p in inits], body, meta_pos(meta))
 
     def when_stmt(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
         blocks = [i for i in items if isinstance(i, list)]
         return A.LazyBlock([(items[1], blocks[0])], blocks[1] if len(blocks) > 1 else None,
-                           _pos(meta), "when")
+                           meta_pos(meta), "when")
 
     def cond_stmt(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
         cases = [i for i in items if isinstance(i, tuple)]
         blocks = [i for i in items if isinstance(i, list)]
-        return A.LazyBlock(cases, blocks[0] if blocks else None, _pos(meta), "cond")
+        return A.LazyBlock(cases, blocks[0] if blocks else None, meta_pos(meta), "cond")
 
     def cond_case(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
         return (items[0], items[1])
 
     def quantifier(self, meta, items):
         kind, (_, params), body = items
-        return A.Quant(str(kind), params, body, pos=_pos(meta))
+        return A.Quant(str(kind), params, body, pos=meta_pos(meta))
 
     def frame_init(self, meta, items):
         name, *indices, rhs = items
-        pos = _tpos(name)
+        pos = token_pos(name)
         if indices:  # an initial value given element by element
             rhs = A.ArrayDef(str(name), [str(i) for i in indices], rhs, pos)
         return ("init", str(name), rhs, pos)
 
     # ---- expressions ----
     def arrow(self, meta, items):
-        return A.Binop("->", items[0], items[2], pos=_pos(meta))
+        return A.Binop("->", items[0], items[2], pos=meta_pos(meta))
 
     def ite(self, meta, items):
         items = [i for i in items if not isinstance(i, Token)]
-        return A.Ite(items[0], items[1], items[2], pos=_pos(meta))
+        return A.Ite(items[0], items[1], items[2], pos=meta_pos(meta))
 
     def lazy_ite(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
         items = [i for i in items if not isinstance(i, Token)]
-        return A.Ite(items[0], items[1], items[2], lazy=True, pos=_pos(meta))
+        return A.Ite(items[0], items[1], items[2], lazy=True, pos=meta_pos(meta))
 
     def lazy_binop(self, meta, items):  # noqa: V105 - a lark callback, called by rule name
         op = {"and": "and then", "or": "or else"}[str(items[1])]
-        return A.Binop(op, items[0], items[3], pos=_pos(meta))
+        return A.Binop(op, items[0], items[3], pos=meta_pos(meta))
 
     def any_expr(self, meta, items):
-        return A.AnyE(str(items[0]), items[1], items[2], pos=_pos(meta))
+        return A.AnyE(str(items[0]), items[1], items[2], pos=meta_pos(meta))
 
     def choose_expr(self, meta, items):
-        return A.AnyE(str(items[0]), items[1], items[2], functional=True, pos=_pos(meta))
+        return A.AnyE(str(items[0]), items[1], items[2], functional=True, pos=meta_pos(meta))
 
     def tester(self, meta, items):
-        return A.Tester(str(items[0]), items[1], pos=_pos(meta))
+        return A.Tester(str(items[0]), items[1], pos=meta_pos(meta))
 
     def match_expr(self, meta, items):
         arg, *cases = items
-        return A.Match(arg, [c for c in cases if isinstance(c, tuple)], pos=_pos(meta))
+        return A.Match(arg, [c for c in cases if isinstance(c, tuple)], pos=meta_pos(meta))
 
     def match_case(self, meta, items):
         return (items[0], items[1])
 
     def pattern(self, meta, items):
         name, *args = items
-        return A.Pattern(str(name), list(args) if args else None, _tpos(name))
+        return A.Pattern(str(name), list(args) if args else None, token_pos(name))
 
     def any_of_type(self, meta, items):  # any@<T>: any value of T
-        return A.AnyE("%any", items[1], None, pos=_pos(meta))
+        return A.AnyE("%any", items[1], None, pos=meta_pos(meta))
 
     def choose_of_type(self, meta, items):  # choose@<T>: one value of T, the same at every step
-        return A.AnyE("%any", items[1], None, functional=True, pos=_pos(meta))
+        return A.AnyE("%any", items[1], None, functional=True, pos=meta_pos(meta))
 
     def binop(self, meta, items):
-        return A.Binop(_BINOPS[str(items[1])], items[0], items[2], pos=_pos(meta))
+        return A.Binop(_BINOPS[str(items[1])], items[0], items[2], pos=meta_pos(meta))
 
     def unop(self, meta, items):
-        return A.Unop("not", items[1], pos=_pos(meta))
+        return A.Unop("not", items[1], pos=meta_pos(meta))
 
     def neg(self, meta, items):
-        return A.Unop("neg", items[1], pos=_pos(meta))
+        return A.Unop("neg", items[1], pos=meta_pos(meta))
 
     def pre(self, meta, items):
-        return A.Unop("pre", items[1], pos=_pos(meta))
+        return A.Unop("pre", items[1], pos=meta_pos(meta))
 
     def last(self, meta, items):
-        return A.Unop("last", items[1], pos=_pos(meta))
+        return A.Unop("last", items[1], pos=meta_pos(meta))
 
     def conv(self, meta, items):
-        return A.Unop("to_" + str(items[0]), items[1], pos=_pos(meta))
+        return A.Unop("to_" + str(items[0]), items[1], pos=meta_pos(meta))
 
     def index(self, meta, items):
-        return A.Index(items[0], items[1], pos=_pos(meta))
+        return A.Index(items[0], items[1], pos=meta_pos(meta))
 
     def set_type(self, meta, items):
-        return A.TypeExpr("set", (items[2],), _pos(meta))
+        return A.TypeExpr("set", (items[2],), meta_pos(meta))
 
     def map_type(self, meta, items):
         key, value = (i for i in items if isinstance(i, A.TypeExpr))
-        return A.TypeExpr("map", (key, value), _pos(meta))
+        return A.TypeExpr("map", (key, value), meta_pos(meta))
 
     def set_lit(self, meta, items):
-        return collections.set_literal(items, _pos(meta))
+        return collections.set_literal(items, meta_pos(meta))
 
     def map_lit(self, meta, items):
-        return collections.map_literal(items[1:], _pos(meta))
+        return collections.map_literal(items[1:], meta_pos(meta))
 
     def field(self, meta, items):
-        return A.Field(items[0], str(items[1]), pos=_pos(meta))
+        return A.Field(items[0], str(items[1]), pos=meta_pos(meta))
 
     def caret(self, meta, items):
-        return A.Caret(items[0], items[1], pos=_pos(meta))
+        return A.Caret(items[0], items[1], pos=meta_pos(meta))
 
     def number(self, meta, items):
-        return A.Lit(int(items[0]), "int", pos=_pos(meta))
+        return A.Lit(int(items[0]), "int", pos=meta_pos(meta))
 
     def hexint(self, meta, items):
-        return A.Lit(int(str(items[0]), 16), "int", pos=_pos(meta))
+        return A.Lit(int(str(items[0]), 16), "int", pos=meta_pos(meta))
 
     def decimal(self, meta, items):
-        return A.Lit(_decimal(str(items[0])), "real", pos=_pos(meta))
+        return A.Lit(_decimal(str(items[0])), "real", pos=meta_pos(meta))
 
     def hexreal(self, meta, items):
-        return A.Lit(_hex_real(str(items[0])), "real", pos=_pos(meta))
+        return A.Lit(_hex_real(str(items[0])), "real", pos=meta_pos(meta))
 
     def true(self, meta, items):
-        return A.Lit(True, "bool", pos=_pos(meta))
+        return A.Lit(True, "bool", pos=meta_pos(meta))
 
     def false(self, meta, items):
-        return A.Lit(False, "bool", pos=_pos(meta))
+        return A.Lit(False, "bool", pos=meta_pos(meta))
 
     def var(self, meta, items):
-        return A.Var(str(items[0]), pos=_pos(meta))
+        return A.Var(str(items[0]), pos=meta_pos(meta))
 
     def mode_ref(self, meta, items):
-        return A.ModeRef(tuple(str(i) for i in items), pos=_pos(meta))
+        return A.ModeRef(tuple(str(i) for i in items), pos=meta_pos(meta))
 
     def poly_call(self, meta, items):
         args = items[2] if len(items) > 2 else []
-        return A.Call(str(items[0]), args, items[1], pos=_pos(meta))
+        return A.Call(str(items[0]), args, items[1], pos=meta_pos(meta))
 
     def type_params(self, meta, items):
         return ("tparams", [str(t) for t in items if t.type == "NAME"])
@@ -669,31 +563,31 @@ class _Builder(ClockSyntax, GapSyntax):
 
     def call(self, meta, items):
         args = items[1] if len(items) > 1 else []
-        return A.Call(str(items[0]), args, pos=_pos(meta))
+        return A.Call(str(items[0]), args, pos=meta_pos(meta))
 
     def record_lit(self, meta, items):
-        return A.RecordLit(str(items[0]), list(items[1:]), pos=_pos(meta))
+        return A.RecordLit(str(items[0]), list(items[1:]), pos=meta_pos(meta))
 
     def poly_record_lit(self, meta, items):
-        return A.RecordLit(str(items[0]), list(items[2:]), items[1], pos=_pos(meta))
+        return A.RecordLit(str(items[0]), list(items[2:]), items[1], pos=meta_pos(meta))
 
     def poly_var(self, meta, items):  # a nullary constructor or 'any' given type arguments
-        return A.Call(str(items[0]), [], items[1], pos=_pos(meta), bare=True)
+        return A.Call(str(items[0]), [], items[1], pos=meta_pos(meta), bare=True)
 
     def field_init(self, meta, items):
         return (str(items[0]), items[1])
 
     def paren_tuple(self, meta, items):
-        return A.TupleE([items[0], *items[1]], pos=_pos(meta))
+        return A.TupleE([items[0], *items[1]], pos=meta_pos(meta))
 
     def tuple_lit(self, meta, items):
-        return A.TupleE(list(items[0]), pos=_pos(meta))
+        return A.TupleE(list(items[0]), pos=meta_pos(meta))
 
     def array_lit(self, meta, items):
-        return A.ArrayLit(list(items[0]), pos=_pos(meta))
+        return A.ArrayLit(list(items[0]), pos=meta_pos(meta))
 
     def ascription(self, meta, items):
-        return A.Ascribe(items[0], items[1], pos=_pos(meta))
+        return A.Ascribe(items[0], items[1], pos=meta_pos(meta))
 
     def expr_list(self, meta, items):
         return list(items)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from kinduct.frontends.lucent.check.lazy import clock_of
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core.clocks import clock_of
 
 
 def shown(stepped: Sequence[bool] | None, held: bool, length: int) -> list[tuple[int, int]]:

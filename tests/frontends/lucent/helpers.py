@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kinduct.frontends.lucent.model import load_checked, load_systems
+from kinduct.frontends.lucent.pipeline import load_checked, load_systems
 from kinduct.frontends.lucent.sim.simulate import Simulator
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import LoadOptions

@@ -10,7 +10,7 @@ import csv
 
 import pytest
 
-from kinduct.frontends.lucent.model import load_systems
+from kinduct.frontends.lucent.pipeline import load_systems
 from kinduct.kernel.frontend import LoadOptions
 from tests.conftest import BENCH
 

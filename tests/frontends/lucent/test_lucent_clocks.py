@@ -16,9 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kinduct.frontends.lucent.check.checker import check_program
-from kinduct.frontends.lucent.model import build_system, load_systems, trace_oracle
+from kinduct.frontends.lucent.pipeline import build_system, load_systems
 from kinduct.frontends.lucent.sim.simulate import Simulator, leaves
 from kinduct.frontends.lucent.syntax.parser import parse_text
+from kinduct.frontends.lucent.trace.lift import trace_oracle
 from kinduct.kernel.errors import InputError, UnsupportedError
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.runner import RunOptions, run

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from kinduct.frontends.lucent.core.types import INT, T
-from kinduct.frontends.lucent.model import build_system, load_checked
+from kinduct.frontends.lucent.pipeline import build_system, load_checked
 from kinduct.frontends.lucent.sim.collections_sim import Fun, from_trace, key_of
 from kinduct.frontends.lucent.sim.simulate import Simulator
 from kinduct.kernel import arrays

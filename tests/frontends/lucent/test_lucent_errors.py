@@ -91,7 +91,7 @@ def test_real_cli_exit_code(name):
 def test_unguarded_pre_warning(tmp_path, capsys):
     src = tmp_path / "w.lus"
     src.write_text("node N(x: int) returns (y: int);\nlet\n  y = pre x;\n  check y = y;\ntel\n")
-    from kinduct.frontends.lucent.model import load_checked
+    from kinduct.frontends.lucent.pipeline import load_checked
     with pytest.warns(SourceWarning) as caught:
         load_checked(src)
     assert f"{src}:3:7: warning: unguarded pre" in [str(w.message) for w in caught]

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from kinduct.frontends.lucent.model import load_checked
+from kinduct.frontends.lucent.pipeline import load_checked
 from kinduct.kernel.errors import InputError
 from tests.conftest import run_cli
 from tests.frontends.lucent.helpers import LUCENT, answers, simulate

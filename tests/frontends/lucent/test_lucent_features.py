@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kinduct.frontends.lucent.model import load_systems
+from kinduct.frontends.lucent.pipeline import load_systems
 from kinduct.kernel.frontend import LoadOptions
 from tests.frontends.lucent.helpers import answers, simulate
 

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from kinduct.frontends.lucent.model import load_systems
+from kinduct.frontends.lucent.pipeline import load_systems
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.runner import RunOptions, run
 from tests.conftest import run_cli

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kinduct.frontends.lucent.check.checker import check_program
-from kinduct.frontends.lucent.model import build_system, load_systems
+from kinduct.frontends.lucent.pipeline import build_system, load_systems
 from kinduct.frontends.lucent.sim.simulate import Simulator
 from kinduct.frontends.lucent.syntax.parser import parse_text
 from kinduct.kernel.errors import InputError, UnsupportedError

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from kinduct.frontends.lucent.model import load_systems
+from kinduct.frontends.lucent.pipeline import load_systems
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.verdict import Answer

@@ -232,6 +232,18 @@ async def test_kind2_extension_requests(client: LanguageClient, tmp_path):
     objs = [json.loads(c) for c in comps]
     assert [(o["name"], o["startLine"]) for o in objs] == [
         ("Sub", _at(MULTI, "node Sub")[0] + 1), ("Top", _at(MULTI, "node Top")[0] + 1)]
+    two = _open(client, tmp_path / "k2two.lus", TWO)
+    await _diagnostics(client, two)
+    (node,) = [json.loads(t) for t in await asyncio.wait_for(
+        client.protocol.send_request_async("kind2/check", [two, "Combine"]), 120)]
+    props = node["analyses"][0]["properties"]
+    assert node["name"] == "Combine"
+    assert sorted(p["answer"]["value"] for p in props) == ["falsifiable", "valid"]
+    falsified = next(p for p in props if p["answer"]["value"] == "falsifiable")
+    assert falsified["line"] == _at(TWO, "z > 5")[0] + 1 and falsified["file"] == two
+    text = await client.protocol.send_request_async(
+        "kind2/counterExample", [two, "Combine", [], [], falsified["name"]])
+    assert json.loads(text) == falsified["counterExample"]
 
 
 async def test_diagnostics_for_another_frontends_file(client: LanguageClient, tmp_path):
@@ -276,3 +288,30 @@ async def test_a_check_reports_progress_and_stops_when_cancelled(client: Languag
     assert asyncio.get_running_loop().time() - started < 5  # the 30 s timeout did not run out
     end = client.progress_reports[token][-1]
     assert isinstance(end, T.WorkDoneProgressEnd) and end.message == "cancelled"
+
+
+UNREALIZABLE = """node Half(x: int) returns (y: int);
+(*@contract
+  guarantee y > x;
+  guarantee y < x;
+*)
+let
+  y = x;
+tel
+"""
+
+
+async def test_realizability_gives_the_command_line_answers_at_the_node(client: LanguageClient, tmp_path):
+    path = tmp_path / "spec.lus"
+    uri = _open(client, path, UNREALIZABLE)
+    await _diagnostics(client, uri)
+    cli = run_cli("check", "--realizability", path, "--main", "Half", "--json")
+    objects = json.loads(cli.stdout)
+    want = {(o["context"], r["result"]) for o, r in zip(objects, objects[1:], strict=False)
+            if o.get("objectType") == "analysisStart" and r.get("objectType") == "realizabilityCheck"}
+    answer = await _command(client, "kinduct.realizability", uri, "Half")
+    assert {(p["name"].split(" ")[0], p["answer"]) for p in answer[0]["properties"]} == want
+    assert ("contract", "unrealizable") in want
+    at_node = [d for d in client.diagnostics[uri] if d.source == "kinduct check"]
+    assert {d.range.start.line for d in at_node} == {0}
+    assert any(d.severity == T.DiagnosticSeverity.Error and "unrealizable" in d.message for d in at_node)

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from kinduct.frontends.lucent.check import machine
+from kinduct.frontends.lucent.core import machine
 from kinduct.frontends.lucent.core.types import machine as mtype
 from kinduct.kernel.cli import main
 from tests.conftest import properties, run_cli, run_json

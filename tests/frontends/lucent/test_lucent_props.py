@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kinduct.frontends.lucent.check.checker import check_program
-from kinduct.frontends.lucent.model import build_system
+from kinduct.frontends.lucent.pipeline import build_system
 from kinduct.frontends.lucent.sim.simulate import Simulator
 from kinduct.frontends.lucent.syntax.parser import parse_text
 from kinduct.kernel.unroll import Unroller

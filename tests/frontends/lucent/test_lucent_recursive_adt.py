@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from kinduct.frontends.lucent.model import load_systems
+from kinduct.frontends.lucent.pipeline import load_systems
 from kinduct.kernel import datatypes as D
 from kinduct.kernel.errors import UnsupportedError
 from kinduct.kernel.frontend import LoadOptions

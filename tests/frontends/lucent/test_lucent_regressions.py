@@ -3,7 +3,7 @@ each test is the smallest model of one difference that was found and fixed."""
 
 from __future__ import annotations
 
-from kinduct.frontends.lucent.model import load_systems
+from kinduct.frontends.lucent.pipeline import load_systems
 from kinduct.kernel.frontend import LoadOptions
 from tests.conftest import ROOT
 from tests.frontends.lucent.helpers import answers, verdicts

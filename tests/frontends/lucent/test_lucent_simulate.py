@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from kinduct.frontends.lucent.model import load_systems
+from kinduct.frontends.lucent.pipeline import load_systems
 from kinduct.kernel.acceptance import accept
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.runner import RunOptions, run
@@ -100,7 +100,7 @@ def test_unguarded_pre_counterexample_replays():
 
 def test_pre_occurrences_share_one_memory_after_step_0(tmp_path):
     """Every ``pre x`` reads one memory of ``x``; an unguarded occurrence is still free at step 0."""
-    from kinduct.frontends.lucent.model import load_systems
+    from kinduct.frontends.lucent.pipeline import load_systems
     from kinduct.kernel.frontend import LoadOptions
     from tests.conftest import properties, run_json
     src = tmp_path / "p.lus"

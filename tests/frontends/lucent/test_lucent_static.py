@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from kinduct.frontends.lucent.model import load_systems
+from kinduct.frontends.lucent.pipeline import load_systems
 from kinduct.kernel.errors import InputError, UnsupportedError
 from kinduct.kernel.frontend import LoadOptions
 

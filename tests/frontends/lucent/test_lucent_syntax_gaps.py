@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kinduct.frontends.lucent.model import load_systems
+from kinduct.frontends.lucent.pipeline import load_systems
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.verdict import Trace

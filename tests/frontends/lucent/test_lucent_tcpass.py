@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from kinduct.frontends.lucent.model import load_checked
+from kinduct.frontends.lucent.pipeline import load_checked
 from kinduct.kernel.runner import RunOptions, run
 from tests.frontends.lucent.helpers import place, refusal, write
 
@@ -15,7 +15,7 @@ SOLVERS = ["z3", "cvc5"]
 
 
 def _answers(path, solver: str) -> dict[str, str]:
-    from kinduct.frontends.lucent.model import load_systems
+    from kinduct.frontends.lucent.pipeline import load_systems
     from kinduct.kernel.frontend import LoadOptions
     out = {}
     for system in load_systems(path, LoadOptions()):

@@ -56,7 +56,7 @@ def acc_paths(steps: int) -> dict[tuple[frozenset[str], ...], int]:
     return out
 
 
-INPUTS = {"up", "x", "r", "speed", "brake", "g"}  # the inputs of the models below
+INPUTS = {"up", "x", "r", "speed", "brake", "g", "b"}  # the inputs of the models below
 
 
 def written(target: Path) -> dict[str, tuple[list[tuple[str, ...]], list[list[dict]]]]:
@@ -190,9 +190,9 @@ def test_an_imported_node_gets_traces_of_inputs_and_outputs_for_every_mode_path(
 
 def test_kind2_spellings_and_errors(tmp_path):
     assert rewrite(["m.lus", "--testgen", "true", "--testgen_len", "3", "--output_dir", "d"]) == \
-        ["testgen", "m.lus", "--depth", "3", "--out", "d"]
+        ["testgen", "m.lus", "--depth", "3", "--out", "d", "--compositional"]
     assert rewrite(["m.lus", "--testgen=true", "--testgen_graph_only", "true"]) == \
-        ["testgen", "m.lus", "--graph-only"]
+        ["testgen", "m.lus", "--compositional", "--graph-only"]
     assert rewrite(["m.lus", "--testgen", "false"]) == ["m.lus"]
     assert rewrite(["--enable", "contract_monitor", "--monitor_trace_file", "t.json", "m.lus"]) == \
         ["monitor", "--trace", "t.json", "m.lus"]
@@ -207,3 +207,97 @@ def test_kind2_spellings_and_errors(tmp_path):
     assert code == 3 and "has no contract" in err and "Traceback" not in err
     code, _, err = cli("testgen", LUCENT / "modes.lus", "--depth", "-1")
     assert code == 2
+
+
+REALS = """node R (x: real; b: bool) returns (y: real);
+(*@contract
+  assume x >= 0.0 and x <= 10.0;
+  mode hi (require x > 5.0;);
+  mode lo (require x <= 5.0 and (false -> pre b););
+  mode other (require x <= 5.0 and (true -> not pre b););
+*)
+let
+  y = x / 2.0;
+tel
+"""
+
+
+def test_real_inputs_are_diverse_and_follow_their_path(tmp_path):
+    from fractions import Fraction
+    model = tmp_path / "reals.lus"
+    model.write_text(REALS)
+    code, _, err = cli("testgen", model, "--depth", 1, "--per-path", 3, "--out", tmp_path)
+    assert code == 0, err
+    paths = written(tmp_path / "R")
+    # hi or (lo / other by the previous b) at each step: by hand, 2 at step 0, then 2 each
+    expected = {(a, b) for a in ("hi", "other") for b in ("hi", "lo", "other")}
+    assert {tuple(m[0] for m in modes) for modes, _ in paths.values()} == expected
+    for modes, traces in paths.values():
+        assert len(traces) == 3
+        for trace in traces:
+            prev_b = None
+            for k, s in enumerate(trace):
+                x = Fraction(str(s["x"]))
+                assert 0 <= x <= 10 and Fraction(str(s["y"])) == x / 2
+                active = ["hi"] if x > 5 else ["lo"] if prev_b else ["other"]
+                assert active == list(modes[k])
+                prev_b = s["b"]
+        assert len({tuple(str(s["x"]) for s in t) for t in traces}) == 3
+
+
+ABSTRACTION = """node Sub (x: int) returns (y: int);
+(*@contract guarantee y >= 0; *)
+let y = 0; tel
+node Top (x: int) returns (z: int);
+(*@contract
+  mode a (require true -> pre z > 0;);
+  mode b (require true -> pre z <= 0;);
+*)
+let z = Sub(x); tel
+"""
+
+
+def test_compositional_counts_the_paths_of_the_callees_contracts(tmp_path):
+    model = tmp_path / "abs.lus"
+    model.write_text(ABSTRACTION)
+    # with Sub's body z is always 0: both modes at step 0, then b only
+    code, out, err = cli("testgen", model, "--main", "Top", "--depth", 2, "--out", tmp_path / "b", "--json")
+    assert code == 0, err
+    (body,) = json.loads(out)
+    assert [t["modes"] for t in body["tests"]] == [[["a", "b"], ["b"], ["b"]]] and body["rejected"] == 0
+    # by Sub's contract z is any natural: a or b from step 1 on (Kind 2's count); the paths only
+    # the contract reaches get no trace (each is checked with Sub's body)
+    code, out, err = cli("testgen", model, "--main", "Top", "--depth", 2, "--out", tmp_path / "c",
+                         "--json", "--compositional")
+    assert code == 0, err
+    (abstract,) = json.loads(out)
+    paths = {tuple(tuple(c) for c in t["modes"]): t for t in abstract["tests"]}
+    assert set(paths) == {(("a", "b"), x, y) for x in (("a",), ("b",)) for y in (("a",), ("b",))}
+    for path, t in paths.items():
+        assert (t["traces"] > 0) == (path == (("a", "b"), ("b",), ("b",)))
+
+
+DEADLOCK = """node D (x: int) returns (y: int);
+(*@contract
+  assume x >= 0 and x <= 3;
+  assume true -> pre x < 3;
+  mode lo (require x < 2;);
+  mode mid (require x = 2;);
+  mode top (require x = 3;);
+*)
+let y = x; tel
+"""
+
+
+def test_deadlocked_prefixes_are_listed_and_their_siblings_explored(tmp_path):
+    model = tmp_path / "dl.lus"
+    model.write_text(DEADLOCK)
+    code, out, err = cli("testgen", model, "--depth", 2, "--graph-only", "--out", tmp_path, "--json")
+    assert code == 0, err
+    (summary,) = json.loads(out)
+    # x = 3 (top) only at the last step: lo|mid, lo|mid, lo|mid|top; top earlier deadlocks
+    modes = {0: "lo", 1: "lo", 2: "mid", 3: "top"}
+    paths = {tuple(modes[x] for x in xs) for xs in itertools.product(range(3), range(3), range(4))}
+    assert {tuple(c[0] for c in t["modes"]) for t in summary["tests"]} == paths
+    assert sorted(tuple(c[0] for c in p) for p in summary["deadlockPaths"]) == \
+        sorted([("top",), ("lo", "top"), ("mid", "top")])

@@ -53,7 +53,7 @@ def test_portfolio_proves_what_kind_cannot(tmp_path):
     code, objs = run_json("check", path, "--timeout", "60")
     prop = properties(objs)["P0"]
     assert code == 0 and prop["answer"]["value"] == "valid"
-    assert prop["answer"]["source"] in ("ic3", "invgen", "kind")
+    assert prop["answer"]["source"] in ("ic3", "invgen", "kind", "chc", "ic3ia")
     code, objs = run_json("check", path, "--engine", "kind", "--bound", "6", "--timeout", "60")
     assert properties(objs)["P0"]["answer"]["value"] == "unknown"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from kinduct.frontends.lucent.model import load_systems
+from kinduct.frontends.lucent.pipeline import load_systems
 from kinduct.kernel.backend import Solver, SolverUnknown
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.plugins.engines.analysis import opaque

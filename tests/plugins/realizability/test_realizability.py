@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kinduct.frontends.lucent.model import load_checked
+from kinduct.frontends.lucent.pipeline import load_checked
 from kinduct.frontends.lucent.realizability import build
 from kinduct.kernel.cli import main
 from kinduct.kernel.contracts import ContractSystem

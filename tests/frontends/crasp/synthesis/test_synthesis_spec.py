@@ -55,7 +55,7 @@ def test_learn_spec_says_not_proved(capsys):
     code = main(["crasp", "learn", "--spec", str(EXAMPLES / "regex" / "parity.regex"), "--shape",
                  "1,0,1", "--timeout", "8", "--iterations", "2000"])
     out = capsys.readouterr()
-    assert code == 1
+    assert code == 30  # unknown, as a verdict: 1 is for internal errors
     assert "not proved" in out.err and "held-out accuracy" in out.err
     assert "alphabet 'a', 'b'" in out.out  # the best program is printed
 

@@ -1,0 +1,112 @@
+"""The Lucent pipeline: the one place where the stages are chained, in their order.
+
+1. ``syntax/``: the text to a syntax tree (``parser.parse_file``, ``parser.parse_text``).
+2. ``check/``: the syntax tree to the checked model (``checker.check_program``); its warnings
+   are reported as located :class:`~kinduct.kernel.errors.SourceWarning` values.
+3. The analyses: ``--main``, else the nodes marked ``--%MAIN``, else the top nodes
+   (:func:`main_nodes`); ``--modular`` adds every node they reach.
+4. ``smt/``: one kernel transition system per analysis (``translate.Translator``).
+5. ``trace/``: the system's ``lift`` (a counterexample in source terms, ``trace.lift``) and
+   ``replay`` (the counterexample run on the simulator, ``trace.replay``) hooks, which the kernel
+   calls on a counterexample; one simulation of a trace serves both (``trace.replay.Runs``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from kinduct.frontends.lucent.abstraction import abstraction_of, contract_abstract, refinable
+from kinduct.frontends.lucent.check.checker import check_program
+from kinduct.frontends.lucent.core.checked import Checked
+from kinduct.frontends.lucent.smt.translate import Translator
+from kinduct.frontends.lucent.syntax.parser import parse_file, parse_text
+from kinduct.frontends.lucent.trace.lift import lift_trace
+from kinduct.frontends.lucent.trace.replay import Runs, concrete_violation, replay_on_simulator
+from kinduct.kernel.errors import InputError, SourceLocation, warn
+from kinduct.kernel.frontend import LoadOptions
+from kinduct.kernel.system import Origin, Property, TransitionSystem
+from kinduct.kernel.verdict import Trace
+
+
+def load_checked(path: str | Path | None = None, text: str | None = None) -> Checked:
+    """Parse and check; the checker's warnings are reported as located
+    :class:`~kinduct.kernel.errors.SourceWarning` values (the command line prints them)."""
+    prog = parse_text(text, str(path or "<input>")) if text is not None else parse_file(path)
+    checked = check_program(prog)
+    for w in checked.warnings:
+        found = _WARNING.match(w)
+        if found:
+            warn(found["message"], SourceLocation(found["file"], int(found["line"]), int(found["col"])))
+        else:
+            warn(w)
+    return checked
+
+
+#: The checker's warnings read ``file:line:col: warning: message``.
+_WARNING = re.compile(r"^(?P<file>.*):(?P<line>\d+):(?P<col>\d+): warning: (?P<message>.*)$", re.S)
+
+
+def main_nodes(checked: Checked, options: LoadOptions) -> list[str]:
+    """--main, else the nodes marked --%MAIN, else the top nodes (those nobody calls)."""
+    if options.main:
+        if options.main not in checked.nodes:
+            raise InputError(f"{checked.file}: no node named '{options.main}'")
+        return [options.main]
+    marked = [n for n in checked.order if checked.nodes[n].main]
+    if marked:
+        return marked
+    return checked.top_nodes()  # none (only imported nodes, or none at all): nothing to check
+
+
+def build_system(checked: Checked, main: str, abstract: frozenset[str] = frozenset(),
+                 modular: bool = False) -> TransitionSystem:
+    """``main``'s analysis, reading the nodes in ``abstract`` by their contracts; ``modular``:
+    the nodes it calls are analysed on their own, so their contracts and properties are not
+    checked here (the call sites' obligations are)."""
+    tr = Translator(checked, main, abstract, modular)
+    builder = tr.build()
+    builder.origin = Origin(top=main)
+    abstraction = abstraction_of(checked, main, abstract)
+    runs = Runs()  # one simulation of a trace serves its replay and its lift
+
+    def lift(trace: Trace, prop: Property | None) -> list[dict[str, Any]]:
+        return lift_trace(checked, main, trace, abstract, runs.stepped(trace))
+
+    def replay(trace: Trace, prop: Property) -> str | None:
+        return replay_on_simulator(checked, main, tr.prop_info, trace, prop, abstract, runs)
+
+    def on_implementations(trace: Trace, prop: Property) -> bool | None:
+        return concrete_violation(checked, main, tr.prop_info, trace, prop)
+
+    def refine(proved: frozenset[str]) -> TransitionSystem | None:
+        name = refinable(checked, main, abstract, proved)
+        return None if name is None else build_system(checked, main, abstract - {name}, modular)
+
+    bodies = any(not checked.nodes[n].imported for n in abstraction.abstract)
+    return builder.build(lift=lift, replay=replay, refine=refine if bodies else None,
+                         abstraction=abstraction,
+                         on_implementations=on_implementations if bodies else None)
+
+
+def load_systems(path: Path, options: LoadOptions) -> list[TransitionSystem]:
+    checked = load_checked(path)
+    if options.modular:
+        keep = set().union(*(_reachable_from(checked, m) for m in main_nodes(checked, options)))
+        names = [n for n in checked.order if n in keep and not checked.nodes[n].imported]
+    else:
+        names = main_nodes(checked, options)
+    abstract = contract_abstract(checked, options.compositional)
+    return [build_system(checked, n, abstract, options.modular) for n in names]
+
+
+def _reachable_from(checked: Checked, main: str) -> set[str]:
+    seen, todo = set(), [main]
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        todo.extend(c.name for c in checked.nodes[n].calls)
+    return seen

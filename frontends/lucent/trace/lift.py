@@ -1,0 +1,169 @@
+"""Counterexamples in source terms: a trace's values (named by the SMT translation) read back
+as Lucent values (:func:`trace_oracle`), and shown as Kind 2's JSON node blocks
+(:func:`lift_trace`)."""
+
+from __future__ import annotations
+
+import bisect
+import json
+from fractions import Fraction
+from typing import Any
+
+from kinduct.frontends.lucent.core import machine
+from kinduct.frontends.lucent.core import names as naming
+from kinduct.frontends.lucent.core.checked import Checked
+from kinduct.frontends.lucent.core.types import T, assemble, recursive_type
+from kinduct.frontends.lucent.sim import collections_sim, recursive, symarrays_sim
+from kinduct.frontends.lucent.sim.simulate import Simulator, default_value
+from kinduct.frontends.lucent.trace import ticks
+from kinduct.kernel.verdict import Trace
+
+
+def from_trace(value: Any, t: T) -> Any:
+    if recursive_type(t):  # a tree's text
+        return recursive.from_trace(value, t, from_trace)
+    if t.kind in ("set", "lift"):  # an array's text
+        return collections_sim.from_trace(value, t)
+    if t.kind == "ilift":
+        return symarrays_sim.leaf_from_trace(value, t)
+    if t.kind == "machine":  # the solver reads a bit-vector as unsigned
+        return machine.from_bits(value, t)
+    if t.kind == "real":
+        return Fraction(value)
+    if t.kind == "bool":
+        return bool(value)
+    if t.kind in ("int", "enum", "abstract"):
+        return int(value)
+    return value
+
+
+def trace_oracle(trace: Trace):
+    """The simulator's oracle reading ``trace``; its ``finitized`` list notes the names of
+    values read without an infinite set's default (:mod:`.collections_sim`)."""
+    def oracle(name: str, t: T, k: int) -> Any:
+        step = trace.steps[min(k, len(trace.steps) - 1)]
+
+        def read(leaf: str, lt: T) -> Any:
+            if leaf in step:
+                v = from_trace(step[leaf], lt)
+                if lt.kind in ("set", "lift") and collections_sim.finitized(v):
+                    oracle.finitized.append(leaf)
+                return v
+            return default_value(lt)
+        value = assemble(name, t, read)
+        if symarrays_sim.has_symarray(t):  # the elements up to the size the trace gives
+            def lookup(n: str, free: bool) -> int:  # a size the system never reads: none
+                leaf = naming.constant(n) if free else n
+                return int(step[leaf]) if leaf in step else 0
+            value = symarrays_sim.materialize(value, t,
+                                              lambda d: symarrays_sim.size_in(d, lookup))
+        return value
+    oracle.finitized = []
+    return oracle
+
+
+def trace_inputs(checked: Checked, main: str, trace: Trace, oracle=None) -> list[dict[str, Any]]:
+    node = checked.nodes[main]
+    oracle = oracle or trace_oracle(trace)
+    return [{n: oracle(n, node.types[n], k) for n in node.inputs} for k in range(len(trace))]
+
+
+def type_name(t: T, node, n: str) -> str:
+    ref = node.refinements.get(n)
+    if t.kind == "int" and ref is not None and (ref.lo is not None or ref.hi is not None):
+        return "subrange"
+    if t.kind == "machine":
+        return str(t)  # Kind 2's uint<8>, sint<16>
+    return {"bool": "bool", "int": "int", "real": "real", "enum": "enum", "array": "array",
+            "symarray": "array", "tuple": "array"}.get(t.kind, "abstr")
+
+
+def adt_text(v: Any, t: T) -> str:
+    """A datatype value in Lucent's syntax: ``Circle(1.5)``, ``None``."""
+    tag = v["%tag"]
+    if not (isinstance(tag, int) and 0 <= tag < len(t.items)):
+        return str(tag)
+    ctor, fields = t.items[tag]
+    if not fields:
+        return ctor
+    args = [to_json(v[f"{ctor}.{f}"], ft) for f, ft in fields]
+    return f"{ctor}({', '.join(json.dumps(a) if not isinstance(a, str) else a for a in args)})"
+
+
+def to_json(v: Any, t: T) -> Any:
+    from kinduct.kernel.report import json_value
+    if t.kind == "enum":
+        return t.items[v] if isinstance(v, int) and 0 <= v < len(t.items) else v
+    if t.kind == "record":
+        return {f: to_json(v[f], ft) for f, ft in t.items}
+    if t.kind == "adt" and recursive_type(t):
+        return recursive.text(v, t, to_json)
+    if t.kind == "adt":
+        return adt_text(v, t)
+    if t.kind in ("set", "map"):
+        return collections_sim.text(v, t, to_json)
+    if t.kind in ("array", "symarray"):
+        return [to_json(x, t.items[0]) for x in v]
+    if t.kind == "tuple":
+        return [to_json(x, it) for x, it in zip(v, t.items, strict=True)]
+    return json_value(v)
+
+
+def _has_prefix(sorted_names: list[str], prefix: str) -> bool:
+    i = bisect.bisect_left(sorted_names, prefix)
+    return i < len(sorted_names) and sorted_names[i].startswith(prefix)
+
+
+def stepped(checked: Checked, main: str, trace: Trace,
+             abstract: set[str]) -> dict[str, list[bool]]:
+    """Per instance on a clock (by prefix), whether it steps at each step of ``trace``, from a
+    simulation of the trace (empty when no call is on a clock, or the simulation fails: every
+    step is shown then)."""
+    if not ticks.clocked(c for n in checked.nodes.values() for c in n.calls):
+        return {}
+    sim = Simulator(checked, main, trace_oracle(trace), abstract)
+    try:
+        for inp in trace_inputs(checked, main, trace):
+            sim.step(inp)
+    except Exception:  # the trace did not replay: show what it holds
+        return {}
+    return {inst.prefix: inst.stepped for inst in sim.instances() if inst.prefix}
+
+
+def _block(checked: Checked, node, prefix: str, trace: Trace, oracle,
+           leaf_names: list[str], stepped: dict[str, list[bool]],
+           held: bool = False) -> dict[str, Any]:
+    """The JSON block of ``node``'s instance at ``prefix`` (its streams the trace holds, and its
+    callees' blocks); ``leaf_names``: the trace's variable names, sorted; ``stepped``: where
+    instances on clocks step (:func:`stepped`); ``held``: a condact-like instance's values are
+    shown between its ticks (:mod:`.ticks`)."""
+    streams = []
+    steps = ticks.shown(stepped.get(prefix), held, len(trace))
+    for n in node.inputs + node.outputs + node.locals:
+        if not _has_prefix(leaf_names, prefix + n):
+            continue
+        t = node.types[n]
+        streams.append({
+            "name": n, "type": type_name(t, node, n), "class": node.var_class(n),
+            "instantValues": [[k, to_json(oracle(prefix + n, t, at), t)] for k, at in steps],
+        })
+    block: dict[str, Any] = {"blockType": "function" if node.kind == "function" else "node",
+                             "name": node.name, "streams": streams}
+    subs = [_block(checked, checked.nodes[c.name], f"{prefix}{c.site}.", trace, oracle, leaf_names,
+                   stepped, ticks.held_below(c, held))
+            for c in node.calls]
+    if subs:
+        block["subnodes"] = subs
+    return block
+
+
+def lift_trace(checked: Checked, main: str, trace: Trace, abstract: set[str],
+               stepped_at: dict[str, list[bool]] | None = None) -> list[dict[str, Any]]:
+    """The counterexample ``trace`` of the analysis of ``main`` as Kind 2's JSON node blocks;
+    ``stepped_at``: where instances on clocks step, when a simulation of the trace already
+    found it (else :func:`stepped` simulates the trace)."""
+    names = sorted(trace.steps[0]) if trace.steps else []
+    if stepped_at is None or not ticks.clocked(c for n in checked.nodes.values() for c in n.calls):
+        stepped_at = stepped(checked, main, trace, abstract)
+    return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace), names, stepped_at)]
+
