@@ -22,6 +22,7 @@ from kinduct.kernel.decide import decide
 from kinduct.kernel.errors import UsageError
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.loading import load_systems
+from kinduct.kernel.refinement import ModularRun
 from kinduct.kernel.report import json_objects, lift
 from kinduct.kernel.runner import RunOptions
 from kinduct.kernel.schedule import decide_in_turn
@@ -65,8 +66,9 @@ class Report:
 
     @property
     def exit_code(self) -> int:
-        """The command line's (Kind 2's) exit code for these verdicts: 0, 30, 40 or 1."""
-        return exit_code([r.verdict for r in self.properties])
+        """The command line's (Kind 2's) exit code for these verdicts: 0, 30, 40 or 1 (over
+        every analysis: a property a refinement proved was falsified on the abstraction)."""
+        return exit_code([v for _, verdicts in self.analyses for v in verdicts])
 
     def to_json(self) -> list[dict[str, Any]]:
         """The Kind 2 JSON objects that ``kinduct check --json`` prints."""
@@ -106,17 +108,28 @@ def check(path_or_system: str | os.PathLike[str] | TransitionSystem, *,
                 if (props := [p for p in system.properties if not wanted or p.name in wanted])]
     chosen_solver = solver or registry.default_solver()
 
+    modular = ModularRun() if frontend_options.get("modular") and \
+        frontend_options.get("compositional") else None
+
     def decide_one(i: int, until: float | None, names: Sequence[str] | None) -> list[Verdict]:
         system = selected[i]
         opts = RunOptions(engines=engines, solver=chosen_solver, timeout=until, max_k=bound,
                           properties=tuple(names or (p.name for p in system.properties)),
                           diversify=solver is None)
-        return decide(system, opts, start)
+        verdicts = decide(system, opts, start)
+        if modular is None:  # as Kind 2: refined only in a modular compositional analysis
+            return verdicts
+        return modular.after(i, system, verdicts, lambda s: decide(
+            s, attrs.evolve(opts, properties=tuple(p.name for p in s.properties)), start))
 
     verdict_lists = decide_in_turn(len(selected), timeout, start, decide_one)
-    analyses = [(system, tuple(verdicts)) for system, verdicts in zip(selected, verdict_lists, strict=True)]
+    pairs = list(zip(selected, verdict_lists, strict=True)) if modular is None else \
+        modular.analyses(selected, verdict_lists)
+    analyses = [(system, tuple(verdicts)) for system, verdicts in pairs]
+    # one result per property: a refined one's final answer (the analyses show each step)
     results = tuple(_result(system, system.property(v.property), v)
-                    for system, verdicts in analyses for v in verdicts)
+                    for system, verdicts in zip(selected, verdict_lists, strict=True)
+                    for v in verdicts)
     return Report(results, tuple(analyses))
 
 

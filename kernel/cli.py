@@ -167,8 +167,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     partial = None if args.timeout is None else PartialReport(
         selected, preamble, args.json, args.timeout, watchdog.GRACE, watchdog.fallback)
 
-    refinements: dict[int, tuple[refinement.Refined, list[Verdict]]] = {}
-    proved: set[str] = set()
+    modular = refinement.ModularRun() if args.modular and args.compositional else None
 
     #: analysis -> its verdicts so far (what Ctrl-C prints)
     so_far: dict[int, list[Verdict]] = {}
@@ -183,15 +182,10 @@ def cmd_check(args: argparse.Namespace) -> int:
                 so_far[i] = _merge(so_far.get(i), stop.verdicts)
                 raise
             so_far[i] = _merge(so_far.get(i), verdicts)
-            if args.modular and args.compositional:  # Kind 2 refines only there
-                refined = refinement.refine(system, verdicts, frozenset(proved),
-                                            lambda s: decide(s, timed, start, [p.name for p in s.properties]))
-                if refined.analyses:
-                    refinements[i] = (refined, verdicts)
-                verdicts = refined.verdicts
-                if system.origin.top and refinement.proves(system, verdicts):
-                    proved.add(system.origin.top)
-            return verdicts
+            if modular is None:  # Kind 2 refines only under --modular --compositional
+                return verdicts
+            return modular.after(i, system, verdicts,
+                                 lambda s: decide(s, timed, start, [p.name for p in s.properties]))
 
         try:
             verdict_lists = decide_in_turn(len(selected), args.timeout, start, decide_one)
@@ -202,14 +196,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             print_analyses(results, args.json, preamble, args.print_invariants)
             sys.stderr.write("kinduct: interrupted\n")
             return INTERRUPTED
-    results: list = []
-    for i, (system, verdicts) in enumerate(zip(selected, verdict_lists, strict=True)):
-        if i not in refinements:
-            results.append((system, verdicts))
-            continue
-        refined, abstract = refinements[i]  # as Kind 2: the abstraction, then each refinement
-        results.append((system, refined.first(verdicts, abstract)))
-        results.extend(refined.analyses)
+    results = list(zip(selected, verdict_lists, strict=True)) if modular is None else \
+        modular.analyses(selected, verdict_lists)
     code = print_analyses(results, args.json, preamble, args.print_invariants)
     return 0 if args.exit_code_mode == "only_errors" and code in (30, 40) else code
 

@@ -94,3 +94,36 @@ def proves(system: TransitionSystem, verdicts: list[Verdict]) -> bool:
     kinds = {p.name: p.kind for p in system.properties}
     return all(v.answer is Answer.VALID for v in verdicts
                if kinds.get(v.property, PropertyKind.INVARIANT) is PropertyKind.INVARIANT)
+
+
+class ModularRun:
+    """A ``--modular --compositional`` run of several analyses, callees first: the components
+    proved so far, and each analysis's refinements (:func:`refine`)."""
+
+    def __init__(self) -> None:
+        self.proved: set[str] = set()
+        self.refined: dict[int, tuple[Refined, list[Verdict]]] = {}
+
+    def after(self, index: int, system: TransitionSystem, verdicts: list[Verdict],
+              decide: Decide) -> list[Verdict]:
+        """Analysis ``index`` (``system``) answered ``verdicts``: refine it; the final verdicts."""
+        refined = refine(system, verdicts, frozenset(self.proved), decide)
+        if refined.analyses:
+            self.refined[index] = (refined, verdicts)
+        if system.origin.top and proves(system, refined.verdicts):
+            self.proved.add(system.origin.top)
+        return refined.verdicts
+
+    def analyses(self, systems: list[TransitionSystem],
+                 verdicts: list[list[Verdict]]) -> list[tuple[TransitionSystem, list[Verdict]]]:
+        """Every analysis, as Kind 2 prints them: each with its abstraction's own answers where
+        a refinement answered, followed by its refinements."""
+        out: list[tuple[TransitionSystem, list[Verdict]]] = []
+        for i, (system, answers) in enumerate(zip(systems, verdicts, strict=True)):
+            if i not in self.refined:
+                out.append((system, answers))
+                continue
+            refined, abstract = self.refined[i]
+            out.append((system, refined.first(answers, abstract)))
+            out.extend(refined.analyses)
+        return out

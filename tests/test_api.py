@@ -100,3 +100,29 @@ def test_load_and_errors(tmp_path):
 
 def test_version():
     assert re.match(r"\d+\.\d+", kinduct.__version__)
+
+
+def test_modular_compositional_check_refines_as_the_cli(tmp_path):
+    """``kinduct.check(..., modular=True, compositional=True)``: the abstraction's answer, then
+    the refinement's, as analyses; one final result per property; the CLI's exit code."""
+    path = tmp_path / "m.lus"
+    path.write_text("""
+node Twice(x: int) returns (y: int);
+(*@contract guarantee y >= x; *)
+let
+  y = 2 * x - x;
+tel
+node Top(a: int) returns (b: int);
+let
+  b = Twice(a);
+  check b = a;
+tel
+""")
+    report = kinduct.check(path, timeout=60, modular=True, compositional=True)
+    code, objs = run_json("check", path, "--timeout", "60", "--modular", "--compositional")
+    assert report["b = a"].answer == "valid"
+    assert [(s.name, [v.answer.value for v in verdicts]) for s, verdicts in report.analyses] == [
+        ("Twice", ["valid"]), ("Top", ["falsifiable"]), ("Top", ["valid"])]
+    assert report.exit_code == code == 40
+    assert [o["objectType"] for o in report.to_json()] == [
+        o["objectType"] for o in objs if o["objectType"] not in ("kind2Options", "log")]

@@ -10,13 +10,15 @@
   own analysis proved it, never an opaque one; what it calls is then read by its contract.
 
 The lists are Kind 2's ``analysisStart`` lists: the components the analysis reads, by contract
-(``abstract``) or by implementation (``concrete``); what an abstract component calls is in
-neither.
+(``abstract``) or by implementation (``concrete``); what an abstract component's body calls is
+in neither, what its contract calls is read.
 """
 
 from __future__ import annotations
 
+from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import Checked
+from kinduct.frontends.lucent.core.walk import subterms
 from kinduct.kernel.system import Abstraction
 
 
@@ -43,6 +45,7 @@ def abstraction_of(checked: Checked, main: str, abstract: frozenset[str]) -> Abs
         node = checked.nodes[name]
         if node.imported or name in abstract:
             by_contract.append(name)
+            todo.extend(_contract_callees(node))  # its contract is read: what it calls too
         else:
             by_body.append(name)
             todo.extend(_callees(checked, name))
@@ -79,3 +82,11 @@ def _callees(checked: Checked, name: str) -> list[str]:
 def _refined_outputs(node) -> bool:
     """Whether an output has a refinement (subrange, subtype) type: a guarantee too."""
     return any(n in node.refinements for n in node.outputs)
+
+
+def _contract_callees(node) -> list[str]:
+    """The nodes a node's contract calls (assumptions, guarantees, modes, ghost equations)."""
+    exprs = [p.expr for p in node.assumes + node.guarantees]
+    exprs += [e for m in node.modes for e in m.requires] + [e for m in node.modes for _, e, _ in m.ensures]
+    exprs += [e for names, e in node.eqs if all(n in node.ghosts for n in names)]
+    return [t.name for e in exprs for t in subterms(e) if isinstance(t, A.Call)]

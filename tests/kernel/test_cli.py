@@ -264,3 +264,24 @@ tel
     proc = run_cli("check", model, "--solver", "cvc5", "--timeout", "5", "--json")
     assert time.monotonic() - start < 15  # a hang, not a speed check
     assert proc.returncode in (30, 40), proc.stderr
+
+
+def test_a_run_still_busy_after_its_timeout_prints_every_property_unknown():
+    """A run whose analysis overstays (here a ``decide`` that sleeps, as a starved machine
+    would make it) ends 1.2 s after ``--timeout`` with the report it rendered before the
+    analysis began: every property unknown on timeout, in one JSON array, exit 30."""
+    model = VMT / "counter.vmt"
+    script = ("import sys, time; import kinduct.kernel.decide as d; "
+              "d.decide = lambda *a, **k: time.sleep(60); "
+              f"sys.argv = ['kinduct', 'check', {str(model)!r}, '--timeout', '1', '--json']; "
+              "from kinduct.kernel.cli import main; sys.exit(main())")
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert time.monotonic() - start < 20
+    assert proc.returncode == 30
+    objects = json.loads(proc.stdout)
+    props = properties(objects)
+    assert props and all(p["answer"]["value"] == "unknown" and p["runtime"]["timeout"]
+                         for p in props.values())
+    assert [o["objectType"] for o in objects][:2] == ["kind2Options", "analysisStart"]
