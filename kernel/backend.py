@@ -71,6 +71,11 @@ class Solver(abc.ABC):
         bound); a check that reaches it raises :class:`SolverUnknown`.  A backend without
         such a limit ignores it (the runner's deadline still ends the engine's process)."""
 
+    def expect_quantifiers(self) -> None:  # noqa: B027 - optional hook
+        """The assertions hold quantifiers: where a check is undecided, the solver may spend
+        part of its time limit on a second strategy (z3: model-based instantiation alone,
+        which finds models that e-matching keeps it from)."""
+
     def interpolant(self, a: Sequence[FNode], b: Sequence[FNode],
                     seconds: float | None = None) -> FNode | None:
         """A Craig interpolant of the conjunctions ``a`` and ``b`` (jointly unsatisfiable): a

@@ -56,6 +56,9 @@ class Bounded(Solver):
             self._between()  # stopped by the deadline: a preparation ends with the run
             raise
 
+    def expect_quantifiers(self) -> None:
+        self._inner.expect_quantifiers()
+
     def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
         return self._inner.values(symbols)
 

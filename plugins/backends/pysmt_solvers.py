@@ -35,7 +35,7 @@ from pysmt.operators import (
 from kinduct.kernel import arrays, datatypes
 from kinduct.kernel.backend import Solver, SolverUnknown
 from kinduct.kernel.verdict import Value
-from kinduct.plugins.backends import interpolation, pysmt_datatypes
+from kinduct.plugins.backends import interpolation, pysmt_datatypes, z3_afresh, z3_lambda
 
 
 @contextlib.contextmanager
@@ -208,6 +208,11 @@ class Z3Solver(_PySMTSolver):
     pysmt_name = "z3"
     native_assumptions = True
 
+    _quantified = False  # expect_quantifiers: a check z3 leaves undecided is tried afresh
+
+    def expect_quantifiers(self) -> None:
+        self._quantified = True
+
     @property
     def native(self) -> Any:
         return self._pysmt.z3
@@ -225,17 +230,19 @@ class Z3Solver(_PySMTSolver):
         array = (z3.Ast * len(natives))()
         for i, term in enumerate(natives):
             array[i] = term.as_ast()
-        res = z3.CheckSatResult(z3core.Z3_solver_check_assumptions(
-            solver.ctx.ref(), solver.solver, len(natives), array))
+        res, model, afresh = z3_afresh.check(solver, natives, lambda: z3.CheckSatResult(
+            z3core.Z3_solver_check_assumptions(solver.ctx.ref(), solver.solver, len(natives),
+                                               array)), self._quantified, self._time_limit)
+        self._core = list(natives) if afresh else None  # the fresh solver's core is not ours
         if res == z3.sat:
-            self._model = self._pysmt.z3.model()
+            self._model = model
             return True
         if res == z3.unsat:
             return False
         raise SolverUnknown(self._pysmt.z3.reason_unknown())
 
     def _core_natives(self) -> list[Any]:
-        return list(self._pysmt.z3.unsat_core())
+        return self._core if self._core is not None else list(self._pysmt.z3.unsat_core())
 
     def _native_key(self, term: Any) -> Any:
         return term.get_id()
@@ -405,7 +412,7 @@ def _z3_array(model: Any, val: Any, sym: FNode) -> arrays.ArrayValue:
             entries.append((_z3_scalar(model, k, sym), _z3_scalar(model, v, sym)))
         default = _z3_scalar(model, model.eval(graph.else_value(), model_completion=True), sym)
     elif z3.is_quantifier(val) and val.is_lambda() and val.num_vars() == 1:
-        return _z3_lambda(model, val, sym, entries)
+        return z3_lambda.read(model, val, sym, entries, _z3_scalar, _z3_array)
     else:
         simpler = z3.simplify(val)
         if simpler.eq(val):
@@ -413,75 +420,6 @@ def _z3_array(model: Any, val: Any, sym: FNode) -> arrays.ArrayValue:
         rest = _z3_array(model, simpler, sym)
         return arrays.ArrayValue(rest.default, tuple(entries) + rest.entries)
     return arrays.ArrayValue(default, tuple(entries))
-
-
-def _z3_lambda(model: Any, val: Any, sym: FNode, entries: list) -> arrays.ArrayValue:
-    """An array given as ``lambda k. body`` where ``k`` is only compared with values
-    (``=``, ``<=``, ``<``): piecewise constant between those values, read at each of them,
-    at the integers between them (at most :data:`_LAMBDA_SPAN`) or between consecutive ones
-    (reals, which must then hold the default), and on both sides (which must agree: the
-    default)."""
-    import z3
-    body = val.body()
-    if z3.is_var(body):
-        raise SolverUnknown(f"cannot read a value of {sym}: {val}")
-    comparisons = (z3.is_eq, z3.is_le, z3.is_lt, z3.is_ge, z3.is_gt)
-    points: dict[Any, Any] = {}
-    stack, seen = [body], set()
-    while stack:
-        e = stack.pop()
-        if e.get_id() in seen:
-            continue
-        seen.add(e.get_id())
-        kids = e.children()
-        if any(z3.is_var(k) for k in kids):
-            other = [k for k in kids if not z3.is_var(k)]
-            if not (any(c(e) for c in comparisons) and len(other) == 1 and
-                    z3.is_const(other[0])):
-                raise SolverUnknown(f"cannot read a value of {sym}: {val}")
-            points.setdefault(_z3_scalar(model, other[0], sym), other[0])
-        stack.extend(k for k in kids if not z3.is_var(k))
-    index = val.var_sort(0)
-
-    def at(point: Any) -> Any:
-        return _z3_scalar(model, z3.simplify(z3.substitute_vars(body, point)), sym)
-
-    def term(x: Any) -> Any:
-        if z3.is_bv_sort(index):
-            return z3.BitVecVal(x % (1 << index.size()), index.size())
-        return z3.RealVal(x) if index == z3.RealSort() else z3.IntVal(x)
-    listed = {k for k, _ in entries}
-    if index == z3.BoolSort():
-        for b in (False, True):
-            if b not in listed:
-                entries.append((b, at(z3.BoolVal(b))))
-        return arrays.ArrayValue(entries[-1][1], tuple(entries))
-    keys = sorted(k for k in points if not isinstance(k, bool))
-    if not keys:
-        return arrays.ArrayValue(at(term(0)), tuple(entries))
-    low, high = keys[0], keys[-1]
-    default = at(term(low - 1))
-    if at(term(high + 1)) != default:
-        raise SolverUnknown(f"cannot read a value of {sym} (no default): {val}")
-    if index == z3.RealSort():
-        inside = list(keys)
-        for a, b in itertools.pairwise(keys):
-            if at(term((a + b) / 2)) != default:
-                raise SolverUnknown(f"cannot read a value of {sym} (an interval): {val}")
-    else:
-        if high - low > _LAMBDA_SPAN:
-            raise SolverUnknown(f"cannot read a value of {sym} (too wide): {val}")
-        inside = list(range(int(low), int(high) + 1))
-    for k in inside:
-        if k not in listed:
-            v = at(term(k))
-            if v != default:
-                entries.append((k, v))
-    return arrays.ArrayValue(default, tuple(entries))
-
-
-#: The widest range of integers read from an array's model given as a lambda.
-_LAMBDA_SPAN = 10_000
 
 
 def _cvc5_scalar(v: Any, sym: FNode) -> Any:

@@ -10,6 +10,7 @@ from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
 from kinduct.plugins.engines.common import (
     BaseCase,
+    Undecided,
     steps_within_bound,
     unknown_at_bound,
     unknown_on_solver_failure,
@@ -32,7 +33,15 @@ class BMC(Engine):
         base = BaseCase(system, ctx.make_solver())
         pending = {p.name: p.obligation(system.env) for p in properties}
         for k in steps_within_bound(ctx, pending):
-            yield from base.falsify(pending, k, self.name)
+            try:
+                yield from base.falsify(pending, k, self.name)
+            except Undecided as exc:
+                # Asked alone, these stayed undecided at k (quantified state): no bound can
+                # be claimed for them; the others go on, the falsified ones already out.
+                for name in exc.names:
+                    del pending[name]
+                    yield Verdict(name, Answer.UNKNOWN, engine=self.name, k=k - 1 if k else None,
+                                  message=f"the solver could not decide a query: {exc}")
             ctx.reached(list(pending), k)
         yield from unknown_at_bound(ctx, pending, self.name, "no counterexample")
 

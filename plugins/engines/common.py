@@ -1,5 +1,5 @@
-"""Pieces every SAT-based engine shares: the base-case unrolling, trace extraction and
-known-invariant intake."""
+"""Pieces every SAT-based engine shares: the base-case unrolling, trace extraction,
+known-invariant intake and the time limits of queries on quantified systems."""
 
 from __future__ import annotations
 
@@ -14,6 +14,14 @@ from kinduct.kernel.lemmas import parse_lemmas
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Trace, Verdict
+
+#: Seconds a query about one property may take on a system with quantified formulas (a query
+#: the solver cannot finish would keep an engine at one step for ever).
+QUANTIFIED_QUERY_SECONDS = 10.0
+#: Seconds a query about several properties at once may take on such a system before they are
+#: asked one at a time: the group's query is the hard one (z3 left the disjunction of six
+#: set/map checks and a falsifiable seventh undecided at 10 s; each alone took 0.01-0.1 s).
+GROUP_QUERY_SECONDS = 1.0
 
 CheckMethod = Callable[[Engine, TransitionSystem, Sequence[Property], EngineContext],
                        Iterator[Verdict]]
@@ -49,6 +57,46 @@ def unknown_on_solver_failure(check: CheckMethod) -> CheckMethod:
                 yield Verdict(prop.name, Answer.UNKNOWN, engine=self.name, message=reason)
 
     return wrapper
+
+
+class Undecided(SolverUnknown):
+    """The solver could not decide the queries of the obligations ``names``, asked one at a
+    time (the others' were decided)."""
+
+    def __init__(self, names: Sequence[str], reason: str) -> None:
+        super().__init__(reason)
+        self.names = tuple(names)
+
+
+class QueryLimits:
+    """The time limits of one solver's queries: on a quantified system (or once :meth:`set`)
+    ``seconds`` for a query about one property and at most :data:`GROUP_QUERY_SECONDS` for
+    one about several (which the caller then splits); none otherwise."""
+
+    def __init__(self, solver: Solver, quantified: bool,
+                 seconds: float = QUANTIFIED_QUERY_SECONDS) -> None:
+        self.solver = solver
+        self.quantified = quantified
+        self.seconds: float | None = None
+        if quantified:
+            solver.expect_quantifiers()
+            self.set(seconds)
+
+    def set(self, seconds: float) -> None:
+        """Limit each later query about one property to ``seconds``."""
+        self.seconds = seconds
+        self.solver.limit_time(seconds)
+
+    def check_group(self, assumptions: Sequence[FNode]) -> bool:
+        """``solver.check`` of a query about several properties, under the group's limit;
+        :class:`SolverUnknown` when undecided."""
+        if self.seconds is None or self.seconds <= GROUP_QUERY_SECONDS:
+            return self.solver.check(assumptions)
+        self.solver.limit_time(GROUP_QUERY_SECONDS)
+        try:
+            return self.solver.check(assumptions)
+        finally:
+            self.solver.limit_time(self.seconds)
 
 
 def steps_within_bound(ctx: EngineContext, pending: Collection[str]) -> Iterator[int]:
@@ -119,11 +167,13 @@ def conjuncts(formula: FNode) -> list[FNode]:
 class BaseCase:
     """The unrolling from ``Init`` that ``bmc`` and ``kind``'s base case share: :meth:`violations`
     at step ``k`` extends it to ``k`` (``trans`` and the assumptions) and reports, with its
-    trace, every obligation some path of ``k`` steps violates at its last step."""
+    trace, every obligation some path of ``k`` steps violates at its last step.  On a
+    quantified system every query is time-limited (:class:`QueryLimits`)."""
 
     def __init__(self, system: TransitionSystem, solver: Solver) -> None:
         self.system = system
         self.solver = solver
+        self.limits = QueryLimits(solver, system.quantified())
         self.unroller = Unroller(system)
         self.depth = -1
         #: Invariants proved elsewhere, assumed at every step (a real counterexample satisfies
@@ -149,19 +199,37 @@ class BaseCase:
                 self.solver.add(self.unroller.at(lemma, self.depth))
 
     def violations(self, obligations: dict[str, FNode], k: int) -> Iterator[tuple[str, Trace]]:
-        """Each obligation some path of ``k`` steps violates at its last step, with its trace."""
+        """Each obligation some path of ``k`` steps violates at its last step, with its trace.
+        One query asks whether any is violated; where the solver cannot decide it (quantified
+        state), or some is, each obligation is asked alone.  Ends with :class:`Undecided`
+        (after yielding the violations found) when the solver could not decide some alone."""
         self._extend(k)
         mgr = self.system.env.formula_manager
         bad = {name: mgr.Not(self.unroller.at(f, k)) for name, f in obligations.items()}
-        if len(bad) > 1 and not self.solver.check([mgr.Or(bad.values())]):
-            return
+        if len(bad) > 1:
+            try:
+                if not self.limits.check_group([mgr.Or(bad.values())]):
+                    return
+            except SolverUnknown:
+                pass  # a falsifiable sibling or one hard property: ask each alone
+        undecided: list[str] = []
+        reason = ""
         for name, violation in bad.items():
-            if self.solver.check([violation]):
+            try:
+                violated = self.solver.check([violation])
+            except SolverUnknown as exc:
+                undecided.append(name)
+                reason = str(exc)
+                continue
+            if violated:
                 yield name, extract_trace(self.solver, self.unroller, k)
+        if undecided:
+            raise Undecided(undecided, reason)
 
     def falsify(self, pending: dict[str, FNode], k: int, engine: str) -> Iterator[Verdict]:
         """A ``falsifiable`` verdict (found by ``engine``) for each of the ``pending``
-        obligations violated at step ``k``, which is removed from ``pending``."""
-        for name, trace in list(self.violations(pending, k)):
+        obligations violated at step ``k``, which is removed from ``pending`` (also when the
+        solver then fails on another: :class:`Undecided` names those it could not decide)."""
+        for name, trace in self.violations(pending, k):  # reads ``pending`` before deletions
             del pending[name]
             yield Verdict(name, Answer.FALSIFIABLE, engine=engine, k=k, trace=trace)

@@ -23,6 +23,8 @@ from kinduct.kernel.verdict import Answer, Verdict
 from kinduct.plugins.engines.common import (
     BaseCase,
     InvariantIntake,
+    QueryLimits,
+    Undecided,
     state_vector,
     steps_within_bound,
     unknown_at_bound,
@@ -33,8 +35,6 @@ from kinduct.plugins.engines.common import (
 #: deeper step can run for ever: the held-map model's step took 0.06 s at depth 0, 1.7 s at 3,
 #: and did not end at 4).
 UNDECIDED_STEP_SECONDS = 3.0
-#: Seconds any query may take on a system with quantified formulas.
-QUANTIFIED_QUERY_SECONDS = 10.0
 #: Seconds ``kind`` waits for an invariant without a deadline before it gives up.
 IDLE_WAIT = 30.0
 
@@ -57,10 +57,8 @@ class KInduction(Engine):
                 for i, name in enumerate(pending)}
         intake = InvariantIntake(system, ctx)
         told = False  # an undecided query has been reported
-        if system.quantified():
-            # a query z3 cannot finish would keep the invariants out for ever
-            base.solver.limit_time(QUANTIFIED_QUERY_SECONDS)
-            step.limit_time(QUANTIFIED_QUERY_SECONDS)
+        # a query z3 cannot finish would keep the invariants out for ever
+        limits = QueryLimits(step, system.quantified())
         for k in steps_within_bound(ctx, pending):
             # Base case at step k; where the solver cannot decide it (quantified state), again
             # each time other engines publish invariants (assumed in both unrollings).
@@ -71,9 +69,17 @@ class KInduction(Engine):
                 except SolverUnknown as exc:
                     if not pending:
                         return
+                    if isinstance(exc, Undecided) and len(exc.names) < len(pending):
+                        # the others' base case holds (or failed): they go on without these
+                        for name in exc.names:
+                            del pending[name]
+                            yield Verdict(name, Answer.UNKNOWN, engine=self.name,
+                                          k=k - 1 if k else None,
+                                          message=f"the solver could not decide a query: {exc}")
+                        break
                     if not told:
                         told = True
-                        yield from self._undecided(step, pending, k - 1 if k else None, exc)
+                        yield from self._undecided(limits, pending, k - 1 if k else None, exc)
                     fresh = self._next_invariants(intake, ctx)
                     if not fresh:
                         raise
@@ -83,7 +89,7 @@ class KInduction(Engine):
                             step.add(ub.at(lemma, j))
                     if k > 0:  # the last step checked may hold now
                         try:
-                            proved = self._prove(step, ub, system, pending, acts, k - 1)
+                            proved = self._prove(limits, ub, system, pending, acts, k - 1)
                         except SolverUnknown:
                             proved = []
                         for name in proved:
@@ -108,25 +114,25 @@ class KInduction(Engine):
             for lemma in intake.lemmas:
                 step.add(ub.at(lemma, k + 1))
             try:
-                proved = self._prove(step, ub, system, pending, acts, k)
+                proved = self._prove(limits, ub, system, pending, acts, k)
             except SolverUnknown as exc:
                 # An undecided step proves nothing at this depth; a deeper one, or the
                 # invariants other engines publish meanwhile, may still settle it.
                 if not told:
                     told = True
-                    yield from self._undecided(step, pending, k, exc)
+                    yield from self._undecided(limits, pending, k, exc)
                 proved = []
             for name in proved:
                 del pending[name]
                 yield Verdict(name, Answer.VALID, engine=self.name, k=k + 1)
         yield from unknown_at_bound(ctx, pending, self.name, "not k-inductive")
 
-    def _undecided(self, step, pending: dict[str, FNode], k: int | None,
+    def _undecided(self, limits: QueryLimits, pending: dict[str, FNode], k: int | None,
                    exc: SolverUnknown) -> Iterator[Verdict]:
         """The first undecided query: an ``unknown`` for each pending property (with the
-        solver's reason, up to ``k``), and from now on a time limit on every step (deeper
-        quantified steps can run for ever; the invariants are read between them)."""
-        step.limit_time(UNDECIDED_STEP_SECONDS)
+        solver's reason, up to ``k``), and from now on a shorter time limit on every step
+        (deeper quantified steps can run for ever; the invariants are read between them)."""
+        limits.set(UNDECIDED_STEP_SECONDS)
         for name in pending:
             yield Verdict(name, Answer.UNKNOWN, engine=self.name, k=k,
                           message=f"the solver could not decide a query: {exc}")
@@ -148,14 +154,14 @@ class KInduction(Engine):
             time.sleep(0.2)
         return []
 
-    def _prove(self, step, ub: Unroller, system: TransitionSystem, pending: dict[str, FNode],
-               acts: dict[str, FNode], k: int) -> list[str]:
+    def _prove(self, limits: QueryLimits, ub: Unroller, system: TransitionSystem,
+               pending: dict[str, FNode], acts: dict[str, FNode], k: int) -> list[str]:
         """:meth:`_step`; where the solver cannot decide the group's step (a property that is
-        not inductive, on quantified state, leaves no model to split the group by), each
-        property's step alone, those undecided left out.  :class:`SolverUnknown` when no
-        property's step is decided."""
+        not inductive, on quantified state, leaves no model to split the group by; the group's
+        query has a short limit there), each property's step alone, those undecided left out.
+        :class:`SolverUnknown` when no property's step is decided."""
         try:
-            return self._step(step, ub, system, pending, acts, k)
+            return self._step(limits, ub, system, pending, acts, k)
         except SolverUnknown:
             if len(pending) < 2:
                 raise
@@ -163,7 +169,7 @@ class KInduction(Engine):
         decided = False
         for name in list(pending):
             try:
-                proved += self._step(step, ub, system, {name: pending[name]}, acts, k)
+                proved += self._step(limits, ub, system, {name: pending[name]}, acts, k)
                 decided = True
             except SolverUnknown as exc:
                 last = exc
@@ -171,10 +177,11 @@ class KInduction(Engine):
             raise last
         return proved
 
-    def _step(self, step, ub: Unroller, system: TransitionSystem, pending: dict[str, FNode],
-              acts: dict[str, FNode], k: int) -> list[str]:
+    def _step(self, limits: QueryLimits, ub: Unroller, system: TransitionSystem,
+              pending: dict[str, FNode], acts: dict[str, FNode], k: int) -> list[str]:
         """The largest subset of ``pending`` that is jointly (k+1)-inductive."""
         mgr = system.env.formula_manager
+        step = limits.solver
         group = set(pending)
         next_assumptions = [ub.at(a, k + 1) for a in system.assumptions]
         while group:
@@ -182,7 +189,8 @@ class KInduction(Engine):
             hyp = [acts[n] for n in sorted(group)]
             query = mgr.And([violation, *next_assumptions])
             while True:
-                if not step.check([*hyp, query]):
+                several = limits.check_group if len(group) > 1 else step.check
+                if not several([*hyp, query]):
                     return sorted(group)
                 duplicate = self._duplicate_states(step, ub, system, k + 1)
                 if duplicate is None:
