@@ -3,6 +3,8 @@
 Rule: may import ``core/`` only; never ``sim/``.
 
 - ``translate``: the translator (one instance per node call) and the SMT sort of a type.
+- ``expressions``: checked expressions to terms, one case per construct.
+- ``contracts``: an instance's contract, properties and refinement obligations.
 - ``clocks``: the clocks of lazy branches and activations as terms.
 - ``division``: ``/``, ``div`` and ``mod`` as linear constraints and functions.
 - ``outside``: out-of-range array reads, functions of the array and index within a step.
