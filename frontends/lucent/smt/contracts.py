@@ -22,7 +22,7 @@ from kinduct.frontends.lucent.core.types import BOOL
 from kinduct.frontends.lucent.smt import obligations
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import Inst
+    from kinduct.frontends.lucent.smt.inst_api import Inst
 
 Owed = Callable[[FNode], FNode]
 

@@ -24,7 +24,7 @@ from kinduct.frontends.lucent.smt import (
 from kinduct.frontends.lucent.smt.division import division
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import Inst
+    from kinduct.frontends.lucent.smt.inst_api import Inst
 
 
 def translate(inst: Inst, e: A.Expr) -> Any:  # noqa: C901 - one case per construct

@@ -18,13 +18,10 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager, nullcontext
 from fractions import Fraction
-from typing import Any
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
-from pysmt.typing import BOOL as SBOOL
 from pysmt.typing import INT as SINT
-from pysmt.typing import REAL as SREAL
 
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
@@ -55,18 +52,17 @@ from kinduct.frontends.lucent.smt import (
     contracts,
     domains,
     expressions,
-    machine,
     recursive,
     refine,
     symarrays,
 )
 from kinduct.frontends.lucent.smt.clocks import ClockTerms
 from kinduct.frontends.lucent.smt.elements import Elements, assert_pos, equation_element, start
+from kinduct.frontends.lucent.smt.inst_api import STerm
 from kinduct.frontends.lucent.smt.outside import outside_congruence
+from kinduct.frontends.lucent.smt.sorts import scalar_sort
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuilder
-
-STerm = Any  # FNode, or a list (tuple/array) / dict (record) of STerms
 
 
 def smt_type(t: T, env: Environment | None = None):
@@ -76,17 +72,7 @@ def smt_type(t: T, env: Environment | None = None):
         if env is None:
             raise TypeError(f"the sort of the recursive datatype {t} needs its environment")
         return recursive.sort(env, t)
-    if t.kind == "bool":
-        return SBOOL
-    if t.kind == "real":
-        return SREAL
-    if t.kind == "machine":
-        return machine.smt_type(t)
-    if t.kind in ("set", "lift"):
-        return collections_smt.sort(t)
-    if t.kind == "ilift":
-        return symarrays.sort(t)
-    return SINT
+    return scalar_sort(t)
 
 
 class PropInfo:
