@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -37,16 +36,8 @@ def load_checked(path: str | Path | None = None, text: str | None = None) -> Che
     prog = parse_text(text, str(path or "<input>")) if text is not None else parse_file(path)
     checked = check_program(prog)
     for w in checked.warnings:
-        found = _WARNING.match(w)
-        if found:
-            warn(found["message"], SourceLocation(found["file"], int(found["line"]), int(found["col"])))
-        else:
-            warn(w)
+        warn(w.message, SourceLocation(w.file, w.line, w.col))
     return checked
-
-
-#: The checker's warnings read ``file:line:col: warning: message``.
-_WARNING = re.compile(r"^(?P<file>.*):(?P<line>\d+):(?P<col>\d+): warning: (?P<message>.*)$", re.S)
 
 
 def main_nodes(checked: Checked, options: LoadOptions) -> list[str]:

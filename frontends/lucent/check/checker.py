@@ -34,7 +34,7 @@ from kinduct.frontends.lucent.check.scope_api import MAX_ARRAY_SIZE, Unresolved,
 from kinduct.frontends.lucent.check.typecheck import Scope
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
-from kinduct.frontends.lucent.core.checked import Checked, Node, Prop, Refines
+from kinduct.frontends.lucent.core.checked import Checked, CheckWarning, Node, Prop, Refines
 from kinduct.frontends.lucent.core.types import BOOL, INT, REAL, Refinement, T, flat, leaf_count, tuple_of
 from kinduct.frontends.lucent.core.walk import Instant, const_value, current_vars, has_temporal
 from kinduct.kernel.errors import InputError
@@ -59,7 +59,7 @@ class Checker:
         self.const_refs: dict[str, Refinement] = {}
         self.decls: dict[str, A.NodeDecl] = {}
         self.contracts: dict[str, A.NodeDecl] = {}
-        self.warnings: list[str] = []
+        self.warnings: list[CheckWarning] = []
         self.const_obligations: list[Prop] = []
         self.const_names: set[str] = set()
         self.pending_names: set[str] = set()

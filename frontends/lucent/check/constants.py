@@ -29,7 +29,7 @@ from kinduct.frontends.lucent.check import constarg
 from kinduct.frontends.lucent.check.scope_api import Unresolved
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
-from kinduct.frontends.lucent.core.checked import ConstRef
+from kinduct.frontends.lucent.core.checked import CheckWarning, ConstRef
 from kinduct.frontends.lucent.core.types import BOOL, INT, T
 from kinduct.frontends.lucent.core.walk import (
     const_value,
@@ -131,7 +131,7 @@ def elaborate_uncalled(c: Checker, d: A.NodeDecl, done: dict[str, Node]) -> None
     if c.const_obligations or any(p.type_expr.kind != "name" or p.type_expr.args[0] != "int"
                                   for p in params):
         raise unknown
-    warnings = len(c.warnings)
+    kept = {id(w) for w in c.warnings}  # the warnings before the instances
     for base in (2, 5):
         values: dict[str, A.Expr] = {p.name: A.Lit(base + i, "int", pos=p.pos, ty=INT)
                                      for i, p in enumerate(params)}
@@ -149,7 +149,7 @@ def elaborate_uncalled(c: Checker, d: A.NodeDecl, done: dict[str, Node]) -> None
             c.instant.pop(n, None)
         del c.finished[finished:]
         if base != 2:
-            del c.warnings[warnings:]
+            c.warnings[:] = [w for w in c.warnings if id(w) in kept]  # the instances' retracted
 
 
 def _symbolic(c: Checker, d: A.NodeDecl, done: dict[str, Node]) -> bool:
@@ -193,8 +193,8 @@ def _per_value(c: Checker, d: A.NodeDecl, params: list[A.Param], done: dict[str,
                     done, values)
     shown = ", ".join(f"{p.name} in {r.start}..{r.stop - 1}" for p, r in zip(params, ranges,
                                                                               strict=True))
-    c.warnings.append(f"{c.file}:{d.pos.line}:{d.pos.col}: warning: node {d.name} is analysed "
-                      f"once per value its assumptions allow ({shown})")
+    c.warnings.append(CheckWarning(c.file, d.pos.line, d.pos.col, f"node {d.name} is analysed "
+                                   f"once per value its assumptions allow ({shown})"))
     return True
 
 

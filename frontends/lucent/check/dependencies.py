@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from kinduct.frontends.lucent.check import elemdeps
 from kinduct.frontends.lucent.check.calldeps import OutputReads, stream_reads, untangle
 from kinduct.frontends.lucent.core import ast as A
-from kinduct.frontends.lucent.core.checked import Node
+from kinduct.frontends.lucent.core.checked import CheckWarning, Node
 from kinduct.frontends.lucent.core.walk import Instant, calls_in_decl, current_vars, find_cycle
 from kinduct.kernel.errors import InputError
 
@@ -103,14 +103,14 @@ def cut_circular(node: Node, file: str | None, err: ErrorAt,
     cycle0 = find_cycle(first)
     if cycle0 is not None:
         raise err("circular definition: " + " -> ".join(cycle0), where[cycle0[0]])
-    warnings: list[str] = []
+    warnings: list[CheckWarning] = []
     cycle = find_cycle(later)
     while cycle is not None:
         node.cut.add(cycle[0])
         pos = where[cycle[0]]
-        warnings.append(
-            f"{file}:{pos.line}:{pos.col}: warning: circular definition after the first step: "
-            + " -> ".join(cycle) + f"; '{cycle[0]}' is read as any value satisfying its equation")
+        warnings.append(CheckWarning(
+            file, pos.line, pos.col, "circular definition after the first step: "
+            + " -> ".join(cycle) + f"; '{cycle[0]}' is read as any value satisfying its equation"))
         node.warnings.append(warnings[-1])
         later[cycle[0]] = set()
         cycle = find_cycle(later)

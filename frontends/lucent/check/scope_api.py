@@ -17,7 +17,7 @@ from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.types import T
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.core.checked import Mode, Node, Prop
+    from kinduct.frontends.lucent.core.checked import CheckWarning, Mode, Node, Prop
     from kinduct.frontends.lucent.core.clocks import Clock
     from kinduct.frontends.lucent.core.types import Refinement
     from kinduct.frontends.lucent.core.walk import Instant
@@ -39,7 +39,7 @@ class Checker(Protocol):
     free_consts: dict[str, T]
     decls: dict[str, A.NodeDecl]
     contracts: dict[str, A.NodeDecl]
-    warnings: list[str]
+    warnings: list[CheckWarning]
     const_obligations: list[Prop]
     const_names: set[str]
     pending_names: set[str]

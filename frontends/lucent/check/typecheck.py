@@ -27,7 +27,7 @@ from kinduct.frontends.lucent.check import (
 from kinduct.frontends.lucent.check.scope_api import MAX_ARRAY_SIZE, Unresolved
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
-from kinduct.frontends.lucent.core.checked import ConstRef, Mode, Node, Prop
+from kinduct.frontends.lucent.core.checked import CheckWarning, ConstRef, Mode, Node, Prop
 from kinduct.frontends.lucent.core.clocks import LAZY_OPS, Clock
 from kinduct.frontends.lucent.core.collections import MapLit, SetLit
 from kinduct.frontends.lucent.core.types import BOOL, INT, REAL, T, flat, leaf_count, numeric, tuple_of
@@ -62,7 +62,7 @@ class Scope:
         self.last: dict[str, A.Expr] | None = None
         #: The clock of the lazy branch being checked (None: every step of the node).
         self.clock: Clock | None = None
-        self.warnings: list[str] = []
+        self.warnings: list[CheckWarning] = []
         self.strict_consts = strict_consts
         #: The type expected of the conditional or '->' being checked (:meth:`check_as`).
         self.hint: T | None = None
@@ -205,7 +205,7 @@ class Scope:
             arg = self.check(e.arg)
             self.guarded = was
             if not was and not self.in_contract:
-                self.warnings.append(f"{self.c.file}:{e.pos.line}:{e.pos.col}: warning: unguarded pre")
+                self.warnings.append(CheckWarning(self.c.file, e.pos.line, e.pos.col, "unguarded pre"))
             u = A.Unop("pre", arg, pos=e.pos, ty=arg.ty)
             u.uid = naming.uid("pre", u)
             u.guarded = was  # under the right operand of '->': never read at step 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core.checked import CheckWarning
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.check.scope_api import Checker, Scope
@@ -37,5 +38,5 @@ def define_free(checker: Checker, d: A.NodeDecl, node: Node, scope: Scope,
             value.args = [A.Var(i, pos=pos, ty=node.types[i]) for i in node.inputs]
         node.eqs.append(([n], value))
         defined[n] = pos
-        checker.warnings.append(f"{checker.file}:{pos.line}:{pos.col}: warning: {what} '{n}' is "
-                                "not defined: it is unconstrained")
+        checker.warnings.append(CheckWarning(checker.file, pos.line, pos.col,
+                                             f"{what} '{n}' is not defined: it is unconstrained"))

@@ -12,6 +12,20 @@ from kinduct.frontends.lucent.core.names import Names
 from kinduct.frontends.lucent.core.types import Refinement, T
 
 
+@dataclass(frozen=True, eq=False)
+class CheckWarning:
+    """A warning of the checker, located; kept typed up to the report, which prints it as
+    ``file:line:col: warning: message``.  Two warnings are the same only if they are one
+    object (a retracted warning is removed by identity)."""
+
+    file: str
+    line: int
+    col: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: warning: {self.message}"
+
 @dataclass(eq=False)
 class ConstRef(A.Expr):
     """A free (declared but undefined) global constant: one arbitrary value for the whole run."""
@@ -114,7 +128,7 @@ class Node:
     inlined: set[str] = field(default_factory=set)
     main: bool = False
     has_contract: bool = False
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[CheckWarning] = field(default_factory=list)
     #: Streams defined circularly after the first step, whose equations are constraints.
     cut: set[str] = field(default_factory=set)
     #: Streams whose equations the simulator checks rather than evaluates, at every step: each
@@ -148,7 +162,7 @@ class Checked:
     const_refinements: dict[str, Refinement]
     file: str
     text: str
-    warnings: list[str]
+    warnings: list[CheckWarning]
     #: Defined constants whose declared refinement type is an obligation.
     const_obligations: list[Prop] = field(default_factory=list)
     #: The numbering of the program's generated ids; the translation and the simulator

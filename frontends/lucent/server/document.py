@@ -211,24 +211,12 @@ def analyse(text: str, path: str) -> Analysis:
             result.notes.append(Note(Span(0, 0, 0, 0), "error", "the model nests too deeply"))
     if result.checked is not None:
         for w in result.checked.warnings:
-            result.notes.append(_warning_note(result, w))
+            result.notes.append(located(result, "warning", w.message,
+                                        SourceLocation(w.file, w.line, w.col)))
     for w in caught:
         if isinstance(w.message, SourceWarning):
             result.notes.append(located(result, "warning", w.message.message, w.message.location))
     return result
-
-
-#: The checker's warnings read ``file:line:col: warning: message`` (as :mod:`..model` reads them).
-_CHECKER_WARNING = re.compile(r"^(?P<file>.*):(?P<line>\d+):(?P<col>\d+): warning: (?P<message>.*)$",
-                              re.S)
-
-
-def _warning_note(result: Analysis, text: str) -> Note:
-    found = _CHECKER_WARNING.match(text)
-    if found is None:
-        return Note(Span(0, 0, 0, 0), "warning", text)
-    loc = SourceLocation(found["file"], int(found["line"]), int(found["col"]))
-    return located(result, "warning", found["message"], loc)
 
 
 def located(result: Analysis, severity: str, message: str, loc: SourceLocation | None) -> Note:

@@ -43,7 +43,7 @@ def test_an_undefined_output_or_local_is_unconstrained(tmp_path, solver):
     assert _answers(path, solver) == {"SubRange[L1C25]": "valid", "y <= 5": "valid",
                                       "y >= 1": "falsifiable", "l": "falsifiable", "z = x": "valid"}
     checked = load_checked(path)
-    assert any("output 'y' is not defined" in w for w in checked.warnings)
+    assert any("output 'y' is not defined" in str(w) for w in checked.warnings)
 
 
 @pytest.mark.parametrize("solver", SOLVERS)
