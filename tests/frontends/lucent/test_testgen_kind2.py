@@ -35,8 +35,8 @@ def test_monitor_values_equal_kind2s_contract_monitor(kind2, tmp_path):
         path = tmp_path / "t.json"
         path.write_text(json.dumps(trace))
         proc = subprocess.run([kind2, "-json", "--enable", "contract_monitor", "--monitor_trace_file",
-                               str(path), str(LUCENT / "accumulator_modes.lus")], capture_output=True, text=True,
-                              timeout=300)
+                               str(path), str(LUCENT / "accumulator_modes.lus")],
+                              capture_output=True, text=True, timeout=300)
         (execution,) = [o for o in json.loads(proc.stdout) if o.get("objectType") == "execution"]
         block = execution["trace"][0]
         theirs = {e["name"]: [v for _, v in e["instantValues"]]
