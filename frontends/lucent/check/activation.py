@@ -35,7 +35,7 @@ from kinduct.frontends.lucent.core.types import BOOL, INT, T, flat
 from kinduct.frontends.lucent.core.walk import const_value
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Scope
 
 #: What each form is called in messages.
 _FORMS = {"condact": "condact", "activate": "activate … initial default", "restart": "restart"}

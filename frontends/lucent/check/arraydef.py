@@ -25,8 +25,7 @@ from kinduct.frontends.lucent.core.walk import children, const_value
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Checker, Scope
     from kinduct.frontends.lucent.core.checked import Node
 
 #: Most elements one definition may define, and most expression nodes its elaboration may

@@ -8,14 +8,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check import arraydef, lazy
-from kinduct.frontends.lucent.check.typecheck import typed_var
+from kinduct.frontends.lucent.check.scope_api import typed_var
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.types import BOOL
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Checker, Scope
     from kinduct.frontends.lucent.core.checked import Node
 
 

@@ -30,13 +30,8 @@ from kinduct.frontends.lucent.check import (
     undefined,
 )
 from kinduct.frontends.lucent.check.dependencies import call_order, cut_circular, instant_inputs, reads_now
-from kinduct.frontends.lucent.check.typecheck import (
-    MAX_ARRAY_SIZE,
-    Scope,
-    Unresolved,
-    compatible_flat,
-    typed_var,
-)
+from kinduct.frontends.lucent.check.scope_api import MAX_ARRAY_SIZE, Unresolved, compatible_flat, typed_var
+from kinduct.frontends.lucent.check.typecheck import Scope
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import Checked, Node, Prop, Refines
@@ -91,6 +86,10 @@ class Checker:
     # ---- errors ----
     def err(self, msg: str, pos: A.Pos) -> InputError:
         return InputError.at(msg, self.file, self.text, pos.line or None, pos.col or None)
+
+    def top_scope(self, env: dict[str, T], strict_consts: bool) -> Scope:
+        """A scope outside every node (constant expressions, sizes), over ``env``."""
+        return Scope(self, None, env, strict_consts=strict_consts)
 
     # ---- entry ----
     def run(self) -> Checked:
@@ -442,7 +441,7 @@ class Checker:
         modes = contractforms.announce_modes(self, items, node, scope, prefix, contract)
         # ghost variables with a declared type may be read before their declaration (and
         # under 'pre' by their own definition): declared first
-        typed = {id(item): (self._ghost(node, scope, prefix, item.name, t, item.pos), t, ref)
+        typed = {id(item): (self.ghost(node, scope, prefix, item.name, t, item.pos), t, ref)
                  for item in items if item.kind == "var" and item.type_expr is not None
                  for t, ref in [self.resolve_type(item.type_expr)]}
         for item in items:
@@ -453,18 +452,18 @@ class Checker:
                 if id(item) in typed:
                     gname, gt, gref = typed[id(item)]
                     node.eqs.append(([gname], scope.expect(item.expr, gt)))
-                    self._obligation(node, typed_var(gname, gt, item.pos), gref, item.pos,
+                    self.obligation(node, typed_var(gname, gt, item.pos), gref, item.pos,
                                      contract=True, site=prefix)
                     continue
                 v = scope.check(item.expr)
                 if item.type_expr is not None:
                     t, ref = self.resolve_type(item.type_expr)
                     scope.unify(t, v.ty, item.expr.pos)
-                    self._obligation(node, v, ref, item.pos, contract=True, site=prefix)
+                    self.obligation(node, v, ref, item.pos, contract=True, site=prefix)
                 if item.kind == "const":
                     scope.local_consts[name] = v
                 else:
-                    gname = self._ghost(node, scope, prefix, name, v.ty, item.pos)
+                    gname = self.ghost(node, scope, prefix, name, v.ty, item.pos)
                     node.eqs.append(([gname], v))
             elif item.kind == "assume":
                 e = scope.expect(item.expr, BOOL)
@@ -512,7 +511,7 @@ class Checker:
                 self._contract_items(c.contract, node, sub, site, done, c.name)
                 self.type_params = saved
 
-    def _obligation(self, node: Node, e: A.Expr, ref: Refinement, pos: A.Pos,
+    def obligation(self, node: Node, e: A.Expr, ref: Refinement, pos: A.Pos,
                     contract: bool = False, site: str = "", source: str = "Guarantee") -> None:
         """``e`` must have the refinement type ``ref`` (a constant's or a ghost's declared
         type); ``site``: the import site naming it, except in an imported node (Kind 2's)."""
@@ -521,7 +520,7 @@ class Checker:
             node.obligations.append(Prop(f"{prefix}{ref.kind_name}[L{pos.line}C{pos.col}]", e, pos,
                                          source, ref=ref, contract=contract, site=prefix))
 
-    def _ghost(self, node: Node, scope: Scope, prefix: str, name: str, t: T, pos: A.Pos) -> str:
+    def ghost(self, node: Node, scope: Scope, prefix: str, name: str, t: T, pos: A.Pos) -> str:
         """Declare the ghost stream ``prefix + name`` (renamed apart from a node variable of
         that name), visible in ``scope`` as ``name``; its stream name."""
         gname = prefix + name

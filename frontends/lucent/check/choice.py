@@ -11,7 +11,7 @@ from kinduct.frontends.lucent.core.walk import children, needs_stream, reads_var
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Scope
 
 
 def arguments(pred: A.Expr, var: str) -> list[A.Expr]:

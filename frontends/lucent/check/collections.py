@@ -29,8 +29,7 @@ from kinduct.frontends.lucent.core.collections import (
 from kinduct.frontends.lucent.core.types import BOOL, Refinement, T, scalar_paths
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Checker, Scope
 
 
 def _key_type(scope: Scope, t: T, pos: A.Pos) -> None:

@@ -13,18 +13,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check import symarrays
+from kinduct.frontends.lucent.check.scope_api import MAX_ARRAY_SIZE
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.ast import Concat, Slice
 from kinduct.frontends.lucent.core.types import INT, T, leaf_count
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Scope
 
 
 def check_concat(scope: Scope, e: Concat) -> A.Expr:
     """``left | right``: an array literal of both operands' elements."""
-    from kinduct.frontends.lucent.check.typecheck import MAX_ARRAY_SIZE
     parts = [scope.check(e.left), scope.check(e.right)]
     for p, src in zip(parts, (e.left, e.right), strict=True):
         symarrays.refuse(scope.c, "the concatenation", p.ty, src.pos)

@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check import constarg
+from kinduct.frontends.lucent.check.scope_api import Unresolved
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import ConstRef
@@ -41,8 +42,7 @@ from kinduct.frontends.lucent.core.walk import (
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Checker, Scope
     from kinduct.frontends.lucent.core.checked import Node
     from kinduct.frontends.lucent.core.types import Refinement
 
@@ -56,7 +56,6 @@ def enter(c: Checker, d: A.NodeDecl, params: dict[str, A.Expr]) -> None:
     """Before ``d`` is elaborated: what its constant expressions see (``params``, the values
     of its ``const`` parameters in an instance, and its local constants that fold) and its
     ``const`` parameters of unknown value."""
-    from kinduct.frontends.lucent.check.typecheck import Scope, Unresolved
     c.node_consts = dict(params)
     c.unknown_consts = {p.name: d.name for p in d.inputs if p.const and p.name not in params}
     pending = [(name, value) for name, _, value, _ in d.consts if value is not None]
@@ -65,7 +64,7 @@ def enter(c: Checker, d: A.NodeDecl, params: dict[str, A.Expr]) -> None:
         progress, rest = False, []
         for name, value in pending:
             try:
-                v = Scope(c, None, {}, strict_consts=True).check(value)
+                v = c.top_scope({}, strict_consts=True).check(value)
             except Unresolved:
                 rest.append((name, value))
                 continue
@@ -347,9 +346,8 @@ def refuse_stateful(c: Checker, p: A.Expr, var: str, pos: A.Pos) -> None:
 def folded_bound(c: Checker, e: A.Expr) -> int | None:
     """A subrange bound's value where it is constant and known (else the bound becomes a
     predicate checked in the node's scope)."""
-    from kinduct.frontends.lucent.check.typecheck import Scope, Unresolved
     try:
-        v = const_value(Scope(c, None, {}, strict_consts=True).expect(e, INT))
+        v = const_value(c.top_scope({}, strict_consts=True).expect(e, INT))
     except (Unresolved, InputError, UnsupportedError):
         return None
     return None if v is None else int(v)
@@ -368,7 +366,6 @@ def declare(checker: Checker, d: A.NodeDecl, node: Node, scope: Scope) -> dict[s
         if te is None and value is None:
             raise checker.err(f"constant '{name}' needs a type or a value", pos)
         seen.add(name)
-    from kinduct.frontends.lucent.check.typecheck import Unresolved
     pending = [c for c in d.consts if c[2] is not None]
     for name, te, _, pos in d.consts:  # free ones first: defined ones may name them
         if name not in {c[0] for c in pending}:
@@ -403,7 +400,7 @@ def _defined(checker: Checker, node: Node, check: Scope, scope: Scope, name: str
     if declared is not None:
         t, ref = declared
         scope.unify(t, v.ty, value.pos)
-        checker._obligation(node, v, ref, pos, source="Generated")
+        checker.obligation(node, v, ref, pos, source="Generated")
     scope.local_consts[name] = v
 
 

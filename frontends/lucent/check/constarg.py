@@ -22,7 +22,7 @@ from kinduct.frontends.lucent.core.checked import Prop
 from kinduct.frontends.lucent.core.types import BOOL
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Scope
 
 
 @dataclass(eq=False)
@@ -30,7 +30,7 @@ class ActivatedCall(A.Call):
     """The call inside an activation form, before it is checked (a plain call once checked)."""
 
     def check(self, scope: Scope) -> A.Expr:
-        return scope._Call(self)
+        return scope.check_call(self)
 
 
 def owe_constant(scope: Scope, callee: str, param: str, arg: A.Expr, raw: A.Expr,

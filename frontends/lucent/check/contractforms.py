@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kinduct.frontends.lucent.check.typecheck import typed_var
+from kinduct.frontends.lucent.check.scope_api import typed_var
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import Mode
 from kinduct.frontends.lucent.core.types import BOOL, flat, tuple_of
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Checker, Scope
     from kinduct.frontends.lucent.core.checked import Node
 
 
@@ -25,10 +24,10 @@ def define_ghosts(checker: Checker, item: A.ContractItem, node: Node, scope: Sco
     names, types = [], []
     for name, texpr, pos in item.ghosts:
         t, ref = checker.resolve_type(texpr)
-        gname = checker._ghost(node, scope, prefix, name, t, pos)
+        gname = checker.ghost(node, scope, prefix, name, t, pos)
         names.append(gname)
         types.append(t)
-        checker._obligation(node, typed_var(gname, t, pos), ref, pos, contract=True, site=prefix)
+        checker.obligation(node, typed_var(gname, t, pos), ref, pos, contract=True, site=prefix)
     rhs = scope.check(item.expr)
     want = tuple_of(types)
     if flat(want) != flat(rhs.ty):

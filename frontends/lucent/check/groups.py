@@ -18,7 +18,7 @@ from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import collections
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.checker import Checker
+    from kinduct.frontends.lucent.check.scope_api import Checker
 
 
 def width(checker: Checker, e: A.Expr) -> int | None:

@@ -36,8 +36,7 @@ from kinduct.frontends.lucent.core.clocks import Clock
 from kinduct.frontends.lucent.core.types import BOOL, INT, T, flat
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Checker, Scope
     from kinduct.frontends.lucent.core.checked import Node
 
 def make_clock(scope: Scope, cond: A.Expr, positive: bool) -> Clock:

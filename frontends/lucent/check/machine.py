@@ -19,7 +19,7 @@ from kinduct.frontends.lucent.core.machine import (
 from kinduct.frontends.lucent.core.types import BOOL, INT, machine, signed
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Scope
 
 
 def builds(op: str, arg: A.Expr) -> bool:

@@ -17,8 +17,7 @@ from kinduct.frontends.lucent.core.walk import calls_in_decl
 from kinduct.kernel.errors import InputError, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Checker, Scope
     from kinduct.frontends.lucent.core.checked import Node
 
 

@@ -16,13 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from kinduct.frontends.lucent.check import datatypes, recursive
+from kinduct.frontends.lucent.check import ctors, datatypes, recursive
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.types import Refinement, T
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Checker, Scope
 
 
 def declare(checker: Checker, td: A.TypeDecl) -> None:
@@ -35,7 +34,7 @@ def declare(checker: Checker, td: A.TypeDecl) -> None:
         raise checker.err(f"type {td.name} with type parameters needs a definition", td.pos)
     adt = td.type_expr.kind == "adt"
     if adt:
-        datatypes.check_names(checker, td.type_expr)
+        ctors.check_names(checker, td.type_expr)
     if adt:  # a recursive datatype names itself
         checker.poly_types[td.name] = td
     try:
@@ -80,7 +79,7 @@ def instantiate(checker: Checker, td: A.TypeDecl, targs: list[tuple[T, Refinemen
         if td.type_expr.kind == "adt":
             if any(recursive.names(fte, td.name) for fte in recursive.field_types(td.type_expr)):
                 return recursive.instance(checker, td.type_expr, name)
-            items, ref = datatypes.constructors(checker, td.type_expr, name)
+            items, ref = ctors.constructors(checker, td.type_expr, name)
             return T("adt", name, items=items), ref
         if td.type_expr.kind == "enum":
             raise checker.err("an enumeration cannot have type parameters", td.pos)

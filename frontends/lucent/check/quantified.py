@@ -39,7 +39,7 @@ from kinduct.frontends.lucent.core.walk import children
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Scope
 
 
 _TERM_BINOPS = {"and", "or", "xor", "=>", "=", "<>", "<", "<=", ">", ">=", "+", "-", "*"}

@@ -25,7 +25,7 @@ from kinduct.frontends.lucent.core.walk import children, const_value, has_tempor
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Scope
 
 #: Most instances one quantifier may expand into (the product of its variables' domains).
 MAX_INSTANCES = 4096

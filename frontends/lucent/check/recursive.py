@@ -27,6 +27,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any
 
+from kinduct.frontends.lucent.check import ctors
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.native import base
@@ -40,7 +41,7 @@ from kinduct.frontends.lucent.core.types import (
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.checker import Checker
+    from kinduct.frontends.lucent.check.scope_api import Checker
 
 #: Kinds of types a field of a recursive datatype may have besides recursive datatypes.
 _SCALAR = frozenset({"bool", "int", "real", "machine", "abstract", "typevar", "enum"})
@@ -101,9 +102,8 @@ def group(checker: Checker, te: A.TypeExpr, name: str) -> list[tuple[str, A.Type
 
 def declare(checker: Checker, members: list[tuple[str, A.TypeExpr]]) -> T:
     """Declare the recursive datatypes ``members`` (name, body) together; the first's type."""
-    from kinduct.frontends.lucent.check import datatypes
     for _, te in members:
-        datatypes.check_names(checker, te)
+        ctors.check_names(checker, te)
     types = {n: T("adt", n, items=Recursive(n)) for n, _ in members}
     checker.types.update(types)
     try:
@@ -158,8 +158,7 @@ def instance(checker: Checker, te: A.TypeExpr, name: str) -> tuple[T, Refinement
 
 
 def _fill(checker: Checker, t: T, te: A.TypeExpr) -> None:
-    from kinduct.frontends.lucent.check import datatypes
-    items, ref = datatypes.constructors(checker, te, t.name)
+    items, ref = ctors.constructors(checker, te, t.name)
     if not ref.empty:
         pos = next(fte.pos for _, fields, _ in te.args for _, fte in fields)
         for _, fields, _ in te.args:

@@ -29,7 +29,7 @@ from kinduct.frontends.lucent.core.clocks import Clock
 from kinduct.frontends.lucent.core.types import BOOL, flat
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Scope
 
 
 def misplaced(scope: Scope, e: A.When) -> A.Expr:

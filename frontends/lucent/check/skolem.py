@@ -40,7 +40,7 @@ from kinduct.frontends.lucent.core.types import BOOL, T
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Scope
 
 _LAZY_RIGHT = {"==>": True, "and then": True, "or else": True}
 

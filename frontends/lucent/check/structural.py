@@ -14,7 +14,7 @@ from kinduct.frontends.lucent.core.types import INT
 from kinduct.frontends.lucent.core.walk import const_value
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Scope
 
 
 def update(scope: Scope, arg: A.Expr, e: A.Update) -> A.Expr:

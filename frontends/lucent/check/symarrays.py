@@ -51,8 +51,7 @@ from kinduct.frontends.lucent.core.walk import (
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Checker, Scope
     from kinduct.frontends.lucent.core.checked import Node
 
 
@@ -62,9 +61,8 @@ def size(c: Checker, e: A.Expr) -> int | A.Expr:
     """The size ``e`` of an array type or of ``x ^ e``: its value where it folds, else the
     checked expression (over free constants, and the ``const`` parameters of a node analysed
     for every value of them)."""
-    from kinduct.frontends.lucent.check.typecheck import Scope
     env = {n: INT for n, owner in c.unknown_consts.items() if owner == c.symbolic_node}
-    checked = Scope(c, None, env, strict_consts=c.strict).expect(e, INT)
+    checked = c.top_scope(env, strict_consts=c.strict).expect(e, INT)
     v = const_value(checked)
     if v is not None:
         return int(v)

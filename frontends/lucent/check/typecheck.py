@@ -24,6 +24,7 @@ from kinduct.frontends.lucent.check import (
     structural,
     symarrays,
 )
+from kinduct.frontends.lucent.check.scope_api import MAX_ARRAY_SIZE, Unresolved
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import ConstRef, Mode, Node, Prop
@@ -34,24 +35,7 @@ from kinduct.frontends.lucent.core.walk import const_value, needs_stream, refuse
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.checker import Checker
-
-#: Arrays are expanded into one stream per element: a larger size is refused before anything
-#: is allocated (Kind 2 keeps arrays symbolic; kinduct does not).
-MAX_ARRAY_SIZE = 100_000
-
-
-class Unresolved(Exception):
-    pass
-
-
-def typed_var(name: str, t: T, pos: A.Pos) -> A.Var:
-    return A.Var(name, pos=pos, ty=t)
-
-
-def compatible_flat(a: list[T], b: list[T]) -> bool:
-    return len(a) == len(b) and all(x == y for x, y in zip(a, b, strict=True))
-
+    from kinduct.frontends.lucent.check.scope_api import Checker
 
 class Scope:
     """Name resolution and typing of expressions inside one node (or at top level): the
@@ -155,6 +139,10 @@ class Scope:
 
     def _Slice(self, e: A.Slice) -> A.Expr:
         return concat.check_slice(self, e)
+
+    def check_call(self, e: A.Call) -> A.Expr:
+        """A node call checked as an expression (the arguments, the call's clock and id)."""
+        return self._Call(e)
 
     def clocked(self, e: A.Expr) -> A.Expr:
         """``e`` (a ``pre``, ``->``, call or ``any``) marked with the lazy branch's clock."""

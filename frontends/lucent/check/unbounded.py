@@ -34,7 +34,7 @@ from kinduct.frontends.lucent.core.walk import (
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Scope
 
 
 def _quantifiable(t: T) -> bool:

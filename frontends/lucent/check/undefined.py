@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING
 from kinduct.frontends.lucent.core import ast as A
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.check.checker import Checker
-    from kinduct.frontends.lucent.check.typecheck import Scope
+    from kinduct.frontends.lucent.check.scope_api import Checker, Scope
     from kinduct.frontends.lucent.core.checked import Node
 
 

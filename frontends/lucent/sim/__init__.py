@@ -3,6 +3,9 @@
 Rule: may import ``core/`` only; never ``smt/`` (its sibling; the two meet in ``trace/``).
 
 - ``simulate``: the interpreter of a node over Python values.
+- ``instance_api``: the protocol ``Instance`` the feature modules are written against (they
+  never import ``simulate``, which imports them).
+- ``defaults``: every type's default value, and the value classes ``Fun`` and ``SymList``.
 - ``canonical``: the canonical text of a value, equal exactly where ``=`` holds.
 - ``collections_sim``: sets and maps on the simulator.
 - ``recursive``: recursive datatypes as trees, their text and how it is read back.

@@ -40,10 +40,11 @@ from kinduct.frontends.lucent.core.types import (
     scalar_paths,
 )
 from kinduct.frontends.lucent.core.values import SimulationError
+from kinduct.frontends.lucent.sim.defaults import Fun, default_value
 from kinduct.kernel import arrays
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.sim.simulate import Instance
+    from kinduct.frontends.lucent.sim.instance_api import Instance
 
 #: Most combinations of values a quantifier over an infinite domain is evaluated on.
 MAX_CANDIDATES = 10_000
@@ -68,38 +69,6 @@ def finitized(v: Any) -> bool:
     if isinstance(v, Fun):
         return finitized(v.default) or any(finitized(x) for x in v.entries.values())
     return False
-
-
-class Fun:
-    """A total function of keys (curried over their leaves, as an SMT array): ``default``
-    (a value, or a :class:`Fun` of the next leaves) but at the leaves of ``entries``."""
-
-    def __init__(self, default: Any, entries: dict[Any, Any] | None = None) -> None:
-        self.default = default
-        self.entries = dict(entries or {})
-
-    def get(self, key: tuple) -> Any:
-        v = self.entries.get(key[0], self.default)
-        return v.get(key[1:]) if len(key) > 1 else v
-
-    def set(self, key: tuple, value: Any) -> Fun:
-        inner = value if len(key) == 1 else self.get(key[:1]).set(key[1:], value)
-        return Fun(self.default, {**self.entries, key[0]: inner})
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Fun):
-            return False
-        return self.default == other.default and all(
-            self.entries.get(k, self.default) == other.entries.get(k, other.default)
-            for k in set(self.entries) | set(other.entries))
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"Fun({self.default!r}, {self.entries!r})"
 
 
 # ---- keys ----
@@ -142,19 +111,6 @@ def _canonical(key: tuple, t: T) -> bool:
 
 
 # ---- values ----
-
-def default(t: T) -> Any:
-    """The simulator's default value of a set, map or ``lift`` leaf type."""
-    from kinduct.frontends.lucent.sim.simulate import default_value
-    if t.kind == "set":
-        return frozenset()
-    if t.kind == "lift":
-        value: Any = default_value(t.items[1])
-        for _ in scalar_paths(t.items[0]):
-            value = Fun(value)
-        return value
-    return assemble("", t, lambda _n, lt: default_value(lt))
-
 
 def _scalar(v: Any, t: T) -> Any:
     if t.kind == "machine":
@@ -227,10 +183,9 @@ def from_trace(value: Any, t: T) -> Any:
 
 def part_holds(inst: Instance, value: Any, part: tuple, ref: Any) -> bool:
     """A refinement of a set's elements, a map's keys or its values at bound keys."""
-    from kinduct.frontends.lucent.sim.simulate import refinement_holds
     which, kt = part
     keys = value["%dom"] if isinstance(value, MapParts) else value
-    return all(refinement_holds(inst, map_value(value, k) if which == "value" else value_of(k, kt), ref)
+    return all(inst.holds(map_value(value, k) if which == "value" else value_of(k, kt), ref)
                for k in keys)
 
 
@@ -320,7 +275,6 @@ def _numbers(inst: Instance, t: T) -> set[Any]:
 
 
 def _quantifier(inst: Instance, e: UQuant) -> bool:
-    from kinduct.frontends.lucent.sim.simulate import default_value, refinement_holds
     guards = _guards(e)
     exact = all(n in guards for n, _, _ in e.params)
     domains: list[list[Any]] = []
@@ -342,7 +296,7 @@ def _quantifier(inst: Instance, e: UQuant) -> bool:
                 break
             for (name, _, _), v in zip(e.params, values, strict=True):
                 inst.cur[name] = v
-            if not all(ref.empty or refinement_holds(inst, v, ref)
+            if not all(ref.empty or inst.holds(v, ref)
                        for (_, _, ref), v in zip(e.params, values, strict=True)):
                 continue
             if bool(inst.eval(e.body)) is want:

@@ -8,6 +8,7 @@ from typing import Any
 
 from kinduct.frontends.lucent.core.native import Junk, join
 from kinduct.frontends.lucent.core.types import Adt, T, recursive
+from kinduct.frontends.lucent.sim.defaults import default_value
 from kinduct.kernel.datatypes import Tree
 
 # ---- sorts and terms ----
@@ -42,7 +43,6 @@ def value(v: Any, t: T, other: Callable[[Any, T], Any]) -> Any:
         return t.items.index(v.ctor)
     if t.kind != "adt" or recursive(t):
         return other(v, t)
-    from kinduct.frontends.lucent.sim.simulate import default_value
     i = next(k for k, (c, _) in enumerate(t.items) if c == v.ctor)
     args = iter(v.args)
     out: dict[str, Any] = {"%tag": i}
@@ -63,7 +63,6 @@ def tree(v: Any, t: T) -> Tree:
 def from_tree(v: Tree, t: T) -> Adt:
     """The simulator's value of a non-recursive datatype from a tree of its constructor's
     fields (the other constructors' fields at their defaults)."""
-    from kinduct.frontends.lucent.sim.simulate import default_value
     i = next(k for k, (c, _) in enumerate(t.items) if c == v.ctor)
     active = dict(zip((f for f, _ in t.items[i][1]), v.args, strict=True))
     return Adt({"%tag": i, **{f"{c}.{f}": active[f] if k == i else default_value(ft)

@@ -8,13 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
-from kinduct.frontends.lucent.core.native import base, join
+from kinduct.frontends.lucent.core.native import join
 from kinduct.frontends.lucent.core.types import (
     T,
     ctor_index,
     recursive,
 )
 from kinduct.frontends.lucent.sim import native
+from kinduct.frontends.lucent.sim.defaults import default_value
 from kinduct.kernel import datatypes as kd
 from kinduct.kernel.datatypes import Tree
 from kinduct.kernel.report import format_value
@@ -23,15 +24,6 @@ if TYPE_CHECKING:
     pass
 
 #: Kinds of types a field of a recursive datatype may have besides recursive datatypes.
-
-
-def default(t: T) -> Tree:
-    """A value of ``t``: its first constructor that builds a finite value, of defaults."""
-    from kinduct.frontends.lucent.sim.simulate import default_value
-    i = base(t)
-    assert i is not None  # checked at the declaration
-    ctor, fields = t.items[i]
-    return Tree(ctor, tuple(default_value(ft) for _, ft in fields))
 
 
 def evaluate(inst: Any, e: A.Expr) -> Any:
@@ -50,8 +42,7 @@ def evaluate(inst: Any, e: A.Expr) -> Any:
                              e.ty, lambda key, ft: inst.sim.oracle(f"{name}%junk{key}", ft,
                                                                    inst.step_no))
     if not getattr(e, "owed", False):  # a pattern's read, used only where the pattern matches
-        from kinduct.frontends.lucent.sim.simulate import default_value
-        return default_value(e.ty)
+            return default_value(e.ty)
     return inst.sim.oracle(name, e.ty, inst.step_no)
 
 

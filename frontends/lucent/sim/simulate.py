@@ -42,33 +42,9 @@ from kinduct.frontends.lucent.core.types import (
 from kinduct.frontends.lucent.core.types import leaves as value_leaves
 from kinduct.frontends.lucent.core.values import SimulationError, binop_value
 from kinduct.frontends.lucent.sim import domains, quantified, recursive, symarrays_sim
+from kinduct.frontends.lucent.sim.defaults import default_value
 
 Oracle = Callable[[str, T, int], Any]
-
-
-def default_value(t: T) -> Any:
-    if t.kind in ("set", "map", "lift"):
-        from kinduct.frontends.lucent.sim.collections_sim import default
-        return default(t)
-    if t.kind in ("symarray", "ilift"):  # no elements known; an ilift leaf: a function
-        from kinduct.frontends.lucent.sim.collections_sim import Fun
-        from kinduct.frontends.lucent.sim.symarrays_sim import SymList
-        return SymList([]) if t.kind == "symarray" else Fun(default_value(t.items[0]))
-    if t.kind == "bool":
-        return False
-    if t.kind == "real":
-        return Fraction(0)
-    if t.kind == "record":
-        return {f: default_value(ft) for f, ft in t.items}
-    if t.kind == "adt" and recursive_type(t):
-        return recursive.default(t)
-    if t.kind == "adt":
-        return Adt({"%tag": 0, **{k: default_value(ft) for k, ft in adt_fields(t)}}, t)
-    if t.kind == "array":
-        return [default_value(t.items[0]) for _ in range(t.size)]
-    if t.kind == "tuple":
-        return [default_value(i) for i in t.items]
-    return 0
 
 
 def default_oracle(name: str, t: T, step: int) -> Any:
@@ -239,6 +215,10 @@ class Instance:
             for n, x in zip(names, _flatten(v), strict=True):
                 self.cur[n] = x
         return self.cur[name]
+
+    def holds(self, value: Any, ref: Any) -> bool:
+        """Whether ``value`` has the refinement type ``ref`` here (:func:`refinement_holds`)."""
+        return refinement_holds(self, value, ref)
 
     def eval(self, e: A.Expr) -> Any:  # noqa: C901 - one case per construct
         if isinstance(e, A.Lit):

@@ -17,23 +17,10 @@ from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import ConstRef, SymDef
 from kinduct.frontends.lucent.core.types import INT, SymArr, T
 from kinduct.frontends.lucent.core.walk import subterms
+from kinduct.frontends.lucent.sim.defaults import SymList, default_value
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.sim.simulate import Instance
-
-
-class SymList(list):
-    """The elements of an array of symbolic size; ``whole``: the element at any index (an
-    oracle's array, out-of-range reads included), or None."""
-
-    def __init__(self, items: Any, whole: Callable[[int], Any] | None = None) -> None:
-        super().__init__(items)
-        self.whole = whole
-
-    def at(self, i: int, default: Callable[[], Any]) -> Any:
-        if 0 <= i < len(self):
-            return self[i]
-        return self.whole(i) if self.whole is not None else default()
+    from kinduct.frontends.lucent.sim.instance_api import Instance
 
 
 def has_symarray(t: T) -> bool:
@@ -78,7 +65,6 @@ def size_in(dim: A.Expr, lookup: Callable[[str, bool], Any]) -> int:
 def materialize(value: Any, t: T, size_of: Callable[[A.Expr], int]) -> Any:
     """A value read by the oracle (a symbolic-size array: a :class:`~.types.SymArr` of
     functions of the indices) as the simulator's value."""
-    from kinduct.frontends.lucent.sim.simulate import default_value
     if t.kind == "symarray":
         elem = t.items[0]
         if not isinstance(value, SymArr):
@@ -115,7 +101,6 @@ def size(inst: Instance, t: T) -> int:
 
 def read(inst: Instance, e: A.Index) -> Any:
     """``A[i]``: the element, or out of range the oracle's value at ``i``."""
-    from kinduct.frontends.lucent.sim.simulate import default_value
     a, i = inst.eval(e.arg), inst.eval(e.index)
     if 0 <= i < len(a):
         return a[i]

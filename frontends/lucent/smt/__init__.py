@@ -3,6 +3,12 @@
 Rule: may import ``core/`` only; never ``sim/``.
 
 - ``translate``: the translator (one instance per node call) and the SMT sort of a type.
+- ``expressions``: checked expressions to terms, one case per construct.
+- ``contracts``: an instance's contract, properties and refinement obligations.
+- ``inst_api``: the protocols ``Translator`` and ``Inst`` the feature modules are written
+  against (they never import ``translate``, which imports them).
+- ``sorts``: the SMT sort of a scalar leaf (a recursive datatype's excepted).
+- ``exists``: quantifier elimination for choices (where a value can be chosen).
 - ``clocks``: the clocks of lazy branches and activations as terms.
 - ``division``: ``/``, ``div`` and ``mod`` as linear constraints and functions.
 - ``outside``: out-of-range array reads, functions of the array and index within a step.

@@ -21,7 +21,7 @@ from kinduct.frontends.lucent.core.clocks import Clock, clock_of
 from kinduct.frontends.lucent.core.types import BOOL, leaves
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import Inst
+    from kinduct.frontends.lucent.smt.inst_api import Inst
 
 class ClockTerms:
     """The terms of the clocks of one node instance ``inst``; ``site``: its caller's instance

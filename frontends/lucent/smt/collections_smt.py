@@ -27,8 +27,6 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from pysmt.fnode import FNode
-from pysmt.typing import BOOL as SBOOL
-from pysmt.typing import ArrayType
 
 from kinduct.frontends.lucent.core import collections as C
 from kinduct.frontends.lucent.core.types import (
@@ -40,9 +38,10 @@ from kinduct.frontends.lucent.core.types import (
     rebuild,
     scalar_paths,
 )
+from kinduct.frontends.lucent.smt.sorts import scalar_sort
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import Inst
+    from kinduct.frontends.lucent.smt.inst_api import Inst
 
 
 def contains_container(t: T) -> bool:
@@ -54,15 +53,6 @@ def structural(t: T) -> bool:
     """Whether Lucent's equality on ``t`` is not the equality of its encoding's leaves: sets
     and maps (cells outside their members), datatypes (fields of other constructors)."""
     return t.kind in ("set", "map", "lift", "adt") or any(structural(c) for c in components(t))
-
-
-def sort(t: T) -> Any:
-    """The SMT sort of a ``set`` or ``lift`` leaf: arrays curried over the key's leaves."""
-    from kinduct.frontends.lucent.smt.translate import smt_type
-    elem = SBOOL if t.kind == "set" else smt_type(t.items[1])
-    for _, lt in reversed(scalar_paths(t.items[0])):
-        elem = ArrayType(smt_type(lt), elem)
-    return elem
 
 
 def _default(mgr, x: FNode) -> FNode:
@@ -146,8 +136,7 @@ def _has_adt(t: T) -> bool:
 
 
 def bound_keys(mgr, key: T) -> list[FNode]:
-    from kinduct.frontends.lucent.smt.translate import smt_type
-    return [mgr.FreshSymbol(smt_type(lt), template="_key%d") for _, lt in scalar_paths(key)]
+    return [mgr.FreshSymbol(scalar_sort(lt), template="_key%d") for _, lt in scalar_paths(key)]
 
 
 def key_value(key: T, syms: list[FNode]) -> Any:
@@ -170,10 +159,9 @@ def store(mgr, arr: FNode, keys: list[FNode], value: FNode) -> FNode:
 
 def empty(mgr, t: T) -> FNode:
     """The empty set of type ``t``: arrays of ``False``."""
-    from kinduct.frontends.lucent.smt.translate import smt_type
     term = mgr.FALSE()
     for _, lt in reversed(scalar_paths(t.items[0])):
-        term = mgr.Array(smt_type(lt), term)
+        term = mgr.Array(scalar_sort(lt), term)
     return term
 
 
@@ -350,12 +338,11 @@ def _witnessed(env, formula: FNode, fresh) -> FNode:
 def part_constraints(inst: Inst, term: Any, key: tuple, ref: Any) -> list[FNode]:
     """A refinement of a set's elements (``("elem", T)``), a map's keys (``("key", K)``) or
     values (``("value", K)``): quantified over the elements or bound keys."""
-    from kinduct.frontends.lucent.smt import refine
     mgr = inst.mgr
     part, kt = key
     syms = bound_keys(mgr, kt)
     dom = term["%dom"] if isinstance(term, MapParts) else term
     guard = mgr.And(canonical(mgr, kt, iter(syms)), select(mgr, dom, syms))
     target = read(mgr, term, syms) if part == "value" else key_value(kt, syms)
-    body = mgr.And(refine.constraints(inst, target, ref))
+    body = mgr.And(inst.refine_term(target, ref))
     return [mgr.ForAll(syms, mgr.Implies(guard, body))]

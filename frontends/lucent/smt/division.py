@@ -17,7 +17,7 @@ from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import Inst
+    from kinduct.frontends.lucent.smt.inst_api import Inst
 
 
 def division(inst: Inst, e: A.Binop, a: FNode, b: FNode) -> FNode:

@@ -31,7 +31,7 @@ from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
     from kinduct.frontends.lucent.core import ast as A
-    from kinduct.frontends.lucent.smt.translate import Translator
+    from kinduct.frontends.lucent.smt.inst_api import Translator
 
 def abstract_names(t: T, seen: set[int] | None = None) -> set[str]:
     """The abstract types among the leaves of ``t`` (inside sets, maps and recursive

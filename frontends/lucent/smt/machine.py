@@ -15,7 +15,7 @@ from kinduct.frontends.lucent.core.types import INT, T, signed
 from kinduct.frontends.lucent.core.walk import const_value
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import Inst
+    from kinduct.frontends.lucent.smt.inst_api import Inst
 
 
 def smt_type(t: T):

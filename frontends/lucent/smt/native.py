@@ -26,6 +26,7 @@ from pysmt.typing import PySMTType
 
 from kinduct.frontends.lucent.core.native import Junk, join, paths, split
 from kinduct.frontends.lucent.core.types import Adt, T, recursive
+from kinduct.frontends.lucent.smt.sorts import scalar_sort
 from kinduct.kernel import datatypes as kd
 
 # ---- sorts and terms ----
@@ -36,8 +37,7 @@ def sort(env: Environment, t: T) -> PySMTType:
         return kd.sort_type(env, t.name)
     if t.kind in ("enum", "adt"):
         return _declared(env, t).type
-    from kinduct.frontends.lucent.smt.translate import smt_type
-    return smt_type(t)
+    return scalar_sort(t)
 
 
 def _declared(env: Environment, t: T) -> kd.Sort:

@@ -24,7 +24,7 @@ from kinduct.frontends.lucent.core.walk import (
 )
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import Inst, STerm
+    from kinduct.frontends.lucent.smt.inst_api import Inst, STerm
 
 
 def constraints(inst: Inst, term: STerm, ref: Refinement, stream: str | None = None) -> list[FNode]:

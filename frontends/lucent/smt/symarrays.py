@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from pysmt.fnode import FNode
 from pysmt.typing import INT as SINT
-from pysmt.typing import ArrayType
 
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import BoundRead, SymDef
@@ -17,16 +16,10 @@ from kinduct.frontends.lucent.core.walk import const_value, uid_nodes_reading
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import Inst, STerm
+    from kinduct.frontends.lucent.smt.inst_api import Inst, STerm
 
 
 # ---- types ----
-
-
-def sort(t: T) -> Any:
-    """The SMT sort of an ``ilift`` leaf: an array from the indices."""
-    from kinduct.frontends.lucent.smt.translate import smt_type
-    return ArrayType(SINT, smt_type(t.items[0]))
 
 
 def dim(inst: Inst, t: T) -> FNode:
@@ -119,7 +112,6 @@ def refine_elements(inst: Inst, term: SymArr, sub) -> list[FNode]:
     """The refinement ``sub`` of every element of ``term``: one ``forall``, so a predicate
     may not hold what needs a stream of its own per element (a division, a read out of
     range), refused where it does."""
-    from kinduct.frontends.lucent.smt import refine
     mgr = inst.mgr
     todo = [sub]
     while todo:
@@ -134,7 +126,7 @@ def refine_elements(inst: Inst, term: SymArr, sub) -> list[FNode]:
                     "array of symbolic size", SourceLocation(inst.tr.file, at.line, at.col),
                     A.source_line(inst.tr.checked.text, at.line))
     k = _bound(inst)
-    parts = refine.constraints(inst, element(inst, term, k), sub)
+    parts = inst.refine_term(element(inst, term, k), sub)
     if not parts:
         return []
     return [mgr.ForAll([k], mgr.Implies(_inside(inst, k, dim(inst, term.ty)), mgr.And(parts)))]

@@ -1,5 +1,5 @@
 """Choices of arrays of symbolic size (``any@<Nat^n>``, ``any { A: int^n | A[0] > 0 }``):
-where a value can be chosen, as :func:`.choice.possible` decides it for scalars.
+where a value can be chosen, as :func:`.exists.possible` decides it for scalars.
 
 An ``any`` picks a value satisfying its constraint where one exists and an arbitrary one
 elsewhere (Kind 2's reading); the constraint is assumed under that existence condition, never
@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pysmt.fnode import FNode
 
+from kinduct.frontends.lucent.smt import exists
+
 
 def possible(env, chosen: list[FNode], want: FNode) -> FNode | None:
     """Where a choice of arrays (``any`` of a symbolic size) can be made (a value is chosen
@@ -22,7 +24,6 @@ def possible(env, chosen: list[FNode], want: FNode) -> FNode | None:
     scalar (equal indices, equal values) and each element refinement its instances at those
     reads and the existence of one element, whose quantifiers z3 eliminates; else the
     constraint's ``exists``."""
-    from kinduct.frontends.lucent.smt import choice
     arrays = {x for x in chosen if x.get_type().is_array_type()}
     if not arrays:
         return None
@@ -31,7 +32,7 @@ def possible(env, chosen: list[FNode], want: FNode) -> FNode | None:
     if reduced is not None:
         formula, scalars = reduced
         others = [x for x in chosen if x not in arrays] + scalars
-        can = choice.possible(env, others, formula) if others else formula
+        can = exists.possible(env, others, formula) if others else formula
         if can is not None:
             return can
     return mgr.Exists(chosen, want)
@@ -41,7 +42,6 @@ def _reads_as_scalars(env, arrays: set[FNode], want: FNode
                       ) -> tuple[FNode, list[FNode]] | None:
     """``want`` over fresh scalars standing for the reads of ``arrays`` (see
     :func:`possible`), quantifier-free, or None where the arrays occur otherwise."""
-    from kinduct.frontends.lucent.smt import choice
     mgr = env.formula_manager
 
     def sub(f: FNode, subs: dict[FNode, FNode]) -> FNode:
@@ -89,8 +89,8 @@ def _reads_as_scalars(env, arrays: set[FNode], want: FNode
         each = sub(body, {x: one[x.arg(0)] for x in mine})
         if k in env.fvo.get_free_variables(each):
             return None
-        some = choice.possible(env, list(one.values()), each)
-        nonempty = choice.possible(env, [k], inside)
+        some = exists.possible(env, list(one.values()), each)
+        nonempty = exists.possible(env, [k], inside)
         if some is None or nonempty is None:
             return None
         out.append(mgr.Or(mgr.Not(nonempty), some))

@@ -17,38 +17,29 @@ Properties of called nodes are checked in the caller's context and named by call
 from __future__ import annotations
 
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import replace
 from fractions import Fraction
-from typing import Any
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
-from pysmt.typing import BOOL as SBOOL
 from pysmt.typing import INT as SINT
-from pysmt.typing import REAL as SREAL
 
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core import quantified
 from kinduct.frontends.lucent.core.checked import (
-    BoundRead,
     Checked,
     ConstRef,
     Node,
     Prop,
     Quantified,
     Refines,
-    SymDef,
-    UQuant,
 )
 from kinduct.frontends.lucent.core.clocks import Clock, clock_of
 from kinduct.frontends.lucent.core.types import (
-    BOOL,
     Adt,
     MapParts,
     SymArr,
     T,
-    adt_fields,
     assemble,
     flat,
     leaves,
@@ -57,24 +48,21 @@ from kinduct.frontends.lucent.core.types import (
     scalar_paths,
 )
 from kinduct.frontends.lucent.smt import (
-    choice,
     collections_smt,
+    contracts,
     domains,
-    machine,
-    obligations,
+    expressions,
     recursive,
     refine,
     symarrays,
-    unbounded,
 )
 from kinduct.frontends.lucent.smt.clocks import ClockTerms
-from kinduct.frontends.lucent.smt.division import division
 from kinduct.frontends.lucent.smt.elements import Elements, assert_pos, equation_element, start
+from kinduct.frontends.lucent.smt.inst_api import STerm
 from kinduct.frontends.lucent.smt.outside import outside_congruence
+from kinduct.frontends.lucent.smt.sorts import scalar_sort
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuilder
-
-STerm = Any  # FNode, or a list (tuple/array) / dict (record) of STerms
 
 
 def smt_type(t: T, env: Environment | None = None):
@@ -84,17 +72,7 @@ def smt_type(t: T, env: Environment | None = None):
         if env is None:
             raise TypeError(f"the sort of the recursive datatype {t} needs its environment")
         return recursive.sort(env, t)
-    if t.kind == "bool":
-        return SBOOL
-    if t.kind == "real":
-        return SREAL
-    if t.kind == "machine":
-        return machine.smt_type(t)
-    if t.kind in ("set", "lift"):
-        return collections_smt.sort(t)
-    if t.kind == "ilift":
-        return symarrays.sort(t)
-    return SINT
+    return scalar_sort(t)
 
 
 class PropInfo:
@@ -356,16 +334,9 @@ class Inst:
             for names, e in node.eqs:
                 if all(n in node.ghosts for n in names):
                     self.define(names, e)
-        self.refinements(abstract, owed)
+        contracts.refinements(self, abstract, owed)
         if abstract:
-            for g in node.guarantees:
-                with tr.element(node.name, "guarantee", g.name, g.pos):
-                    tr.assume(owed(self.expr(g.expr)))
-            for m in node.modes:
-                req = mgr.And([self.expr(r) for r in m.requires])
-                for _, e, pos in m.ensures:
-                    with tr.element(node.name, "ensure", f"ensure[L{pos.line}C{pos.col}]", pos):
-                        tr.assume(owed(mgr.Implies(req, self.expr(e))))
+            contracts.assume_contract(self, owed)
         else:
             for names, e in node.eqs:
                 self.define(names, e)
@@ -374,37 +345,8 @@ class Inst:
                 with tr.element(node.name, "assertion", f"assertion[L{p.line}C{p.col}]", p):
                     tr.assume(self.expr(a))
         if not abstract and self.owes():
-            for p in node.props:
-                tr.add_property(self.prefix + p.name, self.expr(p.expr), p, self.prefix)
-            for g in node.guarantees:
-                tr.add_property(self.prefix + g.name, owed(self.expr(g.expr)), g, self.prefix,
-                                "Guarantee")
-            for m in node.modes:
-                req = mgr.And([self.expr(r) for r in m.requires])
-                # Kind 2's non-vacuity check: the mode can be active (Kind 2 does not wait for a
-                # callee's assumptions here); a mode that never can is reported unreachable.
-                reach = Prop(f"{m.site}{m.name}[L{m.pos.line}C{m.pos.col}]", _conj(m.requires), m.pos,
-                             "NonVacuityCheck", kind="reachable")
-                tr.add_property(self.prefix + reach.name, req, reach, self.prefix)
-                for name, e, pos in m.ensures:
-                    p = Prop(name, A.Binop("=>", _conj(m.requires), e, ty=e.ty), pos, "Ensure",
-                             sofar=node.sofar)
-                    tr.add_property(self.prefix + name, owed(mgr.Implies(req, self.expr(e))), p,
-                                    self.prefix, "Ensure")
-            if node.modes and self.top:
-                any_mode = _disj([_conj(m.requires) for m in node.modes])
-                origins = {m.contract for m in node.modes}
-                name = f"{origins.pop()}._one_mode_active" if len(origins) == 1 and \
-                    node.modes[0].contract else "_one_mode_active"
-                p = Prop(name, any_mode, node.decl.pos, "OneModeActive")
-                tr.add_property(self.prefix + name, self.expr(any_mode), p, self.prefix,
-                                "OneModeActive")
-        for a in node.assumes:
-            if self.top:
-                with tr.element(node.name, "assumption", a.name, a.pos):
-                    tr.assume(self.expr(a.expr))
-            else:
-                tr.add_property(self.prefix + a.name, self.expr(a.expr), a, self.prefix, "Assumption")
+            contracts.add_properties(self, owed)
+        contracts.assumptions(self)
         return [self.env[n] for n in node.outputs]
 
     def owes(self) -> bool:
@@ -433,48 +375,6 @@ class Inst:
                                  not equation_element([n], node.ghosts, node.locals, node.pres)):
                 self.tr.assume(self.equal(x, y))
         self.tr.guard = guard
-
-    def refinements(self, abstract: bool, owed) -> None:
-        """Refinement types: assumptions on the main node's inputs, obligations on a callee's
-        inputs (checked at the call site, Kind 2's source ``Assumption``), on outputs
-        (``Guarantee``, owed while the assumptions hold) and on locals (``Generated``, placed
-        at their ``var`` section); an abstracted callee's outputs are assumed to have their
-        types. Obligations are named by :func:`obligations.named`."""
-        tr, node, mgr = self.tr, self.node, self.mgr
-        entries: list[tuple[STerm, Prop]] = []
-        for n, ref in node.refinements.items():
-            pos, sofar = node.var_pos[n], None
-            if n in node.inputs:
-                if self.top:
-                    tr.assume(mgr.And(self.refinement(n, ref)))
-                    continue
-                source = "Assumption"
-            elif n in node.outputs:
-                if abstract:
-                    tr.assume(owed(mgr.And(self.refinement(n, ref))))
-                    continue
-                if not self.owes():
-                    continue
-                source, sofar = "Guarantee", node.sofar
-            elif abstract or not self.owes():
-                continue
-            else:
-                source, pos = "Generated", node.decl_pos.get(n, pos)
-            entries.append((self.env[n], Prop(n, A.Var(n, pos=pos, ty=node.types[n]), pos, source,
-                                              ref=ref, sofar=sofar)))
-        for p in node.obligations:
-            # an abstracted callee with a body owes its contract's obligations in its own
-            # analysis; an imported one, which has none, owes them here (Kind 2: Generated)
-            if abstract and not (p.contract and node.imported) or not abstract and not self.owes():
-                continue
-            entries.append((self.expr(p.expr), replace(p, source="Generated") if abstract else p))
-        for term, p in obligations.named(entries):
-            f = mgr.And(self.refine_term(term, p.ref))
-            tr.add_property(f"{self.prefix}{p.name}", owed(f) if p.sofar else f, p, self.prefix)
-        if self.top and not abstract:
-            for p in tr.checked.const_obligations:
-                tr.add_property(p.name, mgr.And(self.refine_term(self.expr(p.expr), p.ref)), p,
-                                self.prefix)
 
     def refinement(self, n: str, ref) -> list[FNode]:
         """The constraints of ``ref`` on the stream ``n`` (components included)."""
@@ -569,121 +469,10 @@ class Inst:
         uid = getattr(e, "uid", None)
         if uid is not None and uid in self.memo:
             return self.memo[uid]
-        result = self._expr(e)
+        result = expressions.translate(self, e)
         if uid is not None:
             self.memo[uid] = result
         return result
-
-    def _expr(self, e: A.Expr) -> STerm:  # noqa: C901
-        mgr = self.mgr
-        if isinstance(e, A.Unop):
-            if e.op == "pre":
-                return self.pre(e)
-            a = self.expr(e.arg)
-            if e.ty.kind == "machine" or e.arg.ty.kind == "machine":
-                return machine.translate_unop(self, e, a)
-            if e.op == "not":
-                return mgr.Not(a)
-            if e.op == "neg":
-                return mgr.Minus(mgr.Int(0) if e.ty.kind == "int" else mgr.Real(0), a)
-            if e.op == "to_real":
-                return a if e.arg.ty.kind == "real" else mgr.ToReal(a)
-            if e.op == "to_int":
-                if e.arg.ty.kind == "int":
-                    return a
-                i = self.fresh(e.uid, e.ty)
-                self.tr.assume(mgr.And(mgr.LE(mgr.ToReal(i), a),
-                                                 mgr.LT(a, mgr.Plus(mgr.ToReal(i), mgr.Real(1)))))
-                return i
-        if isinstance(e, A.Binop):
-            op = e.op
-            if op == "->":
-                return self.ite(self.clocks.first_of(clock_of(e)), self.expr(e.left), self.expr(e.right))
-            a = self.expr(e.left)
-            b = self.expr(e.right)
-            if e.left.ty.kind == "machine" and op not in ("=", "<>"):
-                return machine.translate_binop(mgr, e, a, b)
-            if op == "and":
-                return mgr.And(a, b)
-            if op == "or":
-                return mgr.Or(a, b)
-            if op == "xor":
-                return mgr.Not(mgr.Iff(a, b))
-            if op == "=>":
-                return mgr.Implies(a, b)
-            if op in ("=", "<>") and collections_smt.contains_container(e.left.ty):
-                eq = collections_smt.same(self, a, b, e.left.ty)
-                return eq if op == "=" else mgr.Not(eq)
-            if op == "=":
-                return self.same(a, b)
-            if op == "<>":
-                return mgr.Not(self.same(a, b))
-            if op in ("<", "<=", ">", ">="):
-                return {"<": mgr.LT, "<=": mgr.LE, ">": mgr.GT, ">=": mgr.GE}[op](a, b)
-            if op == "+":
-                return mgr.Plus(a, b)
-            if op == "-":
-                return mgr.Minus(a, b)
-            if op == "*":
-                return mgr.Times(a, b)
-            if op in ("/", "div", "mod"):
-                return division(self, e, a, b)
-        if isinstance(e, A.Ite):
-            return self.ite(self.expr(e.cond), self.expr(e.then), self.expr(e.orelse))
-        if isinstance(e, A.Call):
-            return self.call(e)
-        if isinstance(e, (A.TupleE, A.ArrayLit)):
-            return [self.expr(x) for x in e.items]
-        if isinstance(e, A.Index):
-            if e.arg.ty.kind == "symarray" or isinstance(e, BoundRead):
-                return symarrays.read(self, e)
-            a = self.expr(e.arg)
-            if e.arg.ty.kind == "tuple":
-                return a[e.index.value]
-            i = self.tr.b.env.simplifier.simplify(self.expr(e.index))
-            if i.is_constant() and 0 <= i.constant_value() < len(a):
-                return a[i.constant_value()]
-            # out of range, the read is unspecified (as in Kind 2), never clamped; within a
-            # step, a function of the array read and the index (``outside_reads``)
-            acc = self.tr.input(self.prefix + e.uid, e.ty)
-            array = tuple(x for elem in a for x in leaves(elem))
-            self.tr.outside_reads.setdefault(array, []).append((i, leaves(acc)))
-            if i.is_constant():
-                return acc
-            for k in range(len(a) - 1, -1, -1):
-                acc = self.ite(mgr.Equals(i, mgr.Int(k)), a[k], acc)
-            return acc
-        if isinstance(e, (A.Caret, SymDef)) or e.ty.kind == "symarray" and \
-                isinstance(e, A.Update):
-            return symarrays.translate(self, e)
-        if isinstance(e, A.Update):
-            a = self.expr(e.arg)
-            i = self.expr(e.index)
-            v = self.expr(e.value)
-            return [self.ite(mgr.Equals(i, mgr.Int(k)), v, x) for k, x in enumerate(a)]
-        if isinstance(e, A.Field):
-            if recursive_type(e.arg.ty):
-                return recursive.select(self, e, self.expr(e.arg))
-            return self.expr(e.arg)[e.name]
-        if isinstance(e, A.RecordLit):
-            return {f: self.expr(x) for f, x in e.fields}
-        if isinstance(e, A.Construct) and recursive_type(e.ty):
-            return recursive.construct(self.tr.b.env, e, [self.expr(a) for a in e.args])
-        if isinstance(e, A.Tester) and recursive_type(e.arg.ty):
-            return recursive.test(self.tr.b.env, e, self.expr(e.arg))
-        if isinstance(e, A.Construct):  # other constructors' fields: arbitrary
-            own = {f: a for (f, _), a in zip(e.ty.items[e.index][1], e.args, strict=True)}
-            return Adt({"%tag": mgr.Int(e.index), **{
-                k: self.expr(own[k.split(".", 1)[1]]) if k.startswith(f"{e.ctor}.")
-                else self.fresh(f"{e.uid}.{k}", ft) for k, ft in adt_fields(e.ty)}}, e.ty)
-        if isinstance(e, A.Tester):
-            index = next(i for i, (c, _) in enumerate(e.arg.ty.items) if c == e.ctor)
-            return mgr.Equals(self.expr(e.arg)["%tag"], mgr.Int(index))
-        if isinstance(e, A.AnyE):
-            return choice.translate(self, e)
-        if isinstance(e, UQuant):
-            return unbounded.translate(self, e)
-        return collections_smt.translate(self, e)
 
     def call(self, e: A.Call) -> STerm:
         with self.tr.element(self.node.name, "nodeCall", e.name, e.pos):
@@ -717,20 +506,6 @@ class Inst:
                 tr.congruence(callee.name, [x for n in callee.inputs for x in leaves(env[n])],
                               [x for o in outs for x in leaves(o)])
         return outs[0] if len(outs) == 1 else list(outs)
-
-
-def _conj(exprs: list[A.Expr]) -> A.Expr:
-    acc: A.Expr = A.Lit(True, "bool", ty=BOOL)
-    for x in exprs:
-        acc = A.Binop("and", acc, x, ty=BOOL)
-    return acc
-
-
-def _disj(exprs: list[A.Expr]) -> A.Expr:
-    acc: A.Expr = A.Lit(False, "bool", ty=BOOL)
-    for x in exprs:
-        acc = A.Binop("or", acc, x, ty=BOOL)
-    return acc
 
 
 __all__ = ["Translator", "PropInfo", "flat", "scalar_paths"]

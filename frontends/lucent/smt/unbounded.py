@@ -11,21 +11,20 @@ from kinduct.frontends.lucent.core.types import (
     scalar_paths,
 )
 from kinduct.frontends.lucent.smt.collections_smt import canonical, key_value
+from kinduct.frontends.lucent.smt.sorts import scalar_sort
 
 if TYPE_CHECKING:
-    from kinduct.frontends.lucent.smt.translate import Inst
+    from kinduct.frontends.lucent.smt.inst_api import Inst
 
 
 def translate(inst: Inst, e: UQuant) -> Any:
     """``e`` as an SMT quantifier over its variables' leaves."""
-    from kinduct.frontends.lucent.smt import refine
-    from kinduct.frontends.lucent.smt.translate import smt_type
     mgr = inst.mgr
     syms_all, conds, saved = [], [], {}
     for name, t, ref in e.params:
         # named by the quantifier: where its body is translated again (a refinement's
         # predicate applied to another stream), the memo's terms name the same variables
-        syms = [mgr.Symbol(f"%q{id(e)}.{name}.{j}", smt_type(lt))
+        syms = [mgr.Symbol(f"%q{id(e)}.{name}.{j}", scalar_sort(lt))
                 for j, (_, lt) in enumerate(scalar_paths(t))]
         syms_all += syms
         value = key_value(t, syms)
@@ -33,7 +32,7 @@ def translate(inst: Inst, e: UQuant) -> Any:
         inst.env[name] = value
         conds.append(canonical(mgr, t, iter(syms)))
         if not ref.empty:
-            conds += refine.constraints(inst, value, ref)
+            conds += inst.refine_term(value, ref)
     try:
         body = inst.expr(e.body)
     finally:
