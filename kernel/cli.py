@@ -134,8 +134,6 @@ def cmd_check(args: argparse.Namespace) -> int:
         systems = load_systems(path, args.frontend, load)
     found = [w.message for w in caught if isinstance(w.message, SourceWarning)]
     report_warnings(found, args.json)
-    if not systems:  # as Kind 2 ("No node defined in input model"): an input error
-        raise InputError(f"{path}: the model defines no component to analyse")
     if args.only_parse:  # as Kind 2's --only_parse
         if args.json:
             print(json.dumps([*preamble_of(args, options, found),

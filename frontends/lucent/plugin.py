@@ -77,7 +77,7 @@ def add_contract_commands(subparsers: argparse._SubParsersAction) -> None:
     from kinduct.kernel.cli_blocks import parse_bool, timeout_seconds
     tg = subparsers.add_parser("testgen", help="tests from a Lucent node's contract: diverse traces "
                                "for every reachable mode path",
-                               example="kinduct testgen examples/lucent/modes.lus --depth 3")
+                               example="kinduct testgen examples/lucent/accumulator_modes.lus --depth 3")
     tg.add_argument("file")
     tg.add_argument("--main", help="node to generate tests for")
     tg.add_argument("--depth", type=int, default=5,
@@ -99,8 +99,8 @@ def add_contract_commands(subparsers: argparse._SubParsersAction) -> None:
 
     mon = subparsers.add_parser("monitor", help="check a recorded run of a Lucent node against its "
                                 "contract, step by step",
-                                example="kinduct monitor examples/lucent/modes.lus "
-                                        "--trace examples/lucent/modes_run.json")
+                                example="kinduct monitor examples/lucent/accumulator_modes.lus --trace "
+                                        "examples/lucent/accumulator_modes_run.json")
     mon.add_argument("file")
     mon.add_argument("--trace", required=True, help="inputs and outputs: JSON (steps, columns, "
                      "node blocks, a counterexample) or CSV")

@@ -32,6 +32,17 @@ def test_a_node_without_properties_is_still_fine(tmp_path):
     assert proc.returncode == 0, proc.stderr
 
 
+def test_nodes_with_nothing_to_analyse_are_not_an_error(tmp_path):
+    """Kind 2 v3.0.0: "No analyzable nodes found, skipping analysis", exit 0 (its suite's
+    success/imported_node_calling_regular_node.lus): only a node missing altogether is an error."""
+    model = tmp_path / "m.lus"
+    model.write_text("node f(x, z: int) returns (y: int);\nlet\n  y = x + (0 -> pre z);\ntel\n"
+                     "node imported top(x: int) returns (y: int);\n"
+                     "(*@contract\n  var g: int = f(x, y);\n  assume g > 0;\n  guarantee y > g;\n*)\n")
+    proc = run_cli("check", model, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+
+
 @pytest.mark.parametrize("sop, shown", [("balance", "1"), ("dyck1_ptf", "'P'")])
 def test_rasp_assert_refuses_a_non_boolean_sop_with_its_location(sop, shown):
     proc = run_cli("rasp", "check", EXAMPLES / "rasp" / "dyck1.rasp", "--assert", sop,

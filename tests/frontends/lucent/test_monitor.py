@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from kinduct.kernel.cli import main
 from tests.frontends.lucent.helpers import LUCENT
 
-ACC = LUCENT / "modes.lus"
+ACC = LUCENT / "accumulator_modes.lus"
 CTL = LUCENT / "modes_imported.lus"
 HELD, VIOLATED = 10, 20
 
@@ -44,7 +44,7 @@ def first_violation(rows: list[dict[str, bool]], modes: list[str]) -> tuple[str,
 
 
 def acc_contract(steps: list[dict]) -> list[dict[str, bool]]:
-    """examples/lucent/modes.lus's contract on inputs and outputs, step by step."""
+    """examples/lucent/accumulator_modes.lus's contract on inputs and outputs, step by step."""
     rows, prev = [], 0
     for s in steps:
         up, x, c = s["up"], s["x"], s["c"]

@@ -24,7 +24,7 @@ def cli(*args: object) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-# ---- the oracle: examples/lucent/modes.lus in Python ----
+# ---- the oracle: examples/lucent/accumulator_modes.lus in Python ----
 
 def acc_run(steps: list[dict]) -> tuple[list[int], list[tuple[str, ...]]]:
     """Acc's output and active modes per step (the contract and the body, by hand)."""
@@ -75,7 +75,7 @@ def written(target: Path) -> dict[str, tuple[list[tuple[str, ...]], list[list[di
 
 
 def test_every_trace_replays_on_simulate_and_follows_its_path(tmp_path):
-    code, _, err = cli("testgen", LUCENT / "modes.lus", "--depth", 3, "--per-path", 2,
+    code, _, err = cli("testgen", LUCENT / "accumulator_modes.lus", "--depth", 3, "--per-path", 2,
                        "--out", tmp_path)
     assert code == 0, err
     paths = written(tmp_path / "Acc")
@@ -87,7 +87,7 @@ def test_every_trace_replays_on_simulate_and_follows_its_path(tmp_path):
             assert len(trace) == 4
             assert all(0 <= s["x"] <= 2 for s in trace)  # the assumption
             inputs = tmp_path / "Acc" / directory / f"trace_{index}.json"
-            code, out, err = cli("simulate", LUCENT / "modes.lus", "--input", inputs, "--json")
+            code, out, err = cli("simulate", LUCENT / "accumulator_modes.lus", "--input", inputs, "--json")
             assert code == 0, err
             streams = {s["name"]: [v for _, v in s["instantValues"]] for s in json.loads(out)[0]["streams"]}
             assert streams["c"] == [s["c"] for s in trace]  # the outputs written are the body's
@@ -98,7 +98,7 @@ def test_every_trace_replays_on_simulate_and_follows_its_path(tmp_path):
 
 def test_reachable_paths_are_exactly_the_brute_force_ones(tmp_path):
     for depth in (0, 2, 3):
-        code, out, err = cli("testgen", LUCENT / "modes.lus", "--depth", depth, "--graph-only",
+        code, out, err = cli("testgen", LUCENT / "accumulator_modes.lus", "--depth", depth, "--graph-only",
                              "--out", tmp_path, "--json")
         assert code == 0, err
         (summary,) = json.loads(out)
@@ -196,7 +196,7 @@ def test_kind2_spellings_and_errors(tmp_path):
     assert rewrite(["m.lus", "--testgen", "false"]) == ["m.lus"]
     assert rewrite(["--enable", "contract_monitor", "--monitor_trace_file", "t.json", "m.lus"]) == \
         ["monitor", "--trace", "t.json", "m.lus"]
-    code, _, err = cli(LUCENT / "modes.lus", "--testgen", "true", "--testgen_len", "1",
+    code, _, err = cli(LUCENT / "accumulator_modes.lus", "--testgen", "true", "--testgen_len", "1",
                        "--output_dir", tmp_path, "--testgen_graph_only")
     assert code == 0, err
     summary = json.loads((tmp_path / "Acc" / "summary.json").read_text())
@@ -205,7 +205,7 @@ def test_kind2_spellings_and_errors(tmp_path):
     plain.write_text("node N (x: int) returns (y: int);\nlet\n  y = x;\ntel\n")
     code, _, err = cli("testgen", plain, "--out", tmp_path)
     assert code == 3 and "has no contract" in err and "Traceback" not in err
-    code, _, err = cli("testgen", LUCENT / "modes.lus", "--depth", "-1")
+    code, _, err = cli("testgen", LUCENT / "accumulator_modes.lus", "--depth", "-1")
     assert code == 2
 
 

@@ -15,7 +15,8 @@ from tests.frontends.lucent.test_testgen import cli
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.parametrize(("model", "node"), [("modes.lus", "Acc"), ("modes_history.lus", "Thermo")])
+@pytest.mark.parametrize(("model", "node"), [("accumulator_modes.lus", "Acc"),
+                                             ("modes_history.lus", "Thermo")])
 def test_path_count_equals_kind2s_testgen(kind2, tmp_path, model, node):
     subprocess.run([kind2, "--testgen", "true", "--testgen_len", "2", "--output_dir", str(tmp_path / "k2"),
                     str(LUCENT / model)], capture_output=True, text=True, timeout=300)
@@ -34,13 +35,13 @@ def test_monitor_values_equal_kind2s_contract_monitor(kind2, tmp_path):
         path = tmp_path / "t.json"
         path.write_text(json.dumps(trace))
         proc = subprocess.run([kind2, "-json", "--enable", "contract_monitor", "--monitor_trace_file",
-                               str(path), str(LUCENT / "modes.lus")], capture_output=True, text=True,
-                              timeout=300)
+                               str(path), str(LUCENT / "accumulator_modes.lus")],
+                              capture_output=True, text=True, timeout=300)
         (execution,) = [o for o in json.loads(proc.stdout) if o.get("objectType") == "execution"]
         block = execution["trace"][0]
         theirs = {e["name"]: [v for _, v in e["instantValues"]]
                   for key in ("assumptionsTrace", "guaranteesTrace", "modesTrace") for e in block[key]}
-        code, out, err = cli("monitor", LUCENT / "modes.lus", "--trace", path, "--json")
+        code, out, err = cli("monitor", LUCENT / "accumulator_modes.lus", "--trace", path, "--json")
         assert code in (10, 20), err
         ours = {e["name"]: [v for _, v in e["instantValues"]] for e in json.loads(out)[0]["elements"]}
         assert ours == theirs

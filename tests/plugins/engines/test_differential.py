@@ -168,7 +168,7 @@ def check_agreement(desc: dict, solver: str, builder=build) -> None:
             assert certify(system, prop, v.invariant, other) is None, name
 
 
-FAST = settings(max_examples=200, deadline=None, derandomize=True,
+FAST = settings(max_examples=120, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -178,11 +178,19 @@ def test_engines_never_contradict_z3(desc):
     check_agreement(desc, "z3")
 
 
-@settings(max_examples=60, deadline=None, derandomize=True,
+@settings(max_examples=40, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(wired_systems())
 def test_engines_never_contradict_on_wired_systems(desc):
     check_agreement(desc, "z3", build_wired)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(wired_systems(), st.sampled_from(["z3", "cvc5"]))
+def test_engines_never_contradict_on_wired_systems_large(desc, solver):
+    check_agreement(desc, solver, build_wired)
 
 
 @pytest.mark.slow
@@ -192,7 +200,7 @@ def test_engines_never_contradict_large(desc, solver):
     check_agreement(desc, solver)
 
 
-@settings(max_examples=30, deadline=None, derandomize=True,
+@settings(max_examples=20, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(systems())
 def test_engines_never_contradict_cvc5(desc):
