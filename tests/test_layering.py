@@ -15,7 +15,7 @@ Every import counts: at module top, inside functions, and under ``if TYPE_CHECKI
 - anywhere in the project: no module imports (or reads as an attribute) another module's private
   ``_name``.
 
-``KNOWN`` lists the violations that exist today (none of them in Lucent). It may only shrink:
+``KNOWN`` lists the violations that exist today (none). It may only shrink:
 a violation not in it fails the first test, and an entry that no longer occurs fails the
 second (delete it).
 """
@@ -47,23 +47,7 @@ ALLOWED = {
 }
 
 #: Today's violations, (rule, importer, imported) with "kinduct." left off. Only ever delete lines.
-KNOWN: set[tuple[str, str, str]] = {
-    # private
-    ('private', 'tests.frontends.crasp.test_crasp_fastpath', 'frontends.crasp.parser._Build'),
-    ('private', 'tests.frontends.crasp.test_crasp_fastpath', 'frontends.crasp.parser._check'),
-    ('private', 'tests.frontends.crasp.test_crasp_fastpath', 'frontends.crasp.parser._err'),
-    ('private', 'tests.frontends.crasp.test_crasp_fastpath', 'frontends.crasp.parser._lark'),
-    ('private', 'tests.frontends.crasp.test_crasp_fastpath', 'frontends.crasp.parser._p'),
-    ('private', 'tests.frontends.crasp.test_crasp_fastpath', 'frontends.crasp.parser._syntax_error'),
-    ('private', 'tests.frontends.rasp.test_rasp_fastpath', 'frontends.rasp.syntax._check_nesting'),
-    ('private', 'tests.frontends.rasp.test_rasp_fastpath', 'frontends.rasp.syntax._syntax_error'),
-    ('private', 'tests.frontends.regex.test_regex_reader', 'frontends.regex.parser._alphabet'),
-    ('private', 'tests.frontends.regex.test_regex_reader', 'frontends.regex.parser._lark'),
-    ('private', 'tests.frontends.regex.test_regex_reader', 'frontends.regex.parser._syntax_error'),
-    ('private', 'tests.plugins.backends.kind2.test_real_kind2',
-     'plugins.backends.kind2.backend._find_program'),
-    ('private', 'tests.plugins.engines.test_analysis', 'plugins.engines.analysis._compute'),
-}
+KNOWN: set[tuple[str, str, str]] = set()
 
 
 @dataclass(frozen=True)

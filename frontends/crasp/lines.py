@@ -3,7 +3,7 @@
 A program is a sequence of lines, each blank, a comment, the alphabet or one statement
 (``crasp.lark``: statements are separated by line ends, and nothing spans two lines).  This
 module reads the lines of a *valid* program in one pass and builds the same statements as
-lark's parse tree followed by :class:`~kinduct.frontends.crasp.parser._Build` would: the same
+lark's parse tree followed by :class:`~kinduct.frontends.crasp.parser.TreeBuilder` would: the same
 nodes, positions and window/period parameter places (a binary node is placed at the first
 token of its left operand, parentheses included, as lark's ``propagate_positions`` does).
 
@@ -52,7 +52,7 @@ class Decline(Exception):
     """This line is not read here: ask the reference parser."""
 
 
-#: A statement as :class:`~kinduct.frontends.crasp.parser._Build` returns it.
+#: A statement as :class:`~kinduct.frontends.crasp.parser.TreeBuilder` returns it.
 Item = tuple
 #: ``reference(line_number, line, alphabet_line_number, alphabet_line)``: lark's statements on
 #: that line (or lark's error, raised); the alphabet's line is None until it is read.
@@ -61,7 +61,7 @@ Reference = Callable[[int, str, int | None, str], list[Item]]
 
 class Reader:
     """Reads a program's lines; the results are :attr:`items`, :attr:`params` (window and
-    period parameter places by node id, as ``_Build`` keeps them), :attr:`long_ints` (integer
+    period parameter places by node id, as ``TreeBuilder`` keeps them), :attr:`long_ints` (integer
     literals over ``max_digits``, by node id) and :attr:`suspect` (indices in :attr:`items`, in
     order, of the statements that may break a limit)."""
 

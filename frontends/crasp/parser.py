@@ -66,12 +66,12 @@ _READABLE = {
 
 
 @functools.cache
-def _lark() -> Lark:
+def lark_parser() -> Lark:
     return Lark(_GRAMMAR.read_text(encoding="utf-8"), parser="lalr", propagate_positions=True,
                 maybe_placeholders=False)
 
 
-def _p(meta_or_tok) -> A.Pos:
+def position_of(meta_or_tok) -> A.Pos:
     line = getattr(meta_or_tok, "line", None)
     col = getattr(meta_or_tok, "column", None)
     return (line, col) if line is not None else None
@@ -83,7 +83,7 @@ def _unquote(tok: Token) -> str:
 
 
 @v_args(meta=True)
-class _Build(Transformer_NonRecursive):
+class TreeBuilder(Transformer_NonRecursive):
     """Parse tree to statements as :class:`~kinduct.frontends.crasp.lines.Reader` reads them.
 
     ``params`` remembers where a window's or period's integer parameters are (by node id, for
@@ -97,7 +97,7 @@ class _Build(Transformer_NonRecursive):
         self.long_ints = long_ints
 
     def _ints(self, node: A.Expr, toks: list[Token]) -> None:
-        long = [(len(t), _p(t)) for t in toks if len(t) > MAX_DIGITS]
+        long = [(len(t), position_of(t)) for t in toks if len(t) > MAX_DIGITS]
         if long:
             self.long_ints[id(node)] = long
 
@@ -105,80 +105,80 @@ class _Build(Transformer_NonRecursive):
         return items
 
     def alphabet(self, meta, toks):
-        return ("alphabet", [(_unquote(t), _p(t)) for t in toks], _p(meta))
+        return ("alphabet", [(_unquote(t), position_of(t)) for t in toks], position_of(meta))
 
     def rule(self, meta, items):
         name, expr = items
-        return ("rule", str(name), expr, _p(name))
+        return ("rule", str(name), expr, position_of(name))
 
     def accept(self, meta, items):
-        return ("accept", str(items[0]), _p(items[0]))
+        return ("accept", str(items[0]), position_of(items[0]))
 
     def cond(self, meta, items):
-        return A.Cond(items[0], items[1], items[2], pos=_p(meta))
+        return A.Cond(items[0], items[1], items[2], pos=position_of(meta))
 
     def or_(self, meta, items):
-        return A.Or(items[0], items[1], pos=_p(meta))
+        return A.Or(items[0], items[1], pos=position_of(meta))
 
     def and_(self, meta, items):
-        return A.And(items[0], items[1], pos=_p(meta))
+        return A.And(items[0], items[1], pos=position_of(meta))
 
     def not_(self, meta, items):
-        return A.Not(items[0], pos=_p(meta))
+        return A.Not(items[0], pos=position_of(meta))
 
     def compare(self, meta, items):
         left, op, right = items
-        return A.Compare(_UNICODE_CMP.get(str(op), str(op)), left, right, pos=_p(meta))
+        return A.Compare(_UNICODE_CMP.get(str(op), str(op)), left, right, pos=position_of(meta))
 
     def add(self, meta, items):
-        return A.Add(items[0], items[2], pos=_p(meta))
+        return A.Add(items[0], items[2], pos=position_of(meta))
 
     def sub(self, meta, items):
-        return A.Sub(items[0], items[2], pos=_p(meta))
+        return A.Sub(items[0], items[2], pos=position_of(meta))
 
     def int_(self, meta, items):
-        node = A.IntConst(_int(items[0]), pos=_p(items[0]))
+        node = A.IntConst(_int(items[0]), pos=position_of(items[0]))
         self._ints(node, items)
         return node
 
     def true(self, meta, items):
-        return A.BoolConst(True, pos=_p(meta))
+        return A.BoolConst(True, pos=position_of(meta))
 
     def false(self, meta, items):
-        return A.BoolConst(False, pos=_p(meta))
+        return A.BoolConst(False, pos=position_of(meta))
 
     def letter(self, meta, items):
-        return A.Letter(_unquote(items[0]), pos=_p(items[0]))
+        return A.Letter(_unquote(items[0]), pos=position_of(items[0]))
 
     def ref(self, meta, items):
-        return A.Ref(str(items[0]), pos=_p(items[0]))
+        return A.Ref(str(items[0]), pos=position_of(items[0]))
 
     def count(self, meta, items):
-        return A.Count(items[1], pos=_p(items[0]))
+        return A.Count(items[1], pos=position_of(items[0]))
 
     def count_open(self, meta, items):
-        return A.Count(A.Letter("[", pos=_p(items[0])), pos=_p(items[0]))
+        return A.Count(A.Letter("[", pos=position_of(items[0])), pos=position_of(items[0]))
 
     def count_close(self, meta, items):
-        return A.Count(A.Letter("]", pos=_p(items[0])), pos=_p(items[0]))
+        return A.Count(A.Letter("]", pos=position_of(items[0])), pos=position_of(items[0]))
 
     def window(self, meta, items):
         hash_, rs, re, arg = items
-        node = A.Window(_int(rs), _int(re), arg, pos=_p(hash_))
-        self.params[id(node)] = (_p(rs), _p(re))
+        node = A.Window(_int(rs), _int(re), arg, pos=position_of(hash_))
+        self.params[id(node)] = (position_of(rs), position_of(re))
         self._ints(node, [rs, re])
         return node
 
     def min_(self, meta, items):
-        return A.Min(items[0], items[1], pos=_p(meta))
+        return A.Min(items[0], items[1], pos=position_of(meta))
 
     def max_(self, meta, items):
-        return A.Max(items[0], items[1], pos=_p(meta))
+        return A.Max(items[0], items[1], pos=position_of(meta))
 
     def period(self, meta, items):
         m, o = items
-        node = A.Period(_int(m), _int(o), pos=_p(meta))
-        self.params[id(node)] = (_p(m), _p(o))
+        node = A.Period(_int(m), _int(o), pos=position_of(meta))
+        self.params[id(node)] = (position_of(m), position_of(o))
         self._ints(node, [m, o])
         return node
 
@@ -215,8 +215,8 @@ def _shown(ch: str) -> str:
     return ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
 
 
-def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputError:
-    parser = _lark()
+def syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputError:
+    parser = lark_parser()
     line, col = exc.line, exc.column
     if isinstance(exc, UnexpectedCharacters):
         msg = ("unterminated or empty quoted letter (letters are written 'a', without spaces)"
@@ -268,7 +268,7 @@ def parse(text: str, file: str | Path | None = None) -> A.Program:
     alphabet: list[str] = []
     for letter, pos in letters:
         if letter in alphabet:
-            raise _err(f"letter '{letter}' appears twice in the alphabet", pos, text, file_s)
+            raise located_error(f"letter '{letter}' appears twice in the alphabet", pos, text, file_s)
         alphabet.append(letter)
     rules: list[tuple[str, A.Expr, A.Pos]] = []
     accept: tuple[str, A.Pos] | None = None
@@ -277,9 +277,9 @@ def parse(text: str, file: str | Path | None = None) -> A.Program:
             rules.append((item[1], item[2], item[3]))
         else:
             if accept is not None:
-                raise _err("only one 'accept' declaration is allowed", item[2], text, file_s)
+                raise located_error("only one 'accept' declaration is allowed", item[2], text, file_s)
             accept = (item[1], item[2])
-    return _check(tuple(alphabet), rules, accept, text, file_s, reader.params)
+    return check_program(tuple(alphabet), rules, accept, text, file_s, reader.params)
 
 
 def _reference(text: str, file: str | None, reader: Reader, lineno: int, line: str,
@@ -292,13 +292,13 @@ def _reference(text: str, file: str | None, reader: Reader, lineno: int, line: s
     else:
         window, first = alphabet + "\n" + line + "\n", 2
     try:
-        tree = _lark().parse(window)
+        tree = lark_parser().parse(window)
     except UnexpectedInput as exc:
-        raise _syntax_error(shift_error(exc, max(lineno - first, 0), 0), text, file) from None
+        raise syntax_error(shift_error(exc, max(lineno - first, 0), 0), text, file) from None
     own = 0 if alphabet_line is None else 1  # the window's alphabet is not this line's
     for statement in tree.children[own:]:
         shift(statement, lineno - first, 0)
-    return _Build(reader.params, reader.long_ints).transform(tree)[own:]
+    return TreeBuilder(reader.params, reader.long_ints).transform(tree)[own:]
 
 
 def _check_limits(reader: Reader, text: str, file: str | None) -> None:
@@ -309,7 +309,7 @@ def _check_limits(reader: Reader, text: str, file: str | None) -> None:
             continue
         found = limit_error(item[2], reader.long_ints, MAX_DEPTH, MAX_DIGITS)
         if found is not None:
-            raise _err(found[0], found[1], text, file)
+            raise located_error(found[0], found[1], text, file)
 
 
 def load(path: str | Path) -> A.Program:
@@ -318,7 +318,7 @@ def load(path: str | Path) -> A.Program:
     return parse(text, p)
 
 
-def _err(msg: str, pos, text: str | None, file: str | None) -> InputError:
+def located_error(msg: str, pos, text: str | None, file: str | None) -> InputError:
     line, col = pos if pos else (None, None)
     return InputError.at(msg, file, text, line, col)
 
@@ -327,7 +327,7 @@ def check(program: A.Program) -> A.Program:
     """Run the static checks on a program built in code (positions may be missing)."""
     rules = [(r.name, r.expr, r.pos) for r in program.rules]
     acc = (program.accept, None) if program.accept is not None else None
-    return _check(program.alphabet, rules, acc, None, None)
+    return check_program(program.alphabet, rules, acc, None, None)
 
 
 def _bare_letters(expr: A.Expr, rules: dict[str, int], letters: set[str],
@@ -360,7 +360,7 @@ def _kind_name(kind: A.Kind) -> str:
     return "Boolean" if kind is A.Kind.BOOL else "count"
 
 
-def _check(alphabet: tuple[str, ...], rules: list[tuple[str, A.Expr, A.Pos]],
+def check_program(alphabet: tuple[str, ...], rules: list[tuple[str, A.Expr, A.Pos]],
            accept: tuple[str, A.Pos] | None, text: str | None, file: str | None,
            params: dict[int, tuple[A.Pos, A.Pos]] | None = None) -> A.Program:
     """Names, order, types, letters and parameters; returns the typed program."""
@@ -370,11 +370,11 @@ def _check(alphabet: tuple[str, ...], rules: list[tuple[str, A.Expr, A.Pos]],
     lines: dict[str, A.Pos] = {}
     for i, (name, _, pos) in enumerate(rules):
         if name in KEYWORDS:
-            raise _err(f"'{name}' is a keyword and cannot name a rule", pos, text, file)
+            raise located_error(f"'{name}' is a keyword and cannot name a rule", pos, text, file)
         if name in where:
             first = lines[name]
-            raise _err(f"rule '{name}' is defined twice (first at line {first[0] if first else '?'})",
-                       pos, text, file)
+            at = first[0] if first else "?"
+            raise located_error(f"rule '{name}' is defined twice (first at line {at})", pos, text, file)
         where[name] = i
         lines[name] = pos
     kinds: dict[str, A.Kind] = {}
@@ -385,34 +385,35 @@ def _check(alphabet: tuple[str, ...], rules: list[tuple[str, A.Expr, A.Pos]],
         def expect(sub: A.Expr, kind: A.Kind) -> None:
             got = infer(sub, rule_index, rule_name)
             if got is not kind:
-                raise _err(f"type error: `{A.expr_source(sub)}` is a {_kind_name(got)}, "
+                raise located_error(f"type error: `{A.expr_source(sub)}` is a {_kind_name(got)}, "
                            f"but a {_kind_name(kind)} is expected here", sub.pos, text, file)
 
         if isinstance(e, A.Ref):
             if e.name == rule_name:
-                raise _err(f"rule '{e.name}' refers to itself (cyclic definition)", e.pos, text, file)
+                raise located_error(f"rule '{e.name}' refers to itself (cyclic definition)", e.pos,
+                                    text, file)
             if e.name not in where:
                 close = difflib.get_close_matches(e.name, [*where, *alphabet], 1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
-                raise _err(f"unknown rule '{e.name}'{hint}", e.pos, text, file)
+                raise located_error(f"unknown rule '{e.name}'{hint}", e.pos, text, file)
             if where[e.name] > rule_index:
                 line = lines[e.name][0] if lines[e.name] else "?"
-                raise _err(f"rule '{e.name}' is used before its definition (line {line}); "
+                raise located_error(f"rule '{e.name}' is used before its definition (line {line}); "
                            "a rule may only read earlier rules", e.pos, text, file)
             return kinds[e.name]
         if isinstance(e, A.BoolConst):
             return A.Kind.BOOL
         if isinstance(e, A.Letter):
             if e.letter not in letters:
-                raise _err(f"letter '{e.letter}' is not in the alphabet "
+                raise located_error(f"letter '{e.letter}' is not in the alphabet "
                            f"({', '.join(A.quote(x) for x in alphabet)})", e.pos, text, file)
             return A.Kind.BOOL
         if isinstance(e, A.Period):
             places = (e.pos, *(params or {}).get(id(e), (e.pos, e.pos)))
             if e.modulus < 1:
-                raise _err("period modulus must be at least 1", places[1], text, file)
+                raise located_error("period modulus must be at least 1", places[1], text, file)
             if e.offset >= e.modulus:
-                raise _err(f"period offset {e.offset} must be less than the modulus {e.modulus}",
+                raise located_error(f"period offset {e.offset} must be less than the modulus {e.modulus}",
                            places[2], text, file)
             return A.Kind.BOOL
         if isinstance(e, A.IntConst):
@@ -434,10 +435,10 @@ def _check(alphabet: tuple[str, ...], rules: list[tuple[str, A.Expr, A.Pos]],
         if isinstance(e, A.Window):
             places = (e.pos, *(params or {}).get(id(e), (e.pos, e.pos)))
             if e.start > e.end:
-                raise _err(f"window start {e.start} must not exceed its end {e.end} "
+                raise located_error(f"window start {e.start} must not exceed its end {e.end} "
                            "(#[rs,re] counts positions j-re..j-rs)", places[1], text, file)
             if e.end > MAX_WINDOW:
-                raise _err(f"window end {e.end} is too large (at most {MAX_WINDOW}: the "
+                raise located_error(f"window end {e.end} is too large (at most {MAX_WINDOW}: the "
                            "translation keeps one delayed copy per position)", places[2], text, file)
             expect(e.arg, A.Kind.BOOL)
             return A.Kind.COUNT
@@ -465,13 +466,13 @@ def _check(alphabet: tuple[str, ...], rules: list[tuple[str, A.Expr, A.Pos]],
     if accept is not None:
         accept_name, apos = accept
         if accept_name not in where:
-            raise _err(f"accept names an unknown rule '{accept_name}'", apos, text, file)
+            raise located_error(f"accept names an unknown rule '{accept_name}'", apos, text, file)
         if kinds[accept_name] is not A.Kind.BOOL:
-            raise _err(f"the accepting rule '{accept_name}' must be Boolean, but it is a count",
+            raise located_error(f"the accepting rule '{accept_name}' must be Boolean, but it is a count",
                        apos, text, file)
     else:
         last = built[-1]
         if last.kind is not A.Kind.BOOL:
-            raise _err(f"the last rule '{last.name}' decides acceptance and must be Boolean, but it "
+            raise located_error(f"the last rule '{last.name}' decides acceptance and must be Boolean, but it "
                        "is a count (add a Boolean rule or an `accept` line)", last.pos, text, file)
     return A.Program(alphabet, tuple(built), accept_name)

@@ -124,7 +124,7 @@ def parse(text: str, file: str | Path | None) -> Tree:
     text = unnumbered(text)
     reader = Reader(text, MAX_NESTING // 2)
     tree = reader.read(lambda r, start: _reference(r, start, file))
-    _check_nesting(tree, reader.suspect, text, file)
+    check_nesting(tree, reader.suspect, text, file)
     return tree
 
 
@@ -154,14 +154,14 @@ def _reference(reader: Reader, start: int, file: str | Path | None) -> list[Tree
             if at_end and end < len(text):
                 wanted = len(seen) * 2
                 continue
-            raise _syntax_error(shift_error(exc, lines, offsets), text, file) from None
+            raise syntax_error(shift_error(exc, lines, offsets), text, file) from None
         for statement in tree.children:
             shift(statement, lines, offsets)
         reader.i = resume
         return tree.children
 
 
-def _syntax_error(exc: lark.UnexpectedInput, text: str, file: str | Path | None) -> InputError:
+def syntax_error(exc: lark.UnexpectedInput, text: str, file: str | Path | None) -> InputError:
     """lark's error as the user reads it, at its place in ``text``."""
     if isinstance(exc, lark.UnexpectedToken):
         tok = exc.token
@@ -207,7 +207,7 @@ def _syntax_error(exc: lark.UnexpectedInput, text: str, file: str | Path | None)
                          file, text, len(lines), len(lines[-1]) + 1)
 
 
-def _check_nesting(tree: Tree, suspect: list[int], text: str, file: str | Path | None) -> None:
+def check_nesting(tree: Tree, suspect: list[int], text: str, file: str | Path | None) -> None:
     """Refuse programs nested deeper than :data:`MAX_NESTING`, walking without recursion the
     statements long enough to (the last one first, as a walk of the whole tree would)."""
     for index in reversed(suspect):

@@ -65,12 +65,12 @@ class Regex:
 
 
 @functools.cache
-def _lark() -> Lark:
+def lark_parser() -> Lark:
     # Only syntax errors are asked of lark, and their places come from tokens.
     return Lark(_GRAMMAR.read_text(encoding="utf-8"), parser="lalr")
 
 
-def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputError:
+def syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputError:
     line, col = exc.line, exc.column
     if isinstance(exc, UnexpectedCharacters):
         msg = ("a quoted letter is one character between single quotes, e.g. '['"
@@ -92,13 +92,13 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str | None) -> InputErr
 def _terminal(name: str) -> str:
     """How lark's terminal ``name`` is written (``'∅'``), or its name."""
     try:
-        pattern = _lark().get_terminal(name).pattern
+        pattern = lark_parser().get_terminal(name).pattern
     except KeyError:
         return name
     return f"'{pattern.value}'" if pattern.type == "str" else name
 
 
-def _alphabet(letters: list[Letter], text: str, file: str | None) -> tuple[str, ...]:
+def alphabet_of(letters: list[Letter], text: str, file: str | None) -> tuple[str, ...]:
     seen: list[str] = []
     for ch, line, col in letters:
         if ch in seen:
@@ -121,7 +121,7 @@ def parse(text: str, file: str | Path | None = None) -> Regex:
         if start is not None and starts_smtlib(text[start:]):
             term = parse_term(algebra, text, start, file_s, MAX_DEPTH,
                               MAX_EXPANSION + 4 * len(text))
-            return Regex(_alphabet(letters, text, file_s), algebra, term, text)
+            return Regex(alphabet_of(letters, text, file_s), algebra, term, text)
         reader = Reader(algebra, MAX_DEPTH, MAX_EXPANSION + 4 * len(text))
         term = reader.read(tokens)
     except Decline as stop:
@@ -136,7 +136,7 @@ def parse(text: str, file: str | Path | None = None) -> Regex:
         raise InputError.at(f"the regular expression nests deeper than {MAX_DEPTH} levels"
                             if limit == "depth" else "the regular expression expands to too many "
                             "terms (r+ is r r*: nested + double it)", file_s, text, *place)
-    alphabet = _alphabet(letters, text, file_s)
+    alphabet = alphabet_of(letters, text, file_s)
     if reader.unknown is not None:
         ch, line, col = reader.unknown
         shown = ", ".join(repr(x) for x in alphabet)
@@ -170,11 +170,11 @@ def _lark_error(text: str, file: str | None, line: int) -> InputError:
     prefix = text if end < 0 else text[:end + 1]
     for candidate in dict.fromkeys((prefix, text)):
         try:
-            _lark().parse(candidate)
+            lark_parser().parse(candidate)
         except UnexpectedInput as exc:
             at_end = isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
             if not at_end or len(candidate) == len(text):
-                return _syntax_error(exc, text, file)
+                return syntax_error(exc, text, file)
     raise AssertionError("the reader refused a text lark reads")  # pragma: no cover
 
 

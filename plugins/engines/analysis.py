@@ -363,7 +363,7 @@ class SystemAnalysis:
 _ANALYSES: weakref.WeakKeyDictionary[TransitionSystem, SystemAnalysis] = weakref.WeakKeyDictionary()
 
 
-def _compute(system: TransitionSystem, make_solver: Callable[[], Solver]) -> SystemAnalysis:
+def compute(system: TransitionSystem, make_solver: Callable[[], Solver]) -> SystemAnalysis:
     solver = make_solver()
     try:
         first = first_flag(system, solver)
@@ -385,7 +385,7 @@ def analyze(system: TransitionSystem, make_solver: Callable[[], Solver]) -> Syst
     runner calls this before forking, so engine processes inherit it)."""
     found = _ANALYSES.get(system)
     if found is None:
-        found = _compute(system, make_solver)
+        found = compute(system, make_solver)
         _ANALYSES[system] = found
     return found
 

@@ -87,7 +87,7 @@ def _executable(path: Path) -> bool:
     return path.is_file() and os.access(path, os.X_OK)
 
 
-def _find_program(names: Sequence[str]) -> str | None:
+def find_program(names: Sequence[str]) -> str | None:
     """A program on PATH or beside this Python (a wheel's ``bin``)."""
     for name in names:
         found = shutil.which(name) or shutil.which(name, path=str(Path(sys.executable).parent))
@@ -167,7 +167,7 @@ class Kind2Backend(ExternalChecker):
         if chosen not in RUN_TIME_SOLVERS:
             raise InputError(f"unknown --kind2-solver '{chosen}' (known: {', '.join(RUN_TIME_SOLVERS)})")
         value, flag, names = RUN_TIME_SOLVERS[chosen]
-        program = _find_program(names)
+        program = find_program(names)
         if program is None:
             raise InputError(f"--kind2-solver {chosen}: no {' or '.join(names)} binary on PATH")
         return ["--smt_solver", value, flag, program]

@@ -29,14 +29,14 @@ def _oracle_limits(tree: Tree, text: str) -> None:
     while stack:
         node, depth = stack.pop()
         if depth > P.MAX_DEPTH + 2:
-            raise P._err(f"the expression nests deeper than {P.MAX_DEPTH} operators (split it into "
-                         "several rules)", P._p(node.meta), text, None)
+            raise P.located_error(f"the expression nests deeper than {P.MAX_DEPTH} operators (split it into "
+                         "several rules)", P.position_of(node.meta), text, None)
         for child in node.children:
             if isinstance(child, Tree):
                 stack.append((child, depth + 1))
             elif child.type == "INT" and len(child) > P.MAX_DIGITS:
-                raise P._err(f"integer literal of {len(child)} digits (at most {P.MAX_DIGITS} "
-                             "digits are accepted)", P._p(child), text, None)
+                raise P.located_error(f"integer literal of {len(child)} digits (at most {P.MAX_DIGITS} "
+                             "digits are accepted)", P.position_of(child), text, None)
 
 
 def oracle(text: str) -> A.Program:
@@ -44,17 +44,17 @@ def oracle(text: str) -> A.Program:
     if not text.endswith("\n"):
         text += "\n"
     try:
-        tree = P._lark().parse(text)
+        tree = P.lark_parser().parse(text)
     except UnexpectedInput as exc:
-        raise P._syntax_error(exc, text, None) from None
+        raise P.syntax_error(exc, text, None) from None
     _oracle_limits(tree, text)
-    builder = P._Build({}, {})
+    builder = P.TreeBuilder({}, {})
     items = builder.transform(tree)
     _, letters, _ = items[0]
     alphabet: list[str] = []
     for letter, pos in letters:
         if letter in alphabet:
-            raise P._err(f"letter '{letter}' appears twice in the alphabet", pos, text, None)
+            raise P.located_error(f"letter '{letter}' appears twice in the alphabet", pos, text, None)
         alphabet.append(letter)
     rules, accept = [], None
     for item in items[1:]:
@@ -62,9 +62,9 @@ def oracle(text: str) -> A.Program:
             rules.append((item[1], item[2], item[3]))
         else:
             if accept is not None:
-                raise P._err("only one 'accept' declaration is allowed", item[2], text, None)
+                raise P.located_error("only one 'accept' declaration is allowed", item[2], text, None)
             accept = (item[1], item[2])
-    return P._check(tuple(alphabet), rules, accept, text, None, builder.params)
+    return P.check_program(tuple(alphabet), rules, accept, text, None, builder.params)
 
 
 def _outcome(read, text: str):
@@ -196,7 +196,7 @@ def test_lark_reads_single_lines_after_the_alphabet(monkeypatch):
     # `2%1` (the paper's period) is read by lark only
     quirky = A2 + "x := 'a'\n" + "".join(f"B{i} := x and 2%1\n" for i in range(2_000))
     windows: list[int] = []
-    real = P._lark
+    real = P.lark_parser
 
     class Spy:
         def parse(self, window):
@@ -206,7 +206,7 @@ def test_lark_reads_single_lines_after_the_alphabet(monkeypatch):
         def __getattr__(self, name):
             return getattr(real(), name)
 
-    monkeypatch.setattr(P, "_lark", Spy)
+    monkeypatch.setattr(P, "lark_parser", Spy)
     with pytest.raises(InputError) as err:
         P.parse(text, "big.crasp")
     assert str(err.value).startswith("big.crasp:20002:14: error: unexpected end of line, expected "

@@ -30,8 +30,8 @@ def oracle(text: str) -> Tree:
     try:
         tree = S.parser().parse(text)
     except lark.UnexpectedInput as exc:
-        raise S._syntax_error(exc, text, "f.rasp") from None
-    S._check_nesting(tree, list(range(len(tree.children))), text, "f.rasp")
+        raise S.syntax_error(exc, text, "f.rasp") from None
+    S.check_nesting(tree, list(range(len(tree.children))), text, "f.rasp")
     return tree
 
 

@@ -79,11 +79,11 @@ class _Oracle(Transformer):
 
 def oracle(text: str):
     try:
-        tree = P._lark().parse(text)
+        tree = P.lark_parser().parse(text)
     except UnexpectedInput as exc:
-        raise P._syntax_error(exc, text, None) from None
+        raise P.syntax_error(exc, text, None) from None
     letters = [P.Letter(t.value[1], t.line, t.column) for t in tree.children[0].children]
-    alphabet = P._alphabet(letters, text, None)
+    alphabet = P.alphabet_of(letters, text, None)
     built = _Oracle(Algebra(alphabet), text)
     try:
         term = built.transform(tree.children[1])

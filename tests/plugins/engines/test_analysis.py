@@ -74,14 +74,14 @@ def test_one_analysis_per_run(tmp_path: Path, monkeypatch):
     """The runner prepares ic3 and invgen in its own process before forking them: the forked
     engine processes reuse that analysis (a computation in a child would append a line too)."""
     log = tmp_path / "analyses.log"
-    compute = analysis._compute
+    compute = analysis.compute
 
     def counted(system, make_solver):
         with log.open("a") as fh:
             fh.write("computed\n")
         return compute(system, make_solver)
 
-    monkeypatch.setattr(analysis, "_compute", counted)
+    monkeypatch.setattr(analysis, "compute", counted)
     system = lustre_like()
     # Only engines that need the analysis: one that decides while it is computed ends the run
     # inside the preparation, which is then dropped unfinished.

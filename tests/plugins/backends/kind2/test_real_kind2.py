@@ -145,9 +145,9 @@ def test_fmcad08_property_named_by_kind2(kind2):
 @pytest.mark.parametrize("solver", ["z3", "cvc5", "yices"])
 def test_run_time_solver(kind2, solver):
     """``--kind2-solver`` where the solver is installed; a clear input error where not."""
-    from kinduct.plugins.backends.kind2.backend import RUN_TIME_SOLVERS, _find_program
+    from kinduct.plugins.backends.kind2.backend import RUN_TIME_SOLVERS, find_program
 
-    if _find_program(RUN_TIME_SOLVERS[solver][2]) is None:
+    if find_program(RUN_TIME_SOLVERS[solver][2]) is None:
         proc = run_cli("check", VMT / "counter_bug.vmt", "--solver", "kind2", "--kind2-solver", solver)
         assert proc.returncode == InputError.exit_code and "binary on PATH" in proc.stderr
         return
