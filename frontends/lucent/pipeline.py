@@ -88,11 +88,12 @@ def build_system(checked: Checked, main: str, abstract: frozenset[str] = frozens
 
 
 def load_systems(path: Path, options: LoadOptions) -> list[TransitionSystem]:
-    """One system per analysis; a model that declares no node or function at all is an input
-    error, as in Kind 2 ("No node defined in input model"); nodes without anything to analyse
-    give no system (Kind 2: "No analyzable nodes found", exit 0)."""
+    """One system per analysis; an empty model is an input error, as in Kind 2 ("No node
+    defined in input model"); declarations or comments without anything to analyse give no
+    system (Kind 2: "No analyzable nodes found", exit 0; its suite's typecheck-pass folder
+    accepts files of constants, types and contracts alone, and a file of comments)."""
     checked = load_checked(path)
-    if not checked.nodes:
+    if not checked.nodes and not checked.text.strip():
         raise InputError(f"{path}: no node defined in the model: no component to analyse")
     if options.modular:
         keep = set().union(*(_reachable_from(checked, m) for m in main_nodes(checked, options)))
