@@ -197,10 +197,10 @@ def test_suite_cores_are_sufficient_and_minimal(path):
     elements some property is falsified (unless the core says it is approximate: then an
     answer may be unknown, which the test names)."""
     code, objects = run_json(path, "--ivc", "true", timeout=300)
+    if not _sets(objects, "ivc"):
+        pytest.skip("nothing to analyse, no valid property, or no elements")
     starts = [i for i, o in enumerate(objects) if o.get("objectType") == "analysisStart"]
     blocks = [objects[i:j] for i, j in zip(starts, [*starts[1:], len(objects)], strict=True)]
-    if not _sets(objects, "ivc"):
-        pytest.skip("no valid property, or no elements")
     for index, block in enumerate(blocks):  # one analysis per main node
         sets = _sets(block, "ivc")
         if not sets:
@@ -254,9 +254,17 @@ ELEMENT_SET = {
 
 
 def _kind2(binary: str, path: Path, *flags: str) -> list[dict]:
-    proc = subprocess.run([binary, "-json", *flags, str(path)], capture_output=True, text=True,
-                          timeout=120)
-    return json.loads(proc.stdout)
+    """Kind 2's objects for FILE. Kind 2 v3.0.0's post-analysis sometimes fails to re-prove a
+    property it has just proved ("Cannot reprove properties.", about 1 run in 8 on THREE): such a
+    run is asked again, and after three of them the comparison is skipped as Kind 2's failure."""
+    for _ in range(3):
+        proc = subprocess.run([binary, "-json", *flags, str(path)], capture_output=True,
+                              text=True, timeout=120)
+        objects = json.loads(proc.stdout, strict=False)
+        if not any(o.get("objectType") == "log" and o.get("level") == "error"
+                   and "Cannot reprove" in str(o.get("value")) for o in objects):
+            return objects
+    pytest.skip("Kind 2 could not re-prove the properties in its post-analysis, three times")
 
 
 @pytest.mark.parametrize("name", CASES)
