@@ -76,7 +76,18 @@ let
 tel
 """
 
-MODELS = {"three": THREE, "call": CALL, "assume": ASSUME, "locals": LOCALS}
+#: A record equation is one element per field, as Kind 2 splits it (``r.x``, ``r.y``).
+RECORD = """type R = struct { x: int; y: int };
+node Top (a: int) returns (r: R; o: int);
+let
+  r = R { x = 0 -> pre r.x + 1; y = if a > 0 then a else 1 };
+  o = r.x + r.y;
+  check o > 0;
+  check r.x >= 0;
+tel
+"""
+
+MODELS = {"three": THREE, "call": CALL, "assume": ASSUME, "locals": LOCALS, "record": RECORD}
 
 
 #: The default suite runs the first model; the others are ``slow`` (each several re-proofs).
@@ -248,6 +259,15 @@ def test_suite_cut_sets_are_cuts_and_minimal(path):
                 back = model.answers(everything - keys | {k}, [prop])[prop]
                 wanted = {Answer.VALID, Answer.UNKNOWN} if cut.get("approximate") else {Answer.VALID}
                 assert back in wanted, (prop, k, back)
+
+
+def test_a_record_equation_is_an_element_per_field(tmp_path):
+    """Kind 2 v3.0.0 names them ``r.x`` and ``r.y``, both at the right-hand side's start."""
+    keys = set(Model(_file(tmp_path, "record")).keys)
+    assert {k[2:] for k in keys} == {("r.x", 4, 7), ("r.y", 4, 7), ("o", 5, 7)}
+    _, objects = run_json(_file(tmp_path, "record"), "--ivc", "true")
+    [(_, core)] = _sets(objects, "ivc")
+    assert {k[2] for k in core} == {"r.x", "r.y", "o"}
 
 
 def test_inlined_locals_are_no_elements(tmp_path):
