@@ -124,9 +124,11 @@ def contract_tools(argv: list[str]) -> list[str]:
 
 def output_options(argv: list[str]) -> list[str]:
     """Kind 2's output and analysis options: ``--only_parse``, ``--print_invs``,
-    ``--exit_code_mode``, ``--timeout_analysis`` (``--timeout`` when none is given: kinduct's
-    limit is one for the whole run), the verbosity flags, ``--color``, ``--print_cex`` and
+    ``--exit_code_mode``, ``--certif`` (:func:`certificate_options`), ``--timeout_analysis``
+    (``--timeout`` when none is given: kinduct's limit is one for the whole run), the
+    verbosity flags, ``--color``, ``--print_cex`` and
     ``--log_invs`` (accepted, no effect)."""
+    argv = certificate_options(argv)
     only_parse, argv = _flag(argv, "--only_parse")
     print_invs, argv = _flag(argv, "--print_invs")
     color, argv = _flag(argv, "--color")
@@ -159,6 +161,30 @@ def output_options(argv: list[str]) -> list[str]:
             out.append(arg)
         i += 1
     return out + ["--only-parse"] * bool(only_parse) + ["--print-invariants"] * bool(print_invs)
+
+
+def certificate_options(argv: list[str]) -> list[str]:
+    """Kind 2's ``--certif true`` (with ``--output_dir D``, default ``FILE.out``) as
+    ``--certificates [D]``; other command lines unchanged."""
+    certif, rest = _flag(argv, "--certif")
+    if not certif:
+        return rest if certif is False else argv
+    out: list[str] = []
+    directory: list[str] = []
+    i = 0
+    while i < len(rest):
+        name, eq, value = rest[i].partition("=")
+        if name == "--output_dir":
+            if not eq:
+                if i + 1 >= len(rest):
+                    raise UsageError("--output_dir: expected a directory")
+                i += 1
+                value = rest[i]
+            directory = [value]
+        else:
+            out.append(rest[i])
+        i += 1
+    return [*out, "--certificates", *directory]
 
 
 def _without_disabled(argv: list[str]) -> tuple[list[str], list[str]]:
