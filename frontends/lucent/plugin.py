@@ -37,13 +37,45 @@ def kinduct_contract_systems(path: Path, options: LoadOptions) -> list[ContractS
     return contract_systems(path, options)
 
 
+#: ``kinduct simulate --help``: the input formats (kinduct/frontends/lucent/sim/inputs.py).
+SIMULATE_DESCRIPTION = """\
+Run a Lucent node on given inputs and print every stream at every step.
+
+input formats (--input FILE; JSON by content, CSV by the .csv extension):
+  [{"x": 1, "r": "1.0/2.0"}, {"x": 2, "r": 0.5}]   one object per step (Kind 2's interpreter
+                                                  input); numbers may be strings, a record is
+                                                  an object, an array or tuple a list, an
+                                                  enumeration value its constant's name
+  {"x": [1, 2], "r": ["1/2", 0.5]}                 an object of columns
+  the output of 'kinduct simulate --json'          node blocks (the main node's)
+  the output of 'kinduct check --json'             the first counterexample (or kind2 -json's)
+  x,r / 1,1/2 / 2,0.5                              CSV: a header row, one row per step
+a node without inputs needs no file: --steps N. A malformed file is an input error (exit 3)."""
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'")
+    return value
+
+
 @hookimpl
 def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
     sim = subparsers.add_parser("simulate", help="run a Lucent node on given inputs and print every stream",
+                                description=SIMULATE_DESCRIPTION,
                                 example="kinduct simulate examples/lucent/combine.lus "
                                         "--input examples/lucent/combine_inputs.csv")
     sim.add_argument("file")
-    sim.add_argument("--input", required=True, help="inputs: CSV (one column per input) or JSON")
+    sim.add_argument("--input", help="the inputs: JSON or CSV (formats below); Kind 2's "
+                                     "--interpreter_input_file")
+    sim.add_argument("--steps", type=positive_int, metavar="N",
+                     help="simulate N steps: the first N of the input file, or N steps of a "
+                          "node without inputs (Kind 2's --interpreter_steps)")
     sim.add_argument("--main", help="node to simulate")
     sim.add_argument("--json", action="store_true", help="Kind 2-style JSON node blocks")
 

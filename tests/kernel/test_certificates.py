@@ -28,13 +28,13 @@ SCRIPTS = ("base.smt2", "induction.smt2", "implication.smt2")
 DEFAULT = [("stalmark.lus", "kind"), ("DRAGON_1.lus", "ic3")]
 SLOW = [
     ("DRAGON_1_e2_1997_e7_3613_e2_3409.lus", "portfolio"),
-    ("DRAGON_all2_e3_4612_e3_1543.lus", "ic3"),
+    ("DRAGON_all2_e3_4612_e3_1543.lus", "portfolio"),
     ("FIREFLY_3_e2_2236.lus", "kind"),
     ("FIREFLY_9_e7_170_e3_3647.lus", "portfolio"),
     ("MESI_2.lus", "kind"),
     ("SYNAPSE_3_e8_1329_e7_1062.lus", "ic3"),
     ("car_2_e7_1027_e1_1047.lus", "portfolio"),
-    ("metros_1_e7_1255_e7_12.lus", "kind"),
+    ("metros_1_e7_1255_e7_12.lus", "kind,invgen"),
     ("rtp_8.lus", "portfolio"),
     ("ticket3i_all_e3_557_e7_3464.lus", "portfolio"),
 ]
