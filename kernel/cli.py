@@ -92,7 +92,8 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as :class:`UsageError` (exit code 2), shows defaults,
-    and ends every command's help with the exit codes and an example (``example=`` when a
+    and ends every command's help with the exit codes (the verdict codes unless its epilog
+    lists its own) and an example (``example=`` when a
     plugin adds a command: ``subparsers.add_parser("eval", example="kinduct ...")``)."""
 
     def __init__(self, *args, example: str | None = None, **kwargs) -> None:
@@ -108,11 +109,12 @@ class _Parser(argparse.ArgumentParser):
         if example is None:
             commands = _commands(self)
             example = f"{self.prog} {commands[0]} --help" if commands else f"{self.prog} --help"
-        tail = [EXIT_CODES]
-        if example and "example:" not in (self.epilog or ""):
+        epilog = self.epilog or ""
+        tail = [] if "exit codes:" in epilog else [EXIT_CODES]  # a command may have its own
+        if example and "example:" not in epilog:
             tail.append(f"example:\n  {example}")
-        if EXIT_CODES not in (self.epilog or ""):
-            self.epilog = "\n\n".join(([self.epilog] if self.epilog else []) + tail)
+        if tail:
+            self.epilog = "\n\n".join(([epilog] if epilog else []) + tail)
         return super().format_help()
 
 

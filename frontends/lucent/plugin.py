@@ -109,7 +109,11 @@ def add_contract_commands(subparsers: argparse._SubParsersAction) -> None:
     from kinduct.kernel.cli_blocks import parse_bool, timeout_seconds
     tg = subparsers.add_parser("testgen", help="tests from a Lucent node's contract: diverse traces "
                                "for every reachable mode path",
-                               example="kinduct testgen examples/lucent/accumulator_modes.lus --depth 3")
+                               example="kinduct testgen examples/lucent/accumulator_modes.lus --depth 3",
+                               epilog="exit codes:\n  0    the exploration ended (see the summary: "
+                               "paths, deadlocks, undecided, traces)\n  1    internal error        "
+                               "2  bad command line\n  3    input error (missing or malformed file, "
+                               "no contract with modes, a stream of a structured type)")
     tg.add_argument("file")
     tg.add_argument("--main", help="node to generate tests for")
     tg.add_argument("--depth", type=int, default=5,
