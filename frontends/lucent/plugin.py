@@ -53,6 +53,21 @@ input formats (--input FILE; JSON by content, CSV by the .csv extension):
 a node without inputs needs no file: --steps N. A malformed file is an input error (exit 3)."""
 
 
+#: ``kinduct monitor``'s exit codes: Kind 2 v3.0.0's codes of a safe (0) and an unsafe (40)
+#: result; Kind 2's own monitor exits 0 either way (``--exit-code-mode only_errors``).
+MONITOR_EXIT_CODES = """exit codes:
+  0    every guarantee and mode held (or --exit-code-mode only_errors)
+  40   a guarantee, or a mode's ensures while its requires hold, was violated
+  1    internal error        2  bad command line
+  3    input error (missing, unreadable or malformed model or trace)"""
+
+#: ``kinduct simulate``'s exit codes.
+SIMULATE_EXIT_CODES = """exit codes:
+  0    simulated
+  1    internal error        2  bad command line (no --input, no --steps)
+  3    input error (missing, unreadable or malformed model or input file)"""
+
+
 def positive_int(text: str) -> int:
     """An argparse type: an integer >= 1."""
     try:
@@ -77,6 +92,7 @@ def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
                      help="simulate N steps: the first N of the input file, or N steps of a "
                           "node without inputs (Kind 2's --interpreter_steps)")
     sim.add_argument("--main", help="node to simulate")
+    sim.epilog = SIMULATE_EXIT_CODES
     sim.add_argument("--json", action="store_true", help="Kind 2-style JSON node blocks")
 
     def handler(args: argparse.Namespace) -> int:
@@ -142,6 +158,11 @@ def add_contract_commands(subparsers: argparse._SubParsersAction) -> None:
                      "node blocks, a counterexample) or CSV")
     mon.add_argument("--main", help="node whose contract to monitor")
     mon.add_argument("--json", action="store_true", help="JSON output")
+    mon.add_argument("--exit-code-mode", choices=("results_and_errors", "only_errors"),
+                     default="results_and_errors",
+                     help="only_errors: exit 0 also when the contract is violated (Kind 2's "
+                          "monitor does; its spelling --enable contract_monitor sets it)")
+    mon.epilog = MONITOR_EXIT_CODES
 
     def monitor(args: argparse.Namespace) -> int:
         from kinduct.frontends.lucent.monitor import run_monitor

@@ -119,7 +119,8 @@ def contract_tools(argv: list[str]) -> list[str]:
         out = out[1:]
     if testgen:  # Kind 2 explores the maximal abstraction: callees by their contracts
         return ["testgen", *out, "--compositional", *(["--graph-only"] if graph_only else [])]
-    return ["monitor", *out]
+    # Kind 2's monitor exits 0 whatever it finds (a later --exit_code_mode wins)
+    return ["monitor", "--exit-code-mode", "only_errors", *out]
 
 
 def output_options(argv: list[str]) -> list[str]:

@@ -23,10 +23,10 @@ SHORT = "3"
 MODELS = {".vmt": EXAMPLES / "vmt" / "counter_bug.vmt", ".lus": EXAMPLES / "lucent" / "combine.lus"}
 #: Examples that read what another example writes, and that example.
 NEEDS = {"data.csv": "kinduct crasp sample tomita2 --n 200 --out data.csv"}
-#: The exit codes of a run that worked: Kind 2's verdict codes; ``monitor`` uses Kind 2's
-#: monitor codes (10: every element held, 20: one was violated; frontends/lucent/monitor.py).
+#: The exit codes of a run that worked: Kind 2's verdict codes (``monitor``: 0 held, 40
+#: violated; frontends/lucent/monitor.py).
 DONE = (0, 30, 40)
-CODES = {"monitor": (10, 20)}
+CODES: dict[str, tuple[int, ...]] = {}
 
 
 def _example(text: str) -> list[str]:
