@@ -66,6 +66,8 @@ RENAMED = {"-json": "--json", "--lus_main": "--main", "--smt_solver": "--solver"
 #: Kind 2's test generation and contract monitor options, as ``kinduct testgen`` / ``monitor``'s.
 TESTGEN = {"--testgen_len": "--depth", "--output_dir": "--out"}
 MONITOR = {"--monitor_trace_file": "--trace"}
+#: Kind 2's interpreter options, as ``kinduct simulate``'s.
+INTERPRETER = {"--interpreter_input_file": "--input", "--interpreter_steps": "--steps"}
 _TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
 
 
@@ -92,25 +94,34 @@ def _flag(argv: list[str], name: str) -> tuple[bool | None, list[str]]:
     return found, out
 
 
+def _enabled(argv: list[str], module: str) -> tuple[bool, list[str]]:
+    """Whether ``--enable MODULE`` is in ``argv`` (any case), and ``argv`` without it."""
+    for i, arg in enumerate(argv):
+        if arg == "--enable" and i + 1 < len(argv) and argv[i + 1].lower() == module:
+            return True, argv[:i] + argv[i + 2:]
+        if arg.lower() == f"--enable={module}":
+            return True, argv[:i] + argv[i + 1:]
+    return False, argv
+
+
 def contract_tools(argv: list[str]) -> list[str]:
     """Kind 2's ``--testgen true`` (with ``--testgen_len K``, ``--output_dir D``,
     ``--testgen_graph_only``) as ``kinduct testgen``, its ``--enable contract_monitor
-    --monitor_trace_file F`` as ``kinduct monitor``; other command lines unchanged."""
+    --monitor_trace_file F`` as ``kinduct monitor``, its ``--enable interpreter
+    --interpreter_input_file F [--interpreter_steps N]`` as ``kinduct simulate``; other
+    command lines unchanged."""
     testgen, rest = _flag(argv, "--testgen")
-    monitor = False
-    for i, arg in enumerate(rest):
-        if arg == "--enable" and i + 1 < len(rest) and rest[i + 1].lower() == "contract_monitor":
-            rest = rest[:i] + rest[i + 2:]
-            monitor = True
-            break
-        if arg.lower() == "--enable=contract_monitor":
-            rest = rest[:i] + rest[i + 1:]
-            monitor = True
-            break
-    if not testgen and not monitor:
+    monitor, rest = _enabled(rest, "contract_monitor")
+    interpreter, rest = _enabled(rest, "interpreter")
+    if not testgen and not monitor and not interpreter:
         return rest if testgen is False else argv
-    if testgen and monitor:
-        raise UsageError("--testgen and --enable contract_monitor cannot be used together")
+    if bool(testgen) + monitor + interpreter > 1:
+        raise UsageError("only one of --testgen, --enable contract_monitor and --enable "
+                         "interpreter can be used")
+    if interpreter:
+        out = [INTERPRETER.get(a.partition("=")[0], a.partition("=")[0]) + a.partition("=")[1]
+               + a.partition("=")[2] for a in rest]
+        return ["simulate", *(out[1:] if out and out[0] == "check" else out)]
     renames = TESTGEN if testgen else MONITOR
     graph_only, rest = _flag(rest, "--testgen_graph_only") if testgen else (None, rest)
     out = [renames.get(a.partition("=")[0], a.partition("=")[0]) + a.partition("=")[1] + a.partition("=")[2]
@@ -313,7 +324,8 @@ def kinduct_add_check_options(parser: argparse.ArgumentParser) -> None:
               "(--main), --smt_solver NAME (--solver), "
               "--modular true|false, --compositional true|false, --timeout 0 (no limit), "
               "--disable ENGINE, --timeout_analysis S (--timeout), --only_parse, "
-              "--exit_code_mode MODE, --print_invs (--print-invariants); accepted with no "
+              "--exit_code_mode MODE, --print_invs (--print-invariants), --certif true "
+              "[--output_dir DIR] (--certificates); accepted with no "
               "effect: -v, -s, -q, -qq, --print_cex, --log_invs, --color (false: NO_COLOR)")
     parser.add_argument_group("Kind 2's spellings (also accepted)",
                               textwrap.fill(text, width=78, initial_indent="  ",

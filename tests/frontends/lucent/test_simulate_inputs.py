@@ -145,3 +145,14 @@ def test_csv_errors_are_located(tmp_path):
     proc = run_cli("simulate", LUCENT / "combine.lus", "--input", inputs)
     assert proc.returncode == 3
     assert re.search(r"in\.csv:3:3: error: .*got 'oops'", proc.stderr), proc.stderr
+
+
+def test_kind2_interpreter_spelling(typed):
+    """``kind2 --enable interpreter --interpreter_input_file F --interpreter_steps N``."""
+    model, inputs = typed
+    proc = run_cli(model, "--enable", "interpreter", "--interpreter_input_file", inputs,
+                   "--interpreter_steps", "2", "-json")
+    assert proc.returncode == 0, proc.stderr
+    assert _outputs(json.loads(proc.stdout), ["q"]) == {"q": [6, 11]}
+    proc = run_cli(model, "--enable", "interpreter", "--testgen", "true")
+    assert proc.returncode == 2
