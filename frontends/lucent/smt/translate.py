@@ -108,7 +108,7 @@ class Translator:
         self.guard: FNode | None = None
         self.next_of: dict[FNode, FNode] = {}
         self.assumptions: list[FNode] = []
-        self.divisions: dict[tuple[FNode, int], tuple[FNode, FNode]] = {}
+        self.divisions: dict[tuple[FNode, FNode | int], tuple[FNode, FNode]] = {}
         #: Out-of-range reads, by the array read (its element terms): each index term and the
         #: read's value (Kind 2: within a step, equal indices of one array read equal values;
         #: across steps, and between two arrays of equal elements, nothing is known).
