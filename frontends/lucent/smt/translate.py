@@ -59,6 +59,7 @@ from kinduct.frontends.lucent.smt import (
 )
 from kinduct.frontends.lucent.smt.clocks import ClockTerms
 from kinduct.frontends.lucent.smt.elements import Elements, assert_pos, equation_element, start
+from kinduct.frontends.lucent.smt.fastenv import FastEnvironment
 from kinduct.frontends.lucent.smt.inst_api import STerm
 from kinduct.frontends.lucent.smt.outside import outside_congruence
 from kinduct.frontends.lucent.smt.sorts import scalar_sort
@@ -95,7 +96,7 @@ class Translator:
         #: The nodes the main one calls are analysed on their own: their contracts and
         #: properties are not owed here, only what their call sites owe.
         self.modular = modular
-        self.b = SystemBuilder(main)
+        self.b = SystemBuilder(main, FastEnvironment())
         self.mgr = self.b.mgr
         self.first = self.b.first_step_flag(naming.FIRST)
         self.step_var = None
