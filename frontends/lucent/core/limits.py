@@ -22,6 +22,10 @@ MAX_SOURCE_MB = 16
 
 MAX_DIGITS = 1000
 MAX_NESTING = 500
+#: How deeply node calls may nest below an analysed node: the translation inlines a call by
+#: recursion, about 7 Python frames per level (a chain of 850 nodes exhausted the frames the
+#: parser allows: an internal error before this limit).
+MAX_CALL_DEPTH = 500
 LONG_NUMBER = re.compile(r"(?<![\w.])[0-9][0-9A-Fa-fx.]{" + str(MAX_DIGITS) + ",}")
 
 
