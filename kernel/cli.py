@@ -159,6 +159,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         if props:
             selected.append(system.with_properties(props))
     preamble = preamble_of(args, options, found)
+    if args.json and not args.property:  # Kind 2's note for each analysis with no property
+        chosen = {s.name for s in selected}
+        preamble += [log_object("note", "parse", f"System {s.name} has no property, skipping "
+                                "verification step.") for s in systems if s.name not in chosen]
     if not selected and not args.property:
         # as Kind 2: nothing to check is not an error
         note = f"{path}: the model has no property to check"
@@ -226,15 +230,20 @@ def emit_objects(args: argparse.Namespace, objects: list[dict]) -> None:
 def print_results(args: argparse.Namespace, results: Sequence[tuple[TransitionSystem, list[Verdict]]],
                   preamble: Sequence[dict], stream: IncrementalJson | None) -> int:
     """The analyses' report in the output form asked for; Kind 2's exit code of the verdicts."""
+    from kinduct.kernel.report import closing_logs
     from kinduct.kernel.verdict import exit_code
 
+    verdicts = [v for _, vs in results for v in vs]
+    closing = closing_logs(verdicts) if args.json else []
     if stream is not None:
         stream.finish(results)
+        for obj in closing:
+            stream.emit(obj)
     elif args.xml:
-        emit_objects(args, analyses_objects(results, preamble))
+        emit_objects(args, analyses_objects(results, preamble) + closing)
     else:
-        return print_analyses(results, args.json, preamble, args.print_invariants)
-    return exit_code([v for _, verdicts in results for v in verdicts])
+        return print_analyses(results, args.json, preamble, args.print_invariants, closing)
+    return exit_code(verdicts)
 
 
 def _both(*callbacks: Callable[[ProgressEvent], None] | None
