@@ -15,6 +15,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import attrs
@@ -93,7 +94,8 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as :class:`UsageError` (exit code 2), shows defaults,
-    and ends every command's help with the exit codes and an example (``example=`` when a
+    and ends every command's help with the exit codes (the verdict codes unless its epilog
+    lists its own) and an example (``example=`` when a
     plugin adds a command: ``subparsers.add_parser("eval", example="kinduct ...")``)."""
 
     def __init__(self, *args, example: str | None = None, **kwargs) -> None:
@@ -109,11 +111,12 @@ class _Parser(argparse.ArgumentParser):
         if example is None:
             commands = _commands(self)
             example = f"{self.prog} {commands[0]} --help" if commands else f"{self.prog} --help"
-        tail = [EXIT_CODES]
-        if example and "example:" not in (self.epilog or ""):
+        epilog = self.epilog or ""
+        tail = [] if "exit codes:" in epilog else [EXIT_CODES]  # a command may have its own
+        if example and "example:" not in epilog:
             tail.append(f"example:\n  {example}")
-        if EXIT_CODES not in (self.epilog or ""):
-            self.epilog = "\n\n".join(([self.epilog] if self.epilog else []) + tail)
+        if tail:
+            self.epilog = "\n\n".join(([epilog] if epilog else []) + tail)
         return super().format_help()
 
 
@@ -211,6 +214,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     results = list(zip(selected, verdict_lists, strict=True)) if modular is None else \
         modular.analyses(selected, verdict_lists)
     code = print_results(args, results, preamble, stream)
+    if args.certificates is not None:
+        _write_certificates(results, Path(args.certificates or f"{path}.out"))
     return 0 if args.exit_code_mode == "only_errors" and code in (30, 40) else code
 
 
@@ -267,6 +272,21 @@ def preamble_of(args: argparse.Namespace, options: RunOptions, found: Sequence[S
     preamble = [options_object(options.engines, args.timeout, args.bound, args.compositional,
                                args.modular)]
     return preamble + [log_object("warn", "parse", w.message, w.location) for w in found]
+
+
+def _write_certificates(results: Sequence[tuple[TransitionSystem, Sequence[Verdict]]],
+                        directory: Path) -> None:
+    """``--certificates``: the SMT-LIB scripts of every valid verdict (kernel/certificates.py)."""
+    from kinduct.kernel import certificates
+
+    try:
+        written = certificates.write(results, directory)
+    except OSError as exc:
+        raise UsageError(f"--certificates: cannot write {directory}: {exc.strerror}") from exc
+    missing = sum(w.missing is not None for w in written)
+    sys.stderr.write(f"kinduct: {len(written) - missing} certificate(s) written to "
+                     f"{directory / 'certif'}" + (f", {missing} without a proof to certify (see "
+                                                  "its README)" if missing else "") + "\n")
 
 
 #: The exit code after Ctrl-C (SIGINT), as Kind 2's.
@@ -372,6 +392,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="Kind 2's XML output (the --json objects as Kind 2's -xml elements)")
     check.add_argument("--ijson", action="store_true",
                        help="JSON objects one per line, each as soon as it is known")
+    check.add_argument("--certificates", nargs="?", const="", metavar="DIR",
+                       help="write SMT-LIB 2 certificates of the valid properties to DIR/certif "
+                            "(default DIR: FILE.out), scripts any solver checks: all unsat")
     check.set_defaults(handler=cmd_check)
     own = {action.dest for action in check._actions}
     registry.plugin_manager().hook.kinduct_add_check_options(parser=check)
