@@ -6,9 +6,13 @@ tests/frontends/lucent/test_kind2_output_differential.py)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import time
 from xml.etree import ElementTree
 
-from tests.conftest import EXAMPLES, run_cli
+import pytest
+
+from tests.conftest import EXAMPLES, KINDUCT, run_cli
 
 COMBINE = EXAMPLES / "lucent" / "combine.lus"
 
@@ -56,3 +60,20 @@ def test_xml_of_a_falsified_property_names_the_call_sites_of_two_instances(tmp_p
     sites = sorted((n.get("name"), int(n.get("line")), int(n.get("column")))
                    for n in top.findall("Node"))
     assert sites == [("C", 7, 8), ("C", 7, 15)], sites
+
+
+@pytest.mark.slow
+def test_ijson_prints_a_verdict_when_it_is_known_not_at_the_end():
+    """combine.lus under bmc alone: ``z > 0`` falls at k = 0 at once, the other property runs
+    to the time limit; the falsified one's line comes seconds before the last line."""
+    proc = subprocess.Popen([str(KINDUCT), "check", str(COMBINE), "--engine", "bmc",
+                             "--timeout", "8", "-ijson"], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    seen: list[tuple[float, dict]] = []
+    for line in proc.stdout:
+        seen.append((time.monotonic(), json.loads(line)))
+    proc.wait(timeout=60)
+    falsified = [t for t, o in seen if o.get("answer", {}).get("value") == "falsifiable"]
+    assert falsified, [o for _, o in seen]
+    assert seen[-1][0] - falsified[0] > 3.0, [(round(t - seen[0][0], 2), o["objectType"])
+                                             for t, o in seen]
