@@ -119,8 +119,21 @@ def adt_text(v: Any, t: T) -> str:
     ctor, fields = t.items[tag]
     if not fields:
         return ctor
-    args = [to_json(v[f"{ctor}.{f}"], ft) for f, ft in fields]
-    return f"{ctor}({', '.join(a if isinstance(a, str) else format_value(a) for a in args)})"
+    args = [_text(to_json(v[f"{ctor}.{f}"], ft), ft, format_value) for f, ft in fields]
+    return f"{ctor}({', '.join(args)})"
+
+
+def _text(value: Any, t: T, format_value) -> str:
+    """A field's (JSON) value in Lucent's syntax: a record as ``Point { x = 1; y = 2 }``, an
+    array as ``[1, 2]``, a real as the tables show it."""
+    if isinstance(value, str):
+        return value
+    if t.kind == "record" and isinstance(value, dict):
+        fields = "; ".join(f"{f} = {_text(value[f], ft, format_value)}" for f, ft in t.items)
+        return f"{t.name} {{ {fields} }}" if t.name else f"{{ {fields} }}"
+    if t.kind in ("array", "symarray") and isinstance(value, list):
+        return "[" + ", ".join(_text(x, t.items[0], format_value) for x in value) + "]"
+    return format_value(value, "real" if t.kind == "real" else None)
 
 
 def to_json(v: Any, t: T) -> Any:
