@@ -21,8 +21,8 @@ The correspondence, object by object:
   ``<Value instant=k>`` a real ``n/d`` or ``n``, an array an ``<Array size>`` of
   ``<Item index>``; a stream with no value is left out) and the blocks of the instances it
   calls;
-- ``realizabilityCheck``/``satisfiabilityCheck`` keep their ``Result``, ``Runtime`` and
-  deadlocking trace; ``postAnalysisStart``/``postAnalysisEnd`` are their elements.
+- ``realizabilityCheck``/``satisfiabilityCheck`` keep their ``Result``, ``Runtime``,
+  deadlocking trace and conflicting set; ``postAnalysisStart``/``postAnalysisEnd`` are their elements.
 
 What Kind 2's schema has no place for is not written: the JSON's additions (``solver``,
 ``invariant``, ``onImplementations``, ``expr``, ...) and objects of kinds it does not know.
@@ -173,7 +173,28 @@ def _check_lines(obj: dict[str, Any], tag: str) -> list[str]:
     if obj.get("deadlockingTrace"):
         lines += ["  <DeadlockingTrace>", *trace_lines(obj["deadlockingTrace"], "    "),
                   "  </DeadlockingTrace>"]
+    if obj.get("conflictingSet"):
+        lines += element_set_lines(obj["conflictingSet"], "ConflictingSet", "  ")
     lines.append(f"</{tag}>")
+    return lines
+
+
+def element_set_lines(obj: dict[str, Any], tag: str, indent: str) -> list[str]:
+    """A ``modelElementSet`` object (a conflicting set, a core) as the XSD's element set:
+    ``class``, ``size``, ``approximate`` attributes, a ``<Node>`` of ``<Element>``s each."""
+    head = _attrs([("class", obj.get("class")), ("size", obj.get("size", 0)),
+                   ("property", obj.get("property")),
+                   ("approximate", bool(obj.get("approximate", False)))])
+    lines = [f"{indent}<{tag}{head}>", *_runtime(obj.get("runtime"), indent + "  ")]
+    for node in obj.get("nodes", []):
+        lines.append(f"{indent}  <Node{_attrs([('name', node['name'])])}>")
+        for e in node.get("elements", []):
+            attrs = _attrs([("category", e.get("category")), ("name", e.get("name")),
+                            ("file", e.get("file")), ("line", e.get("line", 0)),
+                            ("column", e.get("column", 0))])
+            lines.append(f"{indent}    <Element{attrs}/>")
+        lines.append(f"{indent}  </Node>")
+    lines.append(f"{indent}</{tag}>")
     return lines
 
 

@@ -373,3 +373,20 @@ def test_an_unknown_by_timeout_writes_true_for_in_both_forms(kind2):
         assert "<TrueFor>" in text, text
     ours = [o for o in json.loads(_ours(model, "-json", extra)) if o["objectType"] == "property"]
     assert any(p["answer"]["value"] == "unknown" and p.get("trueFor", 0) > 0 for p in ours), ours
+
+
+def test_realizability_checks_in_xml_validate_against_kind2s_schema():
+    """``--enable CONTRACTCK -xml`` (Kind 2 itself times out on this model): the checks, the
+    deadlocking trace and the conflicting set as the XSD's elements."""
+    from xml.etree import ElementTree
+
+    proc = run_cli("-xml", "--enable", "CONTRACTCK", "--timeout", "30",
+                   LUCENT / "unrealizable.lus", timeout=120)
+    assert proc.returncode == 40, proc.stderr
+    _validate_xml(proc.stdout)
+    root = ElementTree.fromstring(proc.stdout)
+    results = [c.findtext("Result") for c in root.iter("RealizabilityCheck")]
+    assert "unrealizable" in results, results
+    (conflict,) = root.iter("ConflictingSet")
+    names = {e.get("name") for e in conflict.iter("Element")}
+    assert int(conflict.get("size")) == len(names) >= 2, names
