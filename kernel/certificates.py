@@ -76,11 +76,18 @@ class _Writer:
     def __init__(self, system: TransitionSystem, prop: Property, phi: FNode, proof: Proof) -> None:
         self.system, self.proof = system, proof
         mgr = system.env.formula_manager
-        current = system.current_vars
+        # each variable once (a frontend may list one twice), states with their next copies
+        pairs = list(dict.fromkeys(zip(system.state_vars, system.next_vars, strict=True)))
+        self.states = [s for s, _ in pairs]
+        nexts = [n for _, n in pairs]
+        self.current = [*self.states, *(v for v in dict.fromkeys(system.input_vars)
+                                         if v not in set(self.states))]
         rigid = system.rigid_symbols()
+        self.sep = _separator([*self.current, *nexts, *rigid], proof.k + 1)
+        current = self.current
         self.defs = [
             self._define("cert.init", current, system.init, rigid),
-            self._define("cert.trans", (*current, *system.next_vars), system.trans, rigid),
+            self._define("cert.trans", (*current, *nexts), system.trans, rigid),
             self._define("cert.assumptions", current, mgr.And(system.assumptions), rigid),
             self._define("cert.invariant", current, phi, rigid, dag=False),
             self._define("cert.property", current, prop.obligation(system.env), rigid, dag=False),
@@ -98,22 +105,25 @@ class _Writer:
                         for p in params)
         return f"(define-fun {name} ({args}) Bool\n  {to_smtlib(body, daggify=dag)})"
 
+    def _name(self, v: FNode, j: int) -> str:
+        """The step-``j`` copy of ``v`` (``x@j``)."""
+        return quote(f"{v.symbol_name()}{self.sep}{j}")
+
     def _at(self, j: int) -> str:
-        return " ".join(quote(f"{v.symbol_name()}@{j}") for v in self.system.current_vars)
+        return " ".join(self._name(v, j) for v in self.current)
 
     def _apply(self, name: str, j: int) -> str:
         args = self._at(j)
         return f"({name} {args})" if args else name
 
     def _trans(self, j: int) -> str:
-        states = " ".join(quote(f"{v.symbol_name()}@{j + 1}") for v in self.system.state_vars)
+        states = " ".join(self._name(v, j + 1) for v in self.states)
         args = " ".join(a for a in (self._at(j), states) if a)
         return f"(cert.trans {args})" if args else "cert.trans"
 
     def _script(self, title: str, steps: int, asserts: list[str]) -> str:
-        decls = [f"(declare-fun {quote(f'{v.symbol_name()}@{j}')} () "
-                 f"{v.symbol_type().as_smtlib(False)})"
-                 for j in range(steps) for v in self.system.current_vars]
+        decls = [f"(declare-fun {self._name(v, j)} () {v.symbol_type().as_smtlib(False)})"
+                 for j in range(steps) for v in self.current]
         lines = [f"; {title}", "; unsat: this part of the proof holds", "(set-logic ALL)",
                  *(p for p in self.prelude if p), *self.defs, *decls,
                  *(f"(assert {a})" for a in asserts), "(check-sat)", "(exit)", ""]
@@ -148,11 +158,22 @@ class _Writer:
         }
 
     def _different(self, i: int, j: int) -> str:
-        pairs = [f"(= {quote(f'{v.symbol_name()}@{i}')} {quote(f'{v.symbol_name()}@{j}')})"
-                 for v in self.system.state_vars]
+        pairs = [f"(= {self._name(v, i)} {self._name(v, j)})" for v in self.states]
         if not pairs:
             return "false"
         return f"(not {pairs[0]})" if len(pairs) == 1 else f"(not (and {' '.join(pairs)}))"
+
+
+def _separator(symbols: Sequence[FNode], steps: int) -> str:
+    """``@`` (or ``@@``, ...): what joins a variable's name and a step in its copies' names,
+    so that no copy is named as a symbol of the system or as another copy."""
+    names = {s.symbol_name() for s in symbols}
+    sep = "@"
+    while True:
+        copies = {f"{n}{sep}{j}" for n in names for j in range(steps + 1)}
+        if len(copies) == len(names) * (steps + 1) and not copies & names:
+            return sep
+        sep += "@"
 
 
 def _declare(symbol: FNode) -> str:
@@ -231,7 +252,8 @@ def write(analyses: Sequence[tuple[TransitionSystem, Sequence[Verdict]]],
 def _index(written: Sequence[Written], root: Path) -> str:
     lines = ["Certificates of the valid properties (kinduct check --certificates).",
              "Each directory holds base.smt2, induction.smt2 and implication.smt2: the proof",
-             "holds when every one is unsat under any SMT-LIB 2 solver (e.g. z3 FILE, cvc5 FILE).",
+             "holds when every one is unsat under any SMT-LIB 2 solver (e.g. z3 FILE, cvc5 FILE;",
+             "a script with constant arrays, (as const ...), needs cvc5 --arrays-exp).",
              ""]
     for w in written:
         where = w.directory.relative_to(root)
