@@ -1,7 +1,7 @@
 """Kind 2's command-line spellings, translated to kinduct's before argparse sees them
 (the ``kinduct_rewrite_argv`` hook), so a Kind 2 user's command line works unchanged.
 
-Accepted: ``-json``; ``--enable BMC`` (repeatable; see :data:`ENGINE_NAMES`; the enabled
+Accepted: ``-json``, ``-xml``, ``-ijson``; ``--enable BMC`` (repeatable; see :data:`ENGINE_NAMES`; the enabled
 engines replace ``--engine``); ``--enable CONTRACTCK`` (``--realizability``, with
 ``--check_environment`` and ``--check_contract_is_sat``); ``--lus_main N``;
 ``--smt_solver Z3``; ``--testgen true`` (``kinduct testgen``: ``--testgen_len K``,
@@ -58,7 +58,8 @@ IGNORED_BOOLS = ("--print_cex", "--log_invs")
 CONTRACT_CHECK = "CONTRACTCK"
 
 #: Kind 2's option names and kinduct's.
-RENAMED = {"-json": "--json", "--lus_main": "--main", "--smt_solver": "--solver",
+RENAMED = {"-json": "--json", "-xml": "--xml", "-ijson": "--ijson", "--lus_main": "--main",
+           "--smt_solver": "--solver",
            "--check_environment": "--check-environment",
            "--check_contract_is_sat": "--check-contract-is-sat"}
 
@@ -319,7 +320,8 @@ def kinduct_rewrite_argv(argv: list[str]) -> list[str]:
 
 @hookimpl
 def kinduct_add_check_options(parser: argparse.ArgumentParser) -> None:
-    text = ("-json (--json), --enable ENGINE (repeatable: " + ", ".join(sorted(ENGINE_NAMES))
+    text = ("-json (--json), -xml (--xml), -ijson (--ijson), --enable ENGINE (repeatable: "
+            + ", ".join(sorted(ENGINE_NAMES))
             + "; replaces --engine), --enable CONTRACTCK (--realizability), --lus_main NODE "
               "(--main), --smt_solver NAME (--solver), "
               "--modular true|false, --compositional true|false, --timeout 0 (no limit), "

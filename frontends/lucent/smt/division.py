@@ -1,10 +1,11 @@
 """The translation of Lucent's division operators (``/``, ``div``, ``mod``) into linear
 arithmetic where it can: by a non-zero constant, a multiplication or one shared
 quotient/remainder pair per dividend; by a stream (or by the constant 0), fresh quotient and
-remainder variables constrained where the divisor is not zero, and equal to an uninterpreted
-function of the dividend and the divisor everywhere (``Translator.function``): division is a
+remainder variables constrained where the divisor is not zero, and equal to two uninterpreted
+functions of the dividend and the divisor everywhere (``Translator.function``): division is a
 function at every distance in time, also by zero, where its result is otherwise unspecified (as
-in Kind 2, which proves ``x div w = x div w``; no obligation is made)."""
+in Kind 2, which proves ``x div w = x div w``; no obligation is made). The quotient and the
+remainder of one pair of operand terms are one pair of variables (a `div` beside a `mod`)."""
 
 from __future__ import annotations
 
@@ -65,7 +66,21 @@ def division(inst: Inst, e: A.Binop, a: FNode, b: FNode) -> FNode:
         absb = mgr.Ite(mgr.GE(b, mgr.Int(0)), b, mgr.Minus(mgr.Int(0), b))
         tr.assume(mgr.Implies(mgr.Not(mgr.Equals(b, mgr.Int(0))), mgr.And(
             mgr.Equals(a, mgr.Plus(mgr.Times(b, q), r)), mgr.GE(r, mgr.Int(0)), mgr.LT(r, absb))))
-    result = r if e.op == "mod" else q
-    if result.get_type().is_int_type():  # machine integers wrap: their own semantics
-        tr.assume(mgr.Equals(result, tr.function(f"%div.{e.op}", [a, b], result.get_type())))
-    return result
+    if q.get_type().is_int_type():
+        # every division of one dividend by one divisor (a `div` and a `mod` of the same
+        # operands, as in `(e div n) * n + e mod n = e`) shares its quotient and remainder:
+        # without it, their equality is a non-linear fact (the uniqueness of the Euclidean
+        # division) the solvers seldom find. Equal operands, equal results, at every step
+        # and in every branch (each pair is a function of the operands), so unguarded.
+        first = tr.divisions.setdefault((a, b), (q, r))
+        if first != (q, r):
+            guard, tr.guard = tr.guard, None
+            tr.assume(mgr.And(mgr.Equals(q, first[0]), mgr.Equals(r, first[1])))
+            tr.guard = guard
+    if q.get_type().is_int_type():  # machine integers wrap: their own semantics
+        # both the quotient and the remainder are functions of the operands, whichever the
+        # operator: a `div` and a `mod` of operands equal in value (two reads of `a[i]` out
+        # of range) share them, at every distance in time
+        tr.assume(mgr.Equals(q, tr.function("%div.q", [a, b], q.get_type())))
+        tr.assume(mgr.Equals(r, tr.function("%div.r", [a, b], r.get_type())))
+    return r if e.op == "mod" else q

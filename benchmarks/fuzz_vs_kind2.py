@@ -1,0 +1,219 @@
+"""Differential fuzzing of kinduct against Kind 2 v3.0.0 on random Lucent models (issue 41).
+
+Generates ``--models`` well-typed models (``benchmarks/lucent_models.py``; model ``k`` of seed
+``S`` is ``generate(S * 100_000 + k)``), runs Kind 2 (``.kind2/bin/kind2 -json --timeout T``)
+and kinduct (``.venv/bin/kinduct check FILE --json --timeout T``) on each, and compares the
+answers property by property (matched by name, else by line and column).  Prints a table:
+models, properties, both decide and agree, opposite verdicts (each listed, its model kept under
+``--keep``), Kind 2 decides / kinduct unknown, kinduct decides / Kind 2 unknown, both unknown,
+properties only one tool names, Kind 2 self-contradictions (one property given two opposite
+answers), and models either tool refuses or fails on.
+
+    .venv/bin/python benchmarks/fuzz_vs_kind2.py --seed 41 --models 300 --timeout 5 --jobs 1 \\
+        --keep /tmp/fuzz41 [--list-unknown] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.lucent_models import generate  # noqa: E402
+
+HOLDS = {"valid": True, "unreachable": True, "falsifiable": False, "reachable": False}
+
+
+@dataclass
+class Side:
+    """One tool's answers on one model: name -> answers given, (line, col) -> name."""
+
+    answers: dict[str, set[str]] = field(default_factory=dict)
+    where: dict[tuple[int, int], str] = field(default_factory=dict)
+    error: str | None = None
+    seconds: float = 0.0
+
+
+@dataclass
+class Outcome:
+    """The comparison of one model."""
+
+    model: int
+    text: str
+    kind2: Side
+    kinduct: Side
+    rows: list[tuple[str, str, str, str]] = field(default_factory=list)  # class, prop, k2, ku
+
+
+def run_tool(cmd: list[str], timeout: float) -> Side:
+    side = Side()
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        side.error = f"no answer within {timeout:.0f} s of wall time"
+        side.seconds = time.monotonic() - start
+        return side
+    side.seconds = time.monotonic() - start
+    try:
+        objects = json.loads(proc.stdout, strict=False)
+    except json.JSONDecodeError:
+        side.error = f"exit {proc.returncode}, no JSON: {(proc.stderr or proc.stdout)[:200]!r}"
+        return side
+    for obj in objects:
+        kind = obj.get("objectType")
+        if kind == "property" and obj.get("isCandidate") in (True, "true"):
+            continue  # Kind 2's candidate invariants (from subrange inputs) are not properties
+        if kind == "property":
+            name = obj["name"]
+            side.answers.setdefault(name, set()).add(obj["answer"]["value"])
+            if "line" in obj and "column" in obj:
+                side.where[(obj["line"], obj["column"])] = name
+        elif kind == "log" and obj.get("level") in ("error", "fatal") and side.error is None:
+            side.error = str(obj.get("value"))[:200]
+    if side.answers and side.error:
+        side.error = None  # an engine's failure beside answers (Kind 2 logs those as errors)
+    if side.error is None and proc.returncode not in (0, 10, 20, 30, 40):
+        side.error = f"exit {proc.returncode}: {proc.stderr[-200:]!r}"
+    return side
+
+
+def one_answer(answers: set[str]) -> str:
+    decided = {a for a in answers if a in HOLDS}
+    if not decided:
+        return "unknown"
+    if len({HOLDS[a] for a in decided}) > 1:
+        return "contradiction"
+    return sorted(decided)[0]
+
+
+def compare(outcome: Outcome) -> None:
+    k2, ku = outcome.kind2, outcome.kinduct
+    if k2.error or ku.error:
+        cls = "error: both" if k2.error and ku.error else (
+            "error: Kind 2" if k2.error else "error: kinduct")
+        outcome.rows.append((cls, "-", k2.error or "", ku.error or ""))
+        return
+    matched: set[str] = set()
+    for name, theirs in k2.answers.items():
+        ours_name = name if name in ku.answers else None
+        if ours_name is None:
+            for pos, n in k2.where.items():
+                if n == name and pos in ku.where:
+                    ours_name = ku.where[pos]
+        if ours_name is None:
+            outcome.rows.append(("only Kind 2 names it", name, one_answer(theirs), ""))
+            continue
+        matched.add(ours_name)
+        a, b = one_answer(theirs), one_answer(ku.answers[ours_name])
+        if a == "contradiction":
+            cls = "Kind 2 contradicts itself"
+        elif b == "contradiction":
+            cls = "kinduct contradicts itself"
+        elif a in HOLDS and b in HOLDS:
+            cls = "agree" if HOLDS[a] == HOLDS[b] else "OPPOSITE"
+        elif a in HOLDS:
+            cls = "Kind 2 decides, kinduct unknown"
+        elif b in HOLDS:
+            cls = "kinduct decides, Kind 2 unknown"
+        else:
+            cls = "both unknown"
+        outcome.rows.append((cls, name, "/".join(sorted(theirs)), b))
+    for name, ours in ku.answers.items():
+        if name not in matched:
+            outcome.rows.append(("only kinduct names it", name, "", one_answer(ours)))
+
+
+def run_model(k: int, seed: int, timeout: float, workdir: Path) -> Outcome:
+    text = generate(seed * 100_000 + k)
+    path = workdir / f"m{k:04d}.lus"
+    path.write_text(text)
+    wall = timeout + 15
+    kind2 = run_tool([str(ROOT / ".kind2/bin/kind2"), "-json", "--timeout", str(timeout),
+                      str(path)], wall)
+    kinduct = run_tool([str(ROOT / ".venv/bin/kinduct"), "check", str(path), "--json",
+                        "--timeout", str(timeout)], wall)
+    outcome = Outcome(k, text, kind2, kinduct)
+    compare(outcome)
+    return outcome
+
+
+CLASSES = ["agree", "OPPOSITE", "Kind 2 decides, kinduct unknown",
+           "kinduct decides, Kind 2 unknown", "both unknown", "only Kind 2 names it",
+           "only kinduct names it", "Kind 2 contradicts itself", "kinduct contradicts itself"]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=41)
+    ap.add_argument("--models", type=int, default=300)
+    ap.add_argument("--first", type=int, default=0, help="number of the first model")
+    ap.add_argument("--timeout", type=float, default=5.0, help="each tool's --timeout (s)")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--keep", type=Path, help="folder for models with an opposite verdict, a "
+                    "contradiction or an error")
+    ap.add_argument("--list-unknown", action="store_true",
+                    help="also list the properties Kind 2 decides and kinduct leaves unknown")
+    ap.add_argument("--list-unmatched", action="store_true",
+                    help="also list the properties only one tool names")
+    ap.add_argument("--json", type=Path, help="write every row as JSON")
+    args = ap.parse_args()
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory() as tmp:
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            outcomes = list(pool.map(
+                lambda k: run_model(k, args.seed, args.timeout, Path(tmp)),
+                range(args.first, args.first + args.models)))
+    elapsed = time.monotonic() - start
+    counts: Counter[str] = Counter()
+    errors: Counter[str] = Counter()
+    keep_classes = {"OPPOSITE", "Kind 2 contradicts itself", "kinduct contradicts itself"}
+    listed: list[tuple[str, int, str, str, str]] = []
+    for out in outcomes:
+        for cls, name, theirs, ours in out.rows:
+            if cls.startswith("error"):
+                errors[cls] += 1
+            else:
+                counts[cls] += 1
+            unknown = args.list_unknown and cls == "Kind 2 decides, kinduct unknown"
+            unmatched = args.list_unmatched and cls.startswith("only")
+            if cls in keep_classes or cls.startswith("error") or unknown or unmatched:
+                listed.append((cls, out.model, name, theirs, ours))
+                if args.keep and (cls in keep_classes or cls.startswith("error")):
+                    args.keep.mkdir(parents=True, exist_ok=True)
+                    (args.keep / f"s{args.seed}_m{out.model:04d}.lus").write_text(out.text)
+    props = sum(counts.values())
+    print(f"fuzz vs Kind 2: seed {args.seed}, models {args.first}..{args.first + args.models - 1}"
+          f", --timeout {args.timeout:g}, --jobs {args.jobs}, {elapsed:.0f} s wall")
+    print(f"| models | {len(outcomes)} |\n|---|---|\n| properties compared | {props} |")
+    for cls in CLASSES:
+        print(f"| {cls} | {counts[cls]} |")
+    for cls in ("error: Kind 2", "error: kinduct", "error: both"):
+        print(f"| models with {cls} | {errors[cls]} |")
+    k2 = sum(o.kind2.seconds for o in outcomes)
+    ku = sum(o.kinduct.seconds for o in outcomes)
+    print(f"| wall time, Kind 2 / kinduct (s) | {k2:.0f} / {ku:.0f} |")
+    for cls, model, name, theirs, ours in listed:
+        where = f" (kept: {args.keep}/s{args.seed}_m{model:04d}.lus)" if args.keep and not (
+            cls == "Kind 2 decides, kinduct unknown" or cls.startswith("only")) else ""
+        print(f"{cls}: model {model} property {name}: Kind 2 {theirs}, kinduct {ours}{where}")
+    if args.json:
+        args.json.write_text(json.dumps(
+            [{"class": c, "model": m, "property": n, "kind2": t, "kinduct": o}
+             for out in outcomes for (c, n, t, o) in out.rows
+             for m in [out.model]], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
