@@ -72,3 +72,36 @@ def test_kind_with_simple_path_constraints(tmp_path):
                                and not line.startswith("(assert (not (= s@")))
     assert loose.read_text() != step
     assert run_z3(loose) == "sat"
+
+
+def test_certify_rechecks_kind_proofs_with_the_other_solver():
+    """``--certify`` re-checks a kind proof with cvc5 (the queries of the scripts); the same
+    proof without what it needed is rejected."""
+    import attrs
+
+    from kinduct.kernel.certify import certify_proof
+
+    system = _unreachable_loop()
+    (verdict,) = decide("kind", system, context(system, max_k=10)).values()
+    prop = system.properties[0]
+    assert certify_proof(system, prop, verdict.proof, "cvc5") is None
+    loose = attrs.evolve(verdict.proof, distinct=())
+    assert certify_proof(system, prop, loose, "cvc5") == f"{verdict.proof.k}-induction fails"
+    twins = twin_counters()
+    (proved,) = decide("kind", twins, context(twins, inbox=["(= x y)"])).values()
+    assert certify_proof(twins, twins.properties[0], proved.proof, "cvc5") is None
+    weak = attrs.evolve(proved.proof, invariant=proved.proof.invariant.replace("(= x y)", "true"))
+    assert certify_proof(twins, twins.properties[0], weak, "cvc5") is not None
+
+
+def test_certify_flag_on_a_kind_verdict():
+    import json
+
+    from tests.conftest import EXAMPLES, run_cli
+
+    proc = run_cli("check", EXAMPLES / "vmt" / "counter.vmt", "--engine", "kind", "--certify",
+                   "--json")
+    assert proc.returncode == 0, proc.stderr
+    (prop,) = [o for o in json.loads(proc.stdout) if o.get("objectType") == "property"]
+    assert prop["answer"]["source"] == "kind"
+    assert prop["certified"] is True and prop["certifiedBy"] == "cvc5"
