@@ -29,7 +29,7 @@ from pysmt.fnode import FNode
 from pysmt.smtlib.printers import to_smtlib
 from pysmt.utils import quote
 
-from kinduct.kernel.lemmas import parse_lemmas
+from kinduct.kernel.lemmas import parse_lemmas, sort_declarations
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Proof, Verdict
 
@@ -92,7 +92,8 @@ class _Writer:
             self._define("cert.invariant", current, phi, rigid, dag=False),
             self._define("cert.property", current, prop.obligation(system.env), rigid, dag=False),
         ]
-        self.prelude = [_sorts(system), *(_declare(s) for s in sorted(rigid, key=str))]
+        self.prelude = [*sort_declarations([*self.current, *rigid]),
+                        *(_declare(s) for s in sorted(rigid, key=str))]
 
     def _define(self, name: str, params: Sequence[FNode], body: FNode, rigid: Iterable[FNode],
                 dag: bool = True) -> str:
@@ -183,24 +184,6 @@ def _declare(symbol: FNode) -> str:
         return f"(declare-fun {quote(symbol.symbol_name())} ({params}) " \
                f"{ftype.return_type.as_smtlib(False)})"
     return f"(declare-fun {quote(symbol.symbol_name())} () {ftype.as_smtlib(False)})"
-
-
-def _sorts(system: TransitionSystem) -> str:
-    """``declare-sort`` of the uninterpreted sorts the system's variables use."""
-    seen: dict[str, int] = {}
-    symbols = (*system.current_vars, *system.rigid_symbols())
-
-    def visit(t) -> None:
-        if t.is_custom_type():
-            seen.setdefault(t.name, t.arity)
-        for sub in getattr(t, "args", None) or ():
-            visit(sub)
-        for sub in (getattr(t, "param_types", None) or ()):
-            visit(sub)
-
-    for s in symbols:
-        visit(s.symbol_type())
-    return "\n".join(f"(declare-sort {quote(n)} {a})" for n, a in seen.items())
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")

@@ -227,3 +227,31 @@ def test_names_that_look_like_step_copies_and_repeated_variables(tmp_path):
     for name in SCRIPTS:
         assert (run_z3(written.directory / name), run_cvc5(written.directory / name)) == \
             ("unsat", "unsat"), name
+
+
+def test_uninterpreted_sorts_and_functions(tmp_path):
+    """A state of an uninterpreted sort, set by an uninterpreted function (Lucent's imported
+    functions and abstract types): the sort and the function are declared in each script."""
+    from pysmt.typing import INT, FunctionType
+
+    from kinduct.kernel import certificates
+    from kinduct.kernel.system import Property, SystemBuilder
+    from kinduct.kernel.verdict import Answer, Verdict
+
+    builder = SystemBuilder("sorts")
+    mgr = builder.env.formula_manager
+    sort = builder.env.type_manager.Type("Opaque", 0)
+    f = mgr.Symbol("f", FunctionType(sort, [INT]))
+    s, s_next = builder.state("s", sort)
+    builder.add_init(mgr.Equals(s, mgr.Function(f, [mgr.Int(0)])))
+    builder.add_trans(mgr.Equals(s_next, s))
+    builder.add_property(Property("kept", mgr.Equals(s, mgr.Function(f, [mgr.Int(0)]))))
+    system = builder.build()
+    verdict = Verdict("kept", Answer.VALID, invariant="(= s (f 0))")
+    (written,) = certificates.write([(system, [verdict])], tmp_path)
+    assert written.missing is None, written.missing
+    for name in SCRIPTS:
+        text = (written.directory / name).read_text()
+        assert "(declare-sort Opaque 0)" in text
+        assert (run_z3(written.directory / name), run_cvc5(written.directory / name)) == \
+            ("unsat", "unsat"), name
