@@ -219,7 +219,7 @@ def write(analyses: Sequence[tuple[TransitionSystem, Sequence[Verdict]]],
             for stale in (*SCRIPTS, "README"):
                 (target / stale).unlink(missing_ok=True)
             try:
-                texts = scripts(system, system.property(verdict.property), proof_of(verdict))
+                texts = scripts(system, _property(system, verdict.property), proof_of(verdict))
             except NoCertificate as why:
                 (target / "README").write_text(
                     f"No certificate for property {verdict.property}: {why}.\n")
@@ -230,6 +230,13 @@ def write(analyses: Sequence[tuple[TransitionSystem, Sequence[Verdict]]],
             written.append(Written(verdict.property, target))
     (root / "README").write_text(_index(written, root))
     return written
+
+
+def _property(system: TransitionSystem, name: str) -> Property:
+    try:
+        return system.property(name)
+    except KeyError:
+        raise NoCertificate(f"the analysis {system.name} has no property {name}") from None
 
 
 def _index(written: Sequence[Written], root: Path) -> str:
