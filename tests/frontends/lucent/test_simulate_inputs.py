@@ -156,3 +156,19 @@ def test_kind2_interpreter_spelling(typed):
     assert _outputs(json.loads(proc.stdout), ["q"]) == {"q": [6, 11]}
     proc = run_cli(model, "--enable", "interpreter", "--testgen", "true")
     assert proc.returncode == 2
+
+
+def test_kind2_interpreter_output_is_read_back(typed, kind2, tmp_path):
+    """Kind 2's interpreter output (an ``execution`` object; records as flattened streams
+    ``p.x``, ``p.y``) as the input: the same outputs again."""
+    model, inputs = typed
+    proc = subprocess.run([kind2, "--enable", "interpreter", "--interpreter_input_file",
+                           str(inputs), "-json", str(model)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stdout
+    again = tmp_path / "execution.json"
+    again.write_text(proc.stdout)
+    assert '"p.x"' in proc.stdout  # Kind 2 wrote the record field by field
+    out = run_cli("simulate", model, "--input", again, "--json")
+    assert out.returncode == 0, out.stderr
+    assert _outputs(json.loads(out.stdout), EXPECTED) == EXPECTED
