@@ -293,6 +293,8 @@ def read_inputs(path: Path, text: str, node_name: str, inputs: Sequence[str],
     """The typed inputs (``inputs``, of ``types``) of node ``node_name`` at every step of the
     file ``path`` (its ``text``), the first ``steps`` of them when given; an input-less node
     runs ``steps`` steps beyond the file's too."""
+    if text.startswith("\ufeff"):  # a byte-order mark: whitespace to JSON, columns kept
+        text = " " + text[1:]
     src = _Source(path, text)
     if path.suffix.lower() == ".csv":
         rows = _from_csv(src)
@@ -301,6 +303,8 @@ def read_inputs(path: Path, text: str, node_name: str, inputs: Sequence[str],
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise src.error(f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
+        except RecursionError:
+            raise src.error("the JSON is nested too deeply to read", 1, 1) from None
         rows = _from_json(src, data, node_name)
     if steps is not None:
         if steps > len(rows) and inputs:

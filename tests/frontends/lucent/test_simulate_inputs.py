@@ -125,6 +125,8 @@ def test_steps_for_a_node_without_inputs(tmp_path):
     ('[{"x": 1, "y": true}]', 1, 16, "expected a value of type int"),
     ('[{"x": 1,}]', 1, 10, "invalid JSON"),
     ('[{"objectType": "analysisStart"}]', 1, 1, "no counterexample"),
+    ("[" * 100_000 + "]" * 100_000, 1, 1, "nested too deeply"),
+    ('\ufeff[{"x": 1, "y": true}]', 1, 17, "expected a value of type int"),
     ('[{"blockType": "node", "name": "Combine", "streams": [{"name": "x", '
      '"instantValues": [[0]]}]}]', 1, 87, "instant value"),
 ])
