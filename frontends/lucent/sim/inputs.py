@@ -308,7 +308,8 @@ def read_inputs(path: Path, text: str, node_name: str, inputs: Sequence[str],
         rows = _from_json(src, data, node_name)
     if steps is not None:
         if steps > len(rows) and inputs:
-            raise src.error(f"the file gives {len(rows)} step(s) of inputs; --steps asks for {steps}")
+            raise src.error(f"the file gives {len(rows)} step(s) of inputs; --steps asks for "
+                            f"{steps}", *locate(text, ()))
         rows = rows[:steps] + [Row() for _ in range(steps - len(rows))]
     typed: list[dict[str, Any]] = []
     for k, row in enumerate(rows):
