@@ -78,19 +78,27 @@ class _Writer:
         mgr = system.env.formula_manager
         # each variable once (a frontend may list one twice), states with their next copies
         pairs = list(dict.fromkeys(zip(system.state_vars, system.next_vars, strict=True)))
-        self.states = [s for s, _ in pairs]
-        nexts = [n for _, n in pairs]
-        self.current = [*self.states, *(v for v in dict.fromkeys(system.input_vars)
-                                         if v not in set(self.states))]
+        states = [s for s, _ in pairs]
+        inputs = [v for v in dict.fromkeys(system.input_vars) if v not in set(states)]
         rigid = system.rigid_symbols()
+        rename = _renaming(system, [*states, *inputs, *(n for _, n in pairs), *rigid])
+
+        def new(f: FNode) -> FNode:
+            return system.env.substituter.substitute(f, rename) if rename else f
+
+        self.states = [rename.get(v, v) for v in states]
+        self.current = [*self.states, *(rename.get(v, v) for v in inputs)]
+        nexts = [rename.get(n, n) for _, n in pairs]
+        rigid = frozenset(rename.get(r, r) for r in rigid)
         self.sep = _separator([*self.current, *nexts, *rigid], proof.k + 1)
         current = self.current
         self.defs = [
-            self._define("cert.init", current, system.init, rigid),
-            self._define("cert.trans", (*current, *nexts), system.trans, rigid),
-            self._define("cert.assumptions", current, mgr.And(system.assumptions), rigid),
-            self._define("cert.invariant", current, phi, rigid, dag=False),
-            self._define("cert.property", current, prop.obligation(system.env), rigid, dag=False),
+            self._define("cert.init", current, new(system.init), rigid),
+            self._define("cert.trans", (*current, *nexts), new(system.trans), rigid),
+            self._define("cert.assumptions", current, new(mgr.And(system.assumptions)), rigid),
+            self._define("cert.invariant", current, new(phi), rigid, dag=False),
+            self._define("cert.property", current, new(prop.obligation(system.env)), rigid,
+                         dag=False),
         ]
         self.prelude = [*sort_declarations([*self.current, *rigid]),
                         *(_declare(s) for s in sorted(rigid, key=str))]
@@ -163,6 +171,21 @@ class _Writer:
         if not pairs:
             return "false"
         return f"(not {pairs[0]})" if len(pairs) == 1 else f"(not (and {' '.join(pairs)}))"
+
+
+def _renaming(system: TransitionSystem, symbols: Sequence[FNode]) -> dict[FNode, FNode]:
+    """Fresh symbols for those whose names SMT-LIB reserves (starting with ``.`` or ``@``, as
+    VMT's ``.s.0``: cvc5 refuses to declare them), named ``v.s.0_N``."""
+    mgr = system.env.formula_manager
+    out: dict[FNode, FNode] = {}
+    for symbol in symbols:
+        name = symbol.symbol_name()
+        if name[:1] not in (".", "@") or symbol in out:
+            continue
+        if symbol.symbol_type().is_function_type():
+            raise NoCertificate(f"the function {name} has a name SMT-LIB reserves")
+        out[symbol] = mgr.FreshSymbol(symbol.symbol_type(), template=f"v{name}_%d")
+    return out
 
 
 def _separator(symbols: Sequence[FNode], steps: int) -> str:

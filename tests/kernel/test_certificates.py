@@ -255,3 +255,28 @@ def test_uninterpreted_sorts_and_functions(tmp_path):
         assert "(declare-sort Opaque 0)" in text
         assert (run_z3(written.directory / name), run_cvc5(written.directory / name)) == \
             ("unsat", "unsat"), name
+
+
+def test_names_smtlib_reserves(tmp_path):
+    """VMT's state variables ``.s.0`` (a name SMT-LIB reserves: cvc5 refuses to declare it)
+    are renamed in the scripts."""
+    from pysmt.typing import BOOL
+
+    from kinduct.kernel import certificates
+    from kinduct.kernel.system import Property, SystemBuilder
+    from kinduct.kernel.verdict import Answer, Verdict
+
+    builder = SystemBuilder("reserved")
+    mgr = builder.env.formula_manager
+    s, s_next = builder.state(".s.0", BOOL)
+    builder.add_init(mgr.Not(s))
+    builder.add_trans(mgr.Iff(s_next, s))
+    builder.add_property(Property("off", mgr.Not(s)))
+    system = builder.build()
+    verdict = Verdict("off", Answer.VALID, invariant="(not .s.0)")
+    (written,) = certificates.write([(system, [verdict])], tmp_path)
+    assert written.missing is None, written.missing
+    for name in SCRIPTS:
+        assert "declare-fun .s" not in (written.directory / name).read_text()
+        assert (run_z3(written.directory / name), run_cvc5(written.directory / name)) == \
+            ("unsat", "unsat"), name
