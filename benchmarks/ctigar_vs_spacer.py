@@ -19,7 +19,7 @@ import csv
 import random
 import sys
 
-from sidebyside import KINDUCT, SHARED, engines_used, load, summary, table, timed, verdict
+from sidebyside import KINDUCT, SHARED, run_pairs
 
 FOLDER = SHARED / "vmt" / "ctigar"
 
@@ -72,27 +72,15 @@ def main() -> None:
         expected = {r["file"]: r["expected"] for r in csv.DictReader(fh)}
     names = args.models.split(",") if args.models else \
         random.Random(args.seed).sample(sorted(expected), min(args.sample, len(expected)))
-    rows = []
-    for i, name in enumerate(names):
+    pairs = []
+    for name in names:
         model = FOLDER / name
         ours = [KINDUCT, "check", str(model), "--json", "--certify", "--timeout",
                 str(args.timeout), "--engine", args.engine]
         theirs = [sys.executable, __file__, "--spacer-one", str(model),
                   "--timeout", str(args.timeout)]
-        exp = {"valid": "holds"}.get(expected.get(name, ""), "?")
-        row = {"model": name, "expected": exp, "load": load()}
-        for which in ((ours, theirs) if i % 2 == 0 else (theirs, ours)):
-            wall, out = timed(which, args.timeout + 15)
-            side = "kinduct" if which is ours else "anchor"
-            row[side], row[f"{side}_s"] = verdict(out), wall
-            if which is ours:
-                row["engine"] = engines_used(out)
-        rows.append(row)
-        print(table(rows[-1:], "spacer"), flush=True)
-    print()
-    print(table(rows, "spacer"))
-    print(summary(rows))
-
+        pairs.append((name, {"valid": "holds"}.get(expected.get(name, ""), "?"), ours, theirs))
+    run_pairs(pairs, args.timeout + 15, "spacer")
 
 if __name__ == "__main__":
     main()

@@ -88,3 +88,30 @@ def summary(rows: list[dict]) -> str:
     kd, kw = count("kinduct")
     ad, aw = count("anchor")
     return f"kinduct decided {kd}/{len(rows)} ({kw} wrong); anchor decided {ad}/{len(rows)} ({aw} wrong)"
+
+
+def paired_row(model: str, expected: str, ours: Sequence[str], theirs: Sequence[str],
+               limit: float, ours_first: bool) -> dict:
+    """Run kinduct's command and the anchor's one after the other (``ours_first`` says which
+    starts: callers alternate it so that neither side always meets a warm or a cold machine)
+    and give the row :func:`table` prints."""
+    row = {"model": model, "expected": expected, "load": load()}
+    for side, cmd in (("kinduct", ours), ("anchor", theirs))[::1 if ours_first else -1]:
+        wall, out = timed(cmd, limit)
+        row[side], row[f"{side}_s"] = verdict(out), wall
+        if side == "kinduct":
+            row["engine"] = engines_used(out)
+    return row
+
+
+def run_pairs(pairs: Sequence[tuple[str, str, Sequence[str], Sequence[str]]], limit: float,
+              anchor: str) -> None:
+    """Each (model, expected, kinduct command, anchor command) as a :func:`paired_row`, printed
+    as it ends, then the whole table and the :func:`summary`."""
+    rows = []
+    for i, (model, expected, ours, theirs) in enumerate(pairs):
+        rows.append(paired_row(model, expected, ours, theirs, limit, i % 2 == 0))
+        print(table(rows[-1:], anchor), flush=True)
+    print()
+    print(table(rows, anchor))
+    print(summary(rows))

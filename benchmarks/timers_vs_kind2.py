@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import csv
 
-from sidebyside import KIND2, KINDUCT, SHARED, engines_used, load, summary, table, timed, verdict
+from sidebyside import KIND2, KINDUCT, SHARED, run_pairs
 
 TIMERS = ["microwave19", "microwave22", "microwave29", "FIREFLY_luke_3_e1_2217_e3_1200"]
 KIND2_ALONE = ["microwave27", "SYNAPSE_5_e2_1525", "SYNAPSE_6_e3_1666_e5_1558",
@@ -28,26 +28,15 @@ def main() -> None:
     folder = SHARED / "lustre" / "fmcad08"
     with open(folder / "manifest.csv") as fh:
         expected = {r["file"]: r["expected"] for r in csv.DictReader(fh)}
-    rows = []
-    for i, name in enumerate(args.models.split(",")):
+    pairs = []
+    for name in args.models.split(","):
         model = folder / f"{name}.lus"
         ours = [KINDUCT, "check", str(model), "--json", "--timeout", str(args.timeout),
                 "--engine", args.engine]
         theirs = [KIND2, "-json", "--timeout", str(args.timeout), str(model)]
         exp = {"valid": "holds", "falsifiable": "fails"}.get(expected.get(model.name, ""), "?")
-        row = {"model": name, "expected": exp, "load": load()}
-        for which in ((ours, theirs) if i % 2 == 0 else (theirs, ours)):
-            wall, out = timed(which, args.timeout + 15)
-            side = "kinduct" if which is ours else "anchor"
-            row[side], row[f"{side}_s"] = verdict(out), wall
-            if which is ours:
-                row["engine"] = engines_used(out)
-        rows.append(row)
-        print(table(rows[-1:], "kind2"), flush=True)
-    print()
-    print(table(rows, "kind2"))
-    print(summary(rows))
-
+        pairs.append((name, exp, ours, theirs))
+    run_pairs(pairs, args.timeout + 15, "kind2")
 
 if __name__ == "__main__":
     main()

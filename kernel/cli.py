@@ -15,6 +15,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import attrs
@@ -23,6 +24,7 @@ from kinduct.kernel import registry
 from kinduct.kernel.cli_blocks import (
     PROCESS_START,
     add_engine_options,
+    analyses_objects,
     console,
     csv_list,
     existing_file,
@@ -43,7 +45,9 @@ from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.report import log_object
 
 if TYPE_CHECKING:
+    from kinduct.kernel.report_stream import IncrementalJson
     from kinduct.kernel.runner import ProgressEvent, RunOptions
+    from kinduct.kernel.system import TransitionSystem
     from kinduct.kernel.verdict import Verdict
 
 #: The building blocks that used to live here, re-exported while code written against the old
@@ -90,7 +94,8 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as :class:`UsageError` (exit code 2), shows defaults,
-    and ends every command's help with the exit codes and an example (``example=`` when a
+    and ends every command's help with the exit codes (the verdict codes unless its epilog
+    lists its own) and an example (``example=`` when a
     plugin adds a command: ``subparsers.add_parser("eval", example="kinduct ...")``)."""
 
     def __init__(self, *args, example: str | None = None, **kwargs) -> None:
@@ -106,11 +111,12 @@ class _Parser(argparse.ArgumentParser):
         if example is None:
             commands = _commands(self)
             example = f"{self.prog} {commands[0]} --help" if commands else f"{self.prog} --help"
-        tail = [EXIT_CODES]
-        if example and "example:" not in (self.epilog or ""):
+        epilog = self.epilog or ""
+        tail = [] if "exit codes:" in epilog else [EXIT_CODES]  # a command may have its own
+        if example and "example:" not in epilog:
             tail.append(f"example:\n  {example}")
-        if EXIT_CODES not in (self.epilog or ""):
-            self.epilog = "\n\n".join(([self.epilog] if self.epilog else []) + tail)
+        if tail:
+            self.epilog = "\n\n".join(([epilog] if epilog else []) + tail)
         return super().format_help()
 
 
@@ -120,11 +126,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     from kinduct.kernel.decide import decide
     from kinduct.kernel.fallback import PartialReport
     from kinduct.kernel.loading import load_systems
+    from kinduct.kernel.report_stream import IncrementalJson
     from kinduct.kernel.runner import Interrupted, interrupted, select_properties
     from kinduct.kernel.schedule import decide_in_turn
     from kinduct.kernel.verdict import Answer, Verdict
 
     start = run_start()
+    if args.xml or args.ijson:  # Kind 2's other forms of the JSON objects
+        args.json = True
     options = attrs.evolve(run_options(args), certify=args.certify,
                            checker_options={d: vars(args)[d] for d in args.plugin_options})
     path = existing_file(args.file)
@@ -136,8 +145,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     report_warnings(found, args.json)
     if args.only_parse:  # as Kind 2's --only_parse
         if args.json:
-            print(json.dumps([*preamble_of(args, options, found),
-                              log_object("note", "parse", "No parse errors found!")], indent=2))
+            emit_objects(args, [*preamble_of(args, options, found),
+                                log_object("note", "parse", "No parse errors found!")])
         else:
             print("No parse errors found!")
         return 0
@@ -158,22 +167,26 @@ def cmd_check(args: argparse.Namespace) -> int:
         note = f"{path}: the model has no property to check"
         sys.stderr.write(f"kinduct: note: {note}\n")
         if args.json:
-            print(json.dumps([*preamble, log_object("note", "parse", note)], indent=2))
+            emit_objects(args, [*preamble, log_object("note", "parse", note)])
         return 0
     if not selected:
         raise InputError(f"{path}: the model has no property to check")
     partial = None if args.timeout is None else PartialReport(
-        selected, preamble, args.json, args.timeout, watchdog.GRACE, watchdog.fallback)
+        selected, preamble, args.json, args.timeout, watchdog.GRACE, watchdog.fallback,
+        xml=args.xml)
 
     modular = refinement.ModularRun() if args.modular and args.compositional else None
+    stream = IncrementalJson(selected, preamble, early=modular is None) if args.ijson else None
 
     #: analysis -> its verdicts so far (what Ctrl-C prints)
     so_far: dict[int, list[Verdict]] = {}
-    with _progress(options, args.json, start, partial) as options:
+    with _progress(options, args.json, start, _both(partial, stream)) as options:
         def decide_one(i: int, timeout: float | None, names: Sequence[str] | None) -> list[Verdict]:
             system, timed = selected[i], attrs.evolve(options, timeout=timeout)
             if partial is not None:
                 partial.current = i
+            if stream is not None:
+                stream.start(i)
             try:
                 verdicts = decide(system, timed, start, names or [p.name for p in system.properties])
             except Interrupted as stop:
@@ -191,13 +204,55 @@ def cmd_check(args: argparse.Namespace) -> int:
             results = [(s, so_far.get(i) or interrupted(
                 [Verdict(p.name, Answer.UNKNOWN) for p in s.properties]))
                 for i, s in enumerate(selected)]
-            print_analyses(results, args.json, preamble, args.print_invariants)
+            print_results(args, results, preamble, stream)
             sys.stderr.write("kinduct: interrupted\n")
             return INTERRUPTED
     results = list(zip(selected, verdict_lists, strict=True)) if modular is None else \
         modular.analyses(selected, verdict_lists)
-    code = print_analyses(results, args.json, preamble, args.print_invariants)
+    code = print_results(args, results, preamble, stream)
+    if args.certificates is not None:
+        _write_certificates(results, Path(args.certificates or f"{path}.out"))
     return 0 if args.exit_code_mode == "only_errors" and code in (30, 40) else code
+
+
+def emit_objects(args: argparse.Namespace, objects: list[dict]) -> None:
+    """``objects`` as ``--json`` (one array), ``--xml`` (Kind 2's XML) or ``--ijson`` (one
+    object per line) print them."""
+    from kinduct.kernel.report_xml import xml_document
+
+    if args.xml:
+        sys.stdout.write(xml_document(objects))
+    elif args.ijson:
+        sys.stdout.write("".join(json.dumps(o) + "\n" for o in objects))
+    else:
+        print(json.dumps(objects, indent=2))
+
+
+def print_results(args: argparse.Namespace, results: Sequence[tuple[TransitionSystem, list[Verdict]]],
+                  preamble: Sequence[dict], stream: IncrementalJson | None) -> int:
+    """The analyses' report in the output form asked for; Kind 2's exit code of the verdicts."""
+    from kinduct.kernel.verdict import exit_code
+
+    if stream is not None:
+        stream.finish(results)
+    elif args.xml:
+        emit_objects(args, analyses_objects(results, preamble))
+    else:
+        return print_analyses(results, args.json, preamble, args.print_invariants)
+    return exit_code([v for _, verdicts in results for v in verdicts])
+
+
+def _both(*callbacks: Callable[[ProgressEvent], None] | None
+          ) -> Callable[[ProgressEvent], None] | None:
+    """One progress callback calling each of ``callbacks`` that is not None."""
+    present = [c for c in callbacks if c is not None]
+    if len(present) <= 1:
+        return present[0] if present else None
+
+    def each(event: ProgressEvent) -> None:
+        for callback in present:
+            callback(event)
+    return each
 
 
 def preamble_of(args: argparse.Namespace, options: RunOptions, found: Sequence[SourceWarning]
@@ -208,6 +263,21 @@ def preamble_of(args: argparse.Namespace, options: RunOptions, found: Sequence[S
     preamble = [options_object(options.engines, args.timeout, args.bound, args.compositional,
                                args.modular)]
     return preamble + [log_object("warn", "parse", w.message, w.location) for w in found]
+
+
+def _write_certificates(results: Sequence[tuple[TransitionSystem, Sequence[Verdict]]],
+                        directory: Path) -> None:
+    """``--certificates``: the SMT-LIB scripts of every valid verdict (kernel/certificates.py)."""
+    from kinduct.kernel import certificates
+
+    try:
+        written = certificates.write(results, directory)
+    except OSError as exc:
+        raise UsageError(f"--certificates: cannot write {directory}: {exc.strerror}") from exc
+    missing = sum(w.missing is not None for w in written)
+    sys.stderr.write(f"kinduct: {len(written) - missing} certificate(s) written to "
+                     f"{directory / 'certif'}" + (f", {missing} without a proof to certify (see "
+                                                  "its README)" if missing else "") + "\n")
 
 
 #: The exit code after Ctrl-C (SIGINT), as Kind 2's.
@@ -309,6 +379,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="only_errors: exit 0 whatever the verdicts (errors keep their codes)")
     check.add_argument("--print-invariants", action="store_true",
                        help="print the invariant that certifies each valid property")
+    check.add_argument("--xml", action="store_true",
+                       help="Kind 2's XML output (the --json objects as Kind 2's -xml elements)")
+    check.add_argument("--ijson", action="store_true",
+                       help="JSON objects one per line, each as soon as it is known")
+    check.add_argument("--certificates", nargs="?", const="", metavar="DIR",
+                       help="write SMT-LIB 2 certificates of the valid properties to DIR/certif "
+                            "(default DIR: FILE.out), scripts any solver checks: all unsat")
     check.set_defaults(handler=cmd_check)
     own = {action.dest for action in check._actions}
     registry.plugin_manager().hook.kinduct_add_check_options(parser=check)
@@ -342,22 +419,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"kinduct {_version()}")
         return 0
     debug = "--debug" in raw
-    as_json = "--json" in raw
+    form = _output_form(raw)
+    args = None
     warnings.showwarning = _show_warning
     try:
         parser = build_parser()
         spelled = command_line(raw, parser)
-        as_json = "--json" in spelled  # errors go out as JSON in any plugin's spelling
+        form = _output_form(spelled)  # errors go out as JSON (XML) in any plugin's spelling
         args = parser.parse_args(spelled)
         if as_script and args.whole_run_timeout:
             from kinduct.kernel import watchdog
 
-            watchdog.arm(PROCESS_START, args.timeout, as_json)
+            watchdog.arm(PROCESS_START, args.timeout, form is not None)
         code = args.handler(args)
         sys.stdout.flush()
         return _finished(code)
     except KinductError as exc:
-        return _finished(_report_error(exc, as_json))
+        return _finished(_report_error(exc, form, args))
     except KeyboardInterrupt:
         sys.stderr.write("kinduct: interrupted\n")
         return INTERRUPTED
@@ -368,7 +446,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if debug:
             raise
         return _report_error(KinductError(f"internal error: {type(exc).__name__}: {exc} "
-                                          "(run with --debug for details)"), as_json)
+                                          "(run with --debug for details)"), form, args)
 
 
 def _finished(code: int) -> int:
@@ -446,17 +524,49 @@ def _commands(parser: argparse.ArgumentParser) -> list[str]:
     return []
 
 
-def _report_error(exc: KinductError, as_json: bool) -> int:
+def _output_form(argv: Sequence[str]) -> str | None:
+    """The machine-readable output a command line asks for: ``xml``, ``ijson``, ``json``, or
+    None (tables)."""
+    for flag, form in (("--xml", "xml"), ("-xml", "xml"), ("--ijson", "ijson"), ("-ijson", "ijson"),
+                       ("--json", "json"), ("-json", "json")):
+        if flag in argv:
+            return form
+    return None
+
+
+def _report_error(exc: KinductError, form: str | None, args: argparse.Namespace | None = None) -> int:
     """One line (plus source line and caret) on stderr; under ``--json`` also a ``log`` object,
-    so stdout is still one JSON array."""
+    so stdout is still one JSON array (after the run's ``kind2Options``, as Kind 2's, once the
+    command line is read); under ``--xml`` the same as Kind 2's XML, under ``--ijson`` one
+    object per line."""
     sys.stderr.write(f"kinduct: {exc}\n")
-    if as_json:
+    if form is not None:
         location = getattr(exc, "location", None)
         source = "parse" if isinstance(exc, InputError) and not isinstance(exc, UsageError) else "kinduct"
         level = "error" if isinstance(exc, InputError) else "fatal"
         message = getattr(exc, "message", str(exc))
-        print(json.dumps([log_object(level, source, message, location)], indent=2))
+        objects = [*_options_of(args), log_object(level, source, message, location)]
+        if form == "xml":
+            from kinduct.kernel.report_xml import xml_document
+
+            sys.stdout.write(xml_document(objects))
+        elif form == "ijson":
+            sys.stdout.write("".join(json.dumps(o) + "\n" for o in objects))
+        else:
+            print(json.dumps(objects, indent=2))
     return exc.exit_code
+
+
+def _options_of(args: argparse.Namespace | None) -> list[dict]:
+    """The ``kind2Options`` object of a command that runs engines, once its command line is
+    read (none before, or for other commands)."""
+    from kinduct.kernel.report import options_object
+
+    if args is None or not hasattr(args, "engine") or not hasattr(args, "timeout"):
+        return []
+    return [options_object(args.engine, args.timeout, getattr(args, "bound", None),
+                           bool(getattr(args, "compositional", False)),
+                           bool(getattr(args, "modular", False)))]
 
 
 if __name__ == "__main__":

@@ -202,19 +202,28 @@ def print_analyses(results: Sequence[tuple[TransitionSystem, list[Verdict]]], as
     """Print one or several analyses (Kind 2 prints one analysisStart..Stop block each);
     ``preamble``: JSON objects (options, warnings) printed before them; ``invariants``: the
     tables are followed by the invariant of each valid property (the JSON always has them)."""
-    from kinduct.kernel.report import human_report, json_objects
+    from kinduct.kernel.report import human_report
     from kinduct.kernel.verdict import exit_code
 
     if as_json:
-        objects: list = list(preamble)
-        for system, verdicts in results:
-            objects.extend(json_objects(system, list(system.properties), verdicts))
-        print(json.dumps(objects, indent=2))
+        print(json.dumps(analyses_objects(results, preamble), indent=2))
     else:
         out = console()
         for system, verdicts in results:
             human_report(out, system, list(system.properties), verdicts, invariants)
     return exit_code([v for _, verdicts in results for v in verdicts])
+
+
+def analyses_objects(results: Sequence[tuple[TransitionSystem, list[Verdict]]],
+                     preamble: Sequence[dict] = ()) -> list[dict]:
+    """The JSON objects of one or several analyses, after ``preamble``: what ``--json`` prints
+    as one array (and ``--xml`` as Kind 2's XML)."""
+    from kinduct.kernel.report import json_objects
+
+    objects: list = list(preamble)
+    for system, verdicts in results:
+        objects.extend(json_objects(system, list(system.properties), verdicts))
+    return objects
 
 
 #: At most this many warnings are printed for people (all of them go into ``--json``).

@@ -30,8 +30,10 @@ class PartialReport:
     each rendering; ``current`` is the index of the system being decided."""
 
     def __init__(self, systems: Sequence[TransitionSystem], preamble: Sequence[dict], as_json: bool,
-                 timeout: float, grace: float, publish: Callable[[str], None]) -> None:
+                 timeout: float, grace: float, publish: Callable[[str], None],
+                 xml: bool = False) -> None:
         self.systems, self.preamble, self.as_json = list(systems), list(preamble), as_json
+        self.xml = xml  # Kind 2's XML rather than the JSON array
         self.timeout, self.grace, self.publish = timeout, grace, publish
         self.current = 0
         self.decided: dict[tuple[int, str], Verdict] = {}
@@ -74,6 +76,10 @@ class PartialReport:
                 objects.extend(json_objects(system, list(system.properties), verdicts))
             objects.append(log_object("warn", "kinduct", f"timeout: the run was ended "
                                       f"{self.grace:g} s after --timeout {self.timeout:g}"))
+            if self.xml:
+                from kinduct.kernel.report_xml import xml_document
+
+                return xml_document(objects)
             return json.dumps(objects, indent=2) + "\n"
         from rich.console import Console
 

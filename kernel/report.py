@@ -15,10 +15,9 @@ if TYPE_CHECKING:
 
 
 def json_value(value: Value) -> Any:
-    """Kind 2 prints non-integral reals as ``{"num": n, "den": d}``."""
+    """Kind 2 prints every real as ``{"num": n, "den": d}``, an integral one too
+    (``{"num": 10, "den": 1}``)."""
     if isinstance(value, Fraction):
-        if value.denominator == 1:
-            return value.numerator
         return {"num": value.numerator, "den": value.denominator}
     return value
 
@@ -256,9 +255,20 @@ def _abstract_note(system: TransitionSystem, v: Verdict) -> str:
             "give it")
 
 
-def _print_block(console, title: str, block: dict[str, Any], length: int, depth: int = 0) -> None:
-    """``block`` as a table of ``length`` steps; a stream on a clock (a subnode's) has an empty
-    cell where its clock does not tick."""
+def block_title(block: dict[str, Any], caller: str | None = None) -> str:
+    """A trace block's title: ``node Counter``, and for an instance ``caller`` calls, where
+    (Kind 2's ``Counter (Top[L9C8])``)."""
+    title = f"{block['blockType']} {block['name']}"
+    if caller is not None and block.get("line"):
+        title += f" ({caller}[L{block['line']}C{block.get('column', 0)}])"
+    return title
+
+
+def _print_block(console, title: str, block: dict[str, Any], length: int,
+                 caller: str | None = None) -> None:
+    """``block`` as a table of ``length`` steps (after a table of the contract's modes active at
+    each step, when the block has a ``modesTrace``); a stream on a clock (a subnode's) has an
+    empty cell where its clock does not tick."""
     streams = block.get("streams", [])
     if streams:
         steps = max([length, *(k + 1 for s in streams for k, _ in s["instantValues"])])
@@ -266,10 +276,29 @@ def _print_block(console, title: str, block: dict[str, Any], length: int, depth:
         for s in streams:
             vals = {step: format_value(val, s.get("type")) for step, val in s["instantValues"]}
             rows.append((s["name"], s["class"], [vals.get(k, "") for k in range(steps)]))
-        print_stream_table(console, f"{title}: {block['blockType']} {block['name']}",
+        modes = active_modes(block)
+        if modes:  # Kind 2's "== Mode(s) ==" section: the active modes at each step
+            rows.append(("== Mode(s) ==", "", (modes + [""] * steps)[:steps]))
+        print_stream_table(console, f"{title}: {block_title(block, caller)}",
                            ("stream", "class"), rows, steps)
     for sub in block.get("subnodes", []) or []:
-        _print_block(console, title, sub, length, depth + 1)
+        _print_block(console, title, sub, length, block["name"])
+
+
+def active_modes(block: dict[str, Any]) -> list[str]:
+    """The modes of a block's contract whose requires hold, step by step (``name.requires`` in
+    its ``modesTrace``), comma separated (empty: none), as Kind 2's ``== Mode(s) ==``."""
+    trace = block.get("modesTrace") or []
+    by_step: dict[int, list[str]] = {}
+    steps = 0
+    for s in trace:
+        mode, _, part = s["name"].rpartition(".")
+        for k, v in s["instantValues"]:
+            steps = max(steps, k + 1)
+            by_step.setdefault(k, [])
+            if part == "requires" and v is True:
+                by_step[k].append(mode)
+    return [", ".join(by_step.get(k, [])) for k in range(steps)]
 
 
 def step_chunks(width: int | None, fixed: Sequence[int], cells: Sequence[int]) -> list[range]:

@@ -49,11 +49,30 @@ class Trace:
 
 
 @attrs.frozen
+class Proof:
+    """How a valid verdict was proved, for certificates (:mod:`kinduct.kernel.certificates`).
+
+    ``invariant`` (SMT-LIB over the system's current variables and rigid symbols) implies the
+    property, holds at steps ``0..k-1`` of every execution from init, and is ``k``-inductive:
+    at ``k`` consecutive steps where it holds (the assumptions holding there and at the next
+    step) it holds at the next one.  ``distinct``: pairs ``(i, j)`` of steps ``0..k`` of that
+    induction step whose states the proof assumed to differ (simple-path constraints; sound
+    because the last states of a shortest counterexample are all different).
+    """
+
+    k: int
+    invariant: str
+    distinct: tuple[tuple[int, int], ...] = ()
+
+
+@attrs.frozen
 class Verdict:
     """The outcome for one property.
 
     ``k``: for valid, the induction depth; for falsifiable, the index of the violating step.
     ``invariant``: an inductive invariant (SMT-LIB text) certifying a valid verdict.
+    ``proof``: for a valid verdict of an engine that proved it by k-induction, the k-inductive
+    invariant (:class:`Proof`; an ``invariant`` is a 1-inductive one).
     ``extra``: frontend additions to the JSON property object (e.g. the word that a word
     acceptor's counterexample reads).
     ``on_implementations``: for a counterexample (witness) of an analysis that reads some
@@ -73,6 +92,7 @@ class Verdict:
     timeout: bool = False
     extra: Mapping[str, Any] = attrs.field(factory=dict)
     on_implementations: bool | None = None
+    proof: Proof | None = None
 
     def evolve(self, **changes: Any) -> Verdict:
         return attrs.evolve(self, **changes)

@@ -9,6 +9,7 @@ collected in :attr:`Symbolic.side`.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 
 import z3
@@ -36,18 +37,13 @@ def member(values: A.ValueSet, v: z3.ArithRef) -> z3.BoolRef:
     return z3.Or(parts) if values.op == "|" else z3.And(parts)
 
 
+#: The specification's comparison operators, on z3 terms (``operator.eq`` builds ``a == b``).
+_COMPARISONS = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+                ">": operator.gt, ">=": operator.ge}
+
+
 def _compare(op: str, a, b) -> z3.BoolRef:
-    if op == "=":
-        return a == b
-    if op == "!=":
-        return a != b
-    if op == "<":
-        return a < b
-    if op == "<=":
-        return a <= b
-    if op == ">":
-        return a > b
-    return a >= b
+    return _COMPARISONS[op](a, b)
 
 
 def _floor_div(a, b):

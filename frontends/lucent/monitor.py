@@ -9,8 +9,8 @@ evaluated at every step.  When the trace has no outputs at all and the node has 
 body computes them.
 
 The verdict: the first step where a guarantee is false, or a mode's requires hold and its
-ensures do not, while every assumption has held up to and including that step (exit 20, as
-Kind 2's falsified); none (exit 10).  A false assumption is reported too: from there on the
+ensures do not, while every assumption has held up to and including that step (exit 40, as
+Kind 2's unsafe result); none (exit 0).  A false assumption is reported too: from there on the
 contract owes nothing.
 
 Traces read: a JSON list of steps (``[{"x": 1, ...}, ...]``: Kind 2's interpreter input and
@@ -38,8 +38,10 @@ from kinduct.frontends.lucent.simcli import parse_value
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import read_source
 
-#: Kind 2's exit codes: every element held (as a proof's 10), some was violated (20).
-HELD, VIOLATED = 10, 20
+#: The exit codes: every element held (Kind 2 v3.0.0's code of a safe result, 0), some was
+#: violated (its unsafe result's, 40).  Kind 2's own monitor exits 0 either way, as
+#: ``--exit-code-mode only_errors`` does.
+HELD, VIOLATED = 0, 40
 
 
 @attrs.frozen
@@ -277,7 +279,7 @@ def run_monitor(args: argparse.Namespace) -> int:
     steps, with_outputs, extras = read_trace(trace_path, node)
     given = trace_oracle(Trace.of(extras)) if any(extras) else None
     m = monitor(checked, node.name, steps, with_outputs, given)
-    code = VIOLATED if m.violation else HELD
+    code = VIOLATED if m.violation and args.exit_code_mode != "only_errors" else HELD
     if args.json:
         print(json.dumps([as_json(m)], indent=2))
         return code

@@ -37,14 +37,62 @@ def kinduct_contract_systems(path: Path, options: LoadOptions) -> list[ContractS
     return contract_systems(path, options)
 
 
+#: ``kinduct simulate --help``: the input formats (kinduct/frontends/lucent/sim/inputs.py).
+SIMULATE_DESCRIPTION = """\
+Run a Lucent node on given inputs and print every stream at every step.
+
+input formats (--input FILE; JSON by content, CSV by the .csv extension):
+  [{"x": 1, "r": "1.0/2.0"}, {"x": 2, "r": 0.5}]   one object per step (Kind 2's interpreter
+                                                  input); numbers may be strings, a record is
+                                                  an object, an array or tuple a list, an
+                                                  enumeration value its constant's name
+  {"x": [1, 2], "r": ["1/2", 0.5]}                 an object of columns
+  the output of 'kinduct simulate --json'          node blocks (the main node's)
+  the output of 'kinduct check --json'             the first counterexample (or kind2 -json's)
+  x,r / 1,1/2 / 2,0.5                              CSV: a header row, one row per step
+a node without inputs needs no file: --steps N. A malformed file is an input error (exit 3)."""
+
+
+#: ``kinduct monitor``'s exit codes: Kind 2 v3.0.0's codes of a safe (0) and an unsafe (40)
+#: result; Kind 2's own monitor exits 0 either way (``--exit-code-mode only_errors``).
+MONITOR_EXIT_CODES = """exit codes:
+  0    every guarantee and mode held (or --exit-code-mode only_errors)
+  40   a guarantee, or a mode's ensures while its requires hold, was violated
+  1    internal error        2  bad command line
+  3    input error (missing, unreadable or malformed model or trace)"""
+
+#: ``kinduct simulate``'s exit codes.
+SIMULATE_EXIT_CODES = """exit codes:
+  0    simulated
+  1    internal error        2  bad command line (no --input, no --steps)
+  3    input error (missing, unreadable or malformed model or input file)"""
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'")
+    return value
+
+
 @hookimpl
 def kinduct_add_commands(subparsers: argparse._SubParsersAction) -> None:
     sim = subparsers.add_parser("simulate", help="run a Lucent node on given inputs and print every stream",
+                                description=SIMULATE_DESCRIPTION,
                                 example="kinduct simulate examples/lucent/combine.lus "
                                         "--input examples/lucent/combine_inputs.csv")
     sim.add_argument("file")
-    sim.add_argument("--input", required=True, help="inputs: CSV (one column per input) or JSON")
+    sim.add_argument("--input", help="the inputs: JSON or CSV (formats below); Kind 2's "
+                                     "--interpreter_input_file")
+    sim.add_argument("--steps", type=positive_int, metavar="N",
+                     help="simulate N steps: the first N of the input file, or N steps of a "
+                          "node without inputs (Kind 2's --interpreter_steps)")
     sim.add_argument("--main", help="node to simulate")
+    sim.epilog = SIMULATE_EXIT_CODES
     sim.add_argument("--json", action="store_true", help="Kind 2-style JSON node blocks")
 
     def handler(args: argparse.Namespace) -> int:
@@ -77,7 +125,11 @@ def add_contract_commands(subparsers: argparse._SubParsersAction) -> None:
     from kinduct.kernel.cli_blocks import parse_bool, timeout_seconds
     tg = subparsers.add_parser("testgen", help="tests from a Lucent node's contract: diverse traces "
                                "for every reachable mode path",
-                               example="kinduct testgen examples/lucent/accumulator_modes.lus --depth 3")
+                               example="kinduct testgen examples/lucent/accumulator_modes.lus --depth 3",
+                               epilog="exit codes:\n  0    the exploration ended (see the summary: "
+                               "paths, deadlocks, undecided, traces)\n  1    internal error        "
+                               "2  bad command line\n  3    input error (missing or malformed file, "
+                               "no contract with modes, a stream of a structured type)")
     tg.add_argument("file")
     tg.add_argument("--main", help="node to generate tests for")
     tg.add_argument("--depth", type=int, default=5,
@@ -106,6 +158,11 @@ def add_contract_commands(subparsers: argparse._SubParsersAction) -> None:
                      "node blocks, a counterexample) or CSV")
     mon.add_argument("--main", help="node whose contract to monitor")
     mon.add_argument("--json", action="store_true", help="JSON output")
+    mon.add_argument("--exit-code-mode", choices=("results_and_errors", "only_errors"),
+                     default="results_and_errors",
+                     help="only_errors: exit 0 also when the contract is violated (Kind 2's "
+                          "monitor does; its spelling --enable contract_monitor sets it)")
+    mon.epilog = MONITOR_EXIT_CODES
 
     def monitor(args: argparse.Namespace) -> int:
         from kinduct.frontends.lucent.monitor import run_monitor

@@ -1,114 +1,26 @@
-"""``kinduct simulate FILE --input trace.csv|trace.json [--main NODE] [--json]``."""
+"""``kinduct simulate FILE [--input trace.csv|trace.json] [--steps N] [--main NODE] [--json]``
+(the input formats: :mod:`kinduct.frontends.lucent.sim.inputs`)."""
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
-from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent.core import machine
 from kinduct.frontends.lucent.core.types import T
 from kinduct.frontends.lucent.pipeline import load_checked
 from kinduct.frontends.lucent.sim import recursive
+from kinduct.frontends.lucent.sim.inputs import Inputs, parse_value, read_inputs
 from kinduct.frontends.lucent.sim.simulate import Instance, Simulator, default_value
 from kinduct.frontends.lucent.trace import ticks
 from kinduct.frontends.lucent.trace.lift import to_json, type_name
 from kinduct.kernel.cli_blocks import console, existing_file
-from kinduct.kernel.errors import InputError
+from kinduct.kernel.errors import InputError, UsageError
 from kinduct.kernel.frontend import read_source
+
+__all__ = ["parse_value", "run_simulate"]  # parse_value: monitor reads traces with it
 from kinduct.kernel.report import format_value, print_stream_table
-
-
-def parse_value(text: Any, t: T, where: str) -> Any:
-    """A CSV/JSON cell as a value of type ``t`` (enumerations by constant name)."""
-    try:
-        if t.kind == "bool":
-            if isinstance(text, bool):
-                return text
-            s = str(text).strip().lower()
-            if s in ("true", "1", "t"):
-                return True
-            if s in ("false", "0", "f"):
-                return False
-            raise ValueError
-        if t.kind == "int":
-            if isinstance(text, bool):
-                raise ValueError
-            return int(str(text).strip())
-        if t.kind == "real":
-            return Fraction(str(text).strip())
-        if t.kind == "machine":  # a number in the type's range
-            if isinstance(text, bool):
-                raise ValueError
-            v = int(str(text).strip())
-            if machine.wrap(v, t) != v:
-                raise ValueError
-            return v
-        if t.kind == "enum":
-            s = str(text).strip()
-            if s in t.items:
-                return t.items.index(s)
-            return int(s)
-        if t.kind == "adt":  # Lucent's syntax: Cons(1, Nil)
-            return recursive.parse(str(text), t, lambda x, ft: parse_value(x, ft, where))
-        if t.kind in ("array", "tuple", "record"):
-            v = json.loads(text) if isinstance(text, str) else text
-            if t.kind == "record":
-                return {f: parse_value(v[f], ft, where) for f, ft in t.items}
-            its = [t.items[0]] * t.size if t.kind == "array" else list(t.items)
-            return [parse_value(x, it, where) for x, it in zip(v, its, strict=True)]
-        return int(str(text).strip())
-    except (ValueError, TypeError, KeyError, json.JSONDecodeError):
-        raise InputError(f"{where}: expected a value of type {t}, got '{text}'") from None
-
-
-def read_inputs(path: Path, node) -> list[dict[str, Any]]:
-    text = read_source(path)
-    names = node.inputs
-    rows: list[dict[str, Any]]
-    if path.suffix.lower() == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}:{exc.lineno}:{exc.colno}: error: invalid JSON: {exc.msg}") from None
-        if isinstance(data, dict):
-            n = max((len(v) for v in data.values()), default=0)
-            rows = [{k: v[i] for k, v in data.items() if i < len(v)} for i in range(n)]
-        elif isinstance(data, list):
-            rows = data
-        else:
-            raise InputError(f"{path}: expected a list of steps or an object of columns")
-    else:
-        reader = csv.reader([line for line in text.splitlines() if line.strip()])
-        table = list(reader)
-        if not table:
-            return []
-        header = [h.strip() for h in table[0]]
-        rows = [dict(zip(header, r, strict=False)) for r in table[1:]]
-    out = []
-    for k, row in enumerate(rows):
-        step = {}
-        for n in names:
-            if n not in row:
-                raise InputError(f"{path}: step {k}: no value for input '{n}'")
-            step[n] = parse_value(row[n], node.types[n], f"{path}: step {k}, input '{n}'")
-        out.append(step)
-    return out
-
-
-def _unspecified(path: Path, node) -> list[dict[str, Any]] | None:
-    """A JSON list of steps's values for names that are no stream of ``node`` (None: none)."""
-    if path.suffix.lower() != ".json":
-        return None
-    data = json.loads(read_source(path))
-    if not isinstance(data, list) or not data or not all(isinstance(d, dict) for d in data):
-        return None
-    extras = [{k: v for k, v in d.items() if k not in node.types} for d in data]
-    return extras if any(extras) else None
 
 
 def _fmt(v: Any) -> str:
@@ -134,20 +46,34 @@ def _block(inst: Instance, held: bool = False) -> dict[str, Any]:
     return block
 
 
+def _inputs(path, node, steps: int | None) -> Inputs:
+    """The steps to simulate: read from ``path``, else ``steps`` steps of an input-less node."""
+    if path is not None:
+        return read_inputs(path, read_source(path), node.name, node.inputs, node.types, steps)
+    if node.inputs:
+        raise UsageError(f"node '{node.name}' has inputs ({', '.join(node.inputs)}): give them "
+                         "with --input FILE")
+    if steps is None:
+        raise UsageError(f"node '{node.name}' has no inputs: give the number of steps with "
+                         "--steps N (or --input FILE)")
+    return Inputs(tuple({} for _ in range(steps)), tuple({} for _ in range(steps)))
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     from kinduct.frontends.lucent.pipeline import main_nodes
     from kinduct.kernel.frontend import LoadOptions
     path = existing_file(args.file)
-    inputs_path = existing_file(args.input)
+    inputs_path = existing_file(args.input) if args.input is not None else None
     checked = load_checked(path)
     mains = main_nodes(checked, LoadOptions(main=args.main))
     if not mains:
         raise InputError(f"{checked.file}: the model has no node to simulate")
     main = mains[0]
     node = checked.nodes[main]
-    inputs = read_inputs(inputs_path, node)
+    read = _inputs(inputs_path, node, args.steps)
+    inputs = list(read.steps)
     chosen: list[str] = []
-    given = _unspecified(inputs_path, node)
+    given = list(read.others) if any(read.others) else None
 
     def oracle(name: str, t: T, k: int):
         # unguarded pre at step 0, free constants, imported outputs, any, x/0: Kind 2 leaves

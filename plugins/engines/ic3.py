@@ -10,13 +10,12 @@ from collections.abc import Iterator, Sequence
 import attrs
 
 from kinduct.kernel.engine import EngineContext
-from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
 from kinduct.plugins.engines.analysis import AnalysingEngine
 from kinduct.plugins.engines.common import unknown_on_solver_failure
 from kinduct.plugins.engines.discovery import discover
-from kinduct.plugins.engines.pdr import IC3Base, OutOfTime, quantified
+from kinduct.plugins.engines.pdr import IC3Base, OutOfTime, unhandled
 
 __all__ = ["IC3", "IC3Base"]
 
@@ -41,15 +40,8 @@ class IC3(AnalysingEngine):
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
-        unsupported = [v for v in system.state_vars
-                       if not (v.symbol_type().is_bool_type() or v.symbol_type().is_int_type()
-                               or v.symbol_type().is_real_type())]
-        if unsupported:
-            raise EngineRefusal(f"ic3 handles Bool/Int/Real state, not {unsupported[0].symbol_type()}")
-        if quantified(system):  # its cubes, generalisation and projection are quantifier-free
-            for prop in properties:
-                yield Verdict(prop.name, Answer.UNKNOWN, message="ic3: the system has quantified "
-                              "formulas, which ic3 does not handle (bmc and kind do)")
+        if refusals := unhandled(system, properties, "ic3"):
+            yield from refusals
             return
         core = IC3Base(system, ctx)
         # Beside a running invgen engine its invariants arrive through the runner too, but

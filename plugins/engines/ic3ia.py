@@ -37,13 +37,12 @@ from pysmt.fnode import FNode
 from kinduct.kernel import registry
 from kinduct.kernel.backend import Solver, constant
 from kinduct.kernel.engine import EngineContext
-from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Trace, Verdict
 from kinduct.plugins.engines.analysis import AnalysingEngine, analyze
 from kinduct.plugins.engines.common import extract_trace, unknown_on_solver_failure
-from kinduct.plugins.engines.pdr import IC3Base, Obligation, OutOfTime, quantified
+from kinduct.plugins.engines.pdr import IC3Base, Obligation, OutOfTime, unhandled
 from kinduct.plugins.engines.vocab import state_atoms, theory_atoms
 
 #: Predicates taken from the system itself before any refinement.
@@ -213,16 +212,8 @@ class IC3IAEngine(AnalysingEngine):
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
-        unsupported = [v for v in system.state_vars
-                       if not (v.symbol_type().is_bool_type() or v.symbol_type().is_int_type()
-                               or v.symbol_type().is_real_type())]
-        if unsupported:
-            raise EngineRefusal(f"ic3ia handles Bool/Int/Real state, not "
-                                f"{unsupported[0].symbol_type()}")
-        if quantified(system):
-            for prop in properties:
-                yield Verdict(prop.name, Answer.UNKNOWN, message="ic3ia: the system has "
-                              "quantified formulas, which ic3ia does not handle (bmc and kind do)")
+        if refusals := unhandled(system, properties, "ic3ia"):
+            yield from refusals
             return
         options: IC3IAEngine.Options = ctx.options
         if ctx.companions and options.beside_max_nodes and \

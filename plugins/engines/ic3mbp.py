@@ -23,13 +23,12 @@ import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel.engine import EngineContext
-from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
 from kinduct.plugins.engines.analysis import AnalysingEngine, analyze
 from kinduct.plugins.engines.common import conjuncts, unknown_on_solver_failure
 from kinduct.plugins.engines.discovery import discover
-from kinduct.plugins.engines.pdr import IC3Base, Obligation, OutOfTime, quantified
+from kinduct.plugins.engines.pdr import IC3Base, Obligation, OutOfTime, unhandled
 from kinduct.plugins.engines.vocab import theory_atoms
 
 
@@ -109,16 +108,8 @@ class IC3MBP(AnalysingEngine):
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
-        unsupported = [v for v in system.state_vars
-                       if not (v.symbol_type().is_bool_type() or v.symbol_type().is_int_type()
-                               or v.symbol_type().is_real_type())]
-        if unsupported:
-            raise EngineRefusal(f"ic3mbp handles Bool/Int/Real state, not "
-                                f"{unsupported[0].symbol_type()}")
-        if quantified(system):
-            for prop in properties:
-                yield Verdict(prop.name, Answer.UNKNOWN, message="ic3mbp: the system has "
-                              "quantified formulas, which ic3mbp does not handle (bmc and kind do)")
+        if refusals := unhandled(system, properties, "ic3mbp"):
+            yield from refusals
             return
         options: IC3MBP.Options = ctx.options
         core = ProjectingIC3(system, ctx)

@@ -17,9 +17,10 @@ from kinduct.kernel import registry
 from kinduct.kernel.backend import SolverUnknown
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.evaluate import holds
+from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
-from kinduct.kernel.verdict import Answer, Verdict
+from kinduct.kernel.verdict import Answer, Proof, Verdict
 from kinduct.plugins.engines.common import (
     BaseCase,
     InvariantIntake,
@@ -57,6 +58,8 @@ class KInduction(Engine):
                 for i, name in enumerate(pending)}
         intake = InvariantIntake(system, ctx)
         told = False  # an undecided query has been reported
+        #: the pairs of steps whose states the induction step assumes different
+        distinct: list[tuple[int, int]] = []
         # a query z3 cannot finish would keep the invariants out for ever
         limits = QueryLimits(step, system.quantified())
         for k in steps_within_bound(ctx, pending):
@@ -89,12 +92,10 @@ class KInduction(Engine):
                             step.add(ub.at(lemma, j))
                     if k > 0:  # the last step checked may hold now
                         try:
-                            proved = self._prove(limits, ub, system, pending, acts, k - 1)
+                            proved = self._prove(limits, ub, system, pending, acts, k - 1, distinct)
                         except SolverUnknown:
                             proved = []
-                        for name in proved:
-                            del pending[name]
-                            yield Verdict(name, Answer.VALID, engine=self.name, k=k)
+                        yield from self._valid(system, pending, proved, intake, k, distinct)
                         if not pending:
                             return
             if not pending:
@@ -114,7 +115,7 @@ class KInduction(Engine):
             for lemma in intake.lemmas:
                 step.add(ub.at(lemma, k + 1))
             try:
-                proved = self._prove(limits, ub, system, pending, acts, k)
+                proved = self._prove(limits, ub, system, pending, acts, k, distinct)
             except SolverUnknown as exc:
                 # An undecided step proves nothing at this depth; a deeper one, or the
                 # invariants other engines publish meanwhile, may still settle it.
@@ -122,10 +123,22 @@ class KInduction(Engine):
                     told = True
                     yield from self._undecided(limits, pending, k, exc)
                 proved = []
-            for name in proved:
-                del pending[name]
-                yield Verdict(name, Answer.VALID, engine=self.name, k=k + 1)
+            yield from self._valid(system, pending, proved, intake, k + 1, distinct)
         yield from unknown_at_bound(ctx, pending, self.name, "not k-inductive")
+
+    def _valid(self, system: TransitionSystem, pending: dict[str, FNode],
+               groups: list[list[str]], intake: InvariantIntake, k: int,
+               distinct: list[tuple[int, int]]) -> Iterator[Verdict]:
+        """A ``valid`` verdict at depth ``k`` for each property of ``groups`` (each group
+        jointly ``k``-inductive, the invariants of ``intake`` assumed), removed from
+        ``pending``; its :class:`Proof` is the group's conjunction with those invariants."""
+        mgr = system.env.formula_manager
+        for group in groups:
+            invariant = to_smtlib(mgr.And([pending[n] for n in group] + intake.lemmas))
+            proof = Proof(k, invariant, tuple(p for p in distinct if max(p) <= k))
+            for name in group:
+                del pending[name]
+                yield Verdict(name, Answer.VALID, engine=self.name, k=k, proof=proof)
 
     def _undecided(self, limits: QueryLimits, pending: dict[str, FNode], k: int | None,
                    exc: SolverUnknown) -> Iterator[Verdict]:
@@ -155,21 +168,25 @@ class KInduction(Engine):
         return []
 
     def _prove(self, limits: QueryLimits, ub: Unroller, system: TransitionSystem,
-               pending: dict[str, FNode], acts: dict[str, FNode], k: int) -> list[str]:
-        """:meth:`_step`; where the solver cannot decide the group's step (a property that is
-        not inductive, on quantified state, leaves no model to split the group by; the group's
-        query has a short limit there), each property's step alone, those undecided left out.
-        :class:`SolverUnknown` when no property's step is decided."""
+               pending: dict[str, FNode], acts: dict[str, FNode], k: int,
+               distinct: list[tuple[int, int]]) -> list[list[str]]:
+        """:meth:`_step`, as the groups proved together; where the solver cannot decide the
+        group's step (a property that is not inductive, on quantified state, leaves no model to
+        split the group by; the group's query has a short limit there), each property's step
+        alone, those undecided left out.  :class:`SolverUnknown` when no property's step is
+        decided."""
         try:
-            return self._step(limits, ub, system, pending, acts, k)
+            group = self._step(limits, ub, system, pending, acts, k, distinct)
+            return [group] if group else []
         except SolverUnknown:
             if len(pending) < 2:
                 raise
-        proved: list[str] = []
+        proved: list[list[str]] = []
         decided = False
         for name in list(pending):
             try:
-                proved += self._step(limits, ub, system, {name: pending[name]}, acts, k)
+                alone = self._step(limits, ub, system, {name: pending[name]}, acts, k, distinct)
+                proved += [alone] if alone else []
                 decided = True
             except SolverUnknown as exc:
                 last = exc
@@ -178,8 +195,10 @@ class KInduction(Engine):
         return proved
 
     def _step(self, limits: QueryLimits, ub: Unroller, system: TransitionSystem,
-              pending: dict[str, FNode], acts: dict[str, FNode], k: int) -> list[str]:
-        """The largest subset of ``pending`` that is jointly (k+1)-inductive."""
+              pending: dict[str, FNode], acts: dict[str, FNode], k: int,
+              distinct: list[tuple[int, int]]) -> list[str]:
+        """The largest subset of ``pending`` that is jointly (k+1)-inductive (the pairs of
+        steps whose states it assumes different are added to ``distinct``)."""
         mgr = system.env.formula_manager
         step = limits.solver
         group = set(pending)
@@ -196,6 +215,7 @@ class KInduction(Engine):
                 if duplicate is None:
                     break
                 i, j = duplicate
+                distinct.append((i, j))
                 step.add(mgr.Or([mgr.Not(mgr.EqualsOrIff(a, b)) for a, b in
                                  zip(state_vector(ub, i), state_vector(ub, j), strict=True)]))
             model = step.values([ub.timed(v, k + 1) for v in system.current_vars])

@@ -37,6 +37,7 @@ from pysmt.fnode import FNode
 from kinduct.kernel.backend import constant
 from kinduct.kernel.certify import check_invariant
 from kinduct.kernel.engine import EngineContext
+from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
@@ -59,6 +60,25 @@ def quantified(system: TransitionSystem) -> bool:
     formulas = [system.init, system.trans, *system.assumptions,
                 *(p.formula for p in system.properties)]
     return not all(qf(f) for f in formulas)
+
+
+def unhandled(system: TransitionSystem, properties: Sequence[Property],
+              engine: str) -> list[Verdict]:
+    """What an IC3 variant named ``engine`` says before it starts: an
+    :class:`~kinduct.kernel.errors.EngineRefusal` unless every state variable is Boolean, integer
+    or real; one ``unknown`` per property when a formula quantifies (cubes, generalisation and
+    projection are quantifier-free); nothing when it can work on ``system``."""
+    kinds = ("is_bool_type", "is_int_type", "is_real_type")
+    unsupported = [v for v in system.state_vars
+                   if not any(getattr(v.symbol_type(), k)() for k in kinds)]
+    if unsupported:
+        raise EngineRefusal(f"{engine} handles Bool/Int/Real state, not "
+                            f"{unsupported[0].symbol_type()}")
+    if not quantified(system):
+        return []
+    return [Verdict(p.name, Answer.UNKNOWN, message=f"{engine}: the system has quantified "
+                    f"formulas, which {engine} does not handle (bmc and kind do)")
+            for p in properties]
 
 
 def _bound(lit: FNode) -> tuple[FNode, int, bool] | None:

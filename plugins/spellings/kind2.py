@@ -1,7 +1,7 @@
 """Kind 2's command-line spellings, translated to kinduct's before argparse sees them
 (the ``kinduct_rewrite_argv`` hook), so a Kind 2 user's command line works unchanged.
 
-Accepted: ``-json``; ``--enable BMC`` (repeatable; see :data:`ENGINE_NAMES`; the enabled
+Accepted: ``-json``, ``-xml``, ``-ijson``; ``--enable BMC`` (repeatable; see :data:`ENGINE_NAMES`; the enabled
 engines replace ``--engine``); ``--enable CONTRACTCK`` (``--realizability``, with
 ``--check_environment`` and ``--check_contract_is_sat``); ``--lus_main N``;
 ``--smt_solver Z3``; ``--testgen true`` (``kinduct testgen``: ``--testgen_len K``,
@@ -58,7 +58,8 @@ IGNORED_BOOLS = ("--print_cex", "--log_invs")
 CONTRACT_CHECK = "CONTRACTCK"
 
 #: Kind 2's option names and kinduct's.
-RENAMED = {"-json": "--json", "--lus_main": "--main", "--smt_solver": "--solver",
+RENAMED = {"-json": "--json", "-xml": "--xml", "-ijson": "--ijson", "--lus_main": "--main",
+           "--smt_solver": "--solver",
            "--check_environment": "--check-environment",
            "--check_contract_is_sat": "--check-contract-is-sat"}
 
@@ -66,6 +67,8 @@ RENAMED = {"-json": "--json", "--lus_main": "--main", "--smt_solver": "--solver"
 #: Kind 2's test generation and contract monitor options, as ``kinduct testgen`` / ``monitor``'s.
 TESTGEN = {"--testgen_len": "--depth", "--output_dir": "--out"}
 MONITOR = {"--monitor_trace_file": "--trace"}
+#: Kind 2's interpreter options, as ``kinduct simulate``'s.
+INTERPRETER = {"--interpreter_input_file": "--input", "--interpreter_steps": "--steps"}
 _TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
 
 
@@ -92,25 +95,34 @@ def _flag(argv: list[str], name: str) -> tuple[bool | None, list[str]]:
     return found, out
 
 
+def _enabled(argv: list[str], module: str) -> tuple[bool, list[str]]:
+    """Whether ``--enable MODULE`` is in ``argv`` (any case), and ``argv`` without it."""
+    for i, arg in enumerate(argv):
+        if arg == "--enable" and i + 1 < len(argv) and argv[i + 1].lower() == module:
+            return True, argv[:i] + argv[i + 2:]
+        if arg.lower() == f"--enable={module}":
+            return True, argv[:i] + argv[i + 1:]
+    return False, argv
+
+
 def contract_tools(argv: list[str]) -> list[str]:
     """Kind 2's ``--testgen true`` (with ``--testgen_len K``, ``--output_dir D``,
     ``--testgen_graph_only``) as ``kinduct testgen``, its ``--enable contract_monitor
-    --monitor_trace_file F`` as ``kinduct monitor``; other command lines unchanged."""
+    --monitor_trace_file F`` as ``kinduct monitor``, its ``--enable interpreter
+    --interpreter_input_file F [--interpreter_steps N]`` as ``kinduct simulate``; other
+    command lines unchanged."""
     testgen, rest = _flag(argv, "--testgen")
-    monitor = False
-    for i, arg in enumerate(rest):
-        if arg == "--enable" and i + 1 < len(rest) and rest[i + 1].lower() == "contract_monitor":
-            rest = rest[:i] + rest[i + 2:]
-            monitor = True
-            break
-        if arg.lower() == "--enable=contract_monitor":
-            rest = rest[:i] + rest[i + 1:]
-            monitor = True
-            break
-    if not testgen and not monitor:
+    monitor, rest = _enabled(rest, "contract_monitor")
+    interpreter, rest = _enabled(rest, "interpreter")
+    if not testgen and not monitor and not interpreter:
         return rest if testgen is False else argv
-    if testgen and monitor:
-        raise UsageError("--testgen and --enable contract_monitor cannot be used together")
+    if bool(testgen) + monitor + interpreter > 1:
+        raise UsageError("only one of --testgen, --enable contract_monitor and --enable "
+                         "interpreter can be used")
+    if interpreter:
+        out = [INTERPRETER.get(a.partition("=")[0], a.partition("=")[0]) + a.partition("=")[1]
+               + a.partition("=")[2] for a in rest]
+        return ["simulate", *(out[1:] if out and out[0] == "check" else out)]
     renames = TESTGEN if testgen else MONITOR
     graph_only, rest = _flag(rest, "--testgen_graph_only") if testgen else (None, rest)
     out = [renames.get(a.partition("=")[0], a.partition("=")[0]) + a.partition("=")[1] + a.partition("=")[2]
@@ -119,14 +131,17 @@ def contract_tools(argv: list[str]) -> list[str]:
         out = out[1:]
     if testgen:  # Kind 2 explores the maximal abstraction: callees by their contracts
         return ["testgen", *out, "--compositional", *(["--graph-only"] if graph_only else [])]
-    return ["monitor", *out]
+    # Kind 2's monitor exits 0 whatever it finds (a later --exit_code_mode wins)
+    return ["monitor", "--exit-code-mode", "only_errors", *out]
 
 
 def output_options(argv: list[str]) -> list[str]:
     """Kind 2's output and analysis options: ``--only_parse``, ``--print_invs``,
-    ``--exit_code_mode``, ``--timeout_analysis`` (``--timeout`` when none is given: kinduct's
-    limit is one for the whole run), the verbosity flags, ``--color``, ``--print_cex`` and
+    ``--exit_code_mode``, ``--certif`` (:func:`certificate_options`), ``--timeout_analysis``
+    (``--timeout`` when none is given: kinduct's limit is one for the whole run), the
+    verbosity flags, ``--color``, ``--print_cex`` and
     ``--log_invs`` (accepted, no effect)."""
+    argv = certificate_options(argv)
     only_parse, argv = _flag(argv, "--only_parse")
     print_invs, argv = _flag(argv, "--print_invs")
     color, argv = _flag(argv, "--color")
@@ -159,6 +174,30 @@ def output_options(argv: list[str]) -> list[str]:
             out.append(arg)
         i += 1
     return out + ["--only-parse"] * bool(only_parse) + ["--print-invariants"] * bool(print_invs)
+
+
+def certificate_options(argv: list[str]) -> list[str]:
+    """Kind 2's ``--certif true`` (with ``--output_dir D``, default ``FILE.out``) as
+    ``--certificates [D]``; other command lines unchanged."""
+    certif, rest = _flag(argv, "--certif")
+    if not certif:
+        return rest if certif is False else argv
+    out: list[str] = []
+    directory: list[str] = []
+    i = 0
+    while i < len(rest):
+        name, eq, value = rest[i].partition("=")
+        if name == "--output_dir":
+            if not eq:
+                if i + 1 >= len(rest):
+                    raise UsageError("--output_dir: expected a directory")
+                i += 1
+                value = rest[i]
+            directory = [value]
+        else:
+            out.append(rest[i])
+        i += 1
+    return [*out, "--certificates", *directory]
 
 
 def _without_disabled(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -281,12 +320,14 @@ def kinduct_rewrite_argv(argv: list[str]) -> list[str]:
 
 @hookimpl
 def kinduct_add_check_options(parser: argparse.ArgumentParser) -> None:
-    text = ("-json (--json), --enable ENGINE (repeatable: " + ", ".join(sorted(ENGINE_NAMES))
+    text = ("-json (--json), -xml (--xml), -ijson (--ijson), --enable ENGINE (repeatable: "
+            + ", ".join(sorted(ENGINE_NAMES))
             + "; replaces --engine), --enable CONTRACTCK (--realizability), --lus_main NODE "
               "(--main), --smt_solver NAME (--solver), "
               "--modular true|false, --compositional true|false, --timeout 0 (no limit), "
               "--disable ENGINE, --timeout_analysis S (--timeout), --only_parse, "
-              "--exit_code_mode MODE, --print_invs (--print-invariants); accepted with no "
+              "--exit_code_mode MODE, --print_invs (--print-invariants), --certif true "
+              "[--output_dir DIR] (--certificates); accepted with no "
               "effect: -v, -s, -q, -qq, --print_cex, --log_invs, --color (false: NO_COLOR)")
     parser.add_argument_group("Kind 2's spellings (also accepted)",
                               textwrap.fill(text, width=78, initial_indent="  ",

@@ -37,3 +37,21 @@ def test_help_has_exit_codes_and_a_parsing_example(words, parser):
     assert argv[0] == "kinduct" and "--help" not in argv, example
     args = PARSER.parse_args(command_line(argv[1:], PARSER))
     assert callable(args.handler)
+
+
+@pytest.mark.parametrize("words, parser", LEAVES, ids=[" ".join(w) for w, _ in LEAVES])
+def test_exit_codes_are_listed_once(words, parser):
+    """A command that lists its own exit codes (``testgen`` writes files, it has no verdict)
+    does not get the verdict codes as well."""
+    text = parser.format_help()
+    assert text.count("exit codes:") == 1, " ".join(words)
+
+
+def test_testgen_lists_its_own_exit_codes_and_exits_0_after_exploring(tmp_path):
+    from tests.conftest import EXAMPLES, run_cli
+
+    text = dict((" ".join(w), p) for w, p in LEAVES)["testgen"].format_help()
+    assert "40" not in text.split("exit codes:")[1].split("example:")[0]
+    proc = run_cli("testgen", EXAMPLES / "lucent" / "accumulator_modes.lus", "--depth", "1",
+                   "--per-path", "1", "--out", tmp_path / "out", timeout=120)
+    assert proc.returncode == 0, proc.stderr

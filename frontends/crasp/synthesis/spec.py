@@ -32,6 +32,14 @@ from kinduct.kernel.word_sampler import Request, SolverWords, sample
 
 Log = Callable[[str], None]
 
+#: Milliseconds one solver query for a separating word may take; none starts with less than
+#: :data:`MIN_QUERY_MS` left before the deadline.
+WORD_QUERY_MS = 3000
+MIN_QUERY_MS = 50
+#: The held-out score's sampling time: this share of the time limit, at least 1 s and at
+#: most 30 s (the command stops near its ``--timeout``: 30 s each time made a 30 s run last 92 s).
+HELDOUT_SHARE = 0.05
+
 
 @attrs.frozen
 class SpecOptions:
@@ -75,10 +83,11 @@ class SpecResult:
 
 
 def _diverse(program: A.Program, spec: Acceptor, shortest: list[str], count: int, max_length: int,
-             rng: random.Random, taken: set) -> list[tuple[str, ...]]:
+             rng: random.Random, taken: set, deadline: float) -> list[tuple[str, ...]]:
     """Up to ``count`` more words separating ``program`` from ``spec`` at random lengths
-    between the shortest separating word's and ``max_length`` (solver, random soft goals)."""
-    if count <= 0:
+    between the shortest separating word's and ``max_length`` (solver, random soft goals),
+    those found by ``deadline`` (a ``time.perf_counter()`` instant)."""
+    if count <= 0 or time.perf_counter() >= deadline:
         return []
     system = language_query(Query.EQUIV, to_acceptor(program, "A"), spec)
     mgr = system.env.formula_manager
@@ -88,9 +97,11 @@ def _diverse(program: A.Program, spec: Acceptor, shortest: list[str], count: int
     lo = max(1, len(shortest))
     hi = max(lo + 1, max_length)
     for _ in range(3 * count):
-        if len(out) >= count:
+        left_ms = int(1000 * (deadline - time.perf_counter()))
+        if len(out) >= count or left_ms < MIN_QUERY_MS:
             break
-        got = sw.words(target, rng.randint(lo, hi), 1, rng, taken, timeout_ms=3000)
+        got = sw.words(target, rng.randint(lo, hi), 1, rng, taken,
+                       timeout_ms=min(WORD_QUERY_MS, left_ms))
         for w in got:
             taken.add(w)
             out.append(w)
@@ -142,7 +153,8 @@ def learn_spec(spec: Acceptor, opts: SpecOptions, log: Log | None = None,
             shortest = verdict.extra["word"]
             new = [tuple(shortest)]
             taken.add(new[0])
-            new += _diverse(program, spec, shortest, opts.extra_words, opts.max_length, rng, taken)
+            new += _diverse(program, spec, shortest, opts.extra_words, opts.max_length, rng, taken,
+                            start + opts.time_limit)
         verif += time.perf_counter() - t
         if log:
             log(f"round {rounds}: candidate of size {program_size(program)} fits {len(words)} words; "
@@ -156,7 +168,8 @@ def learn_spec(spec: Acceptor, opts: SpecOptions, log: Log | None = None,
             # twice the training length, start afresh (another candidate may be easier to prove)
             message = f"not proved: the last equivalence check was inconclusive ({verdict.answer.value})"
             t = time.perf_counter()
-            new = _diverse(program, spec, [], opts.extra_words + 1, 2 * opts.max_length, rng, taken)
+            new = _diverse(program, spec, [], opts.extra_words + 1, 2 * opts.max_length, rng, taken,
+                           start + opts.time_limit)
             verif += time.perf_counter() - t
             if not new:
                 restart = True
@@ -168,7 +181,7 @@ def learn_spec(spec: Acceptor, opts: SpecOptions, log: Log | None = None,
     if program is not None:
         # held-out words: another seed, lengths up to twice the training's (not timed as learning)
         heldout = sample(spec, Request(opts.heldout, 1, 2 * opts.max_length, opts.seed + 7919),
-                         time_limit=30.0)
+                         time_limit=min(30.0, max(1.0, HELDOUT_SHARE * opts.time_limit)))
         right = sum(1 for w, label in heldout if accepts(program, list(w)) == label)
         accuracy = right / len(heldout) if heldout else 1.0
     return SpecResult(program, proved, rounds, time.perf_counter() - start, synth, verif, len(words),

@@ -12,18 +12,37 @@ definition cut after the first step is (:func:`~.dependencies.cut_circular`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import Node
-from kinduct.frontends.lucent.core.walk import Instant, current_vars, find_cycle
+from kinduct.frontends.lucent.core.walk import current_vars, find_cycle
 
 #: Per node: its number of inputs and, per output, the positions of the inputs it reads at the
 #: current step.
 OutputReads = dict[str, tuple[int, list[set[int]]]]
 
 
-def _instant(reads: OutputReads) -> Instant:
-    """Every output together: the inputs some output reads (what ``current_vars`` follows)."""
-    return {name: (n, set().union(*outs) if outs else set()) for name, (n, outs) in reads.items()}
+class _Instant(Mapping[str, tuple[int, set[int]]]):
+    """Every output together: the inputs some output reads (what ``current_vars`` follows),
+    per node of ``reads``, computed when a call of that node is met (building the whole
+    mapping for each node made checking quadratic in the number of nodes)."""
+
+    def __init__(self, reads: OutputReads) -> None:
+        self.reads = reads
+
+    def __getitem__(self, name: str) -> tuple[int, set[int]]:
+        n, outs = self.reads[name]
+        return n, set().union(*outs) if outs else set()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.reads
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.reads)
+
+    def __len__(self) -> int:
+        return len(self.reads)
 
 
 def _call_outputs(e: A.Expr, reads: OutputReads) -> tuple[A.Call, list[set[int]]] | None:
@@ -33,7 +52,7 @@ def _call_outputs(e: A.Expr, reads: OutputReads) -> tuple[A.Call, list[set[int]]
 
 
 def _parts(names: list[str], e: A.Expr, phase: int | None, reads: OutputReads,
-           instant: Instant) -> dict[str, set[str]]:
+           instant: Mapping[str, tuple[int, set[int]]]) -> dict[str, set[str]]:
     """What each of ``names`` (defined together by ``e``) reads at the current step."""
     call = _call_outputs(e, reads)
     if call is not None and len(call[1]) == len(names):
@@ -60,7 +79,7 @@ def _parts(names: list[str], e: A.Expr, phase: int | None, reads: OutputReads,
 def stream_reads(node: Node, phase: int | None, reads: OutputReads) -> dict[str, set[str]]:
     """Per stream defined by an equation of ``node``, the streams it reads at the current step
     (``phase`` 0: at the first step, 1: after it, None: at some step)."""
-    instant = _instant(reads)
+    instant = _Instant(reads)
     graph: dict[str, set[str]] = {}
     for names, e in node.eqs:
         graph.update(_parts(names, e, phase, reads, instant))

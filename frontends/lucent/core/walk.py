@@ -5,6 +5,7 @@ constant values, and cycles of a dependency graph."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from fractions import Fraction
 
 from kinduct.frontends.lucent.core import ast as A
@@ -97,7 +98,8 @@ def children(e: A.Expr) -> list[A.Expr]:
 Instant = dict[str, tuple[int, set[int]]]
 
 
-def current_vars(e: A.Expr, phase: int | None = None, instant: Instant | None = None) -> set[str]:
+def current_vars(e: A.Expr, phase: int | None = None,
+                 instant: Mapping[str, tuple[int, set[int]]] | None = None) -> set[str]:
     """Streams read at the current step (not under ``pre``); with ``phase`` 0 only those read
     at the first step (left of ``->``), with ``phase`` 1 only those read later; with
     ``instant``, a call of a node it lists reads only the arguments that node's outputs read

@@ -13,4 +13,6 @@ Rule: may import ``core/`` only; never ``smt/`` (its sibling; the two meet in ``
 - ``quantified``: quantified formulas decided by z3 on a trace's values.
 - ``domains``: the domains of abstract types in a replayed trace.
 - ``symarrays_sim``: arrays of symbolic size on the simulator.
+- ``inputs``: what ``kinduct simulate`` reads (Kind 2's interpreter JSON, kinduct's own
+  counterexamples, step lists, CSV) as typed steps.
 """

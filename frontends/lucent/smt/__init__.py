@@ -24,4 +24,5 @@ Rule: may import ``core/`` only; never ``sim/``.
 - ``recursive``: recursive datatypes as SMT datatypes.
 - ``obligations``: Kind 2's names for generated obligations.
 - ``elements``: model elements (IVC/MCS) and their activation literals.
+- ``fastenv``: the PySMT environment of a translation (a faster type check of new terms).
 """

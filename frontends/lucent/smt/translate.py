@@ -16,6 +16,7 @@ Properties of called nodes are checked in the caller's context and named by call
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
 from fractions import Fraction
 
@@ -58,6 +59,7 @@ from kinduct.frontends.lucent.smt import (
 )
 from kinduct.frontends.lucent.smt.clocks import ClockTerms
 from kinduct.frontends.lucent.smt.elements import Elements, assert_pos, equation_element, start
+from kinduct.frontends.lucent.smt.fastenv import FastEnvironment
 from kinduct.frontends.lucent.smt.inst_api import STerm
 from kinduct.frontends.lucent.smt.outside import outside_congruence
 from kinduct.frontends.lucent.smt.sorts import scalar_sort
@@ -94,7 +96,7 @@ class Translator:
         #: The nodes the main one calls are analysed on their own: their contracts and
         #: properties are not owed here, only what their call sites owe.
         self.modular = modular
-        self.b = SystemBuilder(main)
+        self.b = SystemBuilder(main, FastEnvironment())
         self.mgr = self.b.mgr
         self.first = self.b.first_step_flag(naming.FIRST)
         self.step_var = None
@@ -285,6 +287,17 @@ class Translator:
         return mgr.And(conds)
 
 
+def _record_fields(name: str, t: T, x: STerm, y: STerm) -> Iterator[tuple[str, STerm, STerm]]:
+    """The parts of the equation ``x = y`` of the stream ``name`` that are model elements of
+    their own: a record's fields, by their paths (``r.f.g``: Kind 2 splits a record equation so),
+    anything else whole."""
+    if t.kind == "record" and type(x) is dict and type(y) is dict:
+        for field, ft in t.items:
+            yield from _record_fields(f"{name}.{field}", ft, x[field], y[field])
+    else:
+        yield name, x, y
+
+
 def _flatten_typed(term: STerm, t: T) -> list[STerm]:
     if t.kind == "tuple":
         return [x for item, it in zip(term, t.items, strict=True) for x in _flatten_typed(item, it)]
@@ -371,9 +384,10 @@ class Inst:
             parts = [rhs] if len(names) == 1 else rhs
         node, at = self.node, start(e)
         for n, x, y in zip(names, lhs, parts, strict=True):  # one model element per stream
-            with self.tr.element(node.name, "equation", n, at,
-                                 not equation_element([n], node.ghosts, node.locals, node.pres)):
-                self.tr.assume(self.equal(x, y))
+            hidden = not equation_element([n], node.ghosts, node.locals, node.pres)
+            for name, left, right in _record_fields(n, node.types[n], x, y):
+                with self.tr.element(node.name, "equation", name, at, hidden):
+                    self.tr.assume(self.equal(left, right))
         self.tr.guard = guard
 
     def refinement(self, n: str, ref) -> list[FNode]:

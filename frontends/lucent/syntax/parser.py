@@ -26,6 +26,7 @@ from kinduct.frontends.lucent.syntax.contractsyntax import ContractSyntax
 from kinduct.frontends.lucent.syntax.gapsyntax import GapSyntax
 from kinduct.frontends.lucent.syntax.positions import meta_pos, token_pos
 from kinduct.frontends.lucent.syntax.prescan import check_unsupported
+from kinduct.frontends.lucent.syntax.treebuild import FastTransformer, skip_unit_rules
 from kinduct.frontends.lucent.syntax.typesyntax import TypeSyntax
 from kinduct.kernel.errors import InputError, SourceLocation, UnsupportedError
 from kinduct.kernel.frontend import check_input_file, gc_paused, read_source
@@ -37,8 +38,10 @@ GRAMMAR = Path(__file__).with_name("lucent.lark")
 def _parser() -> lark.Lark:
     # cache=True keeps the compiled LALR tables in the temp directory (keyed by the grammar's
     # hash): compiling them costs most of a CLI invocation's start-up otherwise.
-    return lark.Lark(GRAMMAR.read_text(), parser="lalr", propagate_positions=True,
-                     maybe_placeholders=False, cache=True)
+    parser = lark.Lark(GRAMMAR.read_text(), parser="lalr", propagate_positions=True,
+                       maybe_placeholders=False, cache=True)
+    skip_unit_rules(parser)
+    return parser
 
 
 _TOKEN_NAMES = {
@@ -109,12 +112,7 @@ def parse_text(text: str, file: str = "<input>") -> A.Program:
     builder = _Builder(text, file)
     if sys.getrecursionlimit() < 8 * MAX_NESTING + 2000:
         sys.setrecursionlimit(8 * MAX_NESTING + 2000)
-    try:
-        decls = builder.transform(tree)
-    except lark.visitors.VisitError as exc:  # a located error raised while building the AST
-        if isinstance(exc.orig_exc, InputError):
-            raise exc.orig_exc from None
-        raise
+    decls = FastTransformer(builder).transform(tree)
     prog = A.Program([], [], [], [], file, text)
     base = Path(file).parent
     for decl in decls:

@@ -5,10 +5,10 @@ as Lucent values (:func:`trace_oracle`), and shown as Kind 2's JSON node blocks
 from __future__ import annotations
 
 import bisect
-import json
 from fractions import Fraction
 from typing import Any
 
+from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import machine
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import Checked
@@ -79,7 +79,11 @@ def type_name(t: T, node, n: str) -> str:
 
 
 def adt_text(v: Any, t: T) -> str:
-    """A datatype value in Lucent's syntax: ``Circle(1.5)``, ``None``."""
+    """A datatype value in Lucent's syntax: ``Circle(1.5)``, ``Rectangle(0.1005859375, -5)``,
+    ``None``; a field's value as the tables show it (a real as a decimal, or ``n/d`` when it
+    has no finite one)."""
+    from kinduct.kernel.report import format_value
+
     tag = v["%tag"]
     if not (isinstance(tag, int) and 0 <= tag < len(t.items)):
         return str(tag)
@@ -87,7 +91,7 @@ def adt_text(v: Any, t: T) -> str:
     if not fields:
         return ctor
     args = [to_json(v[f"{ctor}.{f}"], ft) for f, ft in fields]
-    return f"{ctor}({', '.join(json.dumps(a) if not isinstance(a, str) else a for a in args)})"
+    return f"{ctor}({', '.join(a if isinstance(a, str) else format_value(a) for a in args)})"
 
 
 def to_json(v: Any, t: T) -> Any:
@@ -130,31 +134,97 @@ def stepped(checked: Checked, main: str, trace: Trace,
     return {inst.prefix: inst.stepped for inst in sim.instances() if inst.prefix}
 
 
+def modes_at(checked: Checked, main: str, trace: Trace,
+             abstract: set[str]) -> dict[str, dict[str, list[bool | None]]]:
+    """Per instance (by prefix) whose node's contract has modes, each mode's ``NAME.requires``
+    and ``NAME.ensures`` at each step of ``trace``, from a simulation of the trace (None where
+    the instance does not step or a value cannot be computed; empty when no node has modes or
+    the simulation fails)."""
+    if not any(n.modes for n in checked.nodes.values()):
+        return {}
+    sim = Simulator(checked, main, trace_oracle(trace), abstract)
+    watched: list[Any] = []
+    for inst in sim.instances():
+        for m in inst.node.modes:
+            for part, exprs in (("requires", m.requires), ("ensures", [e for _, e, _ in m.ensures])):
+                inst.watches.append((f"{m.name}.{part}", _all_of(exprs)))
+        if inst.node.modes:
+            watched.append(inst)
+    out: dict[str, dict[str, list[bool | None]]] = {inst.prefix: {} for inst in watched}
+    try:
+        for inp in trace_inputs(checked, main, trace):
+            sim.step(inp)
+            for inst in watched:
+                for key, _ in inst.watches:
+                    out[inst.prefix].setdefault(key, []).append(inst.watched.get(key))
+    except Exception:  # noqa: BLE001 - the trace did not replay: no modes shown
+        return {}
+    return out
+
+
+def _all_of(exprs: list[A.Expr]):
+    """A simulator watch: whether every one of ``exprs`` holds (None: it cannot be told)."""
+    def watch(inst) -> bool | None:
+        try:
+            return all(inst.eval(e) is True for e in exprs)
+        except Exception:  # noqa: BLE001 - a value the simulator cannot compute
+            return None
+    return watch
+
+
 def _block(checked: Checked, node, prefix: str, trace: Trace, oracle,
            leaf_names: list[str], stepped: dict[str, list[bool]],
-           held: bool = False) -> dict[str, Any]:
+           held: bool = False, site: A.Call | None = None,
+           modes: dict[str, dict[str, list[bool | None]]] | None = None) -> dict[str, Any]:
     """The JSON block of ``node``'s instance at ``prefix`` (its streams the trace holds, and its
     callees' blocks); ``leaf_names``: the trace's variable names, sorted; ``stepped``: where
     instances on clocks step (:func:`stepped`); ``held``: a condact-like instance's values are
-    shown between its ticks (:mod:`.ticks`)."""
+    shown between its ticks (:mod:`.ticks`); ``site``: the call that made the instance (None
+    for the analysis's top node)."""
     streams = []
     steps = ticks.shown(stepped.get(prefix), held, len(trace))
     for n in node.inputs + node.outputs + node.locals:
         if not _has_prefix(leaf_names, prefix + n):
             continue
         t = node.types[n]
-        streams.append({
-            "name": n, "type": type_name(t, node, n), "class": node.var_class(n),
-            "instantValues": [[k, to_json(oracle(prefix + n, t, at), t)] for k, at in steps],
-        })
+        values = [(k, to_json(oracle(prefix + n, t, at), t)) for k, at in steps]
+        for path, ft, at_path in _fields(n, t):  # a record: one stream per field, as Kind 2
+            streams.append({
+                "name": path, "type": type_name(ft, node, n) if path == n else type_name(ft, node, ""),
+                "class": node.var_class(n),
+                "instantValues": [[k, at_path(v)] for k, v in values],
+            })
     block: dict[str, Any] = {"blockType": "function" if node.kind == "function" else "node",
-                             "name": node.name, "streams": streams}
+                             "name": node.name}
+    if site is not None:  # a called instance: where it is called (Kind 2's call position)
+        block.update({"file": checked.file, "line": site.pos.line, "column": site.pos.col})
+    mine = (modes or {}).get(prefix)
+    if mine:  # Kind 2's modesTrace: each mode's requires and ensures, step by step
+        block["modesTrace"] = [
+            {"name": key, "type": "bool",
+             "instantValues": [[k, values[at]] for k, at in steps
+                               if at < len(values) and values[at] is not None]}
+            for key, values in mine.items()]
+    block["streams"] = streams
     subs = [_block(checked, checked.nodes[c.name], f"{prefix}{c.site}.", trace, oracle, leaf_names,
-                   stepped, ticks.held_below(c, held))
+                   stepped, ticks.held_below(c, held), c, modes)
             for c in node.calls]
     if subs:
         block["subnodes"] = subs
     return block
+
+
+def _fields(name: str, t: T) -> list[tuple[str, T, Any]]:
+    """The streams a stream of type ``t`` is shown as: itself, or for a record one per field
+    (``p.x``, nested records ``p.q.y``), each with its type and how to read its value out of
+    the record's (JSON) value."""
+    if t.kind != "record":
+        return [(name, t, lambda v: v)]
+    out: list[tuple[str, T, Any]] = []
+    for f, ft in t.items:
+        for path, leaf_t, read in _fields(f"{name}.{f}", ft):
+            out.append((path, leaf_t, lambda v, f=f, read=read: read(v[f]) if isinstance(v, dict) else v))
+    return out
 
 
 def lift_trace(checked: Checked, main: str, trace: Trace, abstract: set[str],
@@ -165,5 +235,7 @@ def lift_trace(checked: Checked, main: str, trace: Trace, abstract: set[str],
     names = sorted(trace.steps[0]) if trace.steps else []
     if stepped_at is None or not ticks.clocked(c for n in checked.nodes.values() for c in n.calls):
         stepped_at = stepped(checked, main, trace, abstract)
-    return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace), names, stepped_at)]
+    modes = modes_at(checked, main, trace, abstract)
+    return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace), names, stepped_at,
+                   modes=modes)]
 

@@ -40,7 +40,7 @@ def _verdicts(path, solver: str) -> dict:
     return out
 
 
-@pytest.mark.parametrize("solver", ["z3", "cvc5"])
+@pytest.mark.parametrize("solver", ["z3", pytest.param("cvc5", marks=pytest.mark.slow)])
 def test_semantics_on_both_backends(solver):
     got = _verdicts(MODEL, solver)
     for name in VALID + FALSIFIABLE:

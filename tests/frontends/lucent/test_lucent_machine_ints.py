@@ -152,7 +152,9 @@ tel
     ("portfolio", {"bounded": "valid", "reaches_7": "falsifiable"}),
 ])
 def test_engines_decide_or_say_unknown(tmp_path, engine, want):
-    got = answers_of(write(tmp_path, ENGINES), "--engine", engine, "--timeout", "20")
+    # bmc never proves "bounded": it searches until its time is up
+    timeout = "8" if engine == "bmc" else "20"
+    got = answers_of(write(tmp_path, ENGINES), "--engine", engine, "--timeout", timeout)
     assert {n: a for n, a in got.items() if a != "unknown"} == want
 
 

@@ -18,7 +18,7 @@ from tests.frontends.lucent.helpers import LUCENT
 
 ACC = LUCENT / "accumulator_modes.lus"
 CTL = LUCENT / "modes_imported.lus"
-HELD, VIOLATED = 10, 20
+HELD, VIOLATED = 0, 40
 
 
 def cli(*args: object) -> tuple[int, str, str]:
@@ -166,3 +166,30 @@ def test_monitor_reads_counterexamples_and_reports_errors(tmp_path):
     only.write_text(json.dumps([{"speed": 1, "brake": True, "g": "Park"}]))
     code, out, err = cli("monitor", CTL, "--trace", only)
     assert code == 3 and "no value for the outputs" in err
+
+
+def test_exit_codes_as_help_says(tmp_path):
+    """``monitor --help``'s codes: 0 held, 40 violated; Kind 2's spelling exits 0 either way,
+    as Kind 2's monitor does."""
+    _, help_text, _ = _help("monitor")
+    assert "0    every guarantee and mode held" in help_text and "40   a guarantee" in help_text
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"up": True, "x": 2, "c": 2}, {"up": True, "x": 1, "c": -3}]))
+    good = LUCENT / "accumulator_modes_run.json"
+    assert cli("monitor", ACC, "--trace", good)[0] == 0
+    assert cli("monitor", ACC, "--trace", bad)[0] == 40
+    assert cli("monitor", ACC, "--trace", bad, "--exit-code-mode", "only_errors")[0] == 0
+    code, out, err = cli("--enable", "contract_monitor", "--monitor_trace_file", bad, ACC, "--json")
+    assert code == 0, err
+    assert json.loads(out)[0]["result"] == "violated"
+
+
+def _help(command: str) -> tuple[int, str, str]:
+    out = io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out):
+        try:
+            main([command, "--help"])
+        except SystemExit as stop:
+            code = int(stop.code or 0)
+    return code, out.getvalue(), ""

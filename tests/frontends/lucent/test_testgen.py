@@ -195,7 +195,7 @@ def test_kind2_spellings_and_errors(tmp_path):
         ["testgen", "m.lus", "--compositional", "--graph-only"]
     assert rewrite(["m.lus", "--testgen", "false"]) == ["m.lus"]
     assert rewrite(["--enable", "contract_monitor", "--monitor_trace_file", "t.json", "m.lus"]) == \
-        ["monitor", "--trace", "t.json", "m.lus"]
+        ["monitor", "--exit-code-mode", "only_errors", "--trace", "t.json", "m.lus"]
     code, _, err = cli(LUCENT / "accumulator_modes.lus", "--testgen", "true", "--testgen_len", "1",
                        "--output_dir", tmp_path, "--testgen_graph_only")
     assert code == 0, err

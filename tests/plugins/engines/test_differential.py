@@ -168,7 +168,7 @@ def check_agreement(desc: dict, solver: str, builder=build) -> None:
             assert certify(system, prop, v.invariant, other) is None, name
 
 
-FAST = settings(max_examples=120, deadline=None, derandomize=True,
+FAST = settings(max_examples=80, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -1,0 +1,163 @@
+"""Lucent at scale (issue 35): generated models of growing size loaded in a fresh process each,
+and the step-0 counterexample of the 1 MB model.
+
+For each size (MB), :func:`benchmarks.scale_models.gen_model` writes a model of many small nodes
+(contracts, records, an enumeration, arrays, node and function calls, a property per node, one
+falsifiable property in ``top``); a child process imports kinduct (not timed), then parses,
+checks and translates it to the transition system as ``kinduct check`` does (under the kernel's
+paused garbage collector) and reports each stage's CPU time, the whole load's CPU and wall time,
+and its peak resident memory.  The table ends with the least-squares slopes of load time and
+peak memory against size (s/MB, MB of memory per MB of source) and, for linearity, the load's
+CPU seconds per MB at the largest size over that at the smallest (about 1 when linear).
+
+``--cex MB`` then runs the whole command ``kinduct check --engine bmc --property falsifiable``
+on a model of that size and prints its wall time and the verdict's step (want: falsifiable at
+step 0 within 10 s at 1 MB).  The load average is printed before and after: on a shared machine
+wall time is CPU time times the contention.
+
+    .venv/bin/python benchmarks/scale.py [--sizes 0.1,1,3,10] [--shape tree] [--cex 1]
+        [--timeout 600]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.scale_models import gen_model  # noqa: E402
+
+_CHILD = r"""
+import json, resource, sys, time
+from pathlib import Path
+path = Path(sys.argv[1])
+import kinduct.frontends.lucent.plugin
+from kinduct.frontends.lucent import pipeline
+from kinduct.frontends.lucent.check.checker import check_program
+from kinduct.frontends.lucent.syntax.parser import parse_file, _parser
+from kinduct.kernel.frontend import LoadOptions, gc_paused
+_parser()  # the grammar's tables (cached on disk): start-up, not load
+def rss():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+out = {}
+wall = time.perf_counter()
+c0 = time.process_time()
+with gc_paused():
+    prog = parse_file(path)
+    c1 = time.process_time()
+    checked = check_program(prog)
+    c2 = time.process_time()
+    abstract = pipeline.contract_abstract(checked, False)
+    systems = [pipeline.build_system(checked, n, abstract)
+               for n in pipeline.main_nodes(checked, LoadOptions())]
+    c3 = time.process_time()
+out = {"parse": c1 - c0, "check": c2 - c1, "translate": c3 - c2, "cpu": c3 - c0,
+       "wall": time.perf_counter() - wall, "rss": rss(), "systems": len(systems),
+       "properties": sum(len(s.properties) for s in systems)}
+print(json.dumps(out))
+"""
+
+
+def load_in_child(path: Path, timeout: float) -> dict:
+    try:
+        proc = subprocess.run([sys.executable, "-c", _CHILD, str(path)], cwd=ROOT,
+                              capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, "KINDUCT_LUCENT_MAX_MB": "1000"})
+    except subprocess.TimeoutExpired:
+        return {"error": f"no answer within {timeout:g} s"}
+    if proc.returncode != 0 or not proc.stdout.strip():
+        tail = (proc.stderr.strip().splitlines() or ["?"])[-1]
+        return {"error": f"exit {proc.returncode}: {tail[:100]}"}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def slope(xs: list[float], ys: list[float]) -> float:
+    """Least-squares slope of ys against xs."""
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    den = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / den if den else float("nan")
+
+
+def counterexample(path: Path, timeout: float) -> str:
+    cmd = [str(ROOT / ".venv" / "bin" / "kinduct"), "check", str(path), "--engine", "bmc",
+           "--property", "falsifiable", "--json"]
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, "KINDUCT_LUCENT_MAX_MB": "1000"})
+    except subprocess.TimeoutExpired:
+        return f"no answer within {timeout:g} s"
+    took = time.perf_counter() - start
+    try:
+        results = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        return f"exit {proc.returncode} after {took:.1f} s: {proc.stderr.strip()[-200:]}"
+    found = [r for r in results if isinstance(r, dict) and r.get("objectType") == "property"
+             and r.get("name") == "falsifiable"]
+    if not found:
+        return f"exit {proc.returncode} after {took:.1f} s: no result for 'falsifiable'"
+    r = found[0]
+    blocks = r.get("counterExample") or []
+    streams = blocks[0].get("streams", []) if blocks else []
+    steps = len(streams[0].get("instantValues", [])) if streams else 0
+    return (f"{r['answer']['value']} at k={r.get('k')} (a counterexample of {steps} step(s)) "
+            f"in {took:.2f} s wall, whole process (want <= 10 s)")
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="0.1,1,3,10", help="model sizes in MB")
+    ap.add_argument("--shape", default="tree", choices=["tree", "chain"])
+    ap.add_argument("--cex", type=float, default=1.0, help="size (MB) of the counterexample run; 0: none")
+    ap.add_argument("--timeout", type=float, default=600, help="limit per child (s)")
+    args = ap.parse_args()
+    print(f"load average before: {_load()}", flush=True)
+    head = (f"{'MB':>6} {'nodes':>7} {'parse':>7} {'check':>7} {'transl.':>7} {'CPU s':>7} "
+            f"{'wall s':>7} {'RSS MB':>7} {'props':>7}")
+    rows: list[tuple[float, dict]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        print(head, flush=True)
+        for mb in (float(s) for s in args.sizes.split(",")):
+            text = gen_model(int(mb * 1_000_000), args.shape)
+            path = Path(tmp) / f"scale_{mb:g}.lus"
+            path.write_text(text)
+            real = len(text.encode()) / 1e6
+            nodes = text.count("\nnode ")
+            r = load_in_child(path, args.timeout)
+            if "error" in r:
+                print(f"{real:>6.2f} {nodes:>7}  {r['error']}", flush=True)
+                continue
+            rows.append((real, r))
+            print(f"{real:>6.2f} {nodes:>7} {r['parse']:>7.2f} {r['check']:>7.2f} {r['translate']:>7.2f} "
+                  f"{r['cpu']:>7.2f} {r['wall']:>7.2f} {r['rss']:>7.0f} {r['properties']:>7}", flush=True)
+        if len(rows) >= 2:
+            xs = [mb for mb, _ in rows]
+            print(f"slope: {slope(xs, [r['cpu'] for _, r in rows]):.2f} s CPU/MB, "
+                  f"{slope(xs, [r['wall'] for _, r in rows]):.2f} s wall/MB, "
+                  f"{slope(xs, [r['rss'] for _, r in rows]):.0f} MB RSS/MB")
+            (small, rs), (large, rl) = rows[0], rows[-1]
+            print(f"linearity: CPU s/MB at {large:.2f} MB over {small:.2f} MB = "
+                  f"{(rl['cpu'] / large) / (rs['cpu'] / small):.2f} (1 = linear; the smallest size "
+                  "carries fixed costs)")
+        if args.cex > 0:
+            path = Path(tmp) / "cex.lus"
+            path.write_text(gen_model(int(args.cex * 1_000_000), args.shape))
+            print(f"counterexample, {args.cex:g} MB: {counterexample(path, args.timeout)}", flush=True)
+    print(f"load average after: {_load()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
