@@ -11,6 +11,7 @@ answers), and models either tool refuses or fails on.
 
     .venv/bin/python benchmarks/fuzz_vs_kind2.py --seed 41 --models 300 --timeout 5 --jobs 1 \\
         --keep /tmp/fuzz41 [--list-unknown] [--json out.json]
+    .venv/bin/python benchmarks/fuzz_vs_kind2.py --files A.lus B.lus --flags compositional,modular
 """
 
 from __future__ import annotations
@@ -213,15 +214,24 @@ def compare(outcome: Outcome) -> None:
             outcome.rows.append(("only kinduct names it", name, "", one_answer(ours)))
 
 
-def run_model(k: int, seed: int, timeout: float, workdir: Path) -> Outcome:
-    text = generate(seed * 100_000 + k)
-    path = workdir / f"m{k:04d}.lus"
-    path.write_text(text)
+def run_model(k: int, seed: int, timeout: float, workdir: Path, files: list[Path],
+              flags: list[str]) -> Outcome:
+    """Model ``k``: generated, or the ``k``-th of ``files``; ``flags`` (``compositional``,
+    ``modular``) are given to both tools."""
+    if files:
+        path = files[k]
+        text = path.read_text()
+    else:
+        text = generate(seed * 100_000 + k)
+        path = workdir / f"m{k:04d}.lus"
+        path.write_text(text)
     wall = timeout + 15
+    theirs = [a for f in flags for a in (f"--{f}", "true")]
+    ours = [f"--{f}" for f in flags]
     kind2 = run_tool([str(ROOT / ".kind2/bin/kind2"), "-json", "--timeout", str(timeout),
-                      str(path)], wall)
+                      *theirs, str(path)], wall)
     kinduct = run_tool([str(ROOT / ".venv/bin/kinduct"), "check", str(path), "--json",
-                        "--timeout", str(timeout)], wall)
+                        "--timeout", str(timeout), *ours], wall)
     outcome = Outcome(k, text, kind2, kinduct)
     compare(outcome)
     return outcome
@@ -247,12 +257,19 @@ def main() -> int:
     ap.add_argument("--list-unmatched", action="store_true",
                     help="also list the properties only one tool names")
     ap.add_argument("--json", type=Path, help="write every row as JSON")
+    ap.add_argument("--files", type=Path, nargs="+", default=[],
+                    help="compare on these models instead of generated ones")
+    ap.add_argument("--flags", default="", help="comma-separated: compositional, modular "
+                    "(given to both tools)")
     args = ap.parse_args()
+    flags = [f for f in args.flags.split(",") if f]
+    if args.files:
+        args.first, args.models = 0, len(args.files)
     start = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             outcomes = list(pool.map(
-                lambda k: run_model(k, args.seed, args.timeout, Path(tmp)),
+                lambda k: run_model(k, args.seed, args.timeout, Path(tmp), args.files, flags),
                 range(args.first, args.first + args.models)))
     elapsed = time.monotonic() - start
     counts: Counter[str] = Counter()
@@ -275,8 +292,10 @@ def main() -> int:
                     args.keep.mkdir(parents=True, exist_ok=True)
                     (args.keep / f"s{args.seed}_m{out.model:04d}.lus").write_text(out.text)
     props = sum(counts.values())
-    print(f"fuzz vs Kind 2: seed {args.seed}, models {args.first}..{args.first + args.models - 1}"
-          f", --timeout {args.timeout:g}, --jobs {args.jobs}, {elapsed:.0f} s wall")
+    what = (f"{len(args.files)} given models" if args.files else
+            f"seed {args.seed}, models {args.first}..{args.first + args.models - 1}")
+    print(f"fuzz vs Kind 2: {what}, flags [{args.flags}], --timeout {args.timeout:g}, "
+          f"--jobs {args.jobs}, {elapsed:.0f} s wall")
     print(f"| models | {len(outcomes)} |\n|---|---|\n| properties compared | {props} |")
     for cls in CLASSES:
         print(f"| {cls} | {counts[cls]} |")
@@ -290,7 +309,8 @@ def main() -> int:
     for cls, model, name, theirs, ours in listed:
         where = f" (kept: {args.keep}/s{args.seed}_m{model:04d}.lus)" if args.keep and not (
             cls == "Kind 2 decides, kinduct unknown" or cls.startswith("only")) else ""
-        print(f"{cls}: model {model} property {name}: Kind 2 {theirs}, kinduct {ours}{where}")
+        label = args.files[model].name if args.files else model
+        print(f"{cls}: model {label} property {name}: Kind 2 {theirs}, kinduct {ours}{where}")
     if args.json:
         args.json.write_text(json.dumps(
             [{"class": c, "model": m, "property": n, "kind2": t, "kinduct": o}
