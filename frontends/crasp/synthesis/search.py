@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 
 from kinduct.frontends.crasp import ast as A
 from kinduct.frontends.crasp.synthesis.evaluator import Scorer
-from kinduct.frontends.crasp.synthesis.space import Shape, Space, prune, reachable, size
+from kinduct.frontends.crasp.synthesis.facts import size
+from kinduct.frontends.crasp.synthesis.space import Shape, Space, prune, reachable
 
 
 @dataclass(frozen=True)
