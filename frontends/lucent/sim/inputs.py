@@ -306,12 +306,30 @@ def read_inputs(path: Path, text: str, node_name: str, inputs: Sequence[str],
     for k, row in enumerate(rows):
         step = {}
         for name in inputs:
-            if name not in row.cells:
+            cell = row.cells.get(name) or _fields_cell(row, name, types[name])
+            if cell is None:
                 raise src.error(f"step {k}: no value for input '{name}'", row.line, row.column)
-            step[name] = _typed(src, row.cells[name], types[name], f"step {k}, input '{name}'")
+            step[name] = _typed(src, cell, types[name], f"step {k}, input '{name}'")
         typed.append(step)
     others = tuple({n: c.value for n, c in row.cells.items() if n not in types} for row in rows)
     return Inputs(tuple(typed), others)
+
+
+def _fields_cell(row: Row, name: str, t: T) -> Cell | None:
+    """A record input given as one stream per field (``p.x``, ``p.y``: a counterexample of
+    ``check --json`` or ``kind2 -json``) as one cell, an object by field; None when a field
+    is missing or ``t`` is no record."""
+    if t.kind != "record":
+        return None
+    value: dict[str, Any] = {}
+    first: Cell | None = None
+    for field, ft in t.items:
+        cell = row.cells.get(f"{name}.{field}") or _fields_cell(row, f"{name}.{field}", ft)
+        if cell is None:
+            return None
+        value[field] = cell.value
+        first = first or cell
+    return Cell(value, first.line, first.column) if first is not None else None
 
 
 def _typed(src: _Source, cell: Cell, t: T, what: str) -> Any:
