@@ -79,7 +79,10 @@ def elaborate(checker: Checker, stmt: A.ArrayDef, node: Node, scope: Scope) -> A
     for key in itertools.product(*(range(s) for s in sizes)):
         bound = {v: A.Lit(k, "int", pos=stmt.rhs.pos, ty=INT) for v, k in zip(stmt.indices, key,
                                                                              strict=True)}
+        before = len(node.calls)
         raw[key] = scope.with_constants(bound).expect(stmt.rhs, t)
+        for call in node.calls[before:]:  # a call is an instance per element (as in Kind 2)
+            call.site += "".join(f"[{k}]" for k in key)
     elements = _Elements(checker, name, sizes, raw, pos)
     return _nest(shapes, [], elements.get)
 

@@ -12,8 +12,15 @@ from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import machine
 from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import Quantified, Refines
+from kinduct.frontends.lucent.core.types import T
 from kinduct.frontends.lucent.core.values import binop_value
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
+
+#: The syntax nodes a walk of a declaration descends into.
+_WALKED = (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.LazyBlock, A.FrameBlock, A.TypeExpr)
+#: Field values a walk of a declaration never looks into (most fields of a syntax node): skipped
+#: by their exact type, before the ``isinstance`` tests (a large model has millions).
+_LEAVES = frozenset({str, int, bool, float, Fraction, type(None), A.Pos, T})
 
 
 def calls_in_decl(d: A.NodeDecl | None):
@@ -23,23 +30,25 @@ def calls_in_decl(d: A.NodeDecl | None):
     # refinement types of the declarations may call nodes too (:mod:`.constants`)
     stack += [p.type_expr for p in d.inputs + d.outputs + d.locals] + [te for _, te, _, _ in d.consts]
     stack += [e for p in d.inputs + d.outputs + d.locals for e in (p.pred,) if e is not None]
+    walked = (*_WALKED, A.ContractItem)
+    leaves = _LEAVES
     while stack:
         x = stack.pop()
         if isinstance(x, (A.Call, A.Activate)):  # an activation calls its node too
             yield x
-        if isinstance(x, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.LazyBlock, A.FrameBlock,
-                          A.ContractItem, A.TypeExpr)):
+        if isinstance(x, walked):
             for v in vars(x).values():
-                _push(stack, v)
+                if type(v) not in leaves:
+                    _push(stack, v)
 
 
 def _push(stack, v) -> None:
-    if isinstance(v, (A.Expr, A.Equation, A.Assert, A.Check, A.IfBlock, A.LazyBlock, A.FrameBlock,
-                      A.TypeExpr)):
+    if isinstance(v, _WALKED):
         stack.append(v)
     elif isinstance(v, (list, tuple)):
         for i in v:
-            _push(stack, i)
+            if type(i) not in _LEAVES:
+                _push(stack, i)
     elif isinstance(v, dict):
         for i in v.values():
             _push(stack, i)

@@ -101,8 +101,8 @@ def _times(a, b):
     def val(v):
         return Fraction(v["num"], v["den"]) if isinstance(v, dict) else Fraction(v)
 
-    p = val(a) * val(b)
-    return {"num": p.numerator, "den": p.denominator}  # Kind 2's encoding, an integral real too
+    p = val(a) * val(b)  # a real as Kind 2 writes one, integral or not: {"num": 4, "den": 1}
+    return {"num": p.numerator, "den": p.denominator}
 
 
 def test_reachability(kind2):
