@@ -110,6 +110,9 @@ def run_learn(name: str, seed: int, timeout: float, heldout: int, equiv_timeout:
         row["equiv"] = ("valid" if check.proved else "falsifiable" if check.counterexample
                         else "unknown")
         row["equiv_word"] = "".join(check.counterexample) if check.counterexample else None
+        # a word shorter than every training word is reported with one at the training lengths
+        row["equiv_word_in_range"] = "".join(check.in_range) if check.in_range else None
+        row["min_length"] = min(map(len, words))
         row["equiv_time"] = time.perf_counter() - t
     return row
 
@@ -245,9 +248,15 @@ def table(rows: list[dict]) -> str:
             faster += t_med is not None and t_med <= paper[1]
         eq = [r.get("equiv") for r in solved]
         eq_txt = f"{sum(e == 'valid' for e in eq)}/{len(learn)}" if learn else "–"
-        wrong = [r["equiv_word"] for r in solved if r.get("equiv_word")]
+        wrong = [r for r in solved if r.get("equiv_word")]
         if wrong:  # fits the data, language not verified: a counterexample word
-            eq_txt += f", {len(wrong)} wrong (e.g. {min(wrong, key=len)!r})"
+            first = min(wrong, key=lambda r: len(r["equiv_word"]))
+            eq_txt += f", {len(wrong)} wrong (e.g. {first['equiv_word']!r}"
+            if len(first["equiv_word"]) < first.get("min_length", 1):
+                at = first.get("equiv_word_in_range")
+                eq_txt += (f", shorter than the data's words; at their lengths {at!r}" if at
+                           else ", shorter than the data's words")
+            eq_txt += ")"
         held = _med([100 * r["heldout"] for r in learn])
 
         def loop(part, paper_r, paper_s, paper_v, name=name):

@@ -11,12 +11,14 @@ answers), and models either tool refuses or fails on.
 
     .venv/bin/python benchmarks/fuzz_vs_kind2.py --seed 41 --models 300 --timeout 5 --jobs 1 \\
         --keep /tmp/fuzz41 [--list-unknown] [--json out.json]
+    .venv/bin/python benchmarks/fuzz_vs_kind2.py --files A.lus B.lus --flags compositional,modular
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -42,6 +44,8 @@ class Side:
     where: dict[tuple[int, int], str] = field(default_factory=dict)
     error: str | None = None
     seconds: float = 0.0
+    traces: dict[str, list[dict]] = field(default_factory=dict)
+    broken: bool = False  # the output was not one JSON array (read object by object)
 
 
 @dataclass
@@ -53,6 +57,37 @@ class Outcome:
     kind2: Side
     kinduct: Side
     rows: list[tuple[str, str, str, str]] = field(default_factory=list)  # class, prop, k2, ku
+
+
+def json_objects(text: str) -> list[dict]:
+    """The objects of a JSON array, read one by one: Kind 2 v3.0.0 can break its own output
+    (a ``Division_by_zero`` while printing a counterexample leaves ``"counterExample" :``
+    followed by a backtrace); from a broken object the property's name, position and answer
+    are still read."""
+    body = text.strip().removeprefix("[").removesuffix("]")
+    objects = []
+    for chunk in re.split(r"\n,\n(?=\{)", body):
+        chunk = chunk.strip()
+        if not chunk:
+            continue
+        try:
+            objects.append(json.loads(chunk, strict=False))
+            continue
+        except json.JSONDecodeError:
+            pass
+        name = re.search(r'"name" : "([^"]*)"', chunk)
+        answer = re.search(r'"answer" : \{[^}]*"value" : "(\w+)"', chunk)
+        if '"objectType" : "property"' in chunk and name and answer:
+            obj: dict = {"objectType": "property", "name": name.group(1), "broken": True,
+                         "answer": {"value": answer.group(1)}}
+            for key in ("line", "column"):
+                m = re.search(rf'"{key}" : (\d+)', chunk)
+                if m:
+                    obj[key] = int(m.group(1))
+            cand = re.search(r'"isCandidate" : "(\w+)"', chunk)
+            obj["isCandidate"] = cand.group(1) if cand else "false"
+            objects.append(obj)
+    return objects
 
 
 def run_tool(cmd: list[str], timeout: float) -> Side:
@@ -68,8 +103,11 @@ def run_tool(cmd: list[str], timeout: float) -> Side:
     try:
         objects = json.loads(proc.stdout, strict=False)
     except json.JSONDecodeError:
-        side.error = f"exit {proc.returncode}, no JSON: {(proc.stderr or proc.stdout)[:200]!r}"
-        return side
+        objects = json_objects(proc.stdout)
+        side.broken = True
+        if not objects:
+            side.error = f"exit {proc.returncode}, no JSON: {(proc.stderr or proc.stdout)[:200]!r}"
+            return side
     for obj in objects:
         kind = obj.get("objectType")
         if kind == "property" and obj.get("isCandidate") in (True, "true"):
@@ -79,13 +117,37 @@ def run_tool(cmd: list[str], timeout: float) -> Side:
             side.answers.setdefault(name, set()).add(obj["answer"]["value"])
             if "line" in obj and "column" in obj:
                 side.where[(obj["line"], obj["column"])] = name
+            if "counterExample" in obj:
+                side.traces[name] = obj["counterExample"]
         elif kind == "log" and obj.get("level") in ("error", "fatal") and side.error is None:
             side.error = str(obj.get("value"))[:200]
     if side.answers and side.error:
         side.error = None  # an engine's failure beside answers (Kind 2 logs those as errors)
-    if side.error is None and proc.returncode not in (0, 10, 20, 30, 40):
+    if side.error is None and proc.returncode not in (0, 10, 20, 30, 40) and not side.answers:
         side.error = f"exit {proc.returncode}: {proc.stderr[-200:]!r}"
     return side
+
+
+def subrange_values(trace: list[dict]) -> list[tuple[int, int | None, int | None]]:
+    """Every value of a local or output stream of a subrange type in a Kind 2 counterexample
+    (its blocks and their sub-nodes), with the type's bounds."""
+    values = []
+    for block in trace:
+        for stream in block.get("streams", []):
+            info = stream.get("typeInfo") or {}
+            if stream.get("type") == "subrange" and stream.get("class") in ("local", "output"):
+                values += [(v, info.get("min"), info.get("max"))
+                           for _step, v in stream.get("instantValues", [])]
+        values += subrange_values(block.get("subnodes", []))
+    return values
+
+
+def within_subranges(trace: list[dict]) -> bool:
+    """Whether a Kind 2 counterexample shows subrange-typed locals or outputs, all within
+    their ranges at every step (so it violates no subrange)."""
+    values = subrange_values(trace)
+    return bool(values) and all((lo is None or v >= lo) and (hi is None or v <= hi)
+                                for v, lo, hi in values)
 
 
 def one_answer(answers: set[str]) -> str:
@@ -95,6 +157,24 @@ def one_answer(answers: set[str]) -> str:
     if len({HOLDS[a] for a in decided}) > 1:
         return "contradiction"
     return sorted(decided)[0]
+
+
+CALLEE = re.compile(r"^(.*\[L\d+C\d+\])\.(guarantee|[^.]+\.ensure)\[")
+
+
+def opposite(name: str, theirs: str, ours: str, k2: Side, ku: Side) -> str:
+    """The class of an opposite verdict: one of the differences explained by rule (Kind 2's
+    counterexample shows it wrong, or kinduct's chosen semantics of callee guarantees), else
+    ``OPPOSITE``, to be decided by hand."""
+    if theirs == "falsifiable" and ours == "valid":
+        callee = CALLEE.match(name)
+        if callee and any(n.startswith(callee.group(1) + ".assume") and
+                          one_answer(v) == "falsifiable" for n, v in ku.answers.items()):
+            return "chosen: callee's guarantee after its assumption failed"
+        if name.startswith(("SubRange", "SubType")) and name in k2.traces and \
+                within_subranges(k2.traces[name]):
+            return "Kind 2 wrong: its counterexample is within every subrange"
+    return "OPPOSITE"
 
 
 def compare(outcome: Outcome) -> None:
@@ -121,7 +201,7 @@ def compare(outcome: Outcome) -> None:
         elif b == "contradiction":
             cls = "kinduct contradicts itself"
         elif a in HOLDS and b in HOLDS:
-            cls = "agree" if HOLDS[a] == HOLDS[b] else "OPPOSITE"
+            cls = "agree" if HOLDS[a] == HOLDS[b] else opposite(name, a, b, k2, ku)
         elif a in HOLDS:
             cls = "Kind 2 decides, kinduct unknown"
         elif b in HOLDS:
@@ -134,21 +214,31 @@ def compare(outcome: Outcome) -> None:
             outcome.rows.append(("only kinduct names it", name, "", one_answer(ours)))
 
 
-def run_model(k: int, seed: int, timeout: float, workdir: Path) -> Outcome:
-    text = generate(seed * 100_000 + k)
-    path = workdir / f"m{k:04d}.lus"
-    path.write_text(text)
+def run_model(k: int, seed: int, timeout: float, workdir: Path, files: list[Path],
+              flags: list[str]) -> Outcome:
+    """Model ``k``: generated, or the ``k``-th of ``files``; ``flags`` (``compositional``,
+    ``modular``) are given to both tools."""
+    if files:
+        path = files[k]
+        text = path.read_text()
+    else:
+        text = generate(seed * 100_000 + k)
+        path = workdir / f"m{k:04d}.lus"
+        path.write_text(text)
     wall = timeout + 15
+    theirs = [a for f in flags for a in (f"--{f}", "true")]
+    ours = [f"--{f}" for f in flags]
     kind2 = run_tool([str(ROOT / ".kind2/bin/kind2"), "-json", "--timeout", str(timeout),
-                      str(path)], wall)
+                      *theirs, str(path)], wall)
     kinduct = run_tool([str(ROOT / ".venv/bin/kinduct"), "check", str(path), "--json",
-                        "--timeout", str(timeout)], wall)
+                        "--timeout", str(timeout), *ours], wall)
     outcome = Outcome(k, text, kind2, kinduct)
     compare(outcome)
     return outcome
 
 
-CLASSES = ["agree", "OPPOSITE", "Kind 2 decides, kinduct unknown",
+CLASSES = ["agree", "OPPOSITE", "Kind 2 wrong: its counterexample is within every subrange",
+           "chosen: callee's guarantee after its assumption failed", "Kind 2 decides, kinduct unknown",
            "kinduct decides, Kind 2 unknown", "both unknown", "only Kind 2 names it",
            "only kinduct names it", "Kind 2 contradicts itself", "kinduct contradicts itself"]
 
@@ -167,17 +257,26 @@ def main() -> int:
     ap.add_argument("--list-unmatched", action="store_true",
                     help="also list the properties only one tool names")
     ap.add_argument("--json", type=Path, help="write every row as JSON")
+    ap.add_argument("--files", type=Path, nargs="+", default=[],
+                    help="compare on these models instead of generated ones")
+    ap.add_argument("--flags", default="", help="comma-separated: compositional, modular "
+                    "(given to both tools)")
     args = ap.parse_args()
+    flags = [f for f in args.flags.split(",") if f]
+    if args.files:
+        args.first, args.models = 0, len(args.files)
     start = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             outcomes = list(pool.map(
-                lambda k: run_model(k, args.seed, args.timeout, Path(tmp)),
+                lambda k: run_model(k, args.seed, args.timeout, Path(tmp), args.files, flags),
                 range(args.first, args.first + args.models)))
     elapsed = time.monotonic() - start
     counts: Counter[str] = Counter()
     errors: Counter[str] = Counter()
-    keep_classes = {"OPPOSITE", "Kind 2 contradicts itself", "kinduct contradicts itself"}
+    keep_classes = {"OPPOSITE", "Kind 2 contradicts itself", "kinduct contradicts itself",
+                    "Kind 2 wrong: its counterexample is within every subrange",
+                    "chosen: callee's guarantee after its assumption failed"}
     listed: list[tuple[str, int, str, str, str]] = []
     for out in outcomes:
         for cls, name, theirs, ours in out.rows:
@@ -193,20 +292,25 @@ def main() -> int:
                     args.keep.mkdir(parents=True, exist_ok=True)
                     (args.keep / f"s{args.seed}_m{out.model:04d}.lus").write_text(out.text)
     props = sum(counts.values())
-    print(f"fuzz vs Kind 2: seed {args.seed}, models {args.first}..{args.first + args.models - 1}"
-          f", --timeout {args.timeout:g}, --jobs {args.jobs}, {elapsed:.0f} s wall")
+    what = (f"{len(args.files)} given models" if args.files else
+            f"seed {args.seed}, models {args.first}..{args.first + args.models - 1}")
+    print(f"fuzz vs Kind 2: {what}, flags [{args.flags}], --timeout {args.timeout:g}, "
+          f"--jobs {args.jobs}, {elapsed:.0f} s wall")
     print(f"| models | {len(outcomes)} |\n|---|---|\n| properties compared | {props} |")
     for cls in CLASSES:
         print(f"| {cls} | {counts[cls]} |")
     for cls in ("error: Kind 2", "error: kinduct", "error: both"):
         print(f"| models with {cls} | {errors[cls]} |")
+    broken = sum(o.kind2.broken and not o.kind2.error for o in outcomes)
+    print(f"| models where Kind 2's JSON is broken (answers read object by object) | {broken} |")
     k2 = sum(o.kind2.seconds for o in outcomes)
     ku = sum(o.kinduct.seconds for o in outcomes)
     print(f"| wall time, Kind 2 / kinduct (s) | {k2:.0f} / {ku:.0f} |")
     for cls, model, name, theirs, ours in listed:
         where = f" (kept: {args.keep}/s{args.seed}_m{model:04d}.lus)" if args.keep and not (
             cls == "Kind 2 decides, kinduct unknown" or cls.startswith("only")) else ""
-        print(f"{cls}: model {model} property {name}: Kind 2 {theirs}, kinduct {ours}{where}")
+        label = args.files[model].name if args.files else model
+        print(f"{cls}: model {label} property {name}: Kind 2 {theirs}, kinduct {ours}{where}")
     if args.json:
         args.json.write_text(json.dumps(
             [{"class": c, "model": m, "property": n, "kind2": t, "kinduct": o}

@@ -70,14 +70,18 @@ def map_reachability(prop: Property, verdict: Verdict) -> Verdict:
 
 def certify_verdict(system: TransitionSystem, prop: Property, verdict: Verdict,
                     solver: str) -> Verdict:
-    """``--certify``: re-check a valid verdict's certificate with the other SMT backend; a
+    """``--certify``: re-check a valid verdict's certificate (its inductive invariant, or its
+    k-inductive :class:`~kinduct.kernel.verdict.Proof`) with the other SMT backend; a
     certificate it rejects turns the verdict into an error."""
-    from kinduct.kernel.certify import certify
+    from kinduct.kernel.certify import certify, certify_proof
 
-    if verdict.invariant is None:
+    if verdict.invariant is None and verdict.proof is None:
         return verdict
     other = registry.other_solver(solver)
-    problem = certify(system, prop, verdict.invariant, other)
+    if verdict.invariant is not None:
+        problem = certify(system, prop, verdict.invariant, other)
+    else:  # a k-inductive proof (kind's)
+        problem = certify_proof(system, prop, verdict.proof, other)
     extra = {**verdict.extra, "certified": problem is None, "certifiedBy": other}
     if problem is None:
         return verdict.evolve(extra=extra)

@@ -29,7 +29,7 @@ from pysmt.fnode import FNode
 from pysmt.smtlib.printers import to_smtlib
 from pysmt.utils import quote
 
-from kinduct.kernel.lemmas import parse_lemmas
+from kinduct.kernel.lemmas import parse_lemmas, sort_declarations
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Proof, Verdict
 
@@ -76,16 +76,32 @@ class _Writer:
     def __init__(self, system: TransitionSystem, prop: Property, phi: FNode, proof: Proof) -> None:
         self.system, self.proof = system, proof
         mgr = system.env.formula_manager
-        current = system.current_vars
+        # each variable once (a frontend may list one twice), states with their next copies
+        pairs = list(dict.fromkeys(zip(system.state_vars, system.next_vars, strict=True)))
+        states = [s for s, _ in pairs]
+        inputs = [v for v in dict.fromkeys(system.input_vars) if v not in set(states)]
         rigid = system.rigid_symbols()
+        rename = _renaming(system, [*states, *inputs, *(n for _, n in pairs), *rigid])
+
+        def new(f: FNode) -> FNode:
+            return system.env.substituter.substitute(f, rename) if rename else f
+
+        self.states = [rename.get(v, v) for v in states]
+        self.current = [*self.states, *(rename.get(v, v) for v in inputs)]
+        nexts = [rename.get(n, n) for _, n in pairs]
+        rigid = frozenset(rename.get(r, r) for r in rigid)
+        self.sep = _separator([*self.current, *nexts, *rigid], proof.k + 1)
+        current = self.current
         self.defs = [
-            self._define("cert.init", current, system.init, rigid),
-            self._define("cert.trans", (*current, *system.next_vars), system.trans, rigid),
-            self._define("cert.assumptions", current, mgr.And(system.assumptions), rigid),
-            self._define("cert.invariant", current, phi, rigid, dag=False),
-            self._define("cert.property", current, prop.obligation(system.env), rigid, dag=False),
+            self._define("cert.init", current, new(system.init), rigid),
+            self._define("cert.trans", (*current, *nexts), new(system.trans), rigid),
+            self._define("cert.assumptions", current, new(mgr.And(system.assumptions)), rigid),
+            self._define("cert.invariant", current, new(phi), rigid, dag=False),
+            self._define("cert.property", current, new(prop.obligation(system.env)), rigid,
+                         dag=False),
         ]
-        self.prelude = [_sorts(system), *(_declare(s) for s in sorted(rigid, key=str))]
+        self.prelude = [*sort_declarations([*self.current, *rigid]),
+                        *(_declare(s) for s in sorted(rigid, key=str))]
 
     def _define(self, name: str, params: Sequence[FNode], body: FNode, rigid: Iterable[FNode],
                 dag: bool = True) -> str:
@@ -98,22 +114,25 @@ class _Writer:
                         for p in params)
         return f"(define-fun {name} ({args}) Bool\n  {to_smtlib(body, daggify=dag)})"
 
+    def _name(self, v: FNode, j: int) -> str:
+        """The step-``j`` copy of ``v`` (``x@j``)."""
+        return quote(f"{v.symbol_name()}{self.sep}{j}")
+
     def _at(self, j: int) -> str:
-        return " ".join(quote(f"{v.symbol_name()}@{j}") for v in self.system.current_vars)
+        return " ".join(self._name(v, j) for v in self.current)
 
     def _apply(self, name: str, j: int) -> str:
         args = self._at(j)
         return f"({name} {args})" if args else name
 
     def _trans(self, j: int) -> str:
-        states = " ".join(quote(f"{v.symbol_name()}@{j + 1}") for v in self.system.state_vars)
+        states = " ".join(self._name(v, j + 1) for v in self.states)
         args = " ".join(a for a in (self._at(j), states) if a)
         return f"(cert.trans {args})" if args else "cert.trans"
 
     def _script(self, title: str, steps: int, asserts: list[str]) -> str:
-        decls = [f"(declare-fun {quote(f'{v.symbol_name()}@{j}')} () "
-                 f"{v.symbol_type().as_smtlib(False)})"
-                 for j in range(steps) for v in self.system.current_vars]
+        decls = [f"(declare-fun {self._name(v, j)} () {v.symbol_type().as_smtlib(False)})"
+                 for j in range(steps) for v in self.current]
         lines = [f"; {title}", "; unsat: this part of the proof holds", "(set-logic ALL)",
                  *(p for p in self.prelude if p), *self.defs, *decls,
                  *(f"(assert {a})" for a in asserts), "(check-sat)", "(exit)", ""]
@@ -148,11 +167,37 @@ class _Writer:
         }
 
     def _different(self, i: int, j: int) -> str:
-        pairs = [f"(= {quote(f'{v.symbol_name()}@{i}')} {quote(f'{v.symbol_name()}@{j}')})"
-                 for v in self.system.state_vars]
+        pairs = [f"(= {self._name(v, i)} {self._name(v, j)})" for v in self.states]
         if not pairs:
             return "false"
         return f"(not {pairs[0]})" if len(pairs) == 1 else f"(not (and {' '.join(pairs)}))"
+
+
+def _renaming(system: TransitionSystem, symbols: Sequence[FNode]) -> dict[FNode, FNode]:
+    """Fresh symbols for those whose names SMT-LIB reserves (starting with ``.`` or ``@``, as
+    VMT's ``.s.0``: cvc5 refuses to declare them), named ``v.s.0_N``."""
+    mgr = system.env.formula_manager
+    out: dict[FNode, FNode] = {}
+    for symbol in symbols:
+        name = symbol.symbol_name()
+        if name[:1] not in (".", "@") or symbol in out:
+            continue
+        if symbol.symbol_type().is_function_type():
+            raise NoCertificate(f"the function {name} has a name SMT-LIB reserves")
+        out[symbol] = mgr.FreshSymbol(symbol.symbol_type(), template=f"v{name}_%d")
+    return out
+
+
+def _separator(symbols: Sequence[FNode], steps: int) -> str:
+    """``@`` (or ``@@``, ...): what joins a variable's name and a step in its copies' names,
+    so that no copy is named as a symbol of the system or as another copy."""
+    names = {s.symbol_name() for s in symbols}
+    sep = "@"
+    while True:
+        copies = {f"{n}{sep}{j}" for n in names for j in range(steps + 1)}
+        if len(copies) == len(names) * (steps + 1) and not copies & names:
+            return sep
+        sep += "@"
 
 
 def _declare(symbol: FNode) -> str:
@@ -162,24 +207,6 @@ def _declare(symbol: FNode) -> str:
         return f"(declare-fun {quote(symbol.symbol_name())} ({params}) " \
                f"{ftype.return_type.as_smtlib(False)})"
     return f"(declare-fun {quote(symbol.symbol_name())} () {ftype.as_smtlib(False)})"
-
-
-def _sorts(system: TransitionSystem) -> str:
-    """``declare-sort`` of the uninterpreted sorts the system's variables use."""
-    seen: dict[str, int] = {}
-    symbols = (*system.current_vars, *system.rigid_symbols())
-
-    def visit(t) -> None:
-        if t.is_custom_type():
-            seen.setdefault(t.name, t.arity)
-        for sub in getattr(t, "args", None) or ():
-            visit(sub)
-        for sub in (getattr(t, "param_types", None) or ()):
-            visit(sub)
-
-    for s in symbols:
-        visit(s.symbol_type())
-    return "\n".join(f"(declare-sort {quote(n)} {a})" for n, a in seen.items())
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -215,7 +242,7 @@ def write(analyses: Sequence[tuple[TransitionSystem, Sequence[Verdict]]],
             for stale in (*SCRIPTS, "README"):
                 (target / stale).unlink(missing_ok=True)
             try:
-                texts = scripts(system, system.property(verdict.property), proof_of(verdict))
+                texts = scripts(system, _property(system, verdict.property), proof_of(verdict))
             except NoCertificate as why:
                 (target / "README").write_text(
                     f"No certificate for property {verdict.property}: {why}.\n")
@@ -228,10 +255,18 @@ def write(analyses: Sequence[tuple[TransitionSystem, Sequence[Verdict]]],
     return written
 
 
+def _property(system: TransitionSystem, name: str) -> Property:
+    try:
+        return system.property(name)
+    except KeyError:
+        raise NoCertificate(f"the analysis {system.name} has no property {name}") from None
+
+
 def _index(written: Sequence[Written], root: Path) -> str:
     lines = ["Certificates of the valid properties (kinduct check --certificates).",
              "Each directory holds base.smt2, induction.smt2 and implication.smt2: the proof",
-             "holds when every one is unsat under any SMT-LIB 2 solver (e.g. z3 FILE, cvc5 FILE).",
+             "holds when every one is unsat under any SMT-LIB 2 solver (e.g. z3 FILE, cvc5 FILE;",
+             "a script with constant arrays, (as const ...), needs cvc5 --arrays-exp).",
              ""]
     for w in written:
         where = w.directory.relative_to(root)

@@ -8,7 +8,9 @@ A certificate ``Inv`` (over current state variables) proves the invariant proper
 
 where ``A`` are the system's assumptions.  Engines run this check on a fresh solver before they
 report ``valid``; ``--certify`` runs it again with the *other* backend so that one solver's bug
-cannot produce an unsound proof unnoticed.
+cannot produce an unsound proof unnoticed.  A ``k``-inductive proof (``kind``'s
+:class:`~kinduct.kernel.verdict.Proof`) is re-checked the same way by :func:`check_proof`: the
+queries of the scripts ``--certificates`` writes (:mod:`kinduct.kernel.certificates`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from pysmt.fnode import FNode
 from kinduct.kernel.backend import Solver, SolverUnknown
 from kinduct.kernel.lemmas import parse_lemmas
 from kinduct.kernel.system import Property, TransitionSystem
+from kinduct.kernel.unroll import Unroller
+from kinduct.kernel.verdict import Proof
 
 
 def check_invariant(system: TransitionSystem, prop: Property, inv: FNode, solver: Solver) -> str | None:
@@ -59,5 +63,60 @@ def certify(system: TransitionSystem, prop: Property, invariant_text: str, backe
     solver = registry.backend(backend).solver(system.env)
     try:
         return check_invariant(system, prop, inv, solver)
+    finally:
+        solver.close()
+
+
+def check_proof(system: TransitionSystem, prop: Property, proof: Proof, phi: FNode,
+                solver: Solver) -> str | None:
+    """None when ``phi`` (``proof.invariant``, parsed) is a ``proof.k``-inductive invariant
+    implying ``prop``: no violation at steps ``0..k-1`` from init, none at step ``k`` after
+    ``k`` steps where it holds (the proof's simple-path pairs assumed), and it implies the
+    property; otherwise which condition fails."""
+    mgr = system.env.formula_manager
+    ub = Unroller(system)
+    k = proof.k
+    if k < 1:
+        return f"the proof's depth k = {k} is not positive"
+
+    def path(last: int) -> list[FNode]:
+        return ([ub.at(a, j) for j in range(last + 1) for a in system.assumptions]
+                + [ub.at(system.trans, j) for j in range(last)])
+
+    def differ(i: int, j: int) -> FNode:
+        return mgr.Not(mgr.And([mgr.EqualsOrIff(ub.timed(v, i), ub.timed(v, j))
+                                for v in system.state_vars]))
+
+    conditions = [(f"base case at step {j}",
+                   mgr.And(ub.at(system.init, 0), *path(j), mgr.Not(ub.at(phi, j))))
+                  for j in range(k)]
+    conditions.append((f"{k}-induction", mgr.And(
+        *path(k), *(ub.at(phi, j) for j in range(k)),
+        *(differ(i, j) for i, j in proof.distinct if max(i, j) <= k), mgr.Not(ub.at(phi, k)))))
+    conditions.append(("safety", mgr.And(phi, *system.assumptions,
+                                         mgr.Not(prop.obligation(system.env)))))
+    for label, query in conditions:
+        solver.reset()
+        solver.add(query)
+        try:
+            if solver.check():
+                return f"{label} fails"
+        except SolverUnknown as exc:
+            return f"{label}: solver returned unknown ({exc})"
+    return None
+
+
+def certify_proof(system: TransitionSystem, prop: Property, proof: Proof,
+                  backend: str) -> str | None:
+    """Re-check a ``k``-inductive proof with ``backend``; None when it holds, else the failure."""
+    from kinduct.kernel import registry
+
+    try:
+        (phi,) = parse_lemmas(system, [proof.invariant])
+    except Exception as exc:  # a malformed certificate is a failed certificate
+        return f"certificate does not parse: {exc}"
+    solver = registry.backend(backend).solver(system.env)
+    try:
+        return check_proof(system, prop, proof, phi, solver)
     finally:
         solver.close()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 import warnings
@@ -24,7 +23,6 @@ from kinduct.kernel import registry
 from kinduct.kernel.cli_blocks import (
     PROCESS_START,
     add_engine_options,
-    analyses_objects,
     console,
     csv_list,
     existing_file,
@@ -42,10 +40,17 @@ from kinduct.kernel.cli_blocks import (
 from kinduct.kernel.cores_cli import add_cores_command
 from kinduct.kernel.errors import InputError, KinductError, SourceWarning, UsageError
 from kinduct.kernel.frontend import LoadOptions
+from kinduct.kernel.output_forms import (
+    each_of,
+    emit_objects,
+    options_of,
+    output_form,
+    print_results,
+    write_objects,
+)
 from kinduct.kernel.report import log_object
 
 if TYPE_CHECKING:
-    from kinduct.kernel.report_stream import IncrementalJson
     from kinduct.kernel.runner import ProgressEvent, RunOptions
     from kinduct.kernel.system import TransitionSystem
     from kinduct.kernel.verdict import Verdict
@@ -162,6 +167,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         if props:
             selected.append(system.with_properties(props))
     preamble = preamble_of(args, options, found)
+    if args.json and not args.property:  # Kind 2's note for each analysis with no property
+        chosen = {s.name for s in selected}
+        preamble += [log_object("note", "parse", f"System {s.name} has no property, skipping "
+                                "verification step.") for s in systems if s.name not in chosen]
     if not selected and not args.property:
         # as Kind 2: nothing to check is not an error
         note = f"{path}: the model has no property to check"
@@ -180,7 +189,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     #: analysis -> its verdicts so far (what Ctrl-C prints)
     so_far: dict[int, list[Verdict]] = {}
-    with _progress(options, args.json, start, _both(partial, stream)) as options:
+    with _progress(options, args.json, start, each_of(partial, stream)) as options:
         def decide_one(i: int, timeout: float | None, names: Sequence[str] | None) -> list[Verdict]:
             system, timed = selected[i], attrs.evolve(options, timeout=timeout)
             if partial is not None:
@@ -213,46 +222,6 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.certificates is not None:
         _write_certificates(results, Path(args.certificates or f"{path}.out"))
     return 0 if args.exit_code_mode == "only_errors" and code in (30, 40) else code
-
-
-def emit_objects(args: argparse.Namespace, objects: list[dict]) -> None:
-    """``objects`` as ``--json`` (one array), ``--xml`` (Kind 2's XML) or ``--ijson`` (one
-    object per line) print them."""
-    from kinduct.kernel.report_xml import xml_document
-
-    if args.xml:
-        sys.stdout.write(xml_document(objects))
-    elif args.ijson:
-        sys.stdout.write("".join(json.dumps(o) + "\n" for o in objects))
-    else:
-        print(json.dumps(objects, indent=2))
-
-
-def print_results(args: argparse.Namespace, results: Sequence[tuple[TransitionSystem, list[Verdict]]],
-                  preamble: Sequence[dict], stream: IncrementalJson | None) -> int:
-    """The analyses' report in the output form asked for; Kind 2's exit code of the verdicts."""
-    from kinduct.kernel.verdict import exit_code
-
-    if stream is not None:
-        stream.finish(results)
-    elif args.xml:
-        emit_objects(args, analyses_objects(results, preamble))
-    else:
-        return print_analyses(results, args.json, preamble, args.print_invariants)
-    return exit_code([v for _, verdicts in results for v in verdicts])
-
-
-def _both(*callbacks: Callable[[ProgressEvent], None] | None
-          ) -> Callable[[ProgressEvent], None] | None:
-    """One progress callback calling each of ``callbacks`` that is not None."""
-    present = [c for c in callbacks if c is not None]
-    if len(present) <= 1:
-        return present[0] if present else None
-
-    def each(event: ProgressEvent) -> None:
-        for callback in present:
-            callback(event)
-    return each
 
 
 def preamble_of(args: argparse.Namespace, options: RunOptions, found: Sequence[SourceWarning]
@@ -419,13 +388,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"kinduct {_version()}")
         return 0
     debug = "--debug" in raw
-    form = _output_form(raw)
+    form = output_form(raw)
     args = None
     warnings.showwarning = _show_warning
     try:
         parser = build_parser()
         spelled = command_line(raw, parser)
-        form = _output_form(spelled)  # errors go out as JSON (XML) in any plugin's spelling
+        form = output_form(spelled)  # errors go out as JSON (XML) in any plugin's spelling
         args = parser.parse_args(spelled)
         if as_script and args.whole_run_timeout:
             from kinduct.kernel import watchdog
@@ -524,16 +493,6 @@ def _commands(parser: argparse.ArgumentParser) -> list[str]:
     return []
 
 
-def _output_form(argv: Sequence[str]) -> str | None:
-    """The machine-readable output a command line asks for: ``xml``, ``ijson``, ``json``, or
-    None (tables)."""
-    for flag, form in (("--xml", "xml"), ("-xml", "xml"), ("--ijson", "ijson"), ("-ijson", "ijson"),
-                       ("--json", "json"), ("-json", "json")):
-        if flag in argv:
-            return form
-    return None
-
-
 def _report_error(exc: KinductError, form: str | None, args: argparse.Namespace | None = None) -> int:
     """One line (plus source line and caret) on stderr; under ``--json`` also a ``log`` object,
     so stdout is still one JSON array (after the run's ``kind2Options``, as Kind 2's, once the
@@ -545,28 +504,11 @@ def _report_error(exc: KinductError, form: str | None, args: argparse.Namespace 
         source = "parse" if isinstance(exc, InputError) and not isinstance(exc, UsageError) else "kinduct"
         level = "error" if isinstance(exc, InputError) else "fatal"
         message = getattr(exc, "message", str(exc))
-        objects = [*_options_of(args), log_object(level, source, message, location)]
-        if form == "xml":
-            from kinduct.kernel.report_xml import xml_document
-
-            sys.stdout.write(xml_document(objects))
-        elif form == "ijson":
-            sys.stdout.write("".join(json.dumps(o) + "\n" for o in objects))
-        else:
-            print(json.dumps(objects, indent=2))
+        objects = [*options_of(args), log_object(level, source, message, location)]
+        write_objects(form, objects)
     return exc.exit_code
 
 
-def _options_of(args: argparse.Namespace | None) -> list[dict]:
-    """The ``kind2Options`` object of a command that runs engines, once its command line is
-    read (none before, or for other commands)."""
-    from kinduct.kernel.report import options_object
-
-    if args is None or not hasattr(args, "engine") or not hasattr(args, "timeout"):
-        return []
-    return [options_object(args.engine, args.timeout, getattr(args, "bound", None),
-                           bool(getattr(args, "compositional", False)),
-                           bool(getattr(args, "modular", False)))]
 
 
 if __name__ == "__main__":

@@ -198,15 +198,17 @@ def print_verdicts(system: TransitionSystem, verdicts: Sequence[Verdict], as_jso
 
 
 def print_analyses(results: Sequence[tuple[TransitionSystem, list[Verdict]]], as_json: bool,
-                   preamble: Sequence[dict] = (), invariants: bool = False) -> int:
+                   preamble: Sequence[dict] = (), invariants: bool = False,
+                   closing: Sequence[dict] = ()) -> int:
     """Print one or several analyses (Kind 2 prints one analysisStart..Stop block each);
-    ``preamble``: JSON objects (options, warnings) printed before them; ``invariants``: the
-    tables are followed by the invariant of each valid property (the JSON always has them)."""
+    ``preamble``: JSON objects (options, warnings) printed before them, ``closing``: after
+    them; ``invariants``: the tables are followed by the invariant of each valid property
+    (the JSON always has them)."""
     from kinduct.kernel.report import human_report
     from kinduct.kernel.verdict import exit_code
 
     if as_json:
-        print(json.dumps(analyses_objects(results, preamble), indent=2))
+        print(json.dumps(analyses_objects(results, preamble) + list(closing), indent=2))
     else:
         out = console()
         for system, verdicts in results:

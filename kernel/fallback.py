@@ -13,12 +13,12 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from kinduct.kernel.report import human_report, json_objects, log_object
+from kinduct.kernel.report import human_report, json_objects, log_object, property_object
 from kinduct.kernel.verdict import Answer, Verdict
 
 if TYPE_CHECKING:
     from kinduct.kernel.runner import ProgressEvent
-    from kinduct.kernel.system import TransitionSystem
+    from kinduct.kernel.system import Property, TransitionSystem
 
 #: Seconds between two renderings for a grown bound alone.
 BOUND_EVERY = 1.0
@@ -39,6 +39,7 @@ class PartialReport:
         self.decided: dict[tuple[int, str], Verdict] = {}
         self.bounds: dict[tuple[int, str], tuple[int, str]] = {}
         self.last = 0.0
+        self.rendered: dict[tuple[int, str], dict] = {}
         publish(self.render())
 
     def __call__(self, event: ProgressEvent) -> None:
@@ -68,12 +69,29 @@ class PartialReport:
                                runtime=self.timeout, message="timeout", timeout=True))
         return out
 
+    def property_object(self, index: int, system: TransitionSystem, prop: Property,
+                        verdict: Verdict) -> dict:
+        """The JSON object of one property: a decided verdict's once (its trace is lifted
+        once, not again at each later rendering, which made a run deciding many
+        counterexamples quadratic and let the watchdog end it)."""
+        key = (index, prop.name)
+        if not verdict.answer.definitive:
+            return property_object(system, prop, verdict)
+        if key not in self.rendered:
+            self.rendered[key] = property_object(system, prop, verdict)
+        return self.rendered[key]
+
     def render(self) -> str:
         results = [(s, self.verdicts(i)) for i, s in enumerate(self.systems)]
         if self.as_json:
             objects = list(self.preamble)
-            for system, verdicts in results:
-                objects.extend(json_objects(system, list(system.properties), verdicts))
+            for index, (system, verdicts) in enumerate(results):
+                start, *_, stop = json_objects(system, [], [])
+                by_name = {p.name: p for p in system.properties}
+                objects.append(start)
+                objects.extend(self.property_object(index, system, by_name[v.property], v)
+                               for v in verdicts)
+                objects.append(stop)
             objects.append(log_object("warn", "kinduct", f"timeout: the run was ended "
                                       f"{self.grace:g} s after --timeout {self.timeout:g}"))
             if self.xml:

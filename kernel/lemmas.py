@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from pysmt.fnode import FNode
 from pysmt.smtlib.parser import SmtLibParser
 from pysmt.smtlib.printers import to_smtlib as _print_smtlib
+from pysmt.typing import PySMTType
 
 from kinduct.kernel.system import TransitionSystem
 
@@ -18,10 +19,31 @@ def to_smtlib(formula: FNode) -> str:
 
 
 def _declarations(system: TransitionSystem, extra: Iterable[FNode] = ()) -> str:
-    lines = []
-    for var in (*system.current_vars, *system.next_vars, *system.rigid_symbols(), *extra):
+    symbols = list(dict.fromkeys((*system.current_vars, *system.next_vars,
+                                  *system.rigid_symbols(), *extra)))
+    lines = sort_declarations(symbols)
+    for var in symbols:
         lines.append(f"(declare-fun {_quote(var.symbol_name())} {var.symbol_type().as_smtlib(True)})")
     return "\n".join(lines)
+
+
+def sort_declarations(symbols: Iterable[FNode]) -> list[str]:
+    """``declare-sort`` commands of the uninterpreted sorts ``symbols``' types use (in array
+    and function types too), each once."""
+    seen: dict[str, int] = {}
+
+    def visit(t: PySMTType) -> None:
+        if t.is_custom_type():
+            seen.setdefault(t.name, t.arity)
+        for sub in getattr(t, "args", None) or ():
+            visit(sub)
+        if t.is_function_type():
+            for sub in (*t.param_types, t.return_type):
+                visit(sub)
+
+    for symbol in symbols:
+        visit(symbol.symbol_type())
+    return [f"(declare-sort {_quote(name)} {arity})" for name, arity in seen.items()]
 
 
 def _quote(name: str) -> str:

@@ -132,6 +132,20 @@ def log_object(level: str, source: str, value: str,
     return obj
 
 
+def closing_logs(verdicts: Sequence[Verdict]) -> list[dict[str, Any]]:
+    """Kind 2's ``log`` objects after the analyses of a run that left some property unknown:
+    the note that the result is incomplete, and, when the time limit ended it, Kind 2's
+    ``fatal`` "Wallclock timeout."."""
+    unknown = [v for v in verdicts if v.answer in (Answer.UNKNOWN, Answer.ERROR)]
+    if not unknown:
+        return []
+    out = [log_object("note", "parse",
+                      "Incomplete analysis result: Not all properties could be proven invariant")]
+    if any(v.timeout for v in unknown):
+        out.append(log_object("fatal", "parse", "Wallclock timeout."))
+    return out
+
+
 def json_objects(system: TransitionSystem, props: Sequence[Property],
                  verdicts: Sequence[Verdict], extra_objects: Sequence[dict] = ()) -> list[dict]:
     """The analysisStart, property and analysisStop objects of one analysis."""

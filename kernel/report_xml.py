@@ -12,13 +12,18 @@ The correspondence, object by object:
   assumptions as Kind 2's ``(scope,count)`` pairs) and ``analysisStop`` ``<AnalysisStop/>``;
 - ``property`` is ``<Property name isCandidate line column scope source file>`` holding
   ``Runtime``, ``K``, ``Answer`` (an unknown's reason, or an error's message, as its
-  ``comment``), ``CounterExample``/``Witness`` and ``TrueFor``/``UnreachableFor``;
+  ``comment``; Kind 2's comment on a one-mode-active check's), ``CounterExample``/``Witness``
+  and ``TrueFor``/``UnreachableFor``;
 - a trace block is ``<Node>`` or ``<Function>`` with the call site (``file``, ``line``,
-  ``column``), a ``modesTrace`` as ``<Contract name="Modes">`` of ghost streams, its
-  ``<Stream>``s (``<Value instant=k>``; a real ``n/d`` or ``n``, an array as ``<Array size>``
-  of ``<Item index>``) and the blocks of the instances it calls;
-- ``realizabilityCheck``/``satisfiabilityCheck`` keep their ``Result``, ``Runtime`` and
-  deadlocking trace; ``postAnalysisStart``/``postAnalysisEnd`` are their elements.
+  ``column``), its ``assumptionsTrace``, ``guaranteesTrace`` and ``modesTrace`` as
+  ``<Contract name="Assumptions|Guarantees|Modes">`` of ghost streams, its ``<Stream>``s
+  (with an enumeration's ``enumName`` and ``values``, a subrange's ``min`` and ``max``; each
+  ``<Value instant=k>`` a real ``n/d`` or ``n``, an array an ``<Array size>`` of
+  ``<Item index>``; a stream with no value is left out) and the blocks of the instances it
+  calls;
+- ``realizabilityCheck``/``satisfiabilityCheck`` keep their ``Result``, ``Runtime``,
+  deadlocking trace and conflicting set; ``modelElementSet``/``noModelElementSet`` (cores)
+  and ``postAnalysisStart``/``postAnalysisEnd`` are their elements.
 
 What Kind 2's schema has no place for is not written: the JSON's additions (``solver``,
 ``invariant``, ``onImplementations``, ``expr``, ...) and objects of kinds it does not know.
@@ -33,6 +38,11 @@ from xml.sax.saxutils import escape, quoteattr
 #: The trace keys that become elements of their own, and the streams of a block's contract.
 _CONTRACT_SECTIONS = (("assumptionsTrace", "Assumptions"), ("guaranteesTrace", "Guarantees"),
                       ("modesTrace", "Modes"))
+
+
+#: Kind 2's comment on the answer of a contract's one-mode-active check.
+_ONE_MODE_COMMENTS = {("OneModeActive", "valid"): "contract modes are exhaustive",
+                      ("OneModeActive", "falsifiable"): "contract has non-exhaustive modes"}
 
 
 def _attrs(pairs: Iterable[tuple[str, Any]]) -> str:
@@ -81,10 +91,22 @@ def _value(value: Any, indent: str) -> list[str]:
     return lines
 
 
+def xml_type(name: str) -> str:
+    """A stream type as Kind 2's XML names it: the JSON's machine integers ``uint<8>`` and
+    ``sint<16>`` are ``uint8`` and ``int16`` there."""
+    for json_prefix, xml_prefix in (("uint<", "uint"), ("sint<", "int")):
+        if name.startswith(json_prefix) and name.endswith(">"):
+            return xml_prefix + name[len(json_prefix):-1]
+    return name
+
+
 def _stream(stream: dict[str, Any], indent: str, cls: str | None = None) -> list[str]:
     info = stream.get("typeInfo") or {}
-    head = _attrs([("name", stream["name"]), ("type", stream["type"]),
+    enum = stream["type"] == "enum"
+    head = _attrs([("name", stream["name"]), ("type", xml_type(stream["type"])),
                    ("min", info.get("min")), ("max", info.get("max")),
+                   ("enumName", info.get("name") if enum else None),
+                   ("values", ", ".join(info["values"]) if enum and "values" in info else None),
                    ("class", cls or stream.get("class", "local"))])
     lines = [f"{indent}<Stream{head}>"]
     for k, v in stream["instantValues"]:
@@ -113,7 +135,8 @@ def trace_lines(blocks: Sequence[dict[str, Any]], indent: str) -> list[str]:
                     lines += _stream(s, indent + "    ", "ghost")
                 lines.append(f"{indent}  </Contract>")
         for s in block.get("streams", []):
-            lines += _stream(s, indent + "  ")
+            if s["instantValues"]:  # the schema: at least one value (an instance never stepped)
+                lines += _stream(s, indent + "  ")
         lines += trace_lines(block.get("subnodes") or [], indent + "  ")
         lines.append(f"{indent}</{tag}>")
     return lines
@@ -136,7 +159,8 @@ def property_lines(obj: dict[str, Any]) -> list[str]:
     if obj.get("k") is not None:
         lines.append(f"  <K>{int(obj['k'])}</K>")
     answer = obj.get("answer") or {}
-    comment = answer.get("comment") or obj.get("reason") or obj.get("error")
+    comment = answer.get("comment") or obj.get("reason") or obj.get("error") or \
+        _ONE_MODE_COMMENTS.get((obj.get("source"), answer.get("value")))
     lines.append(f"  <Answer{_attrs([('source', answer.get('source')), ('comment', comment)])}>"
                  f"{escape(answer.get('value', 'unknown'))}</Answer>")
     for key, tag in (("counterExample", "CounterExample"), ("witness", "Witness")):
@@ -159,8 +183,43 @@ def _check_lines(obj: dict[str, Any], tag: str) -> list[str]:
     if obj.get("deadlockingTrace"):
         lines += ["  <DeadlockingTrace>", *trace_lines(obj["deadlockingTrace"], "    "),
                   "  </DeadlockingTrace>"]
+    if obj.get("conflictingSet"):
+        lines += element_set_lines(obj["conflictingSet"], "ConflictingSet", "  ")
     lines.append(f"</{tag}>")
     return lines
+
+
+def element_set_lines(obj: dict[str, Any], tag: str, indent: str) -> list[str]:
+    """A ``modelElementSet`` object (a conflicting set, a core) as the XSD's element set:
+    ``class``, ``size``, ``approximate`` attributes, a ``<Node>`` of ``<Element>``s each."""
+    head = _attrs([("class", obj.get("class")), ("size", obj.get("size", 0)),
+                   ("property", obj.get("property")),
+                   ("approximate", bool(obj.get("approximate", False)))])
+    lines = [f"{indent}<{tag}{head}>", *_runtime(obj.get("runtime"), indent + "  ")]
+    for node in obj.get("nodes", []):
+        lines.append(f"{indent}  <Node{_attrs([('name', node['name'])])}>")
+        for e in node.get("elements", []):
+            attrs = _attrs([("category", _snake(e.get("category"))), ("name", e.get("name")),
+                            ("file", e.get("file")), ("line", e.get("line", 0)),
+                            ("column", e.get("column", 0))])
+            lines.append(f"{indent}    <Element{attrs}/>")
+        lines.append(f"{indent}  </Node>")
+    lines.append(f"{indent}</{tag}>")
+    return lines
+
+
+def _snake(name: str | None) -> str | None:
+    """The JSON's camel-case names as the XML's (``nodeCall``: ``node_call``)."""
+    if name is None:
+        return None
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+
+
+def _no_set_lines(obj: dict[str, Any]) -> list[str]:
+    head = _attrs([("class", obj.get("class")), ("property", obj.get("property"))])
+    return [f"<NoModelElementSet{head}>",
+            f"  <Answer>{escape(_snake(str(obj.get('answer', 'unknown'))) or 'unknown')}</Answer>",
+            *_runtime(obj.get("runtime"), "  "), "</NoModelElementSet>"]
 
 
 def _assumptions(pairs: Sequence[Any]) -> str:
@@ -191,6 +250,10 @@ def object_lines(obj: dict[str, Any]) -> list[str]:
         return _check_lines(obj, "RealizabilityCheck")
     if kind == "satisfiabilityCheck":
         return _check_lines(obj, "SatisfiabilityCheck")
+    if kind == "modelElementSet":
+        return element_set_lines(obj, "ModelElementSet", "")
+    if kind == "noModelElementSet":
+        return _no_set_lines(obj)
     if kind == "postAnalysisStart":
         return [f"<PostAnalysisStart{_attrs([('name', obj.get('name', ''))])}/>"]
     if kind == "postAnalysisEnd":

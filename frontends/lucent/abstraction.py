@@ -52,6 +52,14 @@ def abstraction_of(checked: Checked, main: str, abstract: frozenset[str]) -> Abs
     return Abstraction(tuple(sorted(by_contract)), tuple(sorted(by_body)))
 
 
+def as_written(abstraction: Abstraction) -> Abstraction:
+    """The lists with the components named as written, as Kind 2's ``analysisStart`` names
+    them: an instance of a node with constant parameters (``N<<max=3>>``) is ``N``."""
+    def written(names: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(sorted({n.split("<<", 1)[0] for n in names}))
+    return Abstraction(written(abstraction.abstract), written(abstraction.concrete))
+
+
 def refinable(checked: Checked, main: str, abstract: frozenset[str],
               proved: frozenset[str]) -> str | None:
     """The abstract component a refinement reads by its implementation: the first, breadth

@@ -16,7 +16,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kinduct.frontends.lucent.abstraction import abstraction_of, contract_abstract, refinable
+from kinduct.frontends.lucent.abstraction import (
+    abstraction_of,
+    as_written,
+    contract_abstract,
+    refinable,
+)
 from kinduct.frontends.lucent.check.checker import check_program
 from kinduct.frontends.lucent.core.checked import Checked
 from kinduct.frontends.lucent.core.limits import MAX_CALL_DEPTH
@@ -85,7 +90,7 @@ def build_system(checked: Checked, main: str, abstract: frozenset[str] = frozens
 
     bodies = any(not checked.nodes[n].imported for n in abstraction.abstract)
     return builder.build(lift=lift, replay=replay, refine=refine if bodies else None,
-                         abstraction=abstraction,
+                         abstraction=as_written(abstraction),
                          on_implementations=on_implementations if bodies else None)
 
 

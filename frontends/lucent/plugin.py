@@ -48,7 +48,9 @@ input formats (--input FILE; JSON by content, CSV by the .csv extension):
                                                   enumeration value its constant's name
   {"x": [1, 2], "r": ["1/2", 0.5]}                 an object of columns
   the output of 'kinduct simulate --json'          node blocks (the main node's)
-  the output of 'kinduct check --json'             the first counterexample (or kind2 -json's)
+  the output of 'kinduct check --json'             the first counterexample (or kind2 -json's;
+                                                  of Kind 2's interpreter, its execution;
+                                                  records may come field by field: "p.x")
   x,r / 1,1/2 / 2,0.5                              CSV: a header row, one row per step
 a node without inputs needs no file: --steps N. A malformed file is an input error (exit 3)."""
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
+from kinduct.frontends.lucent.core.checked import Node
 from kinduct.frontends.lucent.core.types import T
 from kinduct.frontends.lucent.pipeline import load_checked
 from kinduct.frontends.lucent.sim import recursive
@@ -46,7 +48,7 @@ def _block(inst: Instance, held: bool = False) -> dict[str, Any]:
     return block
 
 
-def _inputs(path, node, steps: int | None) -> Inputs:
+def _inputs(path: Path | None, node: Node, steps: int | None) -> Inputs:
     """The steps to simulate: read from ``path``, else ``steps`` steps of an input-less node."""
     if path is not None:
         return read_inputs(path, read_source(path), node.name, node.inputs, node.types, steps)

@@ -10,8 +10,6 @@ runs without the option).  The frontend supplies the questions through the
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import time
 import warnings
 
@@ -77,12 +75,16 @@ def run(args: argparse.Namespace) -> int:
         if outcome.result == "unrealizable" and args.check_contract_is_sat:
             sat = game.check(system, deadline, args.bound, satisfiability=True)
         analyses.append(Analysis(system, outcome, sat, timeout=outcome.reason == "timeout"))
-    if args.json:
+    form = "xml" if getattr(args, "xml", False) else "ijson" if getattr(args, "ijson", False) \
+        else "json" if args.json else None
+    if form is not None:  # -json, -xml (Kind 2's XML of the same objects), -ijson
+        from kinduct.kernel.output_forms import write_objects
+
         options = options_object(["contractck"], args.timeout, args.bound)
         objects = [options] + [log_object("warn", "parse", w.message, w.location) for w in found]
         for a in analyses:
             objects.extend(json_objects(a))
-        sys.stdout.write(json.dumps(objects, indent=2) + "\n")
+        write_objects(form, objects)
     else:
         human_report(console(), analyses)
     results = {a.outcome.result for a in analyses}

@@ -63,13 +63,18 @@ def run_z3(path: Path) -> str:
 
 
 def run_cvc5(path: Path) -> str:
-    """cvc5's answer: its binary when on PATH, else its Python API's SMT-LIB parser."""
+    """cvc5's answer: its binary when on PATH, else its Python API's SMT-LIB parser (with
+    ``--arrays-exp`` where the script has constant arrays, which cvc5 needs for them)."""
+    const_arrays = "(as const " in path.read_text()
     binary = shutil.which("cvc5")
     if binary:
-        out = subprocess.run([binary, str(path)], capture_output=True, text=True, timeout=120)
+        out = subprocess.run([binary, *(["--arrays-exp"] if const_arrays else []), str(path)],
+                             capture_output=True, text=True, timeout=120)
         return out.stdout.strip()
     cvc5 = pytest.importorskip("cvc5")
     solver = cvc5.Solver(cvc5.TermManager())
+    if const_arrays:
+        solver.setOption("arrays-exp", "true")
     parser = cvc5.InputParser(solver)
     parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, path.read_text(), path.name)
     symbols = parser.getSymbolManager()
@@ -196,3 +201,82 @@ def test_a_verdict_without_proof_gets_a_readme(tmp_path):
     written = certificates.write([(system, [Verdict("nonneg", Answer.VALID,
                                                     invariant="(and (>= x 0) (<= x 3))")])], tmp_path)
     assert [run_z3(written[0].directory / name) for name in SCRIPTS] == ["unsat", "sat", "unsat"]
+
+
+def test_names_that_look_like_step_copies_and_repeated_variables(tmp_path):
+    """A variable named ``x@1`` beside ``x``, and a system that lists a variable twice (a
+    frontend did): the scripts still declare each copy once, and z3 and cvc5 read them."""
+    from pysmt.typing import INT
+
+    from kinduct.kernel import certificates
+    from kinduct.kernel.system import Property, SystemBuilder
+    from kinduct.kernel.verdict import Answer, Proof, Verdict
+
+    builder = SystemBuilder("clash")
+    mgr = builder.env.formula_manager
+    x, x_next = builder.state("x", INT)
+    y, y_next = builder.state("x@1", INT)
+    builder.add_init(mgr.And(mgr.Equals(x, mgr.Int(0)), mgr.Equals(y, mgr.Int(0))))
+    builder.add_trans(mgr.And(mgr.Equals(x_next, mgr.Plus(x, mgr.Int(1))),
+                              mgr.Equals(y_next, mgr.Plus(y, mgr.Int(1)))))
+    builder.add_property(Property("same", mgr.Equals(x, y)))
+    system = builder.build()
+    system = system.evolve(state_vars=(*system.state_vars, x), next_vars=(*system.next_vars, x_next))
+    verdict = Verdict("same", Answer.VALID, proof=Proof(2, "(= x |x@1|)"))
+    (written,) = certificates.write([(system, [verdict])], tmp_path)
+    for name in SCRIPTS:
+        assert (run_z3(written.directory / name), run_cvc5(written.directory / name)) == \
+            ("unsat", "unsat"), name
+
+
+def test_uninterpreted_sorts_and_functions(tmp_path):
+    """A state of an uninterpreted sort, set by an uninterpreted function (Lucent's imported
+    functions and abstract types): the sort and the function are declared in each script."""
+    from pysmt.typing import INT, FunctionType
+
+    from kinduct.kernel import certificates
+    from kinduct.kernel.system import Property, SystemBuilder
+    from kinduct.kernel.verdict import Answer, Verdict
+
+    builder = SystemBuilder("sorts")
+    mgr = builder.env.formula_manager
+    sort = builder.env.type_manager.Type("Opaque", 0)
+    f = mgr.Symbol("f", FunctionType(sort, [INT]))
+    s, s_next = builder.state("s", sort)
+    builder.add_init(mgr.Equals(s, mgr.Function(f, [mgr.Int(0)])))
+    builder.add_trans(mgr.Equals(s_next, s))
+    builder.add_property(Property("kept", mgr.Equals(s, mgr.Function(f, [mgr.Int(0)]))))
+    system = builder.build()
+    verdict = Verdict("kept", Answer.VALID, invariant="(= s (f 0))")
+    (written,) = certificates.write([(system, [verdict])], tmp_path)
+    assert written.missing is None, written.missing
+    for name in SCRIPTS:
+        text = (written.directory / name).read_text()
+        assert "(declare-sort Opaque 0)" in text
+        assert (run_z3(written.directory / name), run_cvc5(written.directory / name)) == \
+            ("unsat", "unsat"), name
+
+
+def test_names_smtlib_reserves(tmp_path):
+    """VMT's state variables ``.s.0`` (a name SMT-LIB reserves: cvc5 refuses to declare it)
+    are renamed in the scripts."""
+    from pysmt.typing import BOOL
+
+    from kinduct.kernel import certificates
+    from kinduct.kernel.system import Property, SystemBuilder
+    from kinduct.kernel.verdict import Answer, Verdict
+
+    builder = SystemBuilder("reserved")
+    mgr = builder.env.formula_manager
+    s, s_next = builder.state(".s.0", BOOL)
+    builder.add_init(mgr.Not(s))
+    builder.add_trans(mgr.Iff(s_next, s))
+    builder.add_property(Property("off", mgr.Not(s)))
+    system = builder.build()
+    verdict = Verdict("off", Answer.VALID, invariant="(not .s.0)")
+    (written,) = certificates.write([(system, [verdict])], tmp_path)
+    assert written.missing is None, written.missing
+    for name in SCRIPTS:
+        assert "declare-fun .s" not in (written.directory / name).read_text()
+        assert (run_z3(written.directory / name), run_cvc5(written.directory / name)) == \
+            ("unsat", "unsat"), name

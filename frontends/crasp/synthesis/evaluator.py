@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from kinduct.frontends.crasp import ast as A
+from kinduct.frontends.crasp.synthesis.facts import references
 
 INT = np.int32  # default integer type; 16 bits when the caller bounds every value (twice as fast)
 _MAX_CACHE = 700  # full (L, B) arrays kept; ~70-140 MB for 1,000 words of length 100
@@ -67,6 +68,8 @@ class Scorer:
         self._full: dict[int, np.ndarray | np.generic] = {}
         self._last: dict[int, np.ndarray | np.generic] = {}
         self._rule_ids: dict[int, tuple[A.Expr, tuple[str, ...], dict[tuple[int, ...], int]]] = {}
+        self._mis: dict[int, int] = {}
+        self._closed: dict[int, tuple[A.Expr, int]] = {}
         self.evaluations = 0
 
     # --- interning ------------------------------------------------------------------------
@@ -80,10 +83,23 @@ class Scorer:
         return got
 
     def intern(self, e: A.Expr, env: Mapping[str, int]) -> int:
-        """The id of ``e`` where rule names mean the ids in ``env``."""
-        t = type(e)
-        if t is A.Ref:
+        """The id of ``e`` where rule names mean the ids in ``env``; a subexpression reading no
+        rule has the same id in every program, so it is remembered by object identity (mutated
+        right-hand sides share all subexpressions off the mutated path with their parent)."""
+        if type(e) is A.Ref:
             return env[e.name]
+        got = self._closed.get(id(e))
+        if got is not None and got[0] is e:
+            return got[1]
+        i = self._intern(e, env)
+        if not references(e):
+            if len(self._closed) > 200_000:
+                self._closed.clear()
+            self._closed[id(e)] = (e, i)
+        return i
+
+    def _intern(self, e: A.Expr, env: Mapping[str, int]) -> int:
+        t = type(e)
         if t is A.Letter:
             return self._id(("L", e.letter))
         if t is A.IntConst:
@@ -119,7 +135,7 @@ class Scorer:
             if got is None or got[0] is not e:
                 if len(cache) > 100_000:
                     cache.clear()
-                got = (e, tuple(sorted(A.references(e))), {})
+                got = (e, tuple(sorted(references(e))), {})
                 cache[id(e)] = got
             key = tuple(env[n] for n in got[1])
             i = got[2].get(key)
@@ -229,9 +245,19 @@ class Scorer:
 
     def accepted(self, program: A.Program) -> np.ndarray:
         """Per word: accepted by ``program``?"""
-        env = self.program_ids(program)
-        out = self.last(env[program.deciding.name])
-        return np.broadcast_to(np.asarray(out, dtype=bool), (self.n,)) & self.nonempty
+        return self._accepted(self.program_ids(program)[program.deciding.name])
+
+    def _accepted(self, i: int) -> np.ndarray:
+        out = self.last(i)
+        if isinstance(out, np.ndarray):
+            return np.logical_and(out, self.nonempty)
+        return self.nonempty.copy() if out else np.zeros(self.n, dtype=bool)
 
     def mis(self, program: A.Program) -> int:
-        return int(np.count_nonzero(self.accepted(program) != self.labels))
+        """Misclassified words; known at once for a deciding rule whose node was scored before
+        (the search proposes the same acceptance condition many times)."""
+        i = self.program_ids(program)[program.deciding.name]
+        got = self._mis.get(i)
+        if got is None:
+            got = self._mis[i] = int(np.count_nonzero(self._accepted(i) != self.labels))
+        return got

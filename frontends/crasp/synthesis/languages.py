@@ -302,7 +302,7 @@ LANGUAGES: dict[str, Language] = {lang.name: lang for lang in [
           "alphabet 'a', 'b'\nX := #[0,2]('a') = 3\nT := #(X) = 0\n"),
     _lang("tomita5", "Tomita 5", "ab",
           lambda w: _count(w, "a") % 2 == 0 and _count(w, "b") % 2 == 0, 2, _even_counts(2)),
-    _lang("tomita6", "Tomita 6", "ab", lambda w: (_count(w, "a") - _count(w, "b")) % 3 == 0, 3,
+    _lang("tomita6", "Tomita 6", "ab", lambda w: (_count(w, "a") - _count(w, "b")) % 3 == 0, 2,
           _even_counts(3)),
     _lang("tomita7", "Tomita 7", "ab", _regex("a*b*a*b*"), 1, lambda r, n: _blocks(r, n, "abab"),
           "alphabet 'a', 'b'\nX := 'a' and #[1,1]('b') > 0\nT := #(X) <= 1\n"),

@@ -10,9 +10,10 @@ Beyond the paper (the issue allows moves and restarts):
 
 - *Restarts on a stall*: when the chain's fewest misclassifications have not improved for
   ``stall`` iterations, it restarts from its best program at ``restart_temp`` (every
-  ``random_every``-th time from a random program at ``T0``): cooling leaves the chain greedy
-  after ~10,000 iterations, and the move that fixes the last examples is often behind a
-  slightly worse step.
+  ``random_every``-th time from a random program at ``T0``, which with ``forget`` begins an
+  independent try: later restarts return to the new try's best, not to the old basin): cooling
+  leaves the chain greedy after ~10,000 iterations, and the move that fixes the last examples
+  is often behind a slightly worse step.
 - *Chains*: ``iterations`` is the budget of one chain (the paper's 100,000); ``chains=None``
   starts fresh chains from random programs until ``time_limit`` (what ``learn`` does by default);
   a chain never returns to an earlier chain's best, so chains are independent tries (the time to
@@ -39,7 +40,8 @@ from dataclasses import dataclass, field
 
 from kinduct.frontends.crasp import ast as A
 from kinduct.frontends.crasp.synthesis.evaluator import Scorer
-from kinduct.frontends.crasp.synthesis.space import Shape, Space, prune, reachable, size
+from kinduct.frontends.crasp.synthesis.facts import size
+from kinduct.frontends.crasp.synthesis.space import Shape, Space, prune, reachable
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,7 @@ class Options:
     stall: int = 6_000
     restart_temp: float = 0.2
     random_every: int = 3
+    forget: bool = True  # a random restart forgets the chain's best (starts an independent try)
     reuse: float = 0.25
     copy: float = 0.05
     duplicate: float = 0.03
@@ -194,12 +197,15 @@ def anneal(words: Sequence[Sequence[str]], labels: Sequence[bool], alphabet: Seq
             since_mis += 1
         if not refining and options.stall and since_mis >= options.stall:
             restarts += 1
-            if options.random_every and restarts % options.random_every == 0:
+            fresh = options.random_every and restarts % options.random_every == 0
+            if fresh:
                 cur, temp = space.random_program(), options.t0
             else:
                 cur, temp = chain_best, options.restart_temp
             cur_mis = scorer.mis(cur)
             cur_e = energy(cur, cur_mis)
+            if fresh and options.forget:  # a new try: later restarts do not return to the old basin
+                chain_best, chain_e, mark = cur, cur_e, cur_mis
             since_mis = since_improve = 0
         if progress is not None and it % 250 == 0:
             progress(it, best_mis, program_size(best))

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kinduct.frontends.crasp import ast as A
+from kinduct.frontends.crasp.synthesis.facts import references
 
 _CMP_OPS = ("=", "<=", "<")
 _ARITH = (A.Add, A.Sub, A.Min, A.Max)
@@ -70,36 +71,12 @@ class Shape:
         return [f"C{i}" for i in range(1, self.nc + 1)] + [f"B{i}" for i in range(1, self.nb + 1)]
 
 
-_FACTS: dict[int, tuple[A.Expr, int, frozenset[str]]] = {}
-
-
-def _facts(e: A.Expr) -> tuple[A.Expr, int, frozenset[str]]:
-    """(e, size, references), memoised by object identity (the entry keeps ``e`` alive, so the
-    id cannot be reused): the search asks about the same right-hand sides over and over."""
-    got = _FACTS.get(id(e))
-    if got is None or got[0] is not e:
-        if len(_FACTS) > 200_000:
-            _FACTS.clear()
-        nodes = list(A.walk(e))
-        got = (e, len(nodes), frozenset(n.name for n in nodes if isinstance(n, A.Ref)))
-        _FACTS[id(e)] = got
-    return got
-
-
-def size(e: A.Expr) -> int:
-    return _facts(e)[1]
-
-
-def references(e: A.Expr) -> frozenset[str]:
-    return _facts(e)[2]
-
-
 _REACH: dict[int, tuple[A.Program, frozenset[str]]] = {}
 
 
 def reachable(program: A.Program) -> frozenset[str]:
     """Rules the deciding rule reads, directly or not (itself included); memoised like
-    :func:`_facts` for the few programs the search holds at a time."""
+    :mod:`facts` for the few programs the search holds at a time."""
     got = _REACH.get(id(program))
     if got is not None and got[0] is program:
         return got[1]

@@ -10,7 +10,8 @@ Formats (chosen by content for JSON, by the ``.csv`` extension for CSV):
 2. An object of columns: ``{"x": [1, 2, 3], "b": [true, false, true]}``.
 3. Node blocks as ``kinduct simulate --json`` writes them (the main node's block).
 4. The JSON output of ``kinduct check --json`` or ``kind2 -json``: the first counterexample's
-   main node block, so a counterexample can be fed back.
+   main node block, so a counterexample can be fed back (of Kind 2's interpreter output, the
+   ``execution`` object's trace).
 5. CSV: a header row of input names, one row per step.
 
 Values of other names in a list of steps (what a run left unspecified, by the translation's
@@ -213,12 +214,15 @@ def _from_json(src: _Source, data: Any, node_name: str) -> list[Row]:
     if blocks:
         return _block_rows_at(src, data, blocks, node_name, ())
     for i, d in enumerate(data):  # kinduct check --json, kind2 -json: the first counterexample
-        if isinstance(d, dict) and isinstance(d.get("counterExample"), list):
-            cex = d["counterExample"]
-            found = [j for j, b in enumerate(cex) if isinstance(b, dict) and "streams" in b]
+        # (or the trace of Kind 2's interpreter output, an ``execution`` object)
+        key = next((k for k in ("counterExample", "trace")
+                    if isinstance(d, dict) and isinstance(d.get(k), list)), None)
+        if key is not None:
+            blocks = d[key]
+            found = [j for j, b in enumerate(blocks) if isinstance(b, dict) and "streams" in b]
             if not found:
-                raise bad("the counterexample has no node block", i, "counterExample")
-            return _block_rows_at(src, cex, found, node_name, (i, "counterExample"))
+                raise bad(f"the {key} has no node block", i, key)
+            return _block_rows_at(src, blocks, found, node_name, (i, key))
     if any(isinstance(d, dict) and "objectType" in d for d in data):
         raise bad("the JSON output of check holds no counterexample to simulate")
     rows = []
@@ -289,6 +293,8 @@ def read_inputs(path: Path, text: str, node_name: str, inputs: Sequence[str],
     """The typed inputs (``inputs``, of ``types``) of node ``node_name`` at every step of the
     file ``path`` (its ``text``), the first ``steps`` of them when given; an input-less node
     runs ``steps`` steps beyond the file's too."""
+    if text.startswith("\ufeff"):  # a byte-order mark: whitespace to JSON, columns kept
+        text = " " + text[1:]
     src = _Source(path, text)
     if path.suffix.lower() == ".csv":
         rows = _from_csv(src)
@@ -297,21 +303,41 @@ def read_inputs(path: Path, text: str, node_name: str, inputs: Sequence[str],
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise src.error(f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
+        except RecursionError:
+            raise src.error("the JSON is nested too deeply to read", 1, 1) from None
         rows = _from_json(src, data, node_name)
     if steps is not None:
         if steps > len(rows) and inputs:
-            raise src.error(f"the file gives {len(rows)} step(s) of inputs; --steps asks for {steps}")
+            raise src.error(f"the file gives {len(rows)} step(s) of inputs; --steps asks for "
+                            f"{steps}", *locate(text, ()))
         rows = rows[:steps] + [Row() for _ in range(steps - len(rows))]
     typed: list[dict[str, Any]] = []
     for k, row in enumerate(rows):
         step = {}
         for name in inputs:
-            if name not in row.cells:
+            cell = row.cells.get(name) or _flattened(row.cells, name, types[name])
+            if cell is None:
                 raise src.error(f"step {k}: no value for input '{name}'", row.line, row.column)
-            step[name] = _typed(src, row.cells[name], types[name], f"step {k}, input '{name}'")
+            step[name] = _typed(src, cell, types[name], f"step {k}, input '{name}'")
         typed.append(step)
     others = tuple({n: c.value for n, c in row.cells.items() if n not in types} for row in rows)
     return Inputs(tuple(typed), others)
+
+
+def _flattened(cells: Mapping[str, Cell], name: str, t: T) -> Cell | None:
+    """A record given field by field (``p.x``, ``p.y``: Kind 2's JSON output flattens
+    records), as one cell holding the record's object; None when a field is missing."""
+    if t.kind != "record":
+        return None
+    fields: dict[str, Any] = {}
+    first: Cell | None = None
+    for field, ft in t.items:
+        cell = cells.get(f"{name}.{field}") or _flattened(cells, f"{name}.{field}", ft)
+        if cell is None:
+            return None
+        fields[field] = cell.value
+        first = first or cell
+    return Cell(fields, first.line if first else None, first.column if first else None)
 
 
 def _typed(src: _Source, cell: Cell, t: T, what: str) -> Any:

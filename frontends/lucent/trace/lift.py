@@ -73,9 +73,38 @@ def type_name(t: T, node, n: str) -> str:
     if t.kind == "int" and ref is not None and (ref.lo is not None or ref.hi is not None):
         return "subrange"
     if t.kind == "machine":
-        return str(t)  # Kind 2's uint<8>, sint<16>
+        return str(t)  # Kind 2's JSON: uint<8>, sint<16> (its XML: uint8, int16)
     return {"bool": "bool", "int": "int", "real": "real", "enum": "enum", "array": "array",
             "symarray": "array", "tuple": "array"}.get(t.kind, "abstr")
+
+
+def user_name(node: str) -> str:
+    """A node's name as written: an instance of a node with constant parameters is named
+    ``N<<max=3>>`` inside kinduct, ``N`` in Kind 2's output."""
+    return node.split("<<", 1)[0]
+
+
+def type_info(t: T, node, n: str) -> dict[str, Any] | None:
+    """Kind 2's ``typeInfo`` of a stream: an enumeration's name and values, a subrange's
+    bounds, an array's base type and sizes (None for other types)."""
+    if t.kind == "enum":
+        return {"name": t.name, "values": list(t.items)}
+    if t.kind in ("array", "symarray"):  # the base type, and each dimension's size
+        sizes: list[int | None] = []
+        base = t
+        while base.kind in ("array", "symarray"):
+            sizes.append(base.size if base.kind == "array" and isinstance(base.size, int) else None)
+            base = base.items[0]
+        info: dict[str, Any] = {"baseType": type_name(base, node, "")}
+        base_info = type_info(base, node, "")
+        if base_info is not None:
+            info["baseTypeInfo"] = base_info
+        info["sizes"] = sizes
+        return info
+    ref = node.refinements.get(n)
+    if t.kind == "int" and ref is not None and (ref.lo is not None or ref.hi is not None):
+        return {k: int(v) for k, v in (("min", ref.lo), ("max", ref.hi)) if v is not None}
+    return None
 
 
 def adt_text(v: Any, t: T) -> str:
@@ -90,8 +119,21 @@ def adt_text(v: Any, t: T) -> str:
     ctor, fields = t.items[tag]
     if not fields:
         return ctor
-    args = [to_json(v[f"{ctor}.{f}"], ft) for f, ft in fields]
-    return f"{ctor}({', '.join(a if isinstance(a, str) else format_value(a) for a in args)})"
+    args = [_text(to_json(v[f"{ctor}.{f}"], ft), ft, format_value) for f, ft in fields]
+    return f"{ctor}({', '.join(args)})"
+
+
+def _text(value: Any, t: T, format_value) -> str:
+    """A field's (JSON) value in Lucent's syntax: a record as ``Point { x = 1; y = 2 }``, an
+    array as ``[1, 2]``, a real as the tables show it."""
+    if isinstance(value, str):
+        return value
+    if t.kind == "record" and isinstance(value, dict):
+        fields = "; ".join(f"{f} = {_text(value[f], ft, format_value)}" for f, ft in t.items)
+        return f"{t.name} {{ {fields} }}" if t.name else f"{{ {fields} }}"
+    if t.kind in ("array", "symarray") and isinstance(value, list):
+        return "[" + ", ".join(_text(x, t.items[0], format_value) for x in value) + "]"
+    return format_value(value, "real" if t.kind == "real" else None)
 
 
 def to_json(v: Any, t: T) -> Any:
@@ -134,30 +176,47 @@ def stepped(checked: Checked, main: str, trace: Trace,
     return {inst.prefix: inst.stepped for inst in sim.instances() if inst.prefix}
 
 
-def modes_at(checked: Checked, main: str, trace: Trace,
-             abstract: set[str]) -> dict[str, dict[str, list[bool | None]]]:
-    """Per instance (by prefix) whose node's contract has modes, each mode's ``NAME.requires``
-    and ``NAME.ensures`` at each step of ``trace``, from a simulation of the trace (None where
-    the instance does not step or a value cannot be computed; empty when no node has modes or
-    the simulation fails)."""
-    if not any(n.modes for n in checked.nodes.values()):
+#: Kind 2's contract sections of a trace block, in its order.
+SECTIONS = ("assumptionsTrace", "guaranteesTrace", "modesTrace")
+
+#: Per instance (by prefix), per section, each element's values at each step of a trace.
+ContractValues = dict[str, dict[str, dict[str, list[bool | None]]]]
+
+
+def contract_at(checked: Checked, main: str, trace: Trace, abstract: set[str]) -> ContractValues:
+    """Per instance (by prefix) whose node has a contract, Kind 2's contract sections: each
+    assumption's and guarantee's value (by name), each mode's ``NAME.requires`` and
+    ``NAME.ensures``, at each step of ``trace``, from a simulation of the trace (None where
+    the instance does not step or a value cannot be computed; empty when no node has a
+    contract or the simulation fails)."""
+    def elements(node) -> list[tuple[str, str, list[A.Expr]]]:
+        out = [("assumptionsTrace", a.name, [a.expr]) for a in node.assumes]
+        out += [("guaranteesTrace", g.name, [g.expr]) for g in node.guarantees]
+        for m in node.modes:
+            out += [("modesTrace", f"{m.name}.requires", list(m.requires)),
+                    ("modesTrace", f"{m.name}.ensures", [e for _, e, _ in m.ensures])]
+        return out
+
+    if not any(elements(n) for n in checked.nodes.values()):
         return {}
     sim = Simulator(checked, main, trace_oracle(trace), abstract)
-    watched: list[Any] = []
+    watched: list[tuple[Any, list[tuple[str, str]]]] = []
     for inst in sim.instances():
-        for m in inst.node.modes:
-            for part, exprs in (("requires", m.requires), ("ensures", [e for _, e, _ in m.ensures])):
-                inst.watches.append((f"{m.name}.{part}", _all_of(exprs)))
-        if inst.node.modes:
-            watched.append(inst)
-    out: dict[str, dict[str, list[bool | None]]] = {inst.prefix: {} for inst in watched}
+        keys = []
+        for section, name, exprs in elements(inst.node):
+            inst.watches.append((f"{section}:{name}", _all_of(exprs)))
+            keys.append((section, name))
+        if keys:
+            watched.append((inst, keys))
+    out: ContractValues = {inst.prefix: {} for inst, _ in watched}
     try:
         for inp in trace_inputs(checked, main, trace):
             sim.step(inp)
-            for inst in watched:
-                for key, _ in inst.watches:
-                    out[inst.prefix].setdefault(key, []).append(inst.watched.get(key))
-    except Exception:  # noqa: BLE001 - the trace did not replay: no modes shown
+            for inst, keys in watched:
+                for section, name in keys:
+                    value = inst.watched.get(f"{section}:{name}")
+                    out[inst.prefix].setdefault(section, {}).setdefault(name, []).append(value)
+    except Exception:  # noqa: BLE001 - the trace did not replay: no contract values shown
         return {}
     return out
 
@@ -175,7 +234,7 @@ def _all_of(exprs: list[A.Expr]):
 def _block(checked: Checked, node, prefix: str, trace: Trace, oracle,
            leaf_names: list[str], stepped: dict[str, list[bool]],
            held: bool = False, site: A.Call | None = None,
-           modes: dict[str, dict[str, list[bool | None]]] | None = None) -> dict[str, Any]:
+           contract: ContractValues | None = None) -> dict[str, Any]:
     """The JSON block of ``node``'s instance at ``prefix`` (its streams the trace holds, and its
     callees' blocks); ``leaf_names``: the trace's variable names, sorted; ``stepped``: where
     instances on clocks step (:func:`stepped`); ``held``: a condact-like instance's values are
@@ -183,31 +242,35 @@ def _block(checked: Checked, node, prefix: str, trace: Trace, oracle,
     for the analysis's top node)."""
     streams = []
     steps = ticks.shown(stepped.get(prefix), held, len(trace))
-    for n in node.inputs + node.outputs + node.locals:
+    for n in node.inputs + node.outputs + node.ghosts + node.locals:  # Kind 2's order
         if not _has_prefix(leaf_names, prefix + n):
             continue
         t = node.types[n]
         values = [(k, to_json(oracle(prefix + n, t, at), t)) for k, at in steps]
         for path, ft, at_path in _fields(n, t):  # a record: one stream per field, as Kind 2
-            streams.append({
-                "name": path, "type": type_name(ft, node, n) if path == n else type_name(ft, node, ""),
-                "class": node.var_class(n),
-                "instantValues": [[k, at_path(v)] for k, v in values],
-            })
+            var = n if path == n else ""
+            stream = {"name": path, "type": type_name(ft, node, var)}
+            info = type_info(ft, node, var)
+            if info is not None:
+                stream["typeInfo"] = info
+            stream["class"] = "ghost" if n in node.ghosts else node.var_class(n)
+            stream["instantValues"] = [[k, at_path(v)] for k, v in values]
+            streams.append(stream)
     block: dict[str, Any] = {"blockType": "function" if node.kind == "function" else "node",
-                             "name": node.name}
+                             "name": user_name(node.name)}
     if site is not None:  # a called instance: where it is called (Kind 2's call position)
         block.update({"file": checked.file, "line": site.pos.line, "column": site.pos.col})
-    mine = (modes or {}).get(prefix)
-    if mine:  # Kind 2's modesTrace: each mode's requires and ensures, step by step
-        block["modesTrace"] = [
-            {"name": key, "type": "bool",
-             "instantValues": [[k, values[at]] for k, at in steps
-                               if at < len(values) and values[at] is not None]}
-            for key, values in mine.items()]
+    mine = (contract or {}).get(prefix, {})
+    for section in SECTIONS:  # Kind 2's contract sections, step by step
+        if mine.get(section):
+            block[section] = [
+                {"name": key, "type": "bool",
+                 "instantValues": [[k, values[at]] for k, at in steps
+                                   if at < len(values) and values[at] is not None]}
+                for key, values in mine[section].items()]
     block["streams"] = streams
     subs = [_block(checked, checked.nodes[c.name], f"{prefix}{c.site}.", trace, oracle, leaf_names,
-                   stepped, ticks.held_below(c, held), c, modes)
+                   stepped, ticks.held_below(c, held), c, contract)
             for c in node.calls]
     if subs:
         block["subnodes"] = subs
@@ -235,7 +298,7 @@ def lift_trace(checked: Checked, main: str, trace: Trace, abstract: set[str],
     names = sorted(trace.steps[0]) if trace.steps else []
     if stepped_at is None or not ticks.clocked(c for n in checked.nodes.values() for c in n.calls):
         stepped_at = stepped(checked, main, trace, abstract)
-    modes = modes_at(checked, main, trace, abstract)
+    contract = contract_at(checked, main, trace, abstract)
     return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace), names, stepped_at,
-                   modes=modes)]
+                   contract=contract)]
 

@@ -14,12 +14,16 @@ import json
 import subprocess
 from pathlib import Path
 
+import attrs
 import pytest
 
+import kinduct
+from kinduct.kernel.fallback import PartialReport
+from kinduct.kernel.runner import ProgressEvent
 from tests.conftest import properties, run_cli
 
 
-def kinduct(tmp_path: Path, text: str, timeout: int = 20) -> dict[str, str]:
+def kinduct_answers(tmp_path: Path, text: str, timeout: int = 20) -> dict[str, str]:
     path = tmp_path / "m.lus"
     path.write_text(text)
     proc = run_cli("check", path, "--json", "--timeout", str(timeout))
@@ -57,7 +61,7 @@ tel
 
 
 def test_div_and_mod_of_the_same_operands_share_quotient_and_remainder(tmp_path):
-    assert kinduct(tmp_path, EUCLID, timeout=10) == {"shared": "valid", "reads": "valid"}
+    assert kinduct_answers(tmp_path, EUCLID, timeout=10) == {"shared": "valid", "reads": "valid"}
 
 
 @pytest.mark.slow
@@ -110,9 +114,9 @@ tel
 
 
 def test_kind2_wrong_classes_kinduct(tmp_path):
-    assert kinduct(tmp_path, DIV_FOLD) == {"folded": "valid", "symbolic": "valid", "law": "valid"}
-    assert kinduct(tmp_path, ALIAS) == {"SubRange[L4C1]": "valid"}
-    got = kinduct(tmp_path, MODE)
+    assert kinduct_answers(tmp_path, DIV_FOLD) == {"folded": "valid", "symbolic": "valid", "law": "valid"}
+    assert kinduct_answers(tmp_path, ALIAS) == {"SubRange[L4C1]": "valid"}
+    got = kinduct_answers(tmp_path, MODE)
     assert got["m1[L5C3]"] == "reachable" and got["guarantee[L4C3]"] == "falsifiable"
 
 
@@ -122,3 +126,46 @@ def test_kind2_wrong_classes_as_documented(kind2, tmp_path):
         "folded": {"falsifiable"}, "symbolic": {"valid"}, "law": {"falsifiable"}}
     assert kind2_answers(kind2, tmp_path, ALIAS) == {"SubRange[L4C1]": {"falsifiable"}}
     assert kind2_answers(kind2, tmp_path, MODE)["m1[L5C3]"] == {"reachable", "unreachable"}
+
+
+# ---- the watchdog's fallback report ------------------------------------------------------
+
+# Eight instances of a node with a contract, and properties each falsified by its own input:
+# a run that finds many counterexamples.  The fallback report (what the watchdog prints if it
+# ends the run) was rendered again at each verdict, lifting every earlier counterexample again:
+# quadratic, so such a run could still be rendering when the watchdog ended it, and printed
+# every property unknown (the fuzz run's model 134: 13.8 s for an analysis of 5 s).
+MANY = "\n".join([
+    "node H(p: int; q: bool) returns (y: int);",
+    "con guarantee q; mode m1 ( require q; ensure y > p; ); mode m2 ( require not q; ensure true; ); noc",
+    "let y = 0 -> pre y + p; tel",
+    "node Top(x: int; b: bool) returns ();",
+    "var " + "; ".join(f"h{k}: int" for k in range(8)) + ";",
+    "let",
+    *[f"  h{k} = H(x + {k}, b);" for k in range(8)],
+    *[f'  check "p{k}" x <> {k} or h{k % 8} > 100;' for k in range(24)],
+    "tel",
+])
+
+
+def test_the_fallback_report_lifts_each_counterexample_once(tmp_path):
+    path = tmp_path / "many.lus"
+    path.write_text(MANY)
+    report = kinduct.check(path, timeout=60)
+    ((system, verdicts),) = report.analyses
+    falsified = [v for v in verdicts if v.trace is not None]
+    assert len(falsified) >= 24
+    lifted: list[str] = []
+
+    def counting(trace, prop):
+        lifted.append(prop.name if prop is not None else "")
+        return system.lift(trace, prop)
+
+    partial = PartialReport([attrs.evolve(system, lift=counting)], [], True, 60.0, 1.2,
+                            lambda text: None)
+    for verdict in verdicts:
+        partial(ProgressEvent("verdict", verdict=verdict))
+    rendered = json.loads(partial.render())
+    assert sorted(lifted) == sorted(v.property for v in falsified)
+    assert {o["name"] for o in rendered if o.get("objectType") == "property"} == {
+        v.property for v in verdicts}

@@ -13,7 +13,8 @@ Both tools run on each model; the test compares, per output form:
   abstract lists; the counterexample's blocks (Kind 2 slices them to the property's cone of
   influence, so its streams must be among kinduct's with the same type and class, its
   instance blocks among kinduct's with the same call site, its ``modesTrace`` names among
-  kinduct's); an unknown's ``trueFor`` where Kind 2 gives one.
+  kinduct's, each stream's values encoded alike: a real as ``{"num", "den"}``, an array as a
+  list, ...); an unknown's ``trueFor`` where Kind 2 gives one.
 
 The models: Lucent examples, primer-style models with modes, several instances of one node,
 reals, records and arrays (``kind2_output/instances.lus``), Kind 2's own suite, FMCAD08, and an
@@ -22,6 +23,7 @@ unknown by timeout (``combine.lus`` under BMC alone).  The default suite runs tw
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import tarfile
 from collections import Counter
@@ -49,18 +51,40 @@ MISSING = {
 #: Values that differ, and why (also in docs/design.md): a property written in a called node
 #: has that node as its ``scope`` in Kind 2, the analysis's top node in kinduct (the Lucent
 #: translation names the top node); so ``scope`` is compared where Kind 2's is the top node.
-DIFFERENT = {"property.scope": "a called node's property: kinduct's scope is the top node"}
+DIFFERENT = {"property.scope": "a called node's property: kinduct's scope is the top node",
+             # Kind 2 shows the subrange types of a node's inputs as assumptions (SubRange[..])
+             # in a counterexample's assumptionsTrace (XML: Contract "Assumptions"); kinduct
+             # shows the contract's own assumptions only
+             "block.assumptionsTrace": "Kind 2's SubRange[..] input constraints",
+             "block.guaranteesTrace": "Kind 2's SubRange[..] output constraints",
+             # docs/design.md §14, chosen: a callee's guarantee (mode ensure) is owed only while
+             # its assumptions have held; where a caller breaks them Kind 2 reports the
+             # guarantee falsified too, kinduct only the assumption
+             "property.answer": "a callee's guarantee where the caller breaks its assumption"}
 
 #: Kind 2 v3.0.0's own output that its published schemas reject, undone before validating it:
-#: ``"isCandidate": "false"`` is a string in its JSON (the schema: a Boolean); its XML ``Log``
-#: has a ``file`` attribute the XSD does not declare (kinduct writes it too, as Kind 2 does,
-#: and it is removed from both before validating).
-KIND2_DEPARTURES = ("json property.isCandidate as a string", "xml Log@file")
+#: ``"isCandidate": "false"`` is a string in its JSON (the schema: a Boolean); a contract's
+#: ghost stream has ``"class": "ghost"`` in its JSON (the JSON schema: input, output or local;
+#: the XSD allows ghost); its XML ``Log`` has a ``file`` attribute the XSD does not declare.
+#: Its JSON names machine integer types ``uint<8>``, ``sint<16>`` (the schema: ``uint8``,
+#: ``int16``, as its XML writes them). kinduct writes ghost streams, these type names and
+#: ``Log@file`` as Kind 2 does: those are undone in both outputs before validating, and only
+#: before validating.
+KIND2_DEPARTURES = ("json property.isCandidate as a string", "json stream class ghost",
+                    "json machine integer types uint<8>, sint<16>", "xml Log@file")
+
+#: Log lines only Kind 2 writes, about its own engines and processes (kinduct has no such
+#: engine; on kind2_output/machine.lus Kind 2's inductive step fails in its SMT solver).
+KIND2_ONLY_LOGS = ("Cannot mine invariants", "IC3IA disabled for property", "IC3IA (Z3qe) disabled",
+                   "Shutting down IC3QE", "Runtime failure in", "Child process ",
+                   "Terminating useless", "Killed not responding")
 
 #: (model, extra options): the default slice first.
 FAST = [(HERE / "kind2_output" / "instances.lus", ()), (LUCENT / "combine.lus", ())]
 SLOW = [
-    (LUCENT / "combine.lus", ("--enable", "BMC")),  # an unknown by timeout
+    # an unknown by timeout (10 s: on a loaded machine kinduct's engine process may not have
+    # reported a bound within 5 s, and then rightly writes no trueFor)
+    (LUCENT / "combine.lus", ("--enable", "BMC", "--timeout", "10")),
     *((LUCENT / m, ()) for m in (
         "modes.lus", "accumulator_modes.lus", "modes_history.lus", "enum.lus", "counter.lus",
         "max.lus", "fibonacci.lus", "hold.lus", "two_outs.lus", "subrange_add.lus",
@@ -72,11 +96,12 @@ SLOW = [
         "inline_call_cex.lus", "nested_inline_call_cex.lus", "pre_const_int.lus",
         "test-subranges.lus", "caller-assumption.lus", "provided.lus", "test-coi.lus")),
     *((SUITE / "success" / m, ()) for m in (
-        "enum.lus", "inc.lus", "inductive_array.lus", "hop.lus", "history1.lus",
-        "contract_syntax.lus", "imported.lus")),
+        "enum.lus", "inc.lus", "inductive_array.lus", "hop.lus",
+        "contract_syntax.lus", "imported.lus", "function.lus")),
     *((FMCAD / m, ()) for m in (
         "_6counter2.lus", "stalmark.lus", "switch.lus", "production_cell_e7_21.lus",
         "FIREFLY_8.lus", "ILLINOIS_2_e2_876.lus", "MESI_2.lus", "MESI_3_e2_819.lus")),
+    (HERE / "kind2_output" / "machine.lus", ()),  # machine integers
 ]
 CASES = [pytest.param(m, x, id=f"{m.parent.name}/{m.name}{''.join(x)}") for m, x in FAST] + [
     pytest.param(m, x, id=f"{m.parent.name}/{m.name}{''.join(x)}", marks=pytest.mark.slow)
@@ -97,9 +122,19 @@ def _schema_text(name: str) -> bytes:
 
 
 def _validate_json(objects: list[dict]) -> None:
+    import copy
+
     import jsonschema
 
     schema = json.loads(_schema_text("kind2-output.json"))
+    objects = copy.deepcopy(objects)
+    for obj in objects:  # KIND2_DEPARTURES: a ghost stream, in both tools' output
+        for key in ("counterExample", "witness"):
+            for _, block in _walk(obj.get(key) or []):
+                for stream in block.get("streams", []):
+                    if stream.get("class") == "ghost":
+                        stream["class"] = "local"
+                    stream["type"] = re.sub(r"^(u?)s?int<(\d+)>$", r"\1int\2", stream["type"])
     jsonschema.Draft7Validator(schema).validate(objects)
 
 
@@ -132,7 +167,16 @@ def _kind2_json(text: str) -> list[dict]:
     for obj in objects:  # KIND2_DEPARTURES: isCandidate as a string
         if isinstance(obj.get("isCandidate"), str):
             obj["isCandidate"] = obj["isCandidate"] == "true"
-    return [o for o in objects if not _version_line(o)]
+        for key in ("counterExample", "witness"):
+            for _, block in _walk(obj.get(key) or []):
+                for section in ("assumptionsTrace", "guaranteesTrace"):
+                    if all(a["name"].startswith("SubRange[") for a in block.get(section, [])):
+                        block.pop(section, None)  # DIFFERENT
+    return [o for o in objects if not _version_line(o) and not _kind2_only(o)]
+
+
+def _kind2_only(obj: dict) -> bool:
+    return obj.get("objectType") == "log" and str(obj.get("value", "")).startswith(KIND2_ONLY_LOGS)
 
 
 def _version_line(obj: dict) -> bool:
@@ -175,6 +219,19 @@ def _walk(blocks: list[dict], parent: str = ""):
         yield from _walk(block.get("subnodes") or [], block["name"])
 
 
+def _shape(value) -> str:
+    """A value's JSON encoding, as a type: ``bool``, ``int``, ``{num,den}``, ``[int]``, ..."""
+    if isinstance(value, list):
+        return "[" + ",".join(sorted({_shape(v) for v in value})) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(sorted(value)) + "}"
+    return type(value).__name__
+
+
+def _shapes(stream: dict) -> set[str]:
+    return {_shape(v) for _, v in stream["instantValues"]}
+
+
 def _compare_traces(theirs: list[dict], ours: list[dict], where: str) -> None:
     """Kind 2's blocks (sliced to the property's cone of influence) among kinduct's: same top
     node; each instance block (by node and call site) with its streams, of the same type and
@@ -192,12 +249,15 @@ def _compare_traces(theirs: list[dict], ours: list[dict], where: str) -> None:
             got = streams[s["name"]]
             assert set(s) <= set(got), (where, s["name"], set(s) - set(got))
             assert (got["type"], got["class"]) == (s["type"], s["class"]), (where, s, got)
+            if s["instantValues"] and got["instantValues"]:  # values encoded as Kind 2's
+                assert _shapes(s) == _shapes(got), (where, s["name"], _shapes(s), _shapes(got))
         modes = {m["name"] for m in other.get("modesTrace", [])}
         assert {m["name"] for m in block.get("modesTrace", [])} <= modes, (where, key)
 
 
-def _compare_json(theirs: list[dict], ours: list[dict], where: str) -> int:
-    """The JSON comparison; returns how many properties both decide."""
+def _compare_json(theirs: list[dict], ours: list[dict], where: str) -> tuple[int, set[tuple]]:
+    """The JSON comparison; returns how many properties both decide, and the keys of those
+    whose answers differ as :data:`DIFFERENT` allows."""
     their_fields, our_fields = _fields(theirs), _fields(ours)
     assert set(their_fields) <= set(our_fields), (where, set(their_fields) - set(our_fields))
     for kind, names in their_fields.items():
@@ -214,7 +274,7 @@ def _compare_json(theirs: list[dict], ours: list[dict], where: str) -> int:
             for field in ("concrete", "abstract"):
                 assert sorted(start[field]) == sorted(mine[field]), (where, field, start, mine)
     kind2s, mine = _props(theirs), _props(ours)
-    both = 0
+    both, allowed = 0, set()
     for key, p in kind2s.items():
         q = mine.get(key)
         if q is None:
@@ -227,6 +287,9 @@ def _compare_json(theirs: list[dict], ours: list[dict], where: str) -> int:
                 assert p[field] == q.get(field), (where, key, field, p[field], q.get(field))
         if _decided(p) and _decided(q):
             both += 1
+            if _broken_assumption(p, q, ours):  # DIFFERENT: chosen
+                allowed.add(key)
+                continue
             assert p["answer"]["value"] == q["answer"]["value"], (where, key)
             for field in ("counterExample", "witness"):
                 if p.get(field):
@@ -234,7 +297,20 @@ def _compare_json(theirs: list[dict], ours: list[dict], where: str) -> int:
                     _compare_traces(p[field], q[field], f"{where} {key}")
         elif "trueFor" in p and not _decided(q):
             assert "trueFor" in q, (where, key)
-    return both
+    return both, allowed
+
+
+def _broken_assumption(theirs: dict, ours: dict, objects: list[dict]) -> bool:
+    """Whether ``ours`` is a callee's guarantee or mode ensure that kinduct proves and Kind 2
+    falsifies where kinduct falsifies an assumption of the same instance (DIFFERENT)."""
+    if ours["source"] not in ("Guarantee", "Ensure") or "." not in ours["name"]:
+        return False
+    if (theirs["answer"]["value"], ours["answer"]["value"]) != ("falsifiable", "valid"):
+        return False
+    instance = ours["name"].split(".", 1)[0]
+    return any(o.get("objectType") == "property" and o["source"] == "Assumption"
+               and o["name"].split(".", 1)[0] == instance
+               and o["answer"]["value"] == "falsifiable" for o in objects)
 
 
 def _xml_shape(text: str) -> tuple[dict[str, set[str]], dict[tuple, str], dict[str, str]]:
@@ -244,9 +320,14 @@ def _xml_shape(text: str) -> tuple[dict[str, set[str]], dict[tuple, str], dict[s
 
     root = ElementTree.fromstring(text)
     tags: dict[str, set[str]] = {}
+    for block in [el for el in root.iter() if el.tag in ("Node", "Function")]:
+        for section in block.findall("Contract"):
+            if section.get("name") in ("Assumptions", "Guarantees") and all(
+                    s.get("name", "").startswith("SubRange[") for s in section.iter("Stream")):
+                block.remove(section)  # DIFFERENT: Kind 2's SubRange[..] input constraints
     for el in root.iter():
-        if el.tag == "Log" and (el.text or "").strip().startswith("kind2 v"):
-            continue  # Kind 2's version line (kinduct writes none)
+        if el.tag == "Log" and (el.text or "").strip().startswith(("kind2 v", *KIND2_ONLY_LOGS)):
+            continue  # Kind 2's version line, its engines' notes
         tags.setdefault(el.tag, set()).update(el.attrib)
     answers = {}
     for prop in root.iter("Property"):
@@ -257,7 +338,7 @@ def _xml_shape(text: str) -> tuple[dict[str, set[str]], dict[tuple, str], dict[s
     return tags, answers, dict(root.attrib)
 
 
-def _compare_xml(theirs: str, ours: str, where: str) -> None:
+def _compare_xml(theirs: str, ours: str, where: str, allowed: set[tuple]) -> None:
     their_tags, their_answers, their_root = _xml_shape(theirs)
     our_tags, our_answers, our_root = _xml_shape(ours)
     assert set(their_tags) <= set(our_tags), (where, set(their_tags) - set(our_tags))
@@ -266,6 +347,8 @@ def _compare_xml(theirs: str, ours: str, where: str) -> None:
     for name in ("timeout", "bmc_max", "compositional", "modular"):
         assert their_root.get(name) == our_root.get(name), (where, name)
     for key, answer in their_answers.items():
+        if key in allowed:
+            continue
         if answer != "unknown" and our_answers.get(key, "unknown") != "unknown":
             assert our_answers[key] == answer, (where, key)
 
@@ -279,21 +362,38 @@ def test_kinduct_writes_what_kind2_writes(kind2, model: Path, extra: tuple[str, 
     our_json = json.loads(_ours(model, "-json", extra))
     _validate_json(their_json)
     _validate_json(our_json)
-    both = _compare_json(their_json, our_json, where)
+    both, allowed = _compare_json(their_json, our_json, where)
     if model.name == "instances.lus":  # the comparison is not empty: 3 falsified, 4 modes checks
         assert both >= 5, both
     their_xml, our_xml = _kind2(kind2, model, "-xml", extra), _ours(model, "-xml", extra)
     _validate_xml(their_xml)
     _validate_xml(our_xml)
-    _compare_xml(their_xml, our_xml, where)
+    _compare_xml(their_xml, our_xml, where, allowed)
 
 
 @pytest.mark.slow
 def test_an_unknown_by_timeout_writes_true_for_in_both_forms(kind2):
     """combine.lus under BMC alone: its valid property stays unknown, with a bound, in both
     tools' JSON and XML."""
-    model, extra = LUCENT / "combine.lus", ("--enable", "BMC")
+    model, extra = LUCENT / "combine.lus", ("--enable", "BMC", "--timeout", "10")
     for text in (_kind2(kind2, model, "-xml", extra), _ours(model, "-xml", extra)):
         assert "<TrueFor>" in text, text
     ours = [o for o in json.loads(_ours(model, "-json", extra)) if o["objectType"] == "property"]
     assert any(p["answer"]["value"] == "unknown" and p.get("trueFor", 0) > 0 for p in ours), ours
+
+
+def test_realizability_checks_in_xml_validate_against_kind2s_schema():
+    """``--enable CONTRACTCK -xml`` (Kind 2 itself times out on this model): the checks, the
+    deadlocking trace and the conflicting set as the XSD's elements."""
+    from xml.etree import ElementTree
+
+    proc = run_cli("-xml", "--enable", "CONTRACTCK", "--timeout", "30",
+                   LUCENT / "unrealizable.lus", timeout=120)
+    assert proc.returncode == 40, proc.stderr
+    _validate_xml(proc.stdout)
+    root = ElementTree.fromstring(proc.stdout)
+    results = [c.findtext("Result") for c in root.iter("RealizabilityCheck")]
+    assert "unrealizable" in results, results
+    (conflict,) = root.iter("ConflictingSet")
+    names = {e.get("name") for e in conflict.iter("Element")}
+    assert int(conflict.get("size")) == len(names) >= 2, names

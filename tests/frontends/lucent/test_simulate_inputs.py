@@ -10,6 +10,8 @@ import subprocess
 from fractions import Fraction
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import run_cli
 from tests.frontends.lucent.helpers import LUCENT
@@ -125,6 +127,8 @@ def test_steps_for_a_node_without_inputs(tmp_path):
     ('[{"x": 1, "y": true}]', 1, 16, "expected a value of type int"),
     ('[{"x": 1,}]', 1, 10, "invalid JSON"),
     ('[{"objectType": "analysisStart"}]', 1, 1, "no counterexample"),
+    ("[" * 100_000 + "]" * 100_000, 1, 1, "nested too deeply"),
+    ('\ufeff[{"x": 1, "y": true}]', 1, 17, "expected a value of type int"),
     ('[{"blockType": "node", "name": "Combine", "streams": [{"name": "x", '
      '"instantValues": [[0]]}]}]', 1, 87, "instant value"),
 ])
@@ -156,3 +160,50 @@ def test_kind2_interpreter_spelling(typed):
     assert _outputs(json.loads(proc.stdout), ["q"]) == {"q": [6, 11]}
     proc = run_cli(model, "--enable", "interpreter", "--testgen", "true")
     assert proc.returncode == 2
+
+
+def test_kind2_interpreter_output_is_read_back(typed, kind2, tmp_path):
+    """Kind 2's interpreter output (an ``execution`` object; records as flattened streams
+    ``p.x``, ``p.y``) as the input: the same outputs again."""
+    model, inputs = typed
+    proc = subprocess.run([kind2, "--enable", "interpreter", "--interpreter_input_file",
+                           str(inputs), "-json", str(model)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stdout
+    again = tmp_path / "execution.json"
+    again.write_text(proc.stdout)
+    assert '"p.x"' in proc.stdout  # Kind 2 wrote the record field by field
+    out = run_cli("simulate", model, "--input", again, "--json")
+    assert out.returncode == 0, out.stderr
+    assert _outputs(json.loads(out.stdout), EXPECTED) == EXPECTED
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["x", "y", "r", "p", "c", "a", "streams", "name", "instantValues",
+                         "counterExample", "trace", "objectType", "0", "1"]), inner, max_size=4),
+    max_leaves=20)
+
+
+@pytest.fixture(scope="module")
+def typed_node():
+    from kinduct.frontends.lucent.pipeline import load_checked
+
+    return load_checked(text=TYPED).nodes["T"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=JSON)
+def test_any_json_is_read_or_refused_with_a_location(typed_node, data):
+    """Whatever the JSON, the reader gives typed steps or a located input error."""
+    from pathlib import Path
+
+    from kinduct.frontends.lucent.sim.inputs import read_inputs
+    from kinduct.kernel.errors import InputError
+
+    node = typed_node
+    try:
+        read_inputs(Path("in.json"), json.dumps(data), node.name, node.inputs, node.types)
+    except InputError as exc:
+        assert exc.location is not None and exc.location.line is not None, str(exc)

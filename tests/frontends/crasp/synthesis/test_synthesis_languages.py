@@ -53,3 +53,15 @@ def test_some_known_words():
     assert language("tomita7").member(list("aabbab")) and not language("tomita7").member(list("baba"))
     assert language("tomita3").member(list("aabb")) and not language("tomita3").member(list("ab"))
     assert language("nextargmax").member(list("abab")) and not language("nextargmax").member(list("abaa"))
+
+
+@pytest.mark.parametrize("name", list(LANGUAGES))
+def test_minimum_length_is_the_shortest_member(name):
+    """The paper samples lengths in [lmin, 100] with lmin "the minimum valid length for the target
+    language": the shortest member, found here by enumerating every word (no word is shorter)."""
+    import itertools
+
+    lang = LANGUAGES[name]
+    shortest = next(n for n in itertools.count(1)
+                    if any(lang.member(list(w)) for w in itertools.product(lang.alphabet, repeat=n)))
+    assert lang.lmin == shortest
