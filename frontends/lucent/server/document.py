@@ -116,6 +116,7 @@ class Analysis:
     checked: Checked | None = None
     _decls: list[tuple[str, str, A.Pos]] | None = field(default=None, repr=False)
     _prints: dict[str, str] | None = field(default=None, repr=False)
+    _node_decls: dict[str, A.NodeDecl] | None = field(default=None, repr=False)
 
     def fingerprints(self) -> dict[str, str]:
         """Every node's :mod:`.fingerprint` (computed once)."""
@@ -148,12 +149,16 @@ class Analysis:
         return self.text[pos.start:pos.end] == name
 
     def node_decl(self, name: str) -> A.NodeDecl | None:
+        """The first node, function or contract named ``name`` declared in this text (looked
+        up in a table built once: the outline asks for every declaration)."""
         if self.program is None:
             return None
-        for d in self.program.nodes + self.program.contracts:
-            if d.name == name and self.here(d.name, d.pos):
-                return d
-        return None
+        if self._node_decls is None:
+            self._node_decls = {}
+            for d in self.program.nodes + self.program.contracts:
+                if d.name not in self._node_decls and self.here(d.name, d.pos):
+                    self._node_decls[d.name] = d
+        return self._node_decls.get(name)
 
     def extent(self, name: str) -> A.Pos | None:
         for n, _, pos in self.decls():
@@ -240,8 +245,11 @@ def _same_file(a: str, b: str) -> bool:
 _STREAM_KINDS = (("inputs", "input"), ("outputs", "output"), ("locals", "local"))
 
 
+@gc_paused()
 def symbols(doc: Analysis) -> list[Symbol]:
-    """The outline: the declarations of the text in order, a node's streams below it."""
+    """The outline: the declarations of the text in order, a node's streams below it (with the
+    cyclic collector paused: its passes over a large model's syntax tree, millions of live
+    objects, took most of the time of a 1 MB model's outline)."""
     out: list[Symbol] = []
     for name, kind, pos in doc.decls():
         children: list[Symbol] = []
