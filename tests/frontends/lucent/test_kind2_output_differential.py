@@ -49,14 +49,11 @@ MISSING = {
 }
 
 #: Values that differ, each with the words of its row in docs/design.md:
-#: - a property written in a called node has that node as its ``scope`` in Kind 2, the
-#:   analysis's top node in kinduct; ``scope`` is compared where Kind 2's is the top node;
 #: - Kind 2 shows the subrange types of a node's inputs (outputs) as assumptions (guarantees)
 #:   ``SubRange[..]`` in a trace's contract sections; kinduct shows the contract's own only;
 #: - chosen (§14): a callee's guarantee (mode ensure) is owed only while its assumptions have
 #:   held; where a caller breaks them Kind 2 reports the guarantee falsified too.
 DIFFERENT = {
-    "property.scope": "`scope` of a property written in a called node",
     "block.assumptionsTrace": "`assumptionsTrace`/`guaranteesTrace` entries for the subrange types",
     "block.guaranteesTrace": "`assumptionsTrace`/`guaranteesTrace` entries for the subrange types",
     "property.answer": "a callee's guarantee where the caller breaks its assumption",
@@ -281,10 +278,7 @@ def _compare_json(theirs: list[dict], ours: list[dict], where: str) -> tuple[int
         q = mine.get(key)
         if q is None:
             continue
-        tops = {o["top"] for o in theirs if o["objectType"] == "analysisStart"}
         for field in ("scope", "file", "isCandidate"):
-            if field == "scope" and p.get("scope") not in tops:  # DIFFERENT
-                continue
             if field in p:
                 assert p[field] == q.get(field), (where, key, field, p[field], q.get(field))
         if _decided(p) and _decided(q):
