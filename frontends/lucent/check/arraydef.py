@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check import symarrays
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.types import INT, T
 from kinduct.frontends.lucent.core.walk import children, const_value
 from kinduct.kernel.errors import SourceLocation, UnsupportedError
@@ -82,7 +83,7 @@ def elaborate(checker: Checker, stmt: A.ArrayDef, node: Node, scope: Scope) -> A
         before = len(node.calls)
         raw[key] = scope.with_constants(bound).expect(stmt.rhs, t)
         for call in node.calls[before:]:  # a call is an instance per element (as in Kind 2)
-            call.site += "".join(f"[{k}]" for k in key)
+            call.site = naming.element_site(call.site, key)
     elements = _Elements(checker, name, sizes, raw, pos)
     return _nest(shapes, [], elements.get)
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from kinduct.frontends.lucent.check import quantified, skolem, unbounded
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.core.checked import Refines
 from kinduct.frontends.lucent.core.types import BOOL, INT, Refinement, T
 from kinduct.frontends.lucent.core.walk import children, const_value, has_temporal
@@ -92,8 +93,12 @@ def _expand(scope: Scope, q: A.Quant) -> A.Expr:
         sub = scope.with_constants({p.name: v for p, v in zip(q.params, values, strict=True)})
         conds: list[A.Expr] = [Refines(v, r, pos=q.pos, ty=BOOL)
                                for v, r in zip(values, refinements, strict=True) if r is not None]
+        before = len(scope.node.calls) if scope.node is not None else 0
         conds += [sub.expect(p.pred, BOOL) for p in q.params if p.pred is not None]
         body = sub.expect(q.body, BOOL)
+        if scope.node is not None:  # a call is an instance per value of the variables
+            for call in scope.node.calls[before:]:
+                call.site = naming.element_site(call.site, [v.value for v in values])
         for c in reversed(conds):
             body = A.Binop("=>" if q.kind == "forall" else "and", c, body, pos=q.pos, ty=BOOL)
         instances.append(body)

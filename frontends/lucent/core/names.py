@@ -18,7 +18,7 @@ Two kinds of names:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -131,3 +131,10 @@ def field_choice(field: Any) -> str:
         field.choice = current().choice(field.pos.line, field.pos.col)
         field.owed = False
     return field.choice
+
+
+def element_site(site: str, key: Sequence[Any]) -> str:
+    """The site of a call checked once per element of an expansion (an array definition's
+    indices, a quantifier's values): ``n[L5C10][1]``, so that each element has an instance of
+    its own (the translation and the simulator name an instance's streams by its site)."""
+    return site + "".join(f"[{k}]" for k in key)

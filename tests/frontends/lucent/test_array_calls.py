@@ -1,4 +1,5 @@
-"""A node call inside an array definition, ``y[i] = n(a[i])``, is one instance per element.
+"""A node call inside an array definition, ``y[i] = n(a[i])``, or inside a quantifier expanded
+over a finite range, is one instance per element.
 
 It was one instance for all elements (the same state symbols at every index), which forced the
 calls' inputs equal and answered ``valid`` for ``a[1] = a[0]``: a wrong verdict, found while
@@ -55,3 +56,33 @@ def test_kind2_agrees(kind2, tmp_path):
     answers = {o["name"]: o["answer"]["value"] for o in json.loads(proc.stdout, strict=False)
                if o.get("objectType") == "property"}
     assert answers == {"inputs": "falsifiable", "outputs": "falsifiable", "memory": "valid"}
+
+
+#: A function called under a quantifier over a finite range: an instance per value.  By hand:
+#: ``f(a[i]) = a[0] + 1`` fails for ``a = [0, 1, 0]`` at ``i = 1``; ``f(a[i]) > a[i]`` holds.
+QUANTIFIED = """function f (x: int) returns (y: int); let y = x + 1; tel
+node top (a: int^3) returns (x: int)
+let
+  x = 0;
+  check "greater" forall (i: subrange [0, 2] of int) f(a[i]) > a[i];
+  check "same" forall (i: subrange [0, 2] of int) f(a[i]) = a[0] + 1;
+tel
+"""
+
+
+def test_a_quantifier_calls_an_instance_per_value(tmp_path):
+    path = tmp_path / "q.lus"
+    path.write_text(QUANTIFIED)
+    proc = run_cli("check", path, "--json", "--timeout", "30")
+    answers = {n: p["answer"]["value"] for n, p in properties(json.loads(proc.stdout)).items()}
+    assert answers == {"greater": "valid", "same": "falsifiable"}
+
+
+def test_kind2_agrees_on_the_quantifier(kind2, tmp_path):
+    path = tmp_path / "k.lus"
+    path.write_text(QUANTIFIED)
+    proc = subprocess.run([kind2, "-json", "--timeout", "30", str(path)], capture_output=True,
+                          text=True, timeout=120)
+    answers = {o["name"]: o["answer"]["value"] for o in json.loads(proc.stdout, strict=False)
+               if o.get("objectType") == "property" and o.get("isCandidate") not in (True, "true")}
+    assert answers == {"greater": "valid", "same": "falsifiable"}
