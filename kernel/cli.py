@@ -182,7 +182,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise InputError(f"{path}: the model has no property to check")
     partial = None if args.timeout is None else PartialReport(
         selected, preamble, args.json, args.timeout, watchdog.GRACE, watchdog.fallback,
-        xml=args.xml)
+        xml=args.xml, lines=args.ijson)
 
     modular = refinement.ModularRun() if args.modular and args.compositional else None
     stream = IncrementalJson(selected, preamble, early=modular is None) if args.ijson else None
