@@ -401,3 +401,15 @@ def test_every_difference_left_is_in_the_design_doc():
     text = " ".join((HERE.parents[2] / "docs" / "design.md").read_text().split())
     for words in [*MISSING.values(), *DIFFERENT.values(), *KIND2_DEPARTURES]:
         assert words in text, words
+
+
+@pytest.mark.parametrize(("model", "code"), [
+    (EXAMPLES / "vmt" / "counter_bug.vmt", 40),
+    pytest.param(EXAMPLES / "vmt" / "undecided.vmt", 30, marks=pytest.mark.slow),
+    pytest.param(EXAMPLES / "crasp" / "tomita2.crasp", 0, marks=pytest.mark.slow),
+])
+def test_xml_of_other_frontends_validates_against_kind2s_schema(model: Path, code: int):
+    """``-xml`` is the kernel's: a VMT counterexample, an unknown, a C-RASP query."""
+    proc = run_cli("-xml", "--timeout", "5", model, timeout=120)
+    assert proc.returncode == code, proc.stderr
+    _validate_xml(proc.stdout)
