@@ -10,13 +10,13 @@ and its peak resident memory.  The table ends with the least-squares slopes of l
 peak memory against size (s/MB, MB of memory per MB of source) and, for linearity, the load's
 CPU seconds per MB at the largest size over that at the smallest (about 1 when linear).
 
-``--cex MB`` then runs the whole command ``kinduct check --engine bmc --property falsifiable``
+``--cex MB[,MB...]`` then runs the whole command ``kinduct check --engine bmc --property falsifiable``
 on a model of that size and prints its wall time and the verdict's step (want: falsifiable at
 step 0 within 10 s at 1 MB).  The load average is printed before and after: on a shared machine
 wall time is CPU time times the contention.
 
     .venv/bin/python benchmarks/scale.py [--sizes 0.1,1,3,10] [--shape tree] [--cex 1]
-        [--timeout 600]
+        [--timeout 600] [--cex-timeout 120]
 """
 
 from __future__ import annotations
@@ -120,7 +120,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="0.1,1,3,10", help="model sizes in MB")
     ap.add_argument("--shape", default="tree", choices=["tree", "chain"])
-    ap.add_argument("--cex", type=float, default=1.0, help="size (MB) of the counterexample run; 0: none")
+    ap.add_argument("--cex", default="1", help="sizes (MB) of the counterexample runs; 0: none")
+    ap.add_argument("--cex-timeout", type=float, default=120, help="limit per counterexample run (s)")
     ap.add_argument("--timeout", type=float, default=600, help="limit per child (s)")
     args = ap.parse_args()
     print(f"load average before: {_load()}", flush=True)
@@ -151,10 +152,10 @@ def main() -> int:
             print(f"linearity: CPU s/MB at {large:.2f} MB over {small:.2f} MB = "
                   f"{(rl['cpu'] / large) / (rs['cpu'] / small):.2f} (1 = linear; the smallest size "
                   "carries fixed costs)")
-        if args.cex > 0:
+        for mb in (float(s) for s in args.cex.split(",") if float(s) > 0):
             path = Path(tmp) / "cex.lus"
-            path.write_text(gen_model(int(args.cex * 1_000_000), args.shape))
-            print(f"counterexample, {args.cex:g} MB: {counterexample(path, args.timeout)}", flush=True)
+            path.write_text(gen_model(int(mb * 1_000_000), args.shape))
+            print(f"counterexample, {mb:g} MB: {counterexample(path, args.cex_timeout)}", flush=True)
     print(f"load average after: {_load()}")
     return 0
 

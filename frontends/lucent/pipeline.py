@@ -27,6 +27,7 @@ from kinduct.frontends.lucent.abstraction import (
 )
 from kinduct.frontends.lucent.check.checker import check_program
 from kinduct.frontends.lucent.core.checked import Checked
+from kinduct.frontends.lucent.core.limits import MAX_CALL_DEPTH
 from kinduct.frontends.lucent.smt.elements import Elements
 from kinduct.frontends.lucent.smt.translate import Translator
 from kinduct.frontends.lucent.syntax.parser import parse_file, parse_text
@@ -66,6 +67,7 @@ def build_system(checked: Checked, main: str, abstract: frozenset[str] = frozens
     the nodes it calls are analysed on their own, so their contracts and properties are not
     checked here (the call sites' obligations are); ``elements``: each model element guarded by
     an activation literal (``TransitionSystem.elements``, for IVC/MCS)."""
+    check_call_depth(checked, main, abstract)
     tr = Translator(checked, main, abstract, modular)
     if elements:
         tr.elements = Elements(tr.mgr, checked.file)
@@ -105,6 +107,37 @@ def _scoped(properties: Sequence[Property], tr: Translator) -> list[Property]:
         inst = tr.insts.get(info.prefix) if info is not None else None
         out.append(p if inst is None else attrs.evolve(p, scope=user_name(inst.node.name)))
     return out
+
+
+def check_call_depth(checked: Checked, main: str, abstract: frozenset[str] = frozenset()) -> None:
+    """Refuse, at the call that goes too deep, a chain of calls below ``main`` (through nodes
+    not read by their contracts) longer than :data:`~.core.limits.MAX_CALL_DEPTH`."""
+    below: dict[str, int] = {}  # the longest chain of inlined calls below each node
+    todo = [(main, False)]
+    while todo:  # post-order, without recursion (the call graph has no cycle: checked)
+        name, done = todo.pop()
+        if name in below:
+            continue
+        callees = [c.name for c in checked.nodes[name].calls
+                   if c.name in checked.nodes and c.name not in abstract]
+        if done:
+            below[name] = max((below[c] + 1 for c in callees), default=0)
+        else:
+            todo.append((name, True))
+            todo.extend((c, False) for c in callees if c not in below)
+    if below[main] <= MAX_CALL_DEPTH:
+        return
+    name, depth = main, 0
+    while True:  # follow the deepest chain to its first call past the limit
+        call = max((c for c in checked.nodes[name].calls
+                    if c.name in checked.nodes and c.name not in abstract),
+                   key=lambda c: below[c.name])
+        depth += 1
+        if depth > MAX_CALL_DEPTH:
+            raise InputError.at(f"node calls nest more than {MAX_CALL_DEPTH} levels deep below "
+                                f"'{main}' (kinduct's limit)", checked.file, checked.text,
+                                call.pos.line, call.pos.col)
+        name = call.name
 
 
 def load_systems(path: Path, options: LoadOptions) -> list[TransitionSystem]:

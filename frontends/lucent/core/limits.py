@@ -15,13 +15,17 @@ from kinduct.kernel.errors import InputError
 #: Limits that keep hostile input from exhausting the interpreter: the digits of one numeral,
 #: and how deeply expressions and statements may nest (each level costs a few Python frames).
 #: The largest Lucent source read (MB; ``KINDUCT_LUCENT_MAX_MB`` overrides it).  Parsing,
-#: checking and translating take about 0.4 GB of memory per MB of source (a 2 MB model: 0.7 GB
-#: resident, measured with ``benchmarks/parse_speed.py``), so a larger model is refused before
-#: it is read rather than exhausting the machine.
+#: checking and translating take about 0.3 GB of memory per MB of source (generated models of
+#: many nodes: 1 MB 335 MB, 10 MB 3.0 GB resident, ``benchmarks/scale.py``), so a larger model
+#: is refused before it is read rather than exhausting the machine.
 MAX_SOURCE_MB = 16
 
 MAX_DIGITS = 1000
 MAX_NESTING = 500
+#: How deeply node calls may nest below an analysed node: the translation inlines a call by
+#: recursion, about 7 Python frames per level (a chain of 850 nodes exhausted the frames the
+#: parser allows: an internal error before this limit).
+MAX_CALL_DEPTH = 500
 LONG_NUMBER = re.compile(r"(?<![\w.])[0-9][0-9A-Fa-fx.]{" + str(MAX_DIGITS) + ",}")
 
 
@@ -66,5 +70,5 @@ def check_source_size(path: Path) -> None:
     size = path.stat().st_size
     if size > limit_mb * 1024 * 1024:
         raise InputError(f"{path}: {size / 2**20:.1f} MB is over the Lucent frontend's limit of "
-                         f"{limit_mb:g} MB (about 0.4 GB of memory per MB of source; set "
+                         f"{limit_mb:g} MB (about 0.3 GB of memory per MB of source; set "
                          "KINDUCT_LUCENT_MAX_MB to raise it)")
