@@ -5,11 +5,14 @@
   cache), and after an edit in the middle node (that node and its callers analysed again).
   Prints the wall time of each ``kinduct.check`` request, the analyses it ran (``kinduct/stats``)
   and the ratio of the unchanged check to the first.
-- ``large``: a generated Lucent model of about ``--mb`` megabytes (``parse_speed.gen_lucent``,
-  one node with a long list of equations) opened with ``didOpen``: the time until its
-  diagnostics arrive, and their count.
+- ``large``: a generated Lucent model of about ``--mb`` megabytes opened with ``didOpen``: the
+  time until its diagnostics arrive, and their count.  ``--model nodes`` (the default):
+  ``scale_models.gen_model``, many small nodes with contracts, records, arrays and calls (issue
+  35's scale models); ``--model equations``: ``parse_speed.gen_lucent``, one node with a long
+  list of equations.
 
-    .venv/bin/python benchmarks/lsp_speed.py [--nodes 20] [--mb 1.0] [--parts cache,large]
+    .venv/bin/python benchmarks/lsp_speed.py [--nodes 20] [--mb 1.0] [--model nodes]
+        [--parts cache,large]
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.parse_speed import gen_lucent
+from benchmarks.scale_models import gen_model
 
 SERVER = [sys.executable, "-c", "import sys; from kinduct.script import main; sys.exit(main())", "lsp"]
 
@@ -132,8 +136,8 @@ def part_cache(tmp: Path, n: int) -> None:
     print(f"  unchanged / first = {second[0] / first[0]:.4f} (want < 0.1)")
 
 
-def part_large(tmp: Path, mb: float) -> None:
-    text = gen_lucent(int(mb * 1_000_000))
+def part_large(tmp: Path, mb: float, model: str) -> None:
+    text = gen_model(int(mb * 1_000_000)) if model == "nodes" else gen_lucent(int(mb * 1_000_000))
     client = Client(SERVER)
     client.start()
     try:
@@ -147,7 +151,7 @@ def part_large(tmp: Path, mb: float) -> None:
         outline = time.perf_counter() - start
     finally:
         client.close()
-    print(f"large: {len(text) / 1e6:.2f} MB, {text.count(chr(10))} lines: diagnostics "
+    print(f"large ({model}): {len(text) / 1e6:.2f} MB, {text.count(chr(10))} lines: diagnostics "
           f"({len(diags)}) {took:.2f} s after didOpen (want < 5); outline ({len(symbols)} "
           f"declarations) {outline:.2f} s")
 
@@ -156,6 +160,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--nodes", type=int, default=20)
     ap.add_argument("--mb", type=float, default=1.0)
+    ap.add_argument("--model", default="nodes", choices=["nodes", "equations"])
     ap.add_argument("--parts", default="cache,large")
     args = ap.parse_args()
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -164,7 +169,7 @@ def main() -> int:
         if "cache" in parts:
             part_cache(Path(tmp), args.nodes)
         if "large" in parts:
-            part_large(Path(tmp), args.mb)
+            part_large(Path(tmp), args.mb, args.model)
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 

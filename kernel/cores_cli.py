@@ -12,7 +12,6 @@ by ``--query-timeout``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
@@ -63,6 +62,8 @@ def add_cores_command(sub: argparse._SubParsersAction) -> None:
                        metavar="BOOL", help="every minimal cut set, not just one")
     cores.add_argument("--mcs_max_cardinality", type=int, default=-1,
                        help="only sets of at most this many elements (-1: no bound)")
+    cores.add_argument("--xml", action="store_true", help="Kind 2's XML output (-xml)")
+    cores.add_argument("--ijson", action="store_true", help="JSON objects one per line")
     cores.set_defaults(handler=cmd_cores)
 
 
@@ -78,6 +79,8 @@ def cmd_cores(args: argparse.Namespace) -> int:
     from kinduct.kernel.verdict import Answer, exit_code
 
     start = run_start()
+    form = "xml" if args.xml else "ijson" if args.ijson else "json" if args.json else None
+    args.json = form is not None
     if not args.ivc and not args.mcs:
         raise UsageError("cores: ask for --ivc, --mcs or both")
     options = run_options(args)
@@ -124,6 +127,8 @@ def cmd_cores(args: argparse.Namespace) -> int:
             human_report(out, system, list(system.properties), verdicts)
             elementsets.print_table(out, full, shown)
             elementsets.print_table(out, full, complements, complement=True)
-    if args.json:
-        print(json.dumps(objects, indent=2))
+    if form is not None:
+        from kinduct.kernel.output_forms import write_objects
+
+        write_objects(form, objects)
     return exit_code(verdicts_all)

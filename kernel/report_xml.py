@@ -22,7 +22,8 @@ The correspondence, object by object:
   ``<Item index>``; a stream with no value is left out) and the blocks of the instances it
   calls;
 - ``realizabilityCheck``/``satisfiabilityCheck`` keep their ``Result``, ``Runtime``,
-  deadlocking trace and conflicting set; ``postAnalysisStart``/``postAnalysisEnd`` are their elements.
+  deadlocking trace and conflicting set; ``modelElementSet``/``noModelElementSet`` (cores)
+  and ``postAnalysisStart``/``postAnalysisEnd`` are their elements.
 
 What Kind 2's schema has no place for is not written: the JSON's additions (``solver``,
 ``invariant``, ``onImplementations``, ``expr``, ...) and objects of kinds it does not know.
@@ -90,10 +91,19 @@ def _value(value: Any, indent: str) -> list[str]:
     return lines
 
 
+def xml_type(name: str) -> str:
+    """A stream type as Kind 2's XML names it: the JSON's machine integers ``uint<8>`` and
+    ``sint<16>`` are ``uint8`` and ``int16`` there."""
+    for json_prefix, xml_prefix in (("uint<", "uint"), ("sint<", "int")):
+        if name.startswith(json_prefix) and name.endswith(">"):
+            return xml_prefix + name[len(json_prefix):-1]
+    return name
+
+
 def _stream(stream: dict[str, Any], indent: str, cls: str | None = None) -> list[str]:
     info = stream.get("typeInfo") or {}
     enum = stream["type"] == "enum"
-    head = _attrs([("name", stream["name"]), ("type", stream["type"]),
+    head = _attrs([("name", stream["name"]), ("type", xml_type(stream["type"])),
                    ("min", info.get("min")), ("max", info.get("max")),
                    ("enumName", info.get("name") if enum else None),
                    ("values", ", ".join(info["values"]) if enum and "values" in info else None),
@@ -189,13 +199,27 @@ def element_set_lines(obj: dict[str, Any], tag: str, indent: str) -> list[str]:
     for node in obj.get("nodes", []):
         lines.append(f"{indent}  <Node{_attrs([('name', node['name'])])}>")
         for e in node.get("elements", []):
-            attrs = _attrs([("category", e.get("category")), ("name", e.get("name")),
+            attrs = _attrs([("category", _snake(e.get("category"))), ("name", e.get("name")),
                             ("file", e.get("file")), ("line", e.get("line", 0)),
                             ("column", e.get("column", 0))])
             lines.append(f"{indent}    <Element{attrs}/>")
         lines.append(f"{indent}  </Node>")
     lines.append(f"{indent}</{tag}>")
     return lines
+
+
+def _snake(name: str | None) -> str | None:
+    """The JSON's camel-case names as the XML's (``nodeCall``: ``node_call``)."""
+    if name is None:
+        return None
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+
+
+def _no_set_lines(obj: dict[str, Any]) -> list[str]:
+    head = _attrs([("class", obj.get("class")), ("property", obj.get("property"))])
+    return [f"<NoModelElementSet{head}>",
+            f"  <Answer>{escape(_snake(str(obj.get('answer', 'unknown'))) or 'unknown')}</Answer>",
+            *_runtime(obj.get("runtime"), "  "), "</NoModelElementSet>"]
 
 
 def _assumptions(pairs: Sequence[Any]) -> str:
@@ -226,6 +250,10 @@ def object_lines(obj: dict[str, Any]) -> list[str]:
         return _check_lines(obj, "RealizabilityCheck")
     if kind == "satisfiabilityCheck":
         return _check_lines(obj, "SatisfiabilityCheck")
+    if kind == "modelElementSet":
+        return element_set_lines(obj, "ModelElementSet", "")
+    if kind == "noModelElementSet":
+        return _no_set_lines(obj)
     if kind == "postAnalysisStart":
         return [f"<PostAnalysisStart{_attrs([('name', obj.get('name', ''))])}/>"]
     if kind == "postAnalysisEnd":

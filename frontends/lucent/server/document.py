@@ -182,7 +182,9 @@ def _trailing(text: str, start: int, end: int) -> int:
     while True:
         stripped = len(text[start:end].rstrip())
         end = start + stripped
-        line_start = text.rfind("\n", start, end) + 1
+        # the declaration's last line (a one-line declaration: its own text, never what
+        # precedes ``start``, which looped forever on a comment line before it)
+        line_start = max(text.rfind("\n", start, end) + 1, start)
         line = text[line_start:end].lstrip()
         if line.startswith(("--", "//")) and "--%" not in line and "--@" not in line:
             end = line_start
@@ -191,7 +193,7 @@ def _trailing(text: str, start: int, end: int) -> int:
             opener = "(*" if line.endswith("*)") else "/*"
             begin = text.rfind(opener, start, end)
             if begin > start and text[begin:begin + 3] not in ("(*@", "/*@") and \
-                    not text[text.rfind("\n", start, begin) + 1:begin].strip():
+                    not text[max(text.rfind("\n", start, begin) + 1, start):begin].strip():
                 end = begin
                 continue
         return end

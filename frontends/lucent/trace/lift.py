@@ -72,8 +72,8 @@ def type_name(t: T, node, n: str) -> str:
     ref = node.refinements.get(n)
     if t.kind == "int" and ref is not None and (ref.lo is not None or ref.hi is not None):
         return "subrange"
-    if t.kind == "machine":  # Kind 2's uint8, int16 (Lucent's uint<8>, sint<16>)
-        return f"{'int' if t.name == 'sint' else 'uint'}{t.size}"
+    if t.kind == "machine":
+        return str(t)  # Kind 2's JSON: uint<8>, sint<16> (its XML: uint8, int16)
     return {"bool": "bool", "int": "int", "real": "real", "enum": "enum", "array": "array",
             "symarray": "array", "tuple": "array"}.get(t.kind, "abstr")
 

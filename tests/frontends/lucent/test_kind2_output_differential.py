@@ -23,6 +23,7 @@ unknown by timeout (``combine.lus`` under BMC alone).  The default suite runs tw
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import tarfile
 from collections import Counter
@@ -65,14 +66,18 @@ DIFFERENT = {"property.scope": "a called node's property: kinduct's scope is the
 #: ``"isCandidate": "false"`` is a string in its JSON (the schema: a Boolean); a contract's
 #: ghost stream has ``"class": "ghost"`` in its JSON (the JSON schema: input, output or local;
 #: the XSD allows ghost); its XML ``Log`` has a ``file`` attribute the XSD does not declare.
-#: kinduct writes ghost streams and ``Log@file`` as Kind 2 does: those two are undone in both
-#: outputs before validating, and only before validating.
+#: Its JSON names machine integer types ``uint<8>``, ``sint<16>`` (the schema: ``uint8``,
+#: ``int16``, as its XML writes them). kinduct writes ghost streams, these type names and
+#: ``Log@file`` as Kind 2 does: those are undone in both outputs before validating, and only
+#: before validating.
 KIND2_DEPARTURES = ("json property.isCandidate as a string", "json stream class ghost",
-                    "xml Log@file")
+                    "json machine integer types uint<8>, sint<16>", "xml Log@file")
 
-#: Log lines only Kind 2 writes, about its own engines (kinduct has no such engine).
+#: Log lines only Kind 2 writes, about its own engines and processes (kinduct has no such
+#: engine; on kind2_output/machine.lus Kind 2's inductive step fails in its SMT solver).
 KIND2_ONLY_LOGS = ("Cannot mine invariants", "IC3IA disabled for property", "IC3IA (Z3qe) disabled",
-                   "Shutting down IC3QE")
+                   "Shutting down IC3QE", "Runtime failure in", "Child process ",
+                   "Terminating useless", "Killed not responding")
 
 #: (model, extra options): the default slice first.
 FAST = [(HERE / "kind2_output" / "instances.lus", ()), (LUCENT / "combine.lus", ())]
@@ -96,6 +101,7 @@ SLOW = [
     *((FMCAD / m, ()) for m in (
         "_6counter2.lus", "stalmark.lus", "switch.lus", "production_cell_e7_21.lus",
         "FIREFLY_8.lus", "ILLINOIS_2_e2_876.lus", "MESI_2.lus", "MESI_3_e2_819.lus")),
+    (HERE / "kind2_output" / "machine.lus", ()),  # machine integers
 ]
 CASES = [pytest.param(m, x, id=f"{m.parent.name}/{m.name}{''.join(x)}") for m, x in FAST] + [
     pytest.param(m, x, id=f"{m.parent.name}/{m.name}{''.join(x)}", marks=pytest.mark.slow)
@@ -128,6 +134,7 @@ def _validate_json(objects: list[dict]) -> None:
                 for stream in block.get("streams", []):
                     if stream.get("class") == "ghost":
                         stream["class"] = "local"
+                    stream["type"] = re.sub(r"^(u?)s?int<(\d+)>$", r"\1int\2", stream["type"])
     jsonschema.Draft7Validator(schema).validate(objects)
 
 

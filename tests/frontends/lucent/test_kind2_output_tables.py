@@ -36,3 +36,26 @@ def test_datatype_values_are_printed_in_lucent_syntax(tmp_path):
     assert re.search(r"│ s +│ input +│ +Rectangle\(0\.25, -5\) │", out), out
     assert re.search(r"│ q +│ input +│ +W\(Point \{ x = 1; y = 2 \}\) │", out), out
     assert '"num"' not in out
+
+
+def test_a_counterexample_with_record_inputs_feeds_back_to_simulate(tmp_path):
+    """A record input is one stream per field in the JSON (``p.x``, ``p.y``, as Kind 2's);
+    ``simulate`` reads them back as the record, and replays the property's failure."""
+    import json
+
+    model = HERE / "kind2_output" / "instances.lus"
+    objects = json.loads(run_cli(model, "--json", "--timeout", "30", timeout=120).stdout)
+    (prop,) = [o for o in objects if o.get("objectType") == "property" and o["name"] == "q.x <> 3.5"]
+    top = prop["counterExample"][0]
+    names = {s["name"] for s in top["streams"]}
+    assert {"p.x", "p.y"} <= names and "p" not in names, names
+    cex = tmp_path / "cex.json"
+    cex.write_text(json.dumps([prop]))  # that property's counterexample only
+    proc = run_cli("simulate", model, "--input", cex, "--json", timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    (block,) = json.loads(proc.stdout)
+    streams = {s["name"]: s for s in block["streams"]}
+    steps = len(prop["counterExample"][0]["streams"][0]["instantValues"])
+    assert len(streams["ok"]["instantValues"]) == steps
+    shown = {s["name"]: s for s in top["streams"]}
+    assert streams["q"]["instantValues"][-1][1]["x"] == shown["q.x"]["instantValues"][-1][1]
