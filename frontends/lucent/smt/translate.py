@@ -341,7 +341,7 @@ class Inst:
         for n in node.outputs + node.locals + node.ghosts:
             self.env[n] = tr.state(self.prefix + n, node.types[n],
                                    enum_range=abstract or n not in defined)
-            self.describe(n, n in node.ghosts)
+            self.describe(n)
         sofar = self.env[node.sofar] if node.sofar else None
         symarrays.declare_sizes(self)
 
@@ -466,15 +466,18 @@ class Inst:
             tr.b.update(v, a)
         return var
 
-    def describe(self, n: str, ghost: bool = False, pre: bool = False,
-                 term: STerm | None = None) -> None:
+    def describe(self, n: str, pre: bool = False, term: STerm | None = None) -> None:
         """Record what the stream ``n`` (``pre n``'s memory ``term`` with ``pre``) means in
-        Lucent: the main node's by name; an instance's, or a ghost, by its qualified name
-        (:mod:`.meanings`)."""
+        Lucent: a stream the main node declares by its name; an instance's, a contract's
+        ghost or a generated one by its qualified name, not readable (:mod:`.meanings`)."""
+        node = self.node
         name = n if self.top else self.prefix + n
-        readable = self.top and not ghost
-        what = "a ghost stream of the contract of" if ghost else "a stream of the instance of"
-        note = None if readable else f"{name}: {what} {self.node.name}" + \
+        declared = {p.name for p in node.decl.inputs + node.decl.outputs + node.decl.locals}
+        readable = self.top and n in declared and n not in node.ghosts
+        what = "whether every assumption has held so far, in" if n == node.sofar else \
+            "a ghost stream of the contract of" if n in node.ghosts else \
+            "a stream of the instance of" if not self.top else "a stream kinduct generates in"
+        note = None if readable else f"{name}: {what} {node.name}" + \
             ("" if self.top else f" at {self.prefix[:-1]}")
         meanings.describe(self.tr.b, self.env[n] if term is None else term, name,
                           self.node.types[n], readable, note, pre)

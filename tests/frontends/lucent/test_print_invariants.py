@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from kinduct.kernel.cli import main
+from tests.frontends.lucent.helpers import LUCENT
 
 #: Streams of the main node only, with ``pre``, ``->``, an enumeration, reals and a record.
 MODEL = """\
@@ -118,3 +119,14 @@ def test_what_has_no_lucent_name_stays_smt_lib_with_a_note(tmp_path: Path) -> No
     (line,) = [x for x in out.splitlines() if x.startswith("invariant for")]
     assert "(SMT-LIB)" in line and "%step" in line, out
     assert "has no Lucent name" in out, out
+
+
+def test_a_contracts_ghost_is_named_with_a_note(tmp_path: Path) -> None:
+    """A ghost stream (and the generated "assumptions held so far") is no stream the body can
+    read: named with a note, never printed as a plain name of the node."""
+    model = LUCENT / "ghost_contract.lus"
+    code, out, err = cli("check", model, "--engine", "ic3", "--print-invariants", "--timeout", "30")
+    assert code == 0, err
+    notes = [x for x in out.splitlines() if x.startswith("  -- ")]
+    assert any("once: a ghost stream of the contract of Trigger" in x for x in notes), out
+    assert all("%sofar" not in x or "every assumption has held so far" in x for x in notes), out
