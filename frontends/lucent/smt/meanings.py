@@ -5,16 +5,20 @@ invariant over the variables can be printed in Lucent (:mod:`kinduct.frontends.l
 Recorded: the main node's streams by name (``x``, ``r.f``, ``a[2]``), the memory of ``pre x``
 as ``pre x``, the first-step flag as ``(true -> false)``, global constants by name (all
 readable in the main node); an instance's streams and memories by their qualified names
-(``Callee[L9C8].x``, ``pre Callee[L9C8].x``: not readable there).  Streams of types whose
-leaves have no Lucent path (tuples, datatypes, maps, symbolic arrays, collections, machine
-integers) and every other variable (a division's quotient, a ``pre`` of an expression, an
-unguarded ``pre``'s first value, ...) are not recorded: a formula over them stays in SMT-LIB.
+(``Callee[L9C8].x``, ``pre Callee[L9C8].x``: not readable there); the memory of ``pre`` of
+a scalar expression of the main node's declared streams as ``(pre (e))``
+(:func:`expression`).  Streams of types whose leaves have no Lucent path (tuples, datatypes,
+maps, symbolic arrays, collections, machine integers) and every other variable (a division's
+quotient, a ``pre`` of another expression, an unguarded ``pre``'s first value, ...) are not
+recorded: a formula over them stays in SMT-LIB.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
+from fractions import Fraction
 
+from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.types import T, leaves
 from kinduct.frontends.lucent.smt.inst_api import STerm
 from kinduct.kernel.system import SourceTerm, SystemBuilder
@@ -60,3 +64,41 @@ def describe(builder: SystemBuilder, term: STerm, name: str, t: T, readable: boo
 def first_step(builder: SystemBuilder, flag: STerm) -> None:
     """The first-step flag: true at step 0 only, Lucent's ``true -> false``."""
     builder.source_terms[flag] = SourceTerm("(true -> false)")
+
+
+#: The operators :func:`expression` writes as they are (Lucent's own, none of them lazy).
+_OPERATORS = frozenset(("or", "xor", "and", "=>", "=", "<>", "<", "<=", ">", ">=", "+", "-", "*",
+                        "/", "div", "mod", "->"))
+
+
+def expression(e: A.Expr, names: Collection[str]) -> str | None:
+    """``e`` as Lucent text, parenthesised, when it reads only ``names`` (streams the main node
+    declares) with literals and the operators of Booleans, integers and reals (``pre``, ``->``
+    and ``if`` included); None for anything else (a constant, a call, a machine integer, a
+    lazy operator, ...), which is then not named."""
+    if e.ty is None or e.ty.kind not in ("bool", "int", "real"):
+        return None
+    if isinstance(e, A.Var):
+        return e.name if e.name in names else None
+    if isinstance(e, A.Lit):
+        if e.kind == "bool":
+            return "true" if e.value else "false"
+        if e.kind == "int":
+            return str(e.value) if int(e.value) >= 0 else f"(- {-int(e.value)})"
+        value = Fraction(e.value)
+        text = f"{abs(value.numerator)}.0" if value.denominator == 1 else \
+            f"({abs(value.numerator)}.0 / {value.denominator}.0)"
+        return text if value >= 0 else f"(- {text})"
+    if isinstance(e, A.Unop) and e.op in ("not", "neg", "pre", "to_real"):
+        arg = expression(e.arg, names)
+        word = {"not": "not", "neg": "-", "pre": "pre", "to_real": "real"}[e.op]
+        return None if arg is None else f"({word} {arg})"
+    if isinstance(e, A.Binop) and e.op in _OPERATORS:
+        left, right = expression(e.left, names), expression(e.right, names)
+        return None if left is None or right is None else f"({left} {e.op} {right})"
+    if isinstance(e, A.Ite) and not e.lazy:
+        parts = [expression(x, names) for x in (e.cond, e.then, e.orelse)]
+        if any(p is None for p in parts):
+            return None
+        return f"(if {parts[0]} then {parts[1]} else {parts[2]})"
+    return None

@@ -464,6 +464,9 @@ class Inst:
         var = self.fresh(e.uid, e.ty)
         for v, a in zip(leaves(var), leaves(arg), strict=True):
             tr.b.update(v, a)
+        text = meanings.expression(e.arg, self.readable()) if self.top else None
+        if text is not None:
+            meanings.describe(tr.b, var, f"(pre {text})", e.ty)
         return var
 
     def describe(self, n: str, pre: bool = False, term: STerm | None = None) -> None:
@@ -472,8 +475,7 @@ class Inst:
         ghost or a generated one by its qualified name, not readable (:mod:`.meanings`)."""
         node = self.node
         name = n if self.top else self.prefix + n
-        declared = {p.name for p in node.decl.inputs + node.decl.outputs + node.decl.locals}
-        readable = self.top and n in declared and n not in node.ghosts
+        readable = self.top and n in self.readable()
         what = "whether every assumption has held so far, in" if n == node.sofar else \
             "a ghost stream of the contract of" if n in node.ghosts else \
             "a stream of the instance of" if not self.top else "a stream kinduct generates in"
@@ -481,6 +483,11 @@ class Inst:
             ("" if self.top else f" at {self.prefix[:-1]}")
         meanings.describe(self.tr.b, self.env[n] if term is None else term, name,
                           self.node.types[n], readable, note, pre)
+
+    def readable(self) -> set[str]:
+        """The streams the node declares (inputs, outputs, locals), which its body reads."""
+        decl = self.node.decl
+        return {p.name for p in decl.inputs + decl.outputs + decl.locals} - set(self.node.ghosts)
 
     def fresh(self, name: str, t: T) -> STerm:
         return self.tr.state(self.prefix + name, t, enum_range=True)

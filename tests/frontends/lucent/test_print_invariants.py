@@ -15,23 +15,26 @@ from pathlib import Path
 from kinduct.kernel.cli import main
 from tests.frontends.lucent.helpers import LUCENT
 
-#: Streams of the main node only, with ``pre``, ``->``, an enumeration, reals and a record.
+#: Streams of the main node only, with ``pre`` (of a stream, of an expression), ``->``, an
+#: enumeration, reals and a record.
 MODEL = """\
 type Color = enum { Red, Green, Blue };
 type P = struct { x : int; y : real };
 node Top (up : bool; dx : real) returns (n : int; c : Color; s : real; p : P);
-var d : int;
+var d : int; b : bool;
 let
   n = 0 -> if up then pre n + 1 else pre n;
   d = 0 -> pre n;
   c = Red -> if pre c = Red then Green else if pre c = Green then Blue else Red;
   s = 0.0 -> if dx > 0.0 then pre s + dx else pre s;
   p = P { x = n; y = s };
+  b = true -> pre (n >= 0 and s >= 0.0);
   check n >= 0;
   check d <= n;
   check c = Blue => (false -> pre c = Green);
   check s >= 0.0;
   check p.x >= 0 and p.y >= 0.0;
+  check b;
 --INVARIANTS
 tel
 """
@@ -76,13 +79,13 @@ def test_printed_invariants_are_proved_valid_back_in_the_model(tmp_path: Path) -
     # the names the translation records were used (the test is not vacuous)
     assert "(pre n)" in joined and "(true -> false)" in joined, printed
     assert any(c in joined for c in ("Red", "Green", "Blue")), printed
-    assert "0.0" in joined, printed
+    assert "0.0" in joined and "(pre ((n >= 0) and (s >= 0.0)))" in joined, printed
     checks = "\n".join(f"  check {text};" for text in dict.fromkeys(printed))
     back = tmp_path / "back.lus"
     back.write_text(MODEL.replace("--INVARIANTS", checks))
     code, out, err = cli("check", back, "--json", "--timeout", "60")
     verdicts = {p["name"]: p["answer"]["value"] for p in properties(out)}
-    assert len(verdicts) == 5 + len(dict.fromkeys(printed)), (verdicts, err)
+    assert len(verdicts) == 6 + len(dict.fromkeys(printed)), (verdicts, err)
     assert set(verdicts.values()) == {"valid"}, verdicts
 
 
