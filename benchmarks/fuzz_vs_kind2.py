@@ -41,11 +41,22 @@ class Side:
     """One tool's answers on one model: name -> answers given, (line, col) -> name."""
 
     answers: dict[str, set[str]] = field(default_factory=dict)
-    where: dict[tuple[int, int], str] = field(default_factory=dict)
+    where: dict[tuple[int, int], set[str]] = field(default_factory=dict)
+    tops: dict[str, str] = field(default_factory=dict)
     error: str | None = None
     seconds: float = 0.0
     traces: dict[str, list[dict]] = field(default_factory=dict)
     broken: bool = False  # the output was not one JSON array (read object by object)
+
+    def final(self, name: str, top: str, answer: str) -> str:
+        """The answer of ``name`` after one more analysis (of ``top``) answers ``answer``."""
+        before, (earlier,) = self.tops.get(name, ""), self.answers[name]
+        if "<<" in top and before.split("<<")[0] == top.split("<<")[0] and before != top:
+            for a in (earlier, answer):
+                if HOLDS.get(a) is False:
+                    return a
+            return answer if earlier in HOLDS else earlier
+        return answer
 
 
 @dataclass
@@ -90,7 +101,15 @@ def json_objects(text: str) -> list[dict]:
     return objects
 
 
-def run_tool(cmd: list[str], timeout: float) -> Side:
+#: A polymorphic or constant-parameter instance in a property's name: Kind 2 writes
+#: ``size<int>[L3C5]``, kinduct ``size<<int>>[L3C5]``.
+INSTANCE = re.compile(r"(?<=\w)<<?[\w, =]*>>?(?=\[)")
+
+
+def run_tool(cmd: list[str], timeout: float, final: bool = False) -> Side:
+    """One tool's answers; ``final``: a property's answer is that of the last analysis naming
+    it (a modular or compositional run's refinements), those of one node's instances
+    (kinduct's ``N<<n=2>>``) combined: violated in one, violated."""
     side = Side()
     start = time.monotonic()
     try:
@@ -108,15 +127,22 @@ def run_tool(cmd: list[str], timeout: float) -> Side:
         if not objects:
             side.error = f"exit {proc.returncode}, no JSON: {(proc.stderr or proc.stdout)[:200]!r}"
             return side
+    top = ""
     for obj in objects:
         kind = obj.get("objectType")
+        if kind == "analysisStart":
+            top = str(obj.get("top", ""))
         if kind == "property" and obj.get("isCandidate") in (True, "true"):
             continue  # Kind 2's candidate invariants (from subrange inputs) are not properties
         if kind == "property":
-            name = obj["name"]
-            side.answers.setdefault(name, set()).add(obj["answer"]["value"])
+            name = INSTANCE.sub("", obj["name"])
+            answer = obj["answer"]["value"]
+            if final and name in side.answers:
+                answer = side.final(name, top, answer)
+            side.answers[name] = {answer} if final else side.answers.get(name, set()) | {answer}
+            side.tops[name] = top
             if "line" in obj and "column" in obj:
-                side.where[(obj["line"], obj["column"])] = name
+                side.where.setdefault((obj["line"], obj["column"]), set()).add(name)
             if "counterExample" in obj:
                 side.traces[name] = obj["counterExample"]
         elif kind == "log" and obj.get("level") in ("error", "fatal") and side.error is None:
@@ -187,10 +213,10 @@ def compare(outcome: Outcome) -> None:
     matched: set[str] = set()
     for name, theirs in k2.answers.items():
         ours_name = name if name in ku.answers else None
-        if ours_name is None:
-            for pos, n in k2.where.items():
-                if n == name and pos in ku.where:
-                    ours_name = ku.where[pos]
+        if ours_name is None:  # by position, where one property on each side has it
+            for pos, names in k2.where.items():
+                if names == {name} and len(ku.where.get(pos, ())) == 1:
+                    (ours_name,) = ku.where[pos]
         if ours_name is None:
             outcome.rows.append(("only Kind 2 names it", name, one_answer(theirs), ""))
             continue
@@ -229,9 +255,9 @@ def run_model(k: int, seed: int, timeout: float, workdir: Path, files: list[Path
     theirs = [a for f in flags for a in (f"--{f}", "true")]
     ours = [f"--{f}" for f in flags]
     kind2 = run_tool([str(ROOT / ".kind2/bin/kind2"), "-json", "--timeout", str(timeout),
-                      *theirs, str(path)], wall)
+                      *theirs, str(path)], wall, final=bool(flags))
     kinduct = run_tool([str(ROOT / ".venv/bin/kinduct"), "check", str(path), "--json",
-                        "--timeout", str(timeout), *ours], wall)
+                        "--timeout", str(timeout), *ours], wall, final=bool(flags))
     outcome = Outcome(k, text, kind2, kinduct)
     compare(outcome)
     return outcome

@@ -182,7 +182,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise InputError(f"{path}: the model has no property to check")
     partial = None if args.timeout is None else PartialReport(
         selected, preamble, args.json, args.timeout, watchdog.GRACE, watchdog.fallback,
-        xml=args.xml)
+        xml=args.xml, lines=args.ijson)
 
     modular = refinement.ModularRun() if args.modular and args.compositional else None
     stream = IncrementalJson(selected, preamble, early=modular is None) if args.ijson else None
@@ -347,7 +347,8 @@ def build_parser() -> argparse.ArgumentParser:
                        default="results_and_errors",
                        help="only_errors: exit 0 whatever the verdicts (errors keep their codes)")
     check.add_argument("--print-invariants", action="store_true",
-                       help="print the invariant that certifies each valid property")
+                       help="print the invariant that certifies each valid property (in the "
+                            "source's syntax where the frontend can, else SMT-LIB)")
     check.add_argument("--xml", action="store_true",
                        help="Kind 2's XML output (the --json objects as Kind 2's -xml elements)")
     check.add_argument("--ijson", action="store_true",

@@ -31,9 +31,10 @@ class PartialReport:
 
     def __init__(self, systems: Sequence[TransitionSystem], preamble: Sequence[dict], as_json: bool,
                  timeout: float, grace: float, publish: Callable[[str], None],
-                 xml: bool = False) -> None:
+                 xml: bool = False, lines: bool = False) -> None:
         self.systems, self.preamble, self.as_json = list(systems), list(preamble), as_json
         self.xml = xml  # Kind 2's XML rather than the JSON array
+        self.lines = lines  # --ijson: one object per line (repeating those printed already)
         self.timeout, self.grace, self.publish = timeout, grace, publish
         self.current = 0
         self.decided: dict[tuple[int, str], Verdict] = {}
@@ -98,6 +99,8 @@ class PartialReport:
                 from kinduct.kernel.report_xml import xml_document
 
                 return xml_document(objects)
+            if self.lines:
+                return "".join(json.dumps(o) + "\n" for o in objects)
             return json.dumps(objects, indent=2) + "\n"
         from rich.console import Console
 

@@ -10,11 +10,15 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
 from kinduct.kernel.errors import InputError, SourceLocation
 from kinduct.kernel.system import TransitionSystem
+
+if TYPE_CHECKING:
+    from pysmt.fnode import FNode
 
 
 @attrs.frozen
@@ -27,6 +31,18 @@ class LoadOptions:
     #: Guard each model element by an activation literal (``TransitionSystem.elements``), for
     #: inductive validity cores and minimal cut sets; frontends without elements ignore it.
     elements: bool = False
+
+
+@attrs.frozen
+class SourceFormula:
+    """A formula printed in a frontend's source syntax: ``text`` (None when the frontend cannot
+    print it; ``notes`` say why), ``readable``: every name in ``text`` is one the analysed
+    component reads as written (so it can be stated there, e.g. as a property), and ``notes``
+    (what the names that are not mean)."""
+
+    text: str | None
+    readable: bool = True
+    notes: tuple[str, ...] = ()
 
 
 class Frontend(abc.ABC):
@@ -42,6 +58,11 @@ class Frontend(abc.ABC):
         """The systems to analyse, in order.  One by default; a frontend with modular or
         compositional analyses returns one system per analysis."""
         return [self.load(path, options)]
+
+    def source_formula(self, system: TransitionSystem, formula: FNode) -> SourceFormula | None:
+        """``formula`` (over ``system``'s variables) in this frontend's source syntax, from
+        ``system.source_terms``; None: the frontend has no printer."""
+        return None
 
     def claims(self, path: Path) -> bool:
         return path.suffix.lower() in self.extensions

@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from kinduct.kernel.errors import SourceLocation
+from kinduct.kernel.frontend import SourceFormula
 from kinduct.kernel.system import Property, PropertyKind, TransitionSystem
 from kinduct.kernel.verdict import Answer, Trace, Value, Verdict
 
@@ -90,6 +91,9 @@ def property_object(system: TransitionSystem, prop: Property, verdict: Verdict) 
         obj[key] = lift(system, verdict.trace, prop)
     if verdict.invariant is not None:
         obj["invariant"] = verdict.invariant
+        shown = source_invariant(system, verdict)
+        if shown is not None and shown.text is not None:  # kinduct's addition
+            obj["sourceInvariant"] = shown.text
     if verdict.on_implementations is not None:  # kinduct's addition: is the abstraction's trace real?
         obj["onImplementations"] = verdict.on_implementations
     if verdict.answer is Answer.ERROR:
@@ -221,8 +225,8 @@ def _k_cell(v: Verdict) -> str:
 def human_report(console, system: TransitionSystem, props: Sequence[Property],
                  verdicts: Sequence[Verdict], invariants: bool = False) -> None:
     """A table of verdicts, then each counterexample as tables of streams over steps (and,
-    with ``invariants``, the invariant certifying each valid property, as SMT-LIB over the
-    system's variables).
+    with ``invariants``, the invariant certifying each valid property, in the source's syntax
+    when the frontend prints it, else as SMT-LIB over the system's variables).
 
     Names come from users' models (``z[l3c34]``), so they are escaped, never read as markup.
     No cell is ever cut short: long values fold onto several lines."""
@@ -243,8 +247,8 @@ def human_report(console, system: TransitionSystem, props: Sequence[Property],
     for v in verdicts:
         if v.answer is Answer.ERROR or (v.answer is Answer.UNKNOWN and v.message):
             console.print(f"[dim]{escape(v.property)}: {escape(v.message)}[/]")
-        if invariants and v.invariant is not None:
-            console.print(f"invariant for {escape(v.property)}: {escape(v.invariant)}")
+        if invariants:
+            _print_invariant(console, system, v)
         if v.trace is None:
             continue
         if v.on_implementations is not None:
@@ -255,6 +259,46 @@ def human_report(console, system: TransitionSystem, props: Sequence[Property],
             _print_block(console, label, block, len(v.trace))
         if "word" in v.extra:
             console.print(f"word: {' '.join(map(str, v.extra['word']))}")
+
+
+def source_invariant(system: TransitionSystem, verdict: Verdict) -> SourceFormula | None:
+    """The invariant of a valid verdict (its k-inductive one when it has no 1-inductive one)
+    in the source's syntax, by the system's frontend (:meth:`Frontend.source_formula`); None
+    when there is no invariant or the frontend has no printer."""
+    from pysmt.exceptions import PysmtException
+
+    from kinduct.kernel.lemmas import parse_lemmas
+    from kinduct.kernel.registry import frontends
+
+    text = verdict.invariant or (verdict.proof.invariant if verdict.proof else None)
+    frontend = frontends().get(system.origin.frontend or "")
+    if text is None or frontend is None:
+        return None
+    try:
+        (formula,) = parse_lemmas(system, [text])
+    except (PysmtException, ValueError) as exc:
+        return SourceFormula(None, False, (f"the invariant does not parse: {exc}",))
+    return frontend.source_formula(system, formula)
+
+
+def _print_invariant(console, system: TransitionSystem, v: Verdict) -> None:
+    """The invariant of a valid verdict: in the source's syntax when the frontend can print
+    it (with what its names that the component cannot read mean), else in SMT-LIB."""
+    from rich.markup import escape
+
+    text = v.invariant or (v.proof.invariant if v.proof else None)
+    if text is None:
+        return
+    k = f" ({v.proof.k}-inductive)" if v.invariant is None and v.proof and v.proof.k > 1 else ""
+    shown = source_invariant(system, v)
+    if shown is not None and shown.text is not None:
+        console.print(f"invariant for {escape(v.property)}{k}: {escape(shown.text)}")
+        for note in shown.notes:
+            console.print(f"  -- {escape(note)}")
+        return
+    console.print(f"invariant for {escape(v.property)}{k} (SMT-LIB): {escape(text)}")
+    for note in shown.notes if shown is not None else ():
+        console.print(f"  -- {escape(note)}")
 
 
 def _abstract_note(system: TransitionSystem, v: Verdict) -> str:

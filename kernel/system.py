@@ -96,6 +96,23 @@ class Interface:
     outputs: tuple[FNode, ...] = ()
 
 
+@attrs.frozen
+class SourceTerm:
+    """What a system variable means in the source language, as the frontend that made it
+    records it (so that a formula over the variables can be printed in the source's syntax).
+
+    ``text``: an expression of the source (``x``, ``pre x``, ``r.f``, ``(true -> false)``)
+    when ``readable``: the analysed component can read it as written; otherwise a qualified
+    name for a person (a stream of a node instance, ``Callee[L9C8].x``) that the component
+    cannot read.  ``values``: for a variable encoding an enumeration by its constants'
+    indices, the constants' names in index order.  ``note``: what to say beside it."""
+
+    text: str
+    readable: bool = True
+    values: tuple[str, ...] = ()
+    note: str | None = None
+
+
 LiftFn = Callable[["Any", "Property | None"], list[dict[str, Any]]]
 ReplayFn = Callable[["Any", "Property"], "str | None"]
 
@@ -149,6 +166,8 @@ class TransitionSystem:
       ``letter``, the letters in index order (``letter = i`` reads ``alphabet[i]``).
     - ``metadata``: a frontend's own notes about the systems it built, read only by that
       frontend's package.
+    - ``source_terms``: what the frontend's variables mean in the source (:class:`SourceTerm`),
+      for those it can say; empty when it records none.
     - ``lift`` (optional, from the frontend) turns a :class:`~kinduct.kernel.verdict.Trace`
       into Kind 2 node blocks named in source terms; ``replay`` re-runs a trace on the
       frontend's own interpreter and returns a mismatch message, or None when it agrees
@@ -181,6 +200,7 @@ class TransitionSystem:
     #: The model elements the frontend guarded by activation literals (asked for by
     #: ``LoadOptions.elements``; see :mod:`kinduct.kernel.elements`), else empty.
     elements: tuple[ModelElement, ...] = ()
+    source_terms: Mapping[FNode, SourceTerm] = attrs.field(factory=dict)
 
     def __attrs_post_init__(self) -> None:
         if len(self.state_vars) != len(self.next_vars):
@@ -260,6 +280,8 @@ class SystemBuilder:
         self.interface: Interface | None = None
         self.alphabet: tuple[str, ...] | None = None
         self.elements: tuple[ModelElement, ...] = ()
+        #: What the variables mean in the source (:attr:`TransitionSystem.source_terms`).
+        self.source_terms: dict[FNode, SourceTerm] = {}
 
     def state(self, name: str, type_: PySMTType, next_name: str | None = None) -> tuple[FNode, FNode]:
         cur = self.mgr.Symbol(name, type_)
@@ -348,5 +370,6 @@ class SystemBuilder:
             interface=self.interface,
             alphabet=self.alphabet,
             elements=self.elements,
+            source_terms=dict(self.source_terms),
         )
 

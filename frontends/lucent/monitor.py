@@ -13,16 +13,16 @@ ensures do not, while every assumption has held up to and including that step (e
 Kind 2's unsafe result); none (exit 0).  A false assumption is reported too: from there on the
 contract owes nothing.
 
-Traces read: a JSON list of steps (``[{"x": 1, ...}, ...]``: Kind 2's interpreter input and
-``kinduct testgen``'s), a JSON object of columns, node blocks (``kinduct simulate --json``),
-the JSON output of ``kinduct check --json`` or ``kind2 -json`` (the first counterexample), and
-CSV with one column per stream.
+Traces read: ``kinduct simulate``'s formats (:mod:`kinduct.frontends.lucent.sim.inputs`: a
+JSON list of steps, Kind 2's interpreter input and ``kinduct testgen``'s; an object of
+columns; node blocks; the JSON output of ``kinduct check --json`` or ``kind2 -json``, the first
+counterexample; CSV with one column per stream), with the outputs beside the inputs.  A
+malformed or empty trace is an input error located in the file (exit 3).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -33,8 +33,8 @@ import attrs
 
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import Checked, Node
+from kinduct.frontends.lucent.sim.inputs import locate, read_inputs
 from kinduct.frontends.lucent.sim.simulate import Instance, Oracle, Simulator, default_value
-from kinduct.frontends.lucent.simcli import parse_value
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.frontend import read_source
 
@@ -163,73 +163,18 @@ def contracted(checked: Checked) -> list[str]:
 def read_trace(path: Path, node: Node) -> tuple[list[dict[str, Any]], bool, list[dict[str, Any]]]:
     """The steps of the trace at ``path`` (typed values by stream name), whether they give
     the node's outputs, and the other values of each step (by the translation's names: what
-    a run left unspecified, as ``kinduct testgen`` and counterexamples give them)."""
+    a run left unspecified, as ``kinduct testgen`` and counterexamples give them).  Read by
+    :func:`~kinduct.frontends.lucent.sim.inputs.read_inputs` (``simulate``'s formats); every
+    malformed trace is an :class:`InputError` located in the file, an empty one too."""
     text = read_source(path)
-    if path.suffix.lower() == ".csv":
-        table = list(csv.reader([line for line in text.splitlines() if line.strip()]))
-        header = [h.strip() for h in table[0]] if table else []
-        rows: list[dict[str, Any]] = [dict(zip(header, r, strict=False)) for r in table[1:]]
-    else:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}:{exc.lineno}:{exc.colno}: error: invalid JSON: {exc.msg}") from None
-        rows = _rows(data, node, path)
-    names = node.inputs + node.outputs
-    given = [n for n in node.outputs if rows and all(n in r for r in rows)]
-    with_outputs = bool(given) or not node.outputs
-    if node.outputs and not with_outputs and node.imported:
+    read = read_inputs(path, text, node.name, node.inputs, node.types, outputs=node.outputs)
+    if not read.steps:
+        raise InputError.at("the trace has no step to monitor", str(path), text, *locate(text, ()))
+    with_outputs = read.with_outputs or not node.outputs
+    if not with_outputs and node.imported:
         raise InputError(f"{path}: the trace gives no value for the outputs of imported node "
                          f"'{node.name}' ({', '.join(node.outputs)})")
-    if with_outputs and len(given) != len(node.outputs):
-        missing = [n for n in node.outputs if n not in given]
-        raise InputError(f"{path}: the trace gives no value for output '{missing[0]}' at some step")
-    steps = []
-    for k, row in enumerate(rows):
-        step = {}
-        for n in names if with_outputs else node.inputs:
-            if n not in row:
-                raise InputError(f"{path}: step {k}: no value for input '{n}'")
-            step[n] = parse_value(row[n], node.types[n], f"{path}: step {k}, stream '{n}'")
-        steps.append(step)
-    extras = [{k: v for k, v in row.items() if k not in node.types} for row in rows]
-    return steps, with_outputs, extras
-
-
-def _rows(data: Any, node: Node, path: Path) -> list[dict[str, Any]]:
-    if isinstance(data, dict):
-        if "streams" in data:
-            return _block_rows(data)
-        n = max((len(v) for v in data.values() if isinstance(v, list)), default=0)
-        return [{k: v[i] for k, v in data.items() if isinstance(v, list) and i < len(v)}
-                for i in range(n)]
-    if not isinstance(data, list):
-        raise InputError(f"{path}: expected a list of steps, an object of columns or node blocks")
-    blocks = [d for d in data if isinstance(d, dict) and "streams" in d]
-    if blocks:
-        named = [b for b in blocks if b.get("name") == node.name]
-        return _block_rows((named or blocks)[0])
-    for d in data:  # kinduct check --json, kind2 -json: the first counterexample
-        if isinstance(d, dict) and isinstance(d.get("counterExample"), list):
-            return _rows(d["counterExample"], node, path)
-    if all(isinstance(d, dict) for d in data):
-        return [dict(d) for d in data if "objectType" not in d]
-    raise InputError(f"{path}: expected a list of steps, an object of columns or node blocks")
-
-
-def _block_rows(block: Mapping[str, Any]) -> list[dict[str, Any]]:
-    rows: dict[int, dict[str, Any]] = {}
-    for s in block["streams"]:
-        for k, v in s.get("instantValues", []):
-            rows.setdefault(int(k), {})[s["name"]] = _from_json(v)
-    return [rows.get(k, {}) for k in range(max(rows, default=-1) + 1)]
-
-
-def _from_json(v: Any) -> Any:
-    """Kind 2's JSON value of a non-integral real, ``{"num": n, "den": d}``, as ``n/d``."""
-    if isinstance(v, dict) and set(v) == {"num", "den"}:
-        return f"{v['num']}/{v['den']}"
-    return v
+    return [dict(s) for s in read.steps], with_outputs, [dict(o) for o in read.others]
 
 
 # ---- the command ----

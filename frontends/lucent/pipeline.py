@@ -13,8 +13,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+import attrs
 
 from kinduct.frontends.lucent.abstraction import (
     abstraction_of,
@@ -28,7 +31,7 @@ from kinduct.frontends.lucent.core.limits import MAX_CALL_DEPTH
 from kinduct.frontends.lucent.smt.elements import Elements
 from kinduct.frontends.lucent.smt.translate import Translator
 from kinduct.frontends.lucent.syntax.parser import parse_file, parse_text
-from kinduct.frontends.lucent.trace.lift import lift_trace
+from kinduct.frontends.lucent.trace.lift import lift_trace, user_name
 from kinduct.frontends.lucent.trace.replay import Runs, concrete_violation, replay_on_simulator
 from kinduct.kernel.errors import InputError, SourceLocation, warn
 from kinduct.kernel.frontend import LoadOptions
@@ -89,9 +92,21 @@ def build_system(checked: Checked, main: str, abstract: frozenset[str] = frozens
         return None if name is None else build_system(checked, main, abstract - {name}, modular)
 
     bodies = any(not checked.nodes[n].imported for n in abstraction.abstract)
-    return builder.build(lift=lift, replay=replay, refine=refine if bodies else None,
-                         abstraction=as_written(abstraction),
-                         on_implementations=on_implementations if bodies else None)
+    system = builder.build(lift=lift, replay=replay, refine=refine if bodies else None,
+                           abstraction=as_written(abstraction),
+                           on_implementations=on_implementations if bodies else None)
+    return system.with_properties(_scoped(system.properties, tr))
+
+
+def _scoped(properties: Sequence[Property], tr: Translator) -> list[Property]:
+    """Each property with Kind 2's ``scope``: the node it is written in (a callee's guarantee,
+    mode, assumption or check: the callee; the translation names the analysis's top node)."""
+    out = []
+    for p in properties:
+        info = tr.prop_info.get(p.name)
+        inst = tr.insts.get(info.prefix) if info is not None else None
+        out.append(p if inst is None else attrs.evolve(p, scope=user_name(inst.node.name)))
+    return out
 
 
 def check_call_depth(checked: Checked, main: str, abstract: frozenset[str] = frozenset()) -> None:

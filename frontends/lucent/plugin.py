@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kinduct.kernel.contracts import ContractSystem
-from kinduct.kernel.frontend import Frontend, LoadOptions
+from kinduct.kernel.frontend import Frontend, LoadOptions, SourceFormula
 from kinduct.kernel.hookspecs import hookimpl
 from kinduct.kernel.system import TransitionSystem
+
+if TYPE_CHECKING:
+    from pysmt.fnode import FNode
 
 
 class LucentFrontend(Frontend):
@@ -22,6 +26,10 @@ class LucentFrontend(Frontend):
     def load_analyses(self, path: Path, options: LoadOptions) -> list[TransitionSystem]:
         from kinduct.frontends.lucent.pipeline import load_systems
         return load_systems(path, options)
+
+    def source_formula(self, system: TransitionSystem, formula: FNode) -> SourceFormula | None:
+        from kinduct.frontends.lucent.trace.invariants import source_formula
+        return source_formula(system, formula)
 
 
 @hookimpl

@@ -77,3 +77,25 @@ def test_ijson_prints_a_verdict_when_it_is_known_not_at_the_end():
     assert falsified, [o for _, o in seen]
     assert seen[-1][0] - falsified[0] > 3.0, [(round(t - seen[0][0], 2), o["objectType"])
                                              for t, o in seen]
+
+
+def test_the_watchdogs_fallback_report_in_xml_and_in_lines():
+    """The report the watchdog prints when it ends a starved run, in ``-xml`` (one Results
+    document) and ``-ijson`` (one object per line) form."""
+    from kinduct.kernel.fallback import PartialReport
+    from kinduct.kernel.runner import ProgressEvent
+    from kinduct.kernel.verdict import Answer, Verdict
+    from tests.kernel.test_bounds import evens
+
+    xml: list[str] = []
+    PartialReport([evens()], [], True, 5.0, 1.2, xml.append, xml=True)(
+        ProgressEvent("reached", "bmc", k=7, properties=("P",)))
+    root = ElementTree.fromstring(xml[-1])
+    (prop,) = root.iter("Property")
+    assert prop.findtext("Answer") == "unknown" and prop.findtext("TrueFor") == "7"
+    lines: list[str] = []
+    PartialReport([evens()], [], True, 5.0, 1.2, lines.append, lines=True)(
+        ProgressEvent("verdict", "kind", Verdict("P", Answer.VALID, engine="kind", k=2)))
+    objects = [json.loads(line) for line in lines[-1].splitlines()]
+    assert [o["objectType"] for o in objects] == ["analysisStart", "property", "analysisStop", "log"]
+    assert objects[1]["answer"]["value"] == "valid"

@@ -128,10 +128,12 @@ class Row:
 
 @attrs.frozen
 class Inputs:
-    """What an input file gives: typed inputs per step, and the other values per step."""
+    """What an input file gives: typed inputs per step, and the other values per step;
+    ``with_outputs``: the file gives the outputs asked for too, and ``steps`` holds them."""
 
     steps: tuple[Mapping[str, Any], ...]
     others: tuple[Mapping[str, Any], ...]
+    with_outputs: bool = False
 
 
 class _Source:
@@ -289,10 +291,13 @@ def _from_csv(src: _Source) -> list[Row]:
 
 
 def read_inputs(path: Path, text: str, node_name: str, inputs: Sequence[str],
-                types: Mapping[str, T], steps: int | None = None) -> Inputs:
+                types: Mapping[str, T], steps: int | None = None,
+                outputs: Sequence[str] = ()) -> Inputs:
     """The typed inputs (``inputs``, of ``types``) of node ``node_name`` at every step of the
     file ``path`` (its ``text``), the first ``steps`` of them when given; an input-less node
-    runs ``steps`` steps beyond the file's too."""
+    runs ``steps`` steps beyond the file's too.  ``outputs``: names the file may give too
+    (a recorded run's outputs); when some step gives one of them, every step must give them
+    all, and they are typed beside the inputs."""
     if text.startswith("\ufeff"):  # a byte-order mark: whitespace to JSON, columns kept
         text = " " + text[1:]
     src = _Source(path, text)
@@ -311,17 +316,23 @@ def read_inputs(path: Path, text: str, node_name: str, inputs: Sequence[str],
             raise src.error(f"the file gives {len(rows)} step(s) of inputs; --steps asks for "
                             f"{steps}", *locate(text, ()))
         rows = rows[:steps] + [Row() for _ in range(steps - len(rows))]
+    with_outputs = any(_cell(row, n, types[n]) is not None for row in rows for n in outputs)
+    names = [(n, "input") for n in inputs] + [(n, "output") for n in outputs if with_outputs]
     typed: list[dict[str, Any]] = []
     for k, row in enumerate(rows):
         step = {}
-        for name in inputs:
-            cell = row.cells.get(name) or _flattened(row.cells, name, types[name])
+        for name, what in names:
+            cell = _cell(row, name, types[name])
             if cell is None:
-                raise src.error(f"step {k}: no value for input '{name}'", row.line, row.column)
-            step[name] = _typed(src, cell, types[name], f"step {k}, input '{name}'")
+                raise src.error(f"step {k}: no value for {what} '{name}'", row.line, row.column)
+            step[name] = _typed(src, cell, types[name], f"step {k}, {what} '{name}'")
         typed.append(step)
     others = tuple({n: c.value for n, c in row.cells.items() if n not in types} for row in rows)
-    return Inputs(tuple(typed), others)
+    return Inputs(tuple(typed), others, with_outputs)
+
+
+def _cell(row: Row, name: str, t: T) -> Cell | None:
+    return row.cells.get(name) or _flattened(row.cells, name, t)
 
 
 def _flattened(cells: Mapping[str, Cell], name: str, t: T) -> Cell | None:

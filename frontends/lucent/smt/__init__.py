@@ -25,4 +25,6 @@ Rule: may import ``core/`` only; never ``sim/``.
 - ``obligations``: Kind 2's names for generated obligations.
 - ``elements``: model elements (IVC/MCS) and their activation literals.
 - ``fastenv``: the PySMT environment of a translation (a faster type check of new terms).
+- ``meanings``: what the translation's state variables mean in Lucent (for printing
+  invariants).
 """

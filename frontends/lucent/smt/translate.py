@@ -53,6 +53,7 @@ from kinduct.frontends.lucent.smt import (
     contracts,
     domains,
     expressions,
+    meanings,
     recursive,
     refine,
     symarrays,
@@ -99,6 +100,7 @@ class Translator:
         self.b = SystemBuilder(main, FastEnvironment())
         self.mgr = self.b.mgr
         self.first = self.b.first_step_flag(naming.FIRST)
+        meanings.first_step(self.b, self.first)
         self.step_var = None
         self.consts: dict[str, STerm] = {}
         self.prop_info: dict[str, PropInfo] = {}
@@ -218,6 +220,7 @@ class Translator:
             term = self.state(naming.constant(name), t, enum_range=True)
             for leaf in leaves(term):
                 self.b.update(leaf, leaf)
+            meanings.describe(self.b, term, name, t)
             self.consts[name] = term
             ref = self.checked.const_refinements.get(name)
             if ref:
@@ -240,6 +243,7 @@ class Translator:
         env: dict[str, STerm] = {}
         for n in node.inputs:
             env[n] = self.interface_input(n, node.types[n], n in node.const_inputs)
+            meanings.describe(self.b, env[n], n, node.types[n])
         inputs = tuple(x for n in node.inputs for x in leaves(env[n]))
         inst = Inst(self, node, "", env, top=True)
         inst.translate()
@@ -337,6 +341,7 @@ class Inst:
         for n in node.outputs + node.locals + node.ghosts:
             self.env[n] = tr.state(self.prefix + n, node.types[n],
                                    enum_range=abstract or n not in defined)
+            self.describe(n)
         sofar = self.env[node.sofar] if node.sofar else None
         symarrays.declare_sizes(self)
 
@@ -450,6 +455,7 @@ class Inst:
             memory = tr.memories.get(arg)
             if memory is None:
                 memory = tr.state(naming.pre_memory(self.prefix, e.arg.name), e.ty, enum_range=True)
+                self.describe(e.arg.name, pre=True, term=memory)
                 tr.b.update(memory, arg)
                 tr.memories[arg] = memory
             if getattr(e, "guarded", False):
@@ -458,7 +464,30 @@ class Inst:
         var = self.fresh(e.uid, e.ty)
         for v, a in zip(leaves(var), leaves(arg), strict=True):
             tr.b.update(v, a)
+        text = meanings.expression(e.arg, self.readable()) if self.top else None
+        if text is not None:
+            meanings.describe(tr.b, var, f"(pre {text})", e.ty)
         return var
+
+    def describe(self, n: str, pre: bool = False, term: STerm | None = None) -> None:
+        """Record what the stream ``n`` (``pre n``'s memory ``term`` with ``pre``) means in
+        Lucent: a stream the main node declares by its name; an instance's, a contract's
+        ghost or a generated one by its qualified name, not readable (:mod:`.meanings`)."""
+        node = self.node
+        name = n if self.top else self.prefix + n
+        readable = self.top and n in self.readable()
+        what = "whether every assumption has held so far, in" if n == node.sofar else \
+            "a ghost stream of the contract of" if n in node.ghosts else \
+            "a stream of the instance of" if not self.top else "a stream kinduct generates in"
+        note = None if readable else f"{name}: {what} {node.name}" + \
+            ("" if self.top else f" at {self.prefix[:-1]}")
+        meanings.describe(self.tr.b, self.env[n] if term is None else term, name,
+                          self.node.types[n], readable, note, pre)
+
+    def readable(self) -> set[str]:
+        """The streams the node declares (inputs, outputs, locals), which its body reads."""
+        decl = self.node.decl
+        return {p.name for p in decl.inputs + decl.outputs + decl.locals} - set(self.node.ghosts)
 
     def fresh(self, name: str, t: T) -> STerm:
         return self.tr.state(self.prefix + name, t, enum_range=True)
@@ -503,6 +532,8 @@ class Inst:
             var = tr.state(prefix + n, callee.types[n])
             tr.assume(self.equal(var, a))
             env[n] = var
+            meanings.describe(tr.b, var, prefix + n, callee.types[n], False,
+                              f"{prefix + n}: input {n} of the instance of {callee.name} at {e.site}")
         restart = getattr(e, "restart", None)
         inst = Inst(tr, callee, prefix, env, site=(self, clock_of(e)),
                      restart=None if restart is None else self.expr(restart))

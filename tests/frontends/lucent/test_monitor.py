@@ -193,3 +193,25 @@ def _help(command: str) -> tuple[int, str, str]:
         except SystemExit as stop:
             code = int(stop.code or 0)
     return code, out.getvalue(), ""
+
+
+def test_malformed_traces_are_located_input_errors(tmp_path):
+    """A trace that is no run (``{"steps": 6}``, ``[1,2,3]``, an empty list, a missing input,
+    a wrong type, an output missing at one step) is exit 3 with file:line:col and a caret,
+    never "every guarantee held"."""
+    cases = {
+        "columns.json": ('{"steps": 6}', "columns.json:1:11:"),
+        "numbers.json": ("[1,2,3]", "numbers.json:1:2:"),
+        "empty.json": ("[]", "empty.json:1:1:"),
+        "missing.json": ('[{"up": true, "x": 1},\n {"x": 1}]', "missing.json:2:2:"),
+        "typed.json": ('[{"up": true,\n  "x": "seven"}]', "typed.json:2:8:"),
+        "partial.json": ('[{"up": true, "x": 1, "c": 1},\n {"up": true, "x": 1}]', "partial.json:2:2:"),
+        "short.csv": ("up,x\ntrue,1\nfalse,one\n", "short.csv:3:7:"),
+    }
+    for name, (text, where) in cases.items():
+        path = tmp_path / name
+        path.write_text(text)
+        code, out, err = cli("monitor", ACC, "--trace", path)
+        assert code == 3, (name, code, out, err)
+        assert where in err and "^" in err and "Traceback" not in err, (name, err)
+        assert "held" not in out, (name, out)

@@ -1,0 +1,104 @@
+"""What the translation's state variables mean in Lucent: the record the translation keeps in
+``TransitionSystem.source_terms`` (:class:`~kinduct.kernel.system.SourceTerm`), so that an
+invariant over the variables can be printed in Lucent (:mod:`kinduct.frontends.lucent.trace.invariants`).
+
+Recorded: the main node's streams by name (``x``, ``r.f``, ``a[2]``), the memory of ``pre x``
+as ``pre x``, the first-step flag as ``(true -> false)``, global constants by name (all
+readable in the main node); an instance's streams and memories by their qualified names
+(``Callee[L9C8].x``, ``pre Callee[L9C8].x``: not readable there); the memory of ``pre`` of
+a scalar expression of the main node's declared streams as ``(pre (e))``
+(:func:`expression`).  Streams of types whose leaves have no Lucent path (tuples, datatypes,
+maps, symbolic arrays, collections, machine integers) and every other variable (a division's
+quotient, a ``pre`` of another expression, an unguarded ``pre``'s first value, ...) are not
+recorded: a formula over them stays in SMT-LIB.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+from fractions import Fraction
+
+from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core.types import T, leaves
+from kinduct.frontends.lucent.smt.inst_api import STerm
+from kinduct.kernel.system import SourceTerm, SystemBuilder
+
+#: The scalar kinds a recorded leaf may have (their SMT sorts are Bool, Int, Real).
+_SCALARS = ("bool", "int", "real", "enum")
+
+
+def _paths(name: str, t: T) -> Iterator[tuple[str, T]] | None:
+    """The Lucent paths of ``t``'s scalar leaves in ``types.assemble``'s order (records and
+    arrays of scalars), or None when some leaf has none."""
+    out: list[tuple[str, T]] = []
+
+    def walk(text: str, lt: T) -> bool:
+        if lt.kind == "record":
+            return all(walk(f"{text}.{f}", ft) for f, ft in lt.items)
+        if lt.kind == "array":
+            return all(walk(f"{text}[{i}]", lt.items[0]) for i in range(lt.size))
+        if lt.kind in _SCALARS:
+            out.append((text, lt))
+            return True
+        return False
+    return iter(out) if walk(name, t) else None
+
+
+def describe(builder: SystemBuilder, term: STerm, name: str, t: T, readable: bool = True,
+             note: str | None = None, pre: bool = False) -> None:
+    """Record that the leaves of ``term`` (the terms of stream ``name``, of type ``t``) mean
+    ``name``'s leaves (``pre name``'s with ``pre``); nothing when a leaf has no Lucent path."""
+    paths = _paths(name, t)
+    if paths is None:
+        return
+    terms = leaves(term)
+    named = list(paths)
+    if len(named) != len(terms):
+        return
+    for (text, lt), leaf in zip(named, terms, strict=True):
+        values = tuple(lt.items) if lt.kind == "enum" else ()
+        builder.source_terms[leaf] = SourceTerm(f"(pre {text})" if pre else text, readable,
+                                                values, note)
+
+
+def first_step(builder: SystemBuilder, flag: STerm) -> None:
+    """The first-step flag: true at step 0 only, Lucent's ``true -> false``."""
+    builder.source_terms[flag] = SourceTerm("(true -> false)")
+
+
+#: The operators :func:`expression` writes as they are (Lucent's own, none of them lazy).
+_OPERATORS = frozenset(("or", "xor", "and", "=>", "=", "<>", "<", "<=", ">", ">=", "+", "-", "*",
+                        "/", "div", "mod", "->"))
+
+
+def expression(e: A.Expr, names: Collection[str]) -> str | None:
+    """``e`` as Lucent text, parenthesised, when it reads only ``names`` (streams the main node
+    declares) with literals and the operators of Booleans, integers and reals (``pre``, ``->``
+    and ``if`` included); None for anything else (a constant, a call, a machine integer, a
+    lazy operator, ...), which is then not named."""
+    if e.ty is None or e.ty.kind not in ("bool", "int", "real"):
+        return None
+    if isinstance(e, A.Var):
+        return e.name if e.name in names else None
+    if isinstance(e, A.Lit):
+        if e.kind == "bool":
+            return "true" if e.value else "false"
+        if e.kind == "int":
+            return str(e.value) if int(e.value) >= 0 else f"(- {-int(e.value)})"
+        value = Fraction(e.value)
+        text = f"{abs(value.numerator)}.0" if value.denominator == 1 else \
+            f"({abs(value.numerator)}.0 / {value.denominator}.0)"
+        return text if value >= 0 else f"(- {text})"
+    if isinstance(e, A.Unop) and e.op in ("not", "neg", "pre", "to_real"):
+        arg = expression(e.arg, names)
+        word = {"not": "not", "neg": "-", "pre": "pre", "to_real": "real"}[e.op]
+        return None if arg is None else f"({word} {arg})"
+    if isinstance(e, A.Binop) and e.op in _OPERATORS:
+        left, right = expression(e.left, names), expression(e.right, names)
+        return None if left is None or right is None else f"({left} {e.op} {right})"
+    if isinstance(e, A.Ite) and not e.lazy:
+        parts = [expression(x, names) for x in (e.cond, e.then, e.orelse)]
+        if any(p is None for p in parts):
+            return None
+        return f"(if {parts[0]} then {parts[1]} else {parts[2]})"
+    return None

@@ -1,0 +1,135 @@
+"""``kinduct check --print-invariants`` (Kind 2's ``--print_invs``): a valid property's
+invariant in Lucent syntax.  The printed text is put back into the model as ``check``
+statements and kinduct proves each valid, so the test does not trust the printer: a wrong
+name (``%first`` as anything but the first step, ``pre n`` as ``n``, an enumeration's
+constant by a wrong index, a real as an integer) gives a check that fails or does not parse.
+The JSON keeps the SMT-LIB invariant and adds the Lucent text beside it."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+from kinduct.kernel.cli import main
+from tests.frontends.lucent.helpers import LUCENT
+
+#: Streams of the main node only, with ``pre`` (of a stream, of an expression), ``->``, an
+#: enumeration, reals and a record.
+MODEL = """\
+type Color = enum { Red, Green, Blue };
+type P = struct { x : int; y : real };
+node Top (up : bool; dx : real) returns (n : int; c : Color; s : real; p : P);
+var d : int; b : bool;
+let
+  n = 0 -> if up then pre n + 1 else pre n;
+  d = 0 -> pre n;
+  c = Red -> if pre c = Red then Green else if pre c = Green then Blue else Red;
+  s = 0.0 -> if dx > 0.0 then pre s + dx else pre s;
+  p = P { x = n; y = s };
+  b = true -> pre (n >= 0 and s >= 0.0);
+  check n >= 0;
+  check d <= n;
+  check c = Blue => (false -> pre c = Green);
+  check s >= 0.0;
+  check p.x >= 0 and p.y >= 0.0;
+  check b;
+--INVARIANTS
+tel
+"""
+
+#: A stream of a node instance: named by its call site, with a note, never invented.
+CALLS = """\
+node C (x : bool) returns (n : int);
+let
+  n = 0 -> if x then pre n + 1 else pre n;
+tel
+node Top (x : bool) returns (m : int);
+let
+  m = C(x);
+  check m >= 0;
+tel
+"""
+
+
+def cli(*args: object) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(a) for a in args])
+    return code, out.getvalue(), err.getvalue()
+
+
+def properties(out: str) -> list[dict]:
+    return [o for o in json.loads(out) if o.get("objectType") == "property"]
+
+
+def test_printed_invariants_are_proved_valid_back_in_the_model(tmp_path: Path) -> None:
+    model = tmp_path / "top.lus"
+    model.write_text(MODEL)
+    printed: list[str] = []
+    for engine in ("ic3", "chc"):
+        code, out, err = cli("check", model, "--json", "--engine", engine, "--timeout", "30")
+        for p in properties(out):
+            if p["answer"]["value"] == "valid" and "invariant" in p:
+                assert isinstance(p["invariant"], str)  # the SMT-LIB text, as before
+                assert "sourceInvariant" in p, p
+                printed.append(p["sourceInvariant"])
+    joined = " ".join(printed)
+    # the names the translation records were used (the test is not vacuous)
+    assert "(pre n)" in joined and "(true -> false)" in joined, printed
+    assert any(c in joined for c in ("Red", "Green", "Blue")), printed
+    assert "0.0" in joined and "(pre ((n >= 0) and (s >= 0.0)))" in joined, printed
+    checks = "\n".join(f"  check {text};" for text in dict.fromkeys(printed))
+    back = tmp_path / "back.lus"
+    back.write_text(MODEL.replace("--INVARIANTS", checks))
+    code, out, err = cli("check", back, "--json", "--timeout", "60")
+    verdicts = {p["name"]: p["answer"]["value"] for p in properties(out)}
+    assert len(verdicts) == 6 + len(dict.fromkeys(printed)), (verdicts, err)
+    assert set(verdicts.values()) == {"valid"}, verdicts
+
+
+def test_a_wrong_name_would_be_caught(tmp_path: Path) -> None:
+    """The check the previous test relies on fails for a false invariant of the same shape
+    (``pre n`` read as ``n`` one step on: ``n <= pre n`` is not invariant)."""
+    model = tmp_path / "top.lus"
+    model.write_text(MODEL.replace("--INVARIANTS", "  check (true -> false) or (n <= (pre n));"))
+    code, out, err = cli("check", model, "--json", "--timeout", "60")
+    assert code == 40, err
+    assert "falsifiable" in [p["answer"]["value"] for p in properties(out)]
+
+
+def test_an_instance_stream_is_named_by_its_call_site_with_a_note(tmp_path: Path) -> None:
+    model = tmp_path / "calls.lus"
+    model.write_text(CALLS)
+    code, out, err = cli("check", model, "--engine", "ic3", "--print-invariants", "--timeout", "30")
+    assert code == 0, err
+    (line,) = [x for x in out.splitlines() if x.startswith("invariant for m >= 0")]
+    assert "%" not in line and "C[L7C7].n" in line, line
+    assert "  -- C[L7C7].n: a stream of the instance of C at C[L7C7]" in out, out
+    code, out, err = cli("check", model, "--engine", "ic3", "--timeout", "30")
+    assert "invariant for" not in out
+
+
+def test_what_has_no_lucent_name_stays_smt_lib_with_a_note(tmp_path: Path) -> None:
+    """A bounded property's step counter has no Lucent name: the SMT-LIB invariant (of the
+    unreachable target) is printed, and why."""
+    model = tmp_path / "bounded.lus"
+    model.write_text("node Top (up : bool) returns (n : int);\nlet\n"
+                     "  n = 0 -> if up then pre n + 1 else pre n;\n"
+                     "  check reachable n = 10 within 5;\ntel\n")
+    code, out, err = cli("check", model, "--engine", "ic3", "--print-invariants", "--timeout", "30")
+    (line,) = [x for x in out.splitlines() if x.startswith("invariant for")]
+    assert "(SMT-LIB)" in line and "%step" in line, out
+    assert "has no Lucent name" in out, out
+
+
+def test_a_contracts_ghost_is_named_with_a_note(tmp_path: Path) -> None:
+    """A ghost stream (and the generated "assumptions held so far") is no stream the body can
+    read: named with a note, never printed as a plain name of the node."""
+    model = LUCENT / "ghost_contract.lus"
+    code, out, err = cli("check", model, "--engine", "ic3", "--print-invariants", "--timeout", "30")
+    assert code == 0, err
+    notes = [x for x in out.splitlines() if x.startswith("  -- ")]
+    assert any("once: a ghost stream of the contract of Trigger" in x for x in notes), out
+    assert all("%sofar" not in x or "every assumption has held so far" in x for x in notes), out
