@@ -3,14 +3,22 @@
 invariant over the variables can be printed in Lucent (:mod:`kinduct.frontends.lucent.trace.invariants`).
 
 Recorded: the main node's streams by name (``x``, ``r.f``, ``a[2]``), the memory of ``pre x``
-as ``pre x``, the first-step flag as ``(true -> false)``, global constants by name (all
+as ``(0 -> pre x)``, the first-step flag as ``(true -> false)``, global constants by name (all
 readable in the main node); an instance's streams and memories by their qualified names
-(``Callee[L9C8].x``, ``pre Callee[L9C8].x``: not readable there); the memory of ``pre`` of
-a scalar expression of the main node's declared streams as ``(pre (e))``
-(:func:`expression`).  Streams of types whose leaves have no Lucent path (tuples, datatypes,
-maps, symbolic arrays, collections, machine integers) and every other variable (a division's
-quotient, a ``pre`` of another expression, an unguarded ``pre``'s first value, ...) are not
-recorded: a formula over them stays in SMT-LIB.
+(``Callee[L9C8].x``, ``(0 -> pre Callee[L9C8].x)``: not readable there); the memory of
+``pre`` of a scalar expression of the main node's declared streams as ``(0 -> pre (e))``
+(:func:`expression`).
+
+A memory is written with a value of its type at the first step (:func:`memory`): there the
+translation's memory is unconstrained, so an invariant holds for every value it may have, the
+one written included; a bare ``pre x`` would not do, as each occurrence of an unguarded
+``pre x`` is arbitrary on its own at the first step (Kind 2's semantics), and an invariant
+that reads the memory twice (``pre x = 0 => 0 <= pre x``) would not hold of two of them.
+
+Streams of types whose leaves have no Lucent path (tuples, datatypes, maps, symbolic arrays,
+collections, machine integers) and every other variable (a division's quotient, a ``pre`` of
+another expression, an unguarded ``pre``'s first value, ...) are not recorded: a formula over
+them stays in SMT-LIB.
 """
 
 from __future__ import annotations
@@ -47,7 +55,8 @@ def _paths(name: str, t: T) -> Iterator[tuple[str, T]] | None:
 def describe(builder: SystemBuilder, term: STerm, name: str, t: T, readable: bool = True,
              note: str | None = None, pre: bool = False) -> None:
     """Record that the leaves of ``term`` (the terms of stream ``name``, of type ``t``) mean
-    ``name``'s leaves (``pre name``'s with ``pre``); nothing when a leaf has no Lucent path."""
+    ``name``'s leaves (the memory of ``pre name``'s with ``pre``, :func:`memory`); nothing
+    when a leaf has no Lucent path."""
     paths = _paths(name, t)
     if paths is None:
         return
@@ -57,8 +66,17 @@ def describe(builder: SystemBuilder, term: STerm, name: str, t: T, readable: boo
         return
     for (text, lt), leaf in zip(named, terms, strict=True):
         values = tuple(lt.items) if lt.kind == "enum" else ()
-        builder.source_terms[leaf] = SourceTerm(f"(pre {text})" if pre else text, readable,
+        builder.source_terms[leaf] = SourceTerm(memory(text, lt) if pre else text, readable,
                                                 values, note)
+
+
+def memory(text: str, t: T) -> str:
+    """The memory of ``pre text`` (of scalar type ``t``): ``(v -> pre text)``, ``v`` a value of
+    ``t`` (what it holds at the first step does not matter, see the module's docstring)."""
+    first = {"bool": "false", "int": "0", "real": "0.0"}.get(t.kind)
+    if t.kind == "enum":
+        first = t.items[0]
+    return f"({first} -> pre {text})"
 
 
 def first_step(builder: SystemBuilder, flag: STerm) -> None:

@@ -466,7 +466,7 @@ class Inst:
             tr.b.update(v, a)
         text = meanings.expression(e.arg, self.readable()) if self.top else None
         if text is not None:
-            meanings.describe(tr.b, var, f"(pre {text})", e.ty)
+            meanings.describe(tr.b, var, text, e.ty, pre=True)
         return var
 
     def describe(self, n: str, pre: bool = False, term: STerm | None = None) -> None:
