@@ -111,8 +111,6 @@ class _Printer:
         if kind == op.ITE:
             c, a, b = (self.text(x) for x in args)
             return f"(if {c} then {a} else {b})"
-        if kind == op.XOR:
-            return f"({self.text(args[0])} xor {self.text(args[1])})"
         if kind == op.TOREAL:
             return f"(real {self.text(args[0])})"
         raise Unprintable(f"no Lucent text for the operator {op.op_to_str(kind)}")
