@@ -241,14 +241,14 @@ def compare(outcome: Outcome) -> None:
 
 
 def run_model(k: int, seed: int, timeout: float, workdir: Path, files: list[Path],
-              flags: list[str]) -> Outcome:
+              flags: list[str], arraydefs: bool = False) -> Outcome:
     """Model ``k``: generated, or the ``k``-th of ``files``; ``flags`` (``compositional``,
     ``modular``) are given to both tools."""
     if files:
         path = files[k]
         text = path.read_text()
     else:
-        text = generate(seed * 100_000 + k)
+        text = generate(seed * 100_000 + k, arraydefs)
         path = workdir / f"m{k:04d}.lus"
         path.write_text(text)
     wall = timeout + 15
@@ -283,6 +283,8 @@ def main() -> int:
     ap.add_argument("--list-unmatched", action="store_true",
                     help="also list the properties only one tool names")
     ap.add_argument("--json", type=Path, help="write every row as JSON")
+    ap.add_argument("--arraydefs", action="store_true", help="generated models also define "
+                    "an array element by element by node calls")
     ap.add_argument("--files", type=Path, nargs="+", default=[],
                     help="compare on these models instead of generated ones")
     ap.add_argument("--flags", default="", help="comma-separated: compositional, modular "
@@ -295,7 +297,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             outcomes = list(pool.map(
-                lambda k: run_model(k, args.seed, args.timeout, Path(tmp), args.files, flags),
+                lambda k: run_model(k, args.seed, args.timeout, Path(tmp), args.files, flags,
+                                    args.arraydefs),
                 range(args.first, args.first + args.models)))
     elapsed = time.monotonic() - start
     counts: Counter[str] = Counter()

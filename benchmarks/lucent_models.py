@@ -45,8 +45,9 @@ class Scope:
 class Gen:
     """One model's random choices."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, arraydefs: bool = False) -> None:
         self.rng = random.Random(seed)
+        self.arraydefs = arraydefs
 
     # -- expressions -----------------------------------------------------------------------
     def lit(self, ty: str) -> str:
@@ -247,6 +248,21 @@ class Gen:
             decls.append("arr: int^3")
             eqs.append(f"  arr = [{self.expr(INT, sc, 1)}, {self.leaf(INT, sc)}, s];")
             sc.arrays.append("arr")
+        # an array defined element by element by a helper's calls (one instance per element),
+        # and a property comparing an element with a call of its own on the same arguments
+        calls = [h for h in helpers if h.outputs == [INT]]
+        checks: list[str] = []
+        if self.arraydefs and calls:
+            h = r.choice(calls)
+            args = ["(if a[kk] >= 0 then a[kk] else - a[kk])" if j == 0 else
+                    "(a[kk] + x)" if t == INT else self.expr(t, sc, 1)
+                    for j, t in enumerate(h.inputs)]
+            decls.append("ad: int^3")
+            eqs.append(f"  ad[kk] = {h.name}({', '.join(args)});")
+            j = r.randint(0, 2)
+            same = ", ".join(arg.replace("kk", str(j)) for arg in args)
+            checks.append(f"  check \"pad\" ad[{j}] = {h.name}({same});")
+            sc.arrays.append("ad")
         # a counter and a saturating counter
         bound = r.randint(1, 4)
         decls += ["n: int", "m: int"]
@@ -272,6 +288,7 @@ class Gen:
         sc.names[INT] += ["o", "fb"]
         for k in range(r.randint(3, 6)):
             props.append(self.prop(k, sc, bound))
+        props += checks
         top = ["node Top(x, w: int; s: Small; b, c: bool; v, u: real; a: int^3; i: int) "
                "returns (o: int);", f"var {'; '.join(decls)};", "let", *eqs, *props, "tel"]
         parts.append("\n".join(top))
@@ -311,9 +328,12 @@ class Gen:
                 f"(0 -> pre ({e1} mod {d})) = (0 -> pre ({e1} mod {d}));")
 
 
-def generate(seed: int) -> str:
-    """The text of the model numbered ``seed`` (the same text for the same seed)."""
-    return Gen(seed).model()
+def generate(seed: int, arraydefs: bool = False) -> str:
+    """The text of the model numbered ``seed`` (the same text for the same seed);
+    ``arraydefs`` adds an array defined element by element by node calls (``ad[kk] = H(…)``)
+    and a property comparing one element with its own call (off: the models of the runs
+    reported in the note stay what they were)."""
+    return Gen(seed, arraydefs).model()
 
 
 if __name__ == "__main__":
