@@ -475,6 +475,8 @@ class Inst:
         Lucent: a stream the main node declares by its name; an instance's, a contract's
         ghost or a generated one by its qualified name, not readable (:mod:`.meanings`)."""
         node = self.node
+        if n not in node.types:  # a stream the checker generated untyped here: no meaning
+            return
         name = n if self.top else self.prefix + n
         readable = self.top and n in self.readable
         what = "whether every assumption has held so far, in" if n == node.sofar else \
