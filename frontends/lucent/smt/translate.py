@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
 from fractions import Fraction
+from functools import cached_property
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
@@ -464,7 +465,7 @@ class Inst:
         var = self.fresh(e.uid, e.ty)
         for v, a in zip(leaves(var), leaves(arg), strict=True):
             tr.b.update(v, a)
-        text = meanings.expression(e.arg, self.readable()) if self.top else None
+        text = meanings.expression(e.arg, self.readable) if self.top else None
         if text is not None:
             meanings.describe(tr.b, var, text, e.ty, pre=True)
         return var
@@ -477,7 +478,7 @@ class Inst:
         if n not in node.types:  # a stream the checker generated untyped here: no meaning
             return
         name = n if self.top else self.prefix + n
-        readable = self.top and n in self.readable()
+        readable = self.top and n in self.readable
         what = "whether every assumption has held so far, in" if n == node.sofar else \
             "a ghost stream of the contract of" if n in node.ghosts else \
             "a stream of the instance of" if not self.top else "a stream kinduct generates in"
@@ -486,10 +487,12 @@ class Inst:
         meanings.describe(self.tr.b, self.env[n] if term is None else term, name,
                           self.node.types[n], readable, note, pre)
 
-    def readable(self) -> set[str]:
+    @cached_property
+    def readable(self) -> frozenset[str]:
         """The streams the node declares (inputs, outputs, locals), which its body reads."""
         decl = self.node.decl
-        return {p.name for p in decl.inputs + decl.outputs + decl.locals} - set(self.node.ghosts)
+        return frozenset({p.name for p in decl.inputs + decl.outputs + decl.locals}
+                         - set(self.node.ghosts))
 
     def fresh(self, name: str, t: T) -> STerm:
         return self.tr.state(self.prefix + name, t, enum_range=True)

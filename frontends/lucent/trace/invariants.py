@@ -6,7 +6,7 @@ Variables are named by what the translation recorded they mean
 naming a variable with no such record is not printed (``SourceFormula.text`` is None, a note
 says which), rather than printed with an invented name.  Every operator is written with
 parentheses around it, so no precedence is relied on: Booleans (``and``, ``or``, ``not``,
-``=>``, ``xor``), ``=``, orders, arithmetic over integers and reals (reals with a decimal
+``=>``), ``=``, orders, arithmetic over integers and reals (reals with a decimal
 point, ``/``), ``div`` of integers, ``real`` of an integer, ``if c then a else b``, and an
 enumeration's variable compared with its constants by name (an order between it and an
 index, the translation's range, as the constants it admits).  Anything else (arrays, bit-vectors,
@@ -80,12 +80,12 @@ class _Printer:
             if term.values:
                 raise Unprintable(f"{term.text} is an enumeration read as a number")
             return term.text
-        if f.is_bool_constant():
+        if kind == op.BOOL_CONSTANT:
             return "true" if f.constant_value() else "false"
-        if f.is_int_constant():
+        if kind == op.INT_CONSTANT:
             v = f.constant_value()
             return f"(- {-v})" if v < 0 else str(v)
-        if f.is_real_constant():
+        if kind == op.REAL_CONSTANT:
             return _real(Fraction(f.constant_value()))
         if kind == op.NOT:
             return f"(not {self.text(args[0])})"
@@ -120,9 +120,9 @@ class _Printer:
         variables of the same enumeration, by the constants' names; None: no enumeration."""
         ta = self.terms.get(a) if a.is_symbol() else None
         tb = self.terms.get(b) if b.is_symbol() else None
-        if ta is not None and ta.values and b.is_int_constant():
+        if ta is not None and ta.values and _integer(b):
             return f"({ta.text} = {_constant(ta, b)})"
-        if tb is not None and tb.values and a.is_int_constant():
+        if tb is not None and tb.values and _integer(a):
             return f"({_constant(tb, a)} = {tb.text})"
         if ta is not None and tb is not None and ta.values and ta.values == tb.values:
             return f"({ta.text} = {tb.text})"
@@ -134,10 +134,10 @@ class _Printer:
         the variable), as the constants it admits: ``((c = Green) or (c = Blue))``."""
         ta = self.terms.get(a) if a.is_symbol() else None
         tb = self.terms.get(b) if b.is_symbol() else None
-        if ta is not None and ta.values and b.is_int_constant():
+        if ta is not None and ta.values and _integer(b):
             term, bound = ta, b.constant_value()
             admits = [i for i in range(len(ta.values)) if (i <= bound if kind == op.LE else i < bound)]
-        elif tb is not None and tb.values and a.is_int_constant():
+        elif tb is not None and tb.values and _integer(a):
             term, bound = tb, a.constant_value()
             admits = [i for i in range(len(tb.values)) if (bound <= i if kind == op.LE else bound < i)]
         else:
@@ -145,6 +145,11 @@ class _Printer:
         if not admits:
             return "false"
         return "(" + " or ".join(f"({term.text} = {term.values[i]})" for i in admits) + ")"
+
+
+def _integer(f: FNode) -> bool:
+    """Whether ``f`` is an integer constant (PySMT's own test raises on array constants)."""
+    return f.node_type() == op.INT_CONSTANT
 
 
 def _constant(term: SourceTerm, index: FNode) -> str:

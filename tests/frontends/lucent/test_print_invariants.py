@@ -159,3 +159,49 @@ def test_a_contracts_ghost_is_named_with_a_note(tmp_path: Path) -> None:
     notes = [x for x in out.splitlines() if x.startswith("  -- ")]
     assert any("once: a ghost stream of the contract of Trigger" in x for x in notes), out
     assert all("%sofar" not in x or "every assumption has held so far" in x for x in notes), out
+
+
+def test_the_printer_on_formulas_no_engine_gave_here() -> None:
+    """Operators Lucent lacks give a note, never a crash or invented text; the others print as
+    written by hand here (xor is PySMT's ``not (a = b)``; an enumeration's range is its
+    constants)."""
+    from pysmt.shortcuts import (
+        BV,
+        GE,
+        LE,
+        LT,
+        Array,
+        ArrayType,
+        Equals,
+        ForAll,
+        Int,
+        Ite,
+        Minus,
+        Select,
+        Symbol,
+        Times,
+        Xor,
+        get_env,
+    )
+    from pysmt.typing import BOOL, INT
+
+    from kinduct.frontends.lucent.trace.invariants import source_formula
+    from kinduct.kernel.system import SourceTerm, TransitionSystem
+
+    x, b, e = Symbol("inv.x", INT), Symbol("inv.b", BOOL), Symbol("inv.e", INT)
+    a = Symbol("inv.a", ArrayType(INT, INT))
+    terms = {x: SourceTerm("x"), b: SourceTerm("b"),
+             e: SourceTerm("C[L3C4].e", readable=False, values=("A", "B", "C"), note="e: in C")}
+    system = TransitionSystem(get_env(), (), (), (), Equals(x, x), Equals(x, x), source_terms=terms)
+    shown = {f: source_formula(system, f) for f in (
+        ForAll([x], GE(x, x)), Equals(Select(a, x), x), Equals(BV(3, 8), BV(3, 8)),
+        Xor(b, b), Ite(b, Times(Int(-2), x), Minus(x, Int(3))), LE(Int(1), e), LT(e, Int(0)),
+        Equals(e, Int(2)), Equals(Array(INT, Int(0)), a))}
+    texts = [(s.text, s.readable, s.notes) for s in shown.values()]
+    assert [t for t, _, _ in texts[:3]] == [None, None, None]
+    assert all(n for _, _, n in texts[:3])
+    assert texts[3] == ("(not (b = b))", True, ())
+    assert texts[4] == ("(if b then ((- 2) * x) else (x - 3))", True, ())
+    assert texts[5] == ("((C[L3C4].e = B) or (C[L3C4].e = C))", False, ("e: in C",))
+    assert texts[6][0] == "false" and texts[7][0] == "(C[L3C4].e = C)"
+    assert texts[8][0] is None
