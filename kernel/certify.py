@@ -15,6 +15,8 @@ queries of the scripts ``--certificates`` writes (:mod:`kinduct.kernel.certifica
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import Solver, SolverUnknown
@@ -41,15 +43,7 @@ def check_invariant(system: TransitionSystem, prop: Property, inv: FNode, solver
         ("consecution", mgr.And(inv, assumptions, system.trans, mgr.Not(inv_next))),
         ("safety", mgr.And(inv, assumptions, mgr.Not(goal))),
     )
-    for label, query in conditions:
-        solver.reset()
-        solver.add(query)
-        try:
-            if solver.check():
-                return f"{label} fails"
-        except SolverUnknown as exc:
-            return f"{label}: solver returned unknown ({exc})"
-    return None
+    return first_failure(solver, conditions)
 
 
 def certify(system: TransitionSystem, prop: Property, invariant_text: str, backend: str) -> str | None:
@@ -95,15 +89,7 @@ def check_proof(system: TransitionSystem, prop: Property, proof: Proof, phi: FNo
         *(differ(i, j) for i, j in proof.distinct if max(i, j) <= k), mgr.Not(ub.at(phi, k)))))
     conditions.append(("safety", mgr.And(phi, *system.assumptions,
                                          mgr.Not(prop.obligation(system.env)))))
-    for label, query in conditions:
-        solver.reset()
-        solver.add(query)
-        try:
-            if solver.check():
-                return f"{label} fails"
-        except SolverUnknown as exc:
-            return f"{label}: solver returned unknown ({exc})"
-    return None
+    return first_failure(solver, conditions)
 
 
 def certify_proof(system: TransitionSystem, prop: Property, proof: Proof,
@@ -120,3 +106,17 @@ def certify_proof(system: TransitionSystem, prop: Property, proof: Proof,
         return check_proof(system, prop, proof, phi, solver)
     finally:
         solver.close()
+
+
+def first_failure(solver: Solver, conditions: Sequence[tuple[str, FNode]]) -> str | None:
+    """The first of the (label, query) ``conditions`` that ``solver`` finds satisfiable (the
+    condition fails) or cannot decide, said in words; None when every query is unsat."""
+    for label, query in conditions:
+        solver.reset()
+        solver.add(query)
+        try:
+            if solver.check():
+                return f"{label} fails"
+        except SolverUnknown as exc:
+            return f"{label}: solver returned unknown ({exc})"
+    return None
