@@ -50,7 +50,7 @@ def test_shortcuts_formulas_work_with_every_engine(engine):
         trans=Equals(xn, Plus(x, Int(1))),
         properties=(kinduct.Property("nonneg", GE(x, Int(0))), kinduct.Property("small", LT(x, Int(3)))))
     # bmc never proves 'nonneg': it runs until the limit
-    report = kinduct.check(system, engine=engine, timeout=10 if engine == "bmc" else 60)
+    report = kinduct.check(system, engine=engine, timeout=4 if engine == "bmc" else 60)
     small = report["small"]
     if engine == "invgen":  # it only proves
         assert small.answer == "unknown"
