@@ -68,9 +68,11 @@ def unhandled(system: TransitionSystem, properties: Sequence[Property],
     :class:`~kinduct.kernel.errors.EngineRefusal` unless every state variable is Boolean, integer
     or real; one ``unknown`` per property when a formula quantifies (cubes, generalisation and
     projection are quantifier-free); nothing when it can work on ``system``."""
-    kinds = ("is_bool_type", "is_int_type", "is_real_type")
-    unsupported = [v for v in system.state_vars
-                   if not any(getattr(v.symbol_type(), k)() for k in kinds)]
+    def arithmetic(v: FNode) -> bool:
+        t = v.symbol_type()
+        return t.is_bool_type() or t.is_int_type() or t.is_real_type()
+
+    unsupported = [v for v in system.state_vars if not arithmetic(v)]
     if unsupported:
         raise EngineRefusal(f"{engine} handles Bool/Int/Real state, not "
                             f"{unsupported[0].symbol_type()}")

@@ -80,10 +80,8 @@ def elaborate(checker: Checker, stmt: A.ArrayDef, node: Node, scope: Scope) -> A
     for key in itertools.product(*(range(s) for s in sizes)):
         bound = {v: A.Lit(k, "int", pos=stmt.rhs.pos, ty=INT) for v, k in zip(stmt.indices, key,
                                                                              strict=True)}
-        before = len(node.calls)
-        raw[key] = scope.with_constants(bound).expect(stmt.rhs, t)
-        for call in node.calls[before:]:  # a call is an instance per element (as in Kind 2)
-            call.site = naming.element_site(call.site, key)
+        with naming.element_instances(node.calls, key):  # an instance per element, as Kind 2
+            raw[key] = scope.with_constants(bound).expect(stmt.rhs, t)
     elements = _Elements(checker, name, sizes, raw, pos)
     return _nest(shapes, [], elements.get)
 

@@ -93,12 +93,10 @@ def _expand(scope: Scope, q: A.Quant) -> A.Expr:
         sub = scope.with_constants({p.name: v for p, v in zip(q.params, values, strict=True)})
         conds: list[A.Expr] = [Refines(v, r, pos=q.pos, ty=BOOL)
                                for v, r in zip(values, refinements, strict=True) if r is not None]
-        before = len(scope.node.calls) if scope.node is not None else 0
-        conds += [sub.expect(p.pred, BOOL) for p in q.params if p.pred is not None]
-        body = sub.expect(q.body, BOOL)
-        if scope.node is not None:  # a call is an instance per value of the variables
-            for call in scope.node.calls[before:]:
-                call.site = naming.element_site(call.site, [v.value for v in values])
+        calls = scope.node.calls if scope.node is not None else []
+        with naming.element_instances(calls, [v.value for v in values]):  # one per value
+            conds += [sub.expect(p.pred, BOOL) for p in q.params if p.pred is not None]
+            body = sub.expect(q.body, BOOL)
         for c in reversed(conds):
             body = A.Binop("=>" if q.kind == "forall" else "and", c, body, pos=q.pos, ty=BOOL)
         instances.append(body)

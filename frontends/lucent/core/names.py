@@ -133,8 +133,13 @@ def field_choice(field: Any) -> str:
     return field.choice
 
 
-def element_site(site: str, key: Sequence[Any]) -> str:
-    """The site of a call checked once per element of an expansion (an array definition's
-    indices, a quantifier's values): ``n[L5C10][1]``, so that each element has an instance of
-    its own (the translation and the simulator name an instance's streams by its site)."""
-    return site + "".join(f"[{k}]" for k in key)
+@contextmanager
+def element_instances(calls: list[Any], key: Sequence[Any]) -> Iterator[None]:
+    """The calls appended to ``calls`` inside belong to one element of an expansion (an array
+    definition's indices, a quantifier's values): their sites get the key (``n[L5C10][1]``),
+    so that each element has an instance of its own (the translation and the simulator name
+    an instance's streams by its site)."""
+    before = len(calls)
+    yield
+    for call in calls[before:]:
+        call.site += "".join(f"[{k}]" for k in key)

@@ -140,6 +140,12 @@ class Model:
         return got
 
 
+def _analyses(objects: list[dict]) -> list[list[dict]]:
+    """The objects of each analysis (one per main node), from its ``analysisStart`` on."""
+    starts = [i for i, o in enumerate(objects) if o.get("objectType") == "analysisStart"]
+    return [objects[i:j] for i, j in zip(starts, [*starts[1:], len(objects)], strict=True)]
+
+
 def _valid(objects: list[dict]) -> list[str]:
     return [o["name"] for o in objects if o.get("objectType") == "property"
             and o["answer"]["value"] == "valid"]
@@ -217,8 +223,7 @@ def test_suite_cores_are_sufficient_and_minimal(path):
     code, objects = run_json(path, "--ivc", "true", timeout=300)
     if not _sets(objects, "ivc"):
         pytest.skip("nothing to analyse, no valid property, or no elements")
-    starts = [i for i, o in enumerate(objects) if o.get("objectType") == "analysisStart"]
-    blocks = [objects[i:j] for i, j in zip(starts, [*starts[1:], len(objects)], strict=True)]
+    blocks = _analyses(objects)
     for index, block in enumerate(blocks):  # one analysis per main node
         sets = _sets(block, "ivc")
         if not sets:
@@ -243,8 +248,7 @@ def test_suite_cut_sets_are_cuts_and_minimal(path):
     code, objects = run_json(path, "--enable", "MCS", timeout=300)
     if not _sets(objects, "mcs"):
         pytest.skip("nothing to analyse, no property a cut can break, or no elements")
-    starts = [i for i, o in enumerate(objects) if o.get("objectType") == "analysisStart"]
-    blocks = [objects[i:j] for i, j in zip(starts, [*starts[1:], len(objects)], strict=True)]
+    blocks = _analyses(objects)
     for index, block in enumerate(blocks):
         found = _sets(block, "mcs")
         if not found:
