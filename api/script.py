@@ -15,14 +15,11 @@ def _interrupted_during_start_up(_signum, _frame) -> None:
 
 
 def _version() -> int:
-    """``kinduct --version`` without loading the command line (or anything else)."""
-    import importlib.metadata
+    """``kinduct --version`` without loading the command line (or anything else: the version
+    is read as :mod:`kinduct.kernel.distributions` reads it, without ``importlib.metadata``)."""
+    from kinduct.kernel.distributions import version
 
-    try:
-        version = importlib.metadata.version("kinduct")
-    except importlib.metadata.PackageNotFoundError:
-        version = "0+unknown"
-    sys.stdout.write(f"kinduct {version}\n")
+    sys.stdout.write(f"kinduct {version('kinduct') or '0+unknown'}\n")
     return 0
 
 

@@ -372,12 +372,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    import importlib.metadata
+    from kinduct.kernel.distributions import version
 
-    try:
-        return importlib.metadata.version("kinduct")
-    except importlib.metadata.PackageNotFoundError:
-        return "0+unknown"
+    return version("kinduct") or "0+unknown"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

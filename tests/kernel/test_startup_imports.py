@@ -57,16 +57,19 @@ def test_a_run_on_z3_loads_no_cvc5():
 
 
 def test_the_console_script_answers_version_without_the_command_line():
-    """``kinduct --version`` (the console script) imports nothing of kinduct beyond itself."""
+    """``kinduct --version`` (the console script) imports nothing of kinduct beyond itself and
+    the reader of the installed version (not ``importlib.metadata``)."""
     code = ("import runpy, sys; sys.argv = ['kinduct', '--version']\n"
             "from kinduct.script import main\n"
             "main()\n"
-            "print(sorted(m for m in sys.modules if m.startswith('kinduct.')))")
+            "print(sorted(m for m in sys.modules if m.startswith('kinduct.')))\n"
+            "print('importlib.metadata' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, cwd=ROOT)
     lines = proc.stdout.splitlines()
     assert proc.returncode == 0 and lines[0].startswith("kinduct ")
-    assert lines[1] == "['kinduct.script']"
+    assert lines[1] == "['kinduct.kernel', 'kinduct.kernel.distributions', 'kinduct.script']"
+    assert lines[2] == "False"
 
 
 def test_a_report_into_a_pipe_is_drawn_without_rich():
