@@ -25,6 +25,7 @@ none).  CSVs and plots go to ``--out`` (not the repo).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import os
 import random
@@ -32,6 +33,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -73,21 +75,27 @@ def kind2_rows(model, timeout: float, kind2: str) -> tuple[list[dict], float]:
     """Kind 2 on one model in its own process group: its property rows (as the bench makes them,
     solver ``kind2``) and the process's wall time."""
     from kinduct.plugins.backends.kind2.output import parse_objects, property_objects
-    from kinduct.plugins.bench.tasks import GRACE, Task, error_rows, make_row
+    from kinduct.plugins.bench.tasks import GRACE, Task, error_rows, make_row, wait_exit
 
     task = Task(model, "kind2", "kind2", timeout)
-    start = time.monotonic()
-    proc = subprocess.Popen([kind2, "-json", "--timeout", f"{timeout:g}", model.path],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            stdin=subprocess.DEVNULL, text=True, start_new_session=True)
-    try:
-        out, _ = proc.communicate(timeout=timeout + GRACE)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
+    # timed as kinduct's run is (run_task): output to a file, the exit waited for without polling
+    with tempfile.TemporaryFile("w+") as out_file:
+        start = time.monotonic()
+        proc = subprocess.Popen([kind2, "-json", "--timeout", f"{timeout:g}", model.path],
+                                stdout=out_file, stderr=subprocess.DEVNULL,
+                                stdin=subprocess.DEVNULL, text=True, start_new_session=True)
+        try:
+            wait_exit(proc, timeout + GRACE)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            wall = time.monotonic() - start
+            return error_rows(task, "killed: no answer in time", wall), wall
         wall = time.monotonic() - start
-        return error_rows(task, "killed: no answer in time", wall), wall
-    wall = time.monotonic() - start
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)  # what it left running in its group
+        out_file.seek(0)
+        out = out_file.read()
     # candidates are Kind 2's own guesses (inferred ranges), not properties of the model
     props = [o for o in property_objects(parse_objects(out)) if o.get("isCandidate") != "true"]
     if not props:
