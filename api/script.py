@@ -4,6 +4,7 @@ run quietly (exit code 130), never with a ``KeyboardInterrupt`` traceback; ``kin
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
@@ -27,6 +28,7 @@ def main() -> int:
     if sys.argv[1:] == ["--version"]:
         return _version()
     previous = signal.signal(signal.SIGINT, _interrupted_during_start_up)
+    gc.disable()  # start-up makes little garbage: the command line enables it (kernel.cli.main)
     from kinduct.kernel.cli import main as cli_main  # plugins register; solvers load when a run needs them
 
     signal.signal(signal.SIGINT, previous)

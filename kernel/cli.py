@@ -37,10 +37,11 @@ from kinduct.kernel.cli_blocks import (
     run_start,
     start_run,
     timeout_seconds,
+    whole_process,
 )
 from kinduct.kernel.cores_cli import add_cores_command
 from kinduct.kernel.errors import InputError, KinductError, SourceWarning, UsageError
-from kinduct.kernel.frontend import LoadOptions
+from kinduct.kernel.frontend import LoadOptions, gc_paused
 from kinduct.kernel.output_forms import (
     each_of,
     emit_objects,
@@ -144,9 +145,11 @@ def cmd_check(args: argparse.Namespace) -> int:
                            checker_options={d: vars(args)[d] for d in args.plugin_options})
     path = existing_file(args.file)
     load = LoadOptions(main=args.main, compositional=args.compositional, modular=args.modular)
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, gc_paused():
         warnings.simplefilter("always", SourceWarning)
         systems = load_systems(path, args.frontend, load)
+        if whole_process():  # what the load made lives to the end (and no cycles were left
+            gc.freeze()  # for a collection on the models measured): never scanned (0.007 s)
     found = [w.message for w in caught if isinstance(w.message, SourceWarning)]
     report_warnings(found, args.json)
     if args.only_parse:  # as Kind 2's --only_parse

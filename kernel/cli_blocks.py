@@ -60,14 +60,22 @@ def _process_start() -> float:
 PROCESS_START = _process_start()
 
 _RUN_START = PROCESS_START
+_WHOLE_PROCESS = False
 
 
 def start_run(as_script: bool) -> float:
     """Start the clock of a command: the process's start for the console script, now for a
     call in-process (tests, a host program).  Returns the start."""
-    global _RUN_START
+    global _RUN_START, _WHOLE_PROCESS
     _RUN_START = PROCESS_START if as_script else time.monotonic()
+    _WHOLE_PROCESS = as_script
     return _RUN_START
+
+
+def whole_process() -> bool:
+    """Whether the current command is this process's whole work (the console script), not a
+    call in-process: only then may it tune the process itself (its garbage collector)."""
+    return _WHOLE_PROCESS
 
 
 def run_start() -> float:
