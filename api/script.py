@@ -33,3 +33,7 @@ def main() -> int:
 
     signal.signal(signal.SIGINT, previous)
     return cli_main()
+
+
+if __name__ == "__main__":  # python -m kinduct.script: the console script with this interpreter
+    raise SystemExit(main())

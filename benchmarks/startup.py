@@ -120,7 +120,7 @@ def import_costs(model: Path, env: dict[str, str], top: int, runs: int) -> list[
     cumulative, as ``-X importtime`` reports them; the median of ``runs`` runs per module)."""
     seen: list[dict[str, int]] = []
     for _ in range(runs):
-        proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "kinduct.kernel.cli",
+        proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "kinduct.script",
                                "check", str(model)], capture_output=True, text=True, env=env,
                               cwd=ROOT, timeout=120)
         got: dict[str, int] = {}

@@ -54,7 +54,7 @@ class Task:
         return (self.model.name, self.engine, self.solver)
 
     def command(self) -> list[str]:
-        cmd = [sys.executable, "-m", "kinduct.kernel.cli", "check", self.model.path, "--json",
+        cmd = [sys.executable, "-m", "kinduct.script", "check", self.model.path, "--json",
                "--engine", self.engine.replace("+", ","), "--solver", self.solver,
                "--timeout", f"{self.timeout:g}"]
         if self.bound is not None:
