@@ -15,9 +15,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TextIO
-
-import attrs
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -25,8 +23,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
 
-@attrs.frozen
-class Styled:
+class Styled(NamedTuple):
     """A line or a cell: ``text`` as written (never read as markup), in rich's ``style`` (e.g.
     ``"red"``, ``"dim"``; empty: none) where the console shows styles."""
 
@@ -39,8 +36,7 @@ class Styled:
         return Text(self.text, style=self.style)
 
 
-@attrs.frozen
-class Column:
+class Column(NamedTuple):
     """A column: its ``header``, its cells flush right (``right``) or left, and a
     ``min_width`` in characters (0: as wide as its widest cell)."""
 
@@ -49,8 +45,7 @@ class Column:
     min_width: int = 0
 
 
-@attrs.frozen
-class TextTable:
+class TextTable(NamedTuple):
     """A table of text cells (a :class:`Styled` cell keeps its style on a terminal) under a
     ``title`` (empty: none).  No cell is ever cut short: where the console is too narrow, rich
     folds long cells onto several lines."""
