@@ -79,3 +79,19 @@ def test_a_report_into_a_pipe_is_drawn_without_rich():
     assert got["code"] == 40
     assert "┃ property ┃" in got["out"] and "falsifiable" in got["out"]
     assert "rich" not in got["loaded"]
+
+
+@pytest.mark.parametrize("args", [("check",), ()], ids=["check FILE", "FILE"])
+def test_a_check_builds_no_other_commands_parser(args):
+    """A check builds ``check``'s parser alone: the modules that build the other commands'
+    (crasp, rasp, sample, iospec) are not loaded; ``--help`` lists every command."""
+    code = ("import contextlib, io, sys; import kinduct.kernel.cli as cli\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    cli.main(sys.argv[1:])\n"
+            "print(sorted(m for m in sys.modules if m.endswith('.cli')))")
+    model = str(EXAMPLES / "vmt" / "counter.vmt")
+    proc = subprocess.run([sys.executable, "-c", code, *args, model, "--json", "--engine", "bmc",
+                           "--bound", "2"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "['kinduct.kernel.cli']"
+    assert "crasp" in _loaded("--help")["out"]
