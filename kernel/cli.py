@@ -456,7 +456,7 @@ def _finished(code: int, as_script: bool) -> int:
     with contextlib.suppress(Exception):
         sys.stdout.flush()
         sys.stderr.flush()
-    os._exit(code)
+    os._exit(0 if code is None else code)  # a handler that returns nothing: as SystemExit(None)
 
 
 #: Options of the top-level parser that take no value (they may precede the command).
