@@ -182,8 +182,10 @@ def model_table(walls_path: Path, timeout: float) -> None:
         ratios = sorted(per[other][f][0] / max(per["kind2"][f][0], 1e-3) for f in both)
         if ratios:
             geo = statistics.geometric_mean(ratios)
+            faster = sum(per[other][f][0] < per["kind2"][f][0] for f in both)
             print(f"  {other}/kind2 wall on the {len(both)} models both decided: median "
-                  f"{statistics.median(ratios):.2f}, geometric mean {geo:.2f}")
+                  f"{statistics.median(ratios):.2f}, geometric mean {geo:.2f}; {other} faster "
+                  f"on {faster} ({100 * faster / len(both):.1f} %)")
 
 
 def report(csv_path: Path, cactus: Path, scatter: Path, timeout: float, name: str) -> None:
