@@ -214,6 +214,17 @@ def report(csv_path: Path, cactus: Path, scatter: Path, timeout: float, name: st
     print(f"csv {csv_path}\ncactus {cactus}\nscatter {scatter}\n", flush=True)
 
 
+def compile_sources() -> None:
+    """Bytecode for every kinduct module before the first run: where ``PYTHONDONTWRITEBYTECODE``
+    is set, a module changed since its bytecode was written would be compiled again in every
+    kinduct process (a tenth of a second and more of each run's start-up)."""
+    root = Path(__file__).resolve().parents[1]
+    subprocess.run([sys.executable, "-m", "compileall", "-q",
+                    *(str(root / d) for d in ("api", "kernel", "frontends", "plugins"))],
+                   stdout=subprocess.DEVNULL, check=False, timeout=600)
+    print("kinduct's sources compiled (python -m compileall) before the runs", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--suite", default="fmcad08,kind2-tests")
@@ -234,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if not args.report_only:
+        compile_sources()
     status = 0
     for name in args.suite.split(","):
         suite = SUITES[name]
