@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
@@ -75,16 +76,18 @@ def test_styled_lines_are_written_as_they_are():
         assert plain_text(Styled(text, "dim"), 80) == rich_text(Styled(text, "dim"), 80)
 
 
-def test_a_counterexample_report_reads_as_rich_prints_it():
+@pytest.mark.parametrize(("model", "engine"), [("counter_bug.vmt", "bmc"), ("counter.vmt", "ic3")])
+def test_a_report_reads_as_rich_prints_it(model, engine):
+    """A counterexample's tables, and a valid verdict's invariant line."""
     from kinduct.kernel.decide import decide
     from kinduct.kernel.frontend import LoadOptions
     from kinduct.kernel.loading import load_systems
     from kinduct.kernel.report import human_report
     from kinduct.kernel.runner import RunOptions
 
-    (system,) = load_systems(EXAMPLES / "vmt" / "counter_bug.vmt", None, LoadOptions())
-    verdicts = decide(system, RunOptions(engines=("bmc",), solver="z3", timeout=60))
-    assert any(v.trace is not None for v in verdicts)
+    (system,) = load_systems(EXAMPLES / "vmt" / model, None, LoadOptions())
+    verdicts = decide(system, RunOptions(engines=(engine,), solver="z3", timeout=60))
+    assert any(v.trace is not None or v.invariant is not None for v in verdicts)
     for width in (80, 30):
         rich_out, plain_out = io.StringIO(), io.StringIO()
         human_report(Console(file=rich_out, width=width, highlight=False, soft_wrap=True),
@@ -92,3 +95,4 @@ def test_a_counterexample_report_reads_as_rich_prints_it():
         human_report(PlainConsole(width, plain_out), system, list(system.properties), verdicts,
                      invariants=True)
         assert plain_out.getvalue() == rich_out.getvalue()
+        assert ("counterexample for" if engine == "bmc" else "invariant for") in plain_out.getvalue()
