@@ -17,14 +17,15 @@ Constructs not listed here raise :class:`~.lexer.Decline`.
 
 from __future__ import annotations
 
+import re
+
 from kinduct.frontends.lucent.core import ast as A
-from kinduct.frontends.lucent.core.limits import MAX_NESTING
-from kinduct.frontends.lucent.syntax.lexer import Decline, Tokens
+from kinduct.frontends.lucent.core import collections, machine
+from kinduct.frontends.lucent.syntax.fasttypes import MACHINE, MAX_RECURSION, TYPE_DEPTH, TypeParser
+from kinduct.frontends.lucent.syntax.lexer import Decline
 from kinduct.frontends.lucent.syntax.numerals import decimal, hex_real
 
-Pos = A.Pos
-
-ARROW, IMPLIES, DISJ, CONJ, CMP, SUM, PROD, CONCAT, BVOR, BVAND, SHIFT = range(1, 12)
+ARROW, IMPLIES, DISJ, CONJ, CMP, APPEND, SUM, PROD, CONCAT, BVOR, BVAND, SHIFT = range(1, 13)
 
 #: Binary operators: token kind -> (precedence, right associative).
 BINARY: dict[str, tuple[int, bool]] = {
@@ -38,82 +39,17 @@ BINARY: dict[str, tuple[int, bool]] = {
 }
 _UNARY = {"not": "not", "pre": "pre", "last": "last", "int": "to_int", "real": "to_real",
           "!": "bvnot"}
-#: The words of :data:`~.lexer.SOFT` that lark reads as keywords where an expression starts,
-#: and where a type starts.
+#: The words of :data:`~.lexer.SOFT` that lark reads as keywords where an expression starts.
 EXPR_WORDS = frozenset({"map", "match"})
-TYPE_WORDS = frozenset({"set", "map"})
 _LITERALS = {"true": (True, "bool"), "false": (False, "bool")}
 
-#: The deepest parse tree the fast path builds (lark refuses beyond ``MAX_NESTING``; the
-#: margin covers the declaration levels above an expression), and how deeply its methods
-#: may recurse.
-MAX_DEPTH = MAX_NESTING - 60
-MAX_RECURSION = 400
+#: lark's array concatenation bar (``lucent.lark``'s ``PIPE``): a '|' that is neither '||' nor a
+#: match arm's bar; another '|' after an expression ends it.
+_PIPE = re.compile(r"\|(?!\|)(?!\s*[A-Za-z_]\w*\s*(\([^:;]*\))?\s*:(?!=))")
 
 
-class ExprParser:
-    """Expressions and types over ``tokens``; ``i`` is the next token."""
-
-    def __init__(self, text: str, file: str, tokens: Tokens) -> None:
-        self.text = text
-        self.file = file
-        self.k = tokens.kinds
-        self.v = tokens.values
-        self.starts = tokens.starts
-        self.ends = tokens.ends
-        self.lines = tokens.lines
-        self.cols = tokens.cols
-        self.i = 0
-        self.nest = 0
-
-    # ---- tokens and positions ----
-    def pos(self, a: int, b: int) -> A.Pos:
-        """The span of tokens ``a`` to ``b``."""
-        return Pos(self.lines[a], self.cols[a], self.starts[a], self.ends[b])
-
-    def tpos(self, a: int) -> A.Pos:
-        """The span of token ``a``."""
-        return Pos(self.lines[a], self.cols[a], self.starts[a], self.ends[a])
-
-    def expect(self, kind: str) -> int:
-        """Consume a token of ``kind``; its index."""
-        i = self.i
-        if self.k[i] != kind:
-            raise Decline(f"expected {kind!r}, found {self.k[i]!r} at offset {self.starts[i]}")
-        self.i = i + 1
-        return i
-
-    def name(self) -> int:
-        """Consume a name; its index.  (A word of :data:`~.lexer.SOFT` is a name here: where
-        a name is declared or used, lark's contextual lexer accepts none of those keywords.)"""
-        i = self.i
-        if self.k[i] != "NAME":
-            raise Decline(f"expected a name at offset {self.starts[i]}")
-        self.i = i + 1
-        return i
-
-    def soft(self, word: str) -> bool:
-        """Whether the next token is the grammar's word ``word`` that Kind 2 does not reserve
-        (consumed if so)."""
-        i = self.i
-        if self.k[i] == "NAME" and self.v[i] == word:
-            self.i = i + 1
-            return True
-        return False
-
-    def name_list(self) -> list[tuple[str, A.Pos]]:
-        """``a, b, c``: names with their positions."""
-        names = [self.name()]
-        while self.k[self.i] == ",":
-            self.i += 1
-            names.append(self.name())
-        return [(self.v[n], self.tpos(n)) for n in names]
-
-    @staticmethod
-    def shallow(depth: int, base: int) -> None:
-        """Decline a tree deeper than the fast path builds."""
-        if base + depth > MAX_DEPTH:
-            raise Decline("deeply nested")
+class ExprParser(TypeParser):
+    """Expressions (and, through :class:`~.fasttypes.TypeParser`, types) over the tokens."""
 
     # ---- expressions ----
     def expr(self) -> tuple[A.Expr, int]:
@@ -153,8 +89,15 @@ class ExprParser:
         if self.nest > MAX_RECURSION:
             raise Decline("deeply nested")
         s = self.i
-        left, d = self.factor()
         k = self.k
+        # 'any {x: T | p}' and 'choose {...}' stand where an arrow's operand does, and only '->'
+        # may follow them
+        top = ARROW + 1
+        if minp == ARROW and k[s] in ("any", "choose") and k[s + 1] == "{":
+            left, d = self.any_expr()
+            top = ARROW
+        else:
+            left, d = self.factor()
         shifted = False  # left is a shift: another one applies further out, if anywhere
         while True:
             op = k[self.i]
@@ -162,12 +105,12 @@ class ExprParser:
             if info is None:
                 if op == "NAME" and self.v[self.i] == "in":
                     info = (CMP, False)
-                elif op == "|":
-                    raise Decline("array concatenation '|'")
+                elif op == "|" and _PIPE.match(self.text, self.starts[self.i]):
+                    info = (APPEND, False)
                 else:
                     break
             prec, right = info
-            if prec < minp or (shifted and prec == SHIFT):
+            if prec < minp or (shifted and prec == SHIFT) or (top == ARROW and prec != ARROW):
                 break
             self.i += 1
             opname = "in" if op == "NAME" else op
@@ -182,10 +125,26 @@ class ExprParser:
                 rhs, dr = self.factor()
             else:
                 rhs, dr = self.binary(prec if right else prec + 1)
-            left = A.Binop(opname, left, rhs, pos=self.pos(s, self.i - 1))
+            if op == "|":
+                left = A.Concat("|", left, rhs, pos=self.pos(s, self.i - 1))
+            else:
+                left = A.Binop(opname, left, rhs, pos=self.pos(s, self.i - 1))
             d = (d if d > dr else dr) + 1
         self.nest -= 1
         return left, d
+
+    def any_expr(self) -> tuple[A.Expr, int]:
+        """``any {x: T | p}`` or ``choose {x: T | p}``."""
+        s = self.i
+        self.i += 2
+        n = self.name()
+        self.expect(":")
+        texpr = self.type_expr()
+        self.expect("|")
+        pred, d = self.expr()
+        self.expect("}")
+        return (A.AnyE(self.v[n], texpr, pred, functional=self.k[s] == "choose",
+                       pos=self.pos(s, self.i - 1)), max(d, TYPE_DEPTH) + 1)
 
     def factor(self) -> tuple[A.Expr, int]:
         """Unary minus (over a product) and the other prefix operators."""
@@ -214,13 +173,7 @@ class ExprParser:
         while True:
             t = k[self.i]
             if t == "[":
-                self.i += 1
-                index, di = self.expr()
-                if k[self.i] != "]":
-                    raise Decline("update, slice or extraction")
-                self.i += 1
-                node = A.Index(node, index, pos=self.pos(s, self.i - 1))
-                d = (d if d > di else di) + 1
+                node, d = self.subscript(s, node, d)
             elif t == ".":
                 self.i += 1
                 n = self.name()
@@ -233,6 +186,47 @@ class ExprParser:
                 d = (d if d > ds else ds) + 1
             else:
                 return node, d
+
+    def subscript(self, s: int, node: A.Expr, d: int) -> tuple[A.Expr, int]:
+        """``[i]``, ``[i := v; ...]``, ``[lo .. hi]`` or ``[hi:lo]`` after ``node`` (from token
+        ``s``)."""
+        k = self.k
+        i = self.i + 1
+        if k[i] == "NUMBER" and k[i + 1] == ":" and k[i + 2] == "NUMBER" and k[i + 3] == "]":
+            self.i = i + 4
+            op = machine.extract_op(int(self.v[i]), int(self.v[i + 2]))
+            return A.Unop(op, node, pos=self.pos(s, self.i - 1)), d + 1
+        self.i = i
+        index, di = self.expr()
+        d = max(d, di)
+        t = k[self.i]
+        if t == "]":
+            self.i += 1
+            return A.Index(node, index, pos=self.pos(s, self.i - 1)), d + 1
+        if t == "..":
+            self.i += 1
+            hi, dh = self.expr()
+            self.expect("]")
+            return A.Slice(node, index, hi, pos=self.pos(s, self.i - 1)), max(d, dh) + 1
+        pairs = []
+        while True:
+            self.expect(":=")
+            value, dv = self.expr()
+            pairs.append((index, value))
+            d = max(d, dv)
+            if k[self.i] == ";":
+                self.i += 1
+            if k[self.i] == "]":
+                break
+            if k[self.i - 1] != ";":
+                raise Decline("update")
+            index, di = self.expr()
+            d = max(d, di)
+        self.i += 1
+        pos = self.pos(s, self.i - 1)
+        for index, value in pairs:
+            node = A.Update(node, index, value, pos=pos)
+        return node, d + len(pairs)
 
     def expr_list(self, close: str) -> tuple[list[A.Expr], int]:
         """``e1, e2, ...`` up to (not including) ``close``, possibly empty."""
@@ -256,7 +250,9 @@ class ExprParser:
         if k == "NAME":
             v = self.v[i]
             if v in EXPR_WORDS:
-                raise Decline(f"the word '{v}'")
+                if v == "match":
+                    return self.match(i)
+                return self.map_literal(i)
             nk = self.k[i + 1]
             if nk == "(":
                 self.i = i + 2
@@ -265,8 +261,14 @@ class ExprParser:
                 return A.Call(v, args, pos=self.pos(i, self.i - 1)), d + 2
             if nk == "{":
                 return self.record(i)
-            if nk == "@" or nk == "?":
-                raise Decline("type arguments or a tester")
+            if nk == "@":
+                return self.poly(i)
+            if nk == "?":
+                self.i = i + 2
+                self.expect("(")
+                arg, d = self.expr()
+                self.expect(")")
+                return A.Tester(v, arg, pos=self.pos(i, self.i - 1)), d + 1
             self.i = i + 1
             return A.Var(v, pos=self.tpos(i)), 1
         if k == "NUMBER":
@@ -311,20 +313,131 @@ class ExprParser:
             return A.ModeRef(tuple(path), pos=self.pos(i, self.i - 1)), 1
         if k == "merge":
             return self.merge(i)
+        if k == "'(":
+            self.i = i + 1
+            items, d = self.expr_list(")")
+            if not items:
+                raise Decline("empty tuple")
+            self.expect(")")
+            return A.TupleE(items, pos=self.pos(i, self.i - 1)), d + 2
+        if k == "forall" or k == "exists":
+            self.i = i + 1
+            self.expect("(")
+            params = self.params()
+            if any(p.pred is not None for p in params):
+                raise Decline("quantified variable with a predicate")
+            self.expect(")")
+            body, d = self.expr()
+            return A.Quant(k, params, body, pos=self.pos(i, self.i - 1)), max(d, TYPE_DEPTH) + 3
+        if k in MACHINE or k == "uint" or k == "sint":
+            op = machine.conversion_op(self.machine_spec(True))
+            arg, d = self.binary(ARROW)
+            return A.Unop(op, arg, pos=self.pos(i, self.i - 1)), d + 2
+        if (k == "any" or k == "choose") and self.k[i + 1] == "@":
+            self.i = i + 2
+            self.expect("<")
+            texpr = self.type_expr()
+            self.expect(">")
+            return (A.AnyE("%any", texpr, None, functional=k == "choose", pos=self.pos(i, self.i - 1)),
+                    TYPE_DEPTH + 1)
+        if k == "condact":
+            return self.condact(i)
+        if k == "{":
+            self.i = i + 1
+            items, d = self.expr_list("}")
+            self.expect("}")
+            parts: list = [items]
+            if self.k[self.i] == "@":
+                parts.append(self.type_args())
+                d = TYPE_DEPTH
+            return collections.set_literal(parts, self.pos(i, self.i - 1)), d + 2
         raise Decline(f"expression starting with {k!r} at offset {self.starts[i]}")
+
+    def poly(self, i: int) -> tuple[A.Expr, int]:
+        """``N@<T>(args)``, ``R@<T> { ... }`` or ``C@<T>`` (a name at token ``i``)."""
+        self.i = i + 1
+        targs = self.type_args()
+        t = self.k[self.i]
+        if t == "(":
+            self.i += 1
+            args, d = self.expr_list(")")
+            self.expect(")")
+            return A.Call(self.v[i], args, targs, pos=self.pos(i, self.i - 1)), max(d, TYPE_DEPTH) + 2
+        if t == "{":
+            fields, d = self.field_inits()
+            return (A.RecordLit(self.v[i], fields, targs, pos=self.pos(i, self.i - 1)),
+                    max(d, TYPE_DEPTH) + 2)
+        return A.Call(self.v[i], [], targs, pos=self.pos(i, self.i - 1), bare=True), TYPE_DEPTH + 2
+
+    def map_literal(self, i: int) -> tuple[A.Expr, int]:
+        """``map[k := v; ...]`` (``map`` at token ``i``), type arguments possibly after."""
+        self.i = i + 1
+        self.expect("[")
+        parts: list = []
+        depth = 0
+        while self.k[self.i] != "]":
+            if parts and self.k[self.i - 1] != ";":
+                raise Decline("map literal")
+            key, dk = self.expr()
+            self.expect(":=")
+            value, dv = self.expr()
+            parts += [key, value]
+            depth = max(depth, dk, dv)
+            if self.k[self.i] == ";":
+                self.i += 1
+        self.i += 1
+        if self.k[self.i] == "@":
+            parts.append(self.type_args())
+            depth = TYPE_DEPTH
+        return collections.map_literal(parts, self.pos(i, self.i - 1)), depth + 1
+
+    def match(self, i: int) -> tuple[A.Expr, int]:
+        """``match e with | P : e ... end``."""
+        self.i = i + 1
+        arg, depth = self.expr()
+        self.expect("with")
+        cases = []
+        while self.k[self.i] == "|":
+            self.i += 1
+            pattern = self.pattern()
+            self.expect(":")
+            e, d = self.expr()
+            cases.append((pattern, e))
+            depth = max(depth, d)
+        if not cases:
+            raise Decline("match without cases")
+        self.expect("end")
+        return A.Match(arg, cases, pos=self.pos(i, self.i - 1)), depth + 2
+
+    def pattern(self) -> A.Pattern:
+        n = self.name()
+        if self.k[self.i] != "(":
+            return A.Pattern(self.v[n], None, self.tpos(n))
+        self.i += 1
+        args = [self.pattern()]
+        while self.k[self.i] == ",":
+            self.i += 1
+            args.append(self.pattern())
+        self.expect(")")
+        return A.Pattern(self.v[n], args, self.tpos(n))
 
     def paren(self, i: int) -> tuple[A.Expr, int]:
         """``(e)`` (the node of ``e`` itself), ``(e1, e2, ...)``."""
         self.i = i + 1
         if self.k[self.i] in ("activate", "restart"):
-            raise Decline("activation")
+            return self.activate(i)
         first, d = self.expr()
         t = self.k[self.i]
         if t == ")":
             self.i += 1
             return first, d
+        if t == ":":
+            self.i += 1
+            texpr = self.type_expr()
+            self.expect(")")
+            return A.Ascribe(first, texpr, pos=self.pos(i, self.i - 1)), max(d, TYPE_DEPTH) + 1
         if t != ",":
-            raise Decline("ascription")
+            raise Decline(f"parenthesis followed by {t!r}")
         self.i += 1
         rest, dr = self.expr_list(")")
         if not rest:
@@ -334,7 +447,13 @@ class ExprParser:
 
     def record(self, i: int) -> tuple[A.Expr, int]:
         """``R { f = e; ... }``."""
-        self.i = i + 2
+        self.i = i + 1
+        fields, depth = self.field_inits()
+        return A.RecordLit(self.v[i], fields, pos=self.pos(i, self.i - 1)), depth + 2
+
+    def field_inits(self) -> tuple[list[tuple[str, A.Expr]], int]:
+        """``{ f = e; ... }``."""
+        self.expect("{")
         fields = []
         depth = 0
         while True:
@@ -350,7 +469,7 @@ class ExprParser:
             if self.k[self.i - 1] != ";":
                 raise Decline("record literal")
         self.i += 1
-        return A.RecordLit(self.v[i], fields, pos=self.pos(i, self.i - 1)), depth + 2
+        return fields, depth
 
     def merge(self, i: int) -> tuple[A.Expr, int]:
         """``merge(c; a; b)`` or ``merge c (A -> a) (B -> b) ...``."""
@@ -384,93 +503,84 @@ class ExprParser:
             raise Decline("merge")
         return A.Merge(self.v[c], self.tpos(c), cases, pos=self.pos(i, self.i - 1)), depth + 2
 
-    # ---- types ----
-    def type_expr(self) -> A.TypeExpr:
-        """Named, subrange, enumerated, record, tuple and array types."""
-        s = self.i
-        k = self.k[s]
-        if k in ("bool", "int", "real"):
+    def activate(self, i: int) -> tuple[A.Expr, int]:
+        """``(activate N every c [initial default (d...)] [restart every r])(args)``,
+        ``(activate (restart N every r) every c ...)(args)``, ``(restart N every r)(args)``
+        (token ``i``: the first parenthesis)."""
+        self.i = i + 1
+        every = restart = defaults = None
+        depth = 0
+        if self.k[self.i] == "restart":
             self.i += 1
-            t = A.TypeExpr("name", (k,), self.tpos(s))
-        elif k == "NAME":
-            n = self.name()
-            if self.v[n] in TYPE_WORDS or self.k[self.i] == "<":
-                raise Decline("type application")
-            t = A.TypeExpr("name", (self.v[n],), self.tpos(s))
-        elif k == "enum":
-            self.i += 1
-            self.expect("{")
-            names = self.name_list()
-            self.expect("}")
-            t = A.TypeExpr("enum", tuple(n for n, _ in names), self.pos(s, self.i - 1))
-        elif k == "struct" or k == "{":
-            t = self.struct_type(s)
-        elif k == "[":
-            self.i += 1
-            items = [self.type_expr()]
-            while self.k[self.i] == ",":
-                self.i += 1
-                items.append(self.type_expr())
-            self.expect("]")
-            t = A.TypeExpr("tuple", tuple(items), self.pos(s, self.i - 1))
-        elif k == "subrange":
-            self.i += 1
-            self.expect("[")
-            lo = self.bound()
-            self.expect(",")
-            hi = self.bound()
-            self.expect("]")
-            self.expect("of")
-            self.expect("int")
-            t = A.TypeExpr("subrange", (lo, hi), self.pos(s, self.i - 1))
+            name = self.v[self.name()]
+            self.expect("every")
+            restart, depth = self.expr()
+            form = "restart"
         else:
-            raise Decline(f"type starting with {k!r}")
-        while self.k[self.i] == "^":
             self.i += 1
-            t = A.TypeExpr("array", (t, self.size()), self.pos(s, self.i - 1))
-        return t
-
-    def struct_type(self, s: int) -> A.TypeExpr:
-        """``struct { a, b: T; c: U }`` (``struct`` optional)."""
-        if self.k[s] == "struct":
-            self.i += 1
-        self.expect("{")
-        fields = []
-        while True:
-            names = self.name_list()
-            self.expect(":")
-            texpr = self.type_expr()
-            fields += [(n, texpr) for n, _ in names]
-            if self.k[self.i] == ";":
+            form = "activate"
+            if self.k[self.i] == "(":
+                name, restart, depth = self.restarted()
+            else:
+                name = self.v[self.name()]
+            self.expect("every")
+            every, d = self.expr()
+            depth = max(depth, d)
+            if self.k[self.i] == "initial":
                 self.i += 1
-            if self.k[self.i] == "}":
-                break
-            if self.k[self.i - 1] != ";":
-                raise Decline("record type")
-        self.i += 1
-        return A.TypeExpr("struct", tuple(fields), self.pos(s, self.i - 1))
-
-    def bound(self) -> A.Expr | None:
-        """A subrange's bound: an expression, or ``*`` (none)."""
-        if self.k[self.i] == "*":
-            self.i += 1
-            return None
-        e, d = self.expr()
-        self.shallow(d, 10)
-        return e
-
-    def size(self) -> A.Expr:
-        """An array type's size: a number, a name or a parenthesised expression."""
-        i = self.i
-        k = self.k[i]
-        if k == "NUMBER":
-            self.i += 1
-            return A.Lit(int(self.v[i]), "int", pos=self.tpos(i))
-        if k == "NAME":
-            n = self.name()
-            return A.Var(self.v[n], pos=self.tpos(n))
-        self.expect("(")
-        e, d = self.expr()
-        self.shallow(d, 10)
+                self.expect("default")
+                defaults, d = self.expr_list(")")
+                if not defaults:
+                    raise Decline("activation defaults")
+                depth = max(depth, d + 1)
+            if self.k[self.i] == "restart" and restart is None:
+                self.i += 1
+                self.expect("every")
+                restart, d = self.expr()
+                depth = max(depth, d)
         self.expect(")")
-        return e
+        args, d = self.call_args()
+        return (A.Activate(name, args, every, restart, defaults, form, pos=self.pos(i, self.i - 1)),
+                max(depth, d) + 2)
+
+    def restarted(self) -> tuple[str, A.Expr, int]:
+        """``(restart N every r)`` as the node of an activation."""
+        self.expect("(")
+        self.expect("restart")
+        name = self.v[self.name()]
+        self.expect("every")
+        restart, d = self.expr()
+        self.expect(")")
+        return name, restart, d + 1
+
+    def call_args(self) -> tuple[list[A.Expr], int]:
+        """``(e, ...)``."""
+        self.expect("(")
+        args, d = self.expr_list(")")
+        self.expect(")")
+        return args, d + 2
+
+    def condact(self, i: int) -> tuple[A.Expr, int]:
+        """``condact(c, N(args), d...)``, the node possibly ``(restart N every r)``."""
+        self.i = i + 1
+        self.expect("(")
+        every, depth = self.expr()
+        self.expect(",")
+        restart = None
+        if self.k[self.i] == "(":
+            name, restart, d = self.restarted()
+            depth = max(depth, d)
+        else:
+            name = self.v[self.name()]
+        args, d = self.call_args()
+        depth = max(depth, d)
+        defaults: list[A.Expr] = []
+        if self.k[self.i] == ",":
+            self.i += 1
+            defaults, d = self.expr_list(")")
+            if not defaults:
+                raise Decline("condact defaults")
+            depth = max(depth, d + 1)
+        self.expect(")")
+        return (A.Activate(name, args, every, restart, defaults, "condact",
+                           pos=self.pos(i, self.i - 1)), depth + 1)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from kinduct.frontends.lucent.core import ast as A
+from kinduct.frontends.lucent.core import names as naming
 from kinduct.frontends.lucent.syntax.fastexpr import ExprParser
 from kinduct.frontends.lucent.syntax.lexer import EOF, Decline, tokenize
 from kinduct.frontends.lucent.syntax.numerals import split_params
@@ -61,6 +62,8 @@ class _DeclParser(ExprParser):
                 if k[self.i] == ";":
                     self.i += 1
                 out.append(("include", name, self.pos(s, self.i - 1)))
+            elif t == "NAME" and self.v[self.i] == "datatype":
+                out.append(self.datatype())
             else:
                 raise Decline(f"declaration starting with {t!r}")
         return out
@@ -69,14 +72,48 @@ class _DeclParser(ExprParser):
     def type_decl(self) -> list[A.TypeDecl]:
         self.i += 1
         names = self.name_list()
-        if self.k[self.i] == "<":
-            raise Decline("polymorphic type")
+        if self.k[self.i] == "<" and len(names) == 1:
+            params = self.type_params()
+            self.expect("=")
+            texpr = self.type_expr()
+            self.expect(";")
+            return [A.TypeDecl(names[0][0], texpr, names[0][1], params)]
         texpr = None
         if self.k[self.i] == "=":
             self.i += 1
             texpr = self.type_expr()
         self.expect(";")
         return [A.TypeDecl(n, texpr, p) for n, p in names]
+
+    def datatype(self) -> list[A.TypeDecl]:
+        s = self.i
+        self.i += 1
+        n = self.name()
+        params = self.type_params() if self.k[self.i] == "<" else []
+        self.expect("=")
+        if self.k[self.i] == "|":
+            self.i += 1
+        ctors = [self.constructor()]
+        while self.k[self.i] == "|":
+            self.i += 1
+            ctors.append(self.constructor())
+        self.expect(";")
+        adt = A.TypeExpr("adt", tuple(ctors), self.pos(s, self.i - 1))
+        return [A.TypeDecl(self.v[n], adt, self.tpos(n), params)]
+
+    def constructor(self) -> tuple[str, tuple, A.Pos]:
+        n = self.name()
+        fields = []
+        if self.k[self.i] == "(":
+            self.i += 1
+            while self.k[self.i] != ")":
+                if fields:
+                    self.expect(",")
+                f = self.name()
+                self.expect(":")
+                fields.append((self.v[f], self.type_expr()))
+            self.i += 1
+        return (self.v[n], tuple(fields), self.tpos(n))
 
     def const_decl(self) -> list[A.ConstDecl]:
         s = self.i
@@ -124,32 +161,6 @@ class _DeclParser(ExprParser):
         # lark reads which list is missing from the declaration's text (parser._split_params)
         return split_params(self.text[self.starts[s]:self.ends[self.i - 1]], groups)
 
-    def params(self) -> list[A.Param]:
-        out: list[A.Param] = []
-        while True:
-            const = self.k[self.i] == "const"
-            if const:
-                self.i += 1
-            names = self.name_list()
-            self.expect(":")
-            texpr = self.type_expr()
-            pred = self.predicate()
-            out += [A.Param(n, texpr, p, const, pred) for n, p in names]
-            if self.k[self.i] != ";":
-                return out
-            self.i += 1
-            if self.k[self.i] == ")":
-                return out
-
-    def predicate(self) -> A.Expr | None:
-        """``| e`` after a declared type, or nothing."""
-        if self.k[self.i] != "|":
-            return None
-        self.i += 1
-        e, d = self.expr()
-        self.shallow(d, 5)
-        return e
-
     def node(self) -> A.NodeDecl:
         s = self.i
         modifier = None
@@ -164,8 +175,7 @@ class _DeclParser(ExprParser):
         if imported:
             self.i += 1
         n = self.name()
-        if self.k[self.i] == "<":
-            raise Decline("polymorphic node")
+        tparams = self.type_params() if self.k[self.i] == "<" else []
         ins, outs = self.header(s)
         contract: list[A.ContractItem] = []
         while self.k[self.i] in ("con", "CONTRACT_OPEN"):
@@ -188,7 +198,7 @@ class _DeclParser(ExprParser):
             if self.k[self.i] in (";", "."):
                 self.i += 1
         return A.NodeDecl(self.v[n], kind, imported, ins, outs, locals_, consts, body, contract,
-                          self.tpos(n), modifier, [])
+                          self.tpos(n), modifier, tparams)
 
     def var_section(self) -> list[A.Param]:
         s = self.i
@@ -226,8 +236,7 @@ class _DeclParser(ExprParser):
         s = self.i
         self.i += 1
         n = self.name()
-        if self.k[self.i] == "<":
-            raise Decline("polymorphic contract")
+        tparams = self.type_params() if self.k[self.i] == "<" else []
         ins, outs = self.header(s)
         self.expect("let")
         items = self.contract_items("tel")
@@ -235,7 +244,7 @@ class _DeclParser(ExprParser):
         if self.k[self.i] == ";":
             self.i += 1
         return A.NodeDecl(self.v[n], "contract", False, ins, outs, [], [], [], items, self.tpos(n),
-                          type_params=[])
+                          type_params=tparams)
 
     # ---- contracts ----
     def contract_block(self) -> list[A.ContractItem]:
@@ -302,6 +311,7 @@ class _DeclParser(ExprParser):
         if t == "import":
             self.i += 1
             n = self.name()
+            targs = self.type_args() if self.k[self.i] == "@" else None
             self.expect("(")
             args, d = self.expr_list(")")
             self.shallow(d, 6)
@@ -312,7 +322,7 @@ class _DeclParser(ExprParser):
             self.expect(")")
             self.expect(";")
             return A.ContractItem("import", self.v[n], self.pos(s, self.i - 1), args=args,
-                                  outs=[o for o, _ in outs], type_args=None)
+                                  outs=[o for o, _ in outs], type_args=targs)
         raise Decline(f"contract item starting with {t!r}")
 
     def mode(self, s: int) -> A.ContractItem:
@@ -400,7 +410,74 @@ class _DeclParser(ExprParser):
             return A.MainAnnot(self.pos(s, self.i - 1)) if main else None
         if t == "if":
             return self.if_block(base)
+        if t == "when":
+            self.i += 1
+            cond = self.stmt_expr(base + 1)
+            self.expect("then")
+            then = self.block(("else", "end"), base + 1)
+            orelse = None
+            if self.k[self.i] == "else":
+                self.i += 1
+                orelse = self.block(("end",), base + 1)
+            return self.lazy_end(s, [(cond, then)], orelse, "when")
+        if t == "cond":
+            self.i += 1
+            cases = []
+            while self.k[self.i] == "|":
+                self.i += 1
+                c = self.stmt_expr(base + 2)
+                self.expect(":")
+                cases.append((c, self.block(("|", "otherwise", "end"), base + 2)))
+            if not cases:
+                raise Decline("cond without cases")
+            orelse = None
+            if self.k[self.i] == "otherwise":
+                self.i += 1
+                self.expect(":")
+                orelse = self.block(("end",), base + 1)
+            return self.lazy_end(s, cases, orelse, "cond")
+        if t == "frame":
+            return self.frame(base)
         raise Decline(f"statement starting with {t!r}")
+
+    def lazy_end(self, s: int, branches: list, orelse: list | None, kind: str) -> A.LazyBlock:
+        """``end [;]`` of a ``when`` or ``cond`` block starting at token ``s``."""
+        self.expect("end")
+        if self.k[self.i] == ";":
+            self.i += 1
+        return A.LazyBlock(branches, orelse, self.pos(s, self.i - 1), kind)
+
+    def frame(self, base: int) -> A.FrameBlock:
+        s = self.i
+        self.i += 1
+        self.expect("(")
+        names = [n for n, _ in self.name_list()]
+        self.expect(")")
+        inits = []
+        while self.k[self.i] != "let":
+            f = self.i
+            paren, lhs = self.lhs()
+            if not lhs:
+                raise Decline("empty initialisation")
+            self.expect("=")
+            rhs = self.stmt_expr(base + 1)
+            self.expect(";")
+            if paren or len(lhs) > 1:  # initial values assigned together
+                if any(indices for _, _, indices in lhs):
+                    raise Decline("array element initialised with others")  # lark reports it
+                eq = A.Equation([(name, pos) for name, pos, _ in lhs], rhs, self.pos(f, self.i - 1))
+                inits.append((naming.TUPLE_INIT, eq, self.pos(f, self.i - 1)))
+                continue
+            name, pos, indices = lhs[0]
+            if indices:  # an initial value given element by element
+                rhs = A.ArrayDef(name, indices, rhs, pos)
+            inits.append((name, rhs, pos))
+        self.i += 1
+        body = self.block(("tel",), base + 1)
+        self.i += 1
+        if self.k[self.i] == ";":
+            self.i += 1
+        return A.FrameBlock(names, inits, body, self.pos(s, self.i - 1))
 
     def stmt_expr(self, base: int) -> A.Expr:
         e, d = self.expr()
@@ -409,8 +486,21 @@ class _DeclParser(ExprParser):
 
     def equation(self, base: int) -> A.Equation | A.ArrayDef:
         s = self.i
+        _, lhs = self.lhs()
+        self.expect("=")
+        rhs = self.stmt_expr(base)
+        self.expect(";")
+        indexed = [item for item in lhs if item[2]]
+        if not indexed:
+            return A.Equation([(name, pos) for name, pos, _ in lhs], rhs, self.pos(s, self.i - 1))
+        name, pos, indices = indexed[0]
+        return A.ArrayDef(name, indices, rhs, pos, alone=len(lhs) == 1)
+
+    def lhs(self) -> tuple[bool, list[tuple[str, A.Pos, list[str]]]]:
+        """``a, b[i]`` or ``(a, b)`` or ``()``: whether in parentheses, and the names with their
+        positions and indices."""
         lhs = []
-        paren = self.k[s] == "("
+        paren = self.k[self.i] == "("
         if paren:
             self.i += 1
         if not (paren and self.k[self.i] == ")"):
@@ -427,14 +517,7 @@ class _DeclParser(ExprParser):
                 self.i += 1
         if paren:
             self.expect(")")
-        self.expect("=")
-        rhs = self.stmt_expr(base)
-        self.expect(";")
-        indexed = [item for item in lhs if item[2]]
-        if not indexed:
-            return A.Equation([(name, pos) for name, pos, _ in lhs], rhs, self.pos(s, self.i - 1))
-        name, pos, indices = indexed[0]
-        return A.ArrayDef(name, indices, rhs, pos, alone=len(lhs) == 1)
+        return paren, lhs
 
     def check(self, base: int) -> A.Check:
         s = self.i

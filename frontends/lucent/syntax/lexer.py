@@ -98,40 +98,43 @@ def tokenize(text: str) -> Tokens:
     ends: list[int] = []
     lines: list[int] = []
     cols: list[int] = []
+    add_kind, add_value, add_start = kinds.append, values.append, starts.append
+    add_end, add_line, add_col = ends.append, lines.append, cols.append
     hard = HARD
     kind_of = _KINDS
     count = text.count
     rfind = text.rfind
     line, line_start, pos = 1, 0, 0
     for m in _MASTER.finditer(text):
-        if m.start() != pos:
-            raise Decline(f"unreadable character at offset {pos}")
         group = m.lastindex
-        start, end = m.span(group)
-        pos = end
-        if start != m.start():
-            newlines = count("\n", m.start(), start)
+        begin = m.start()
+        start = m.start(group)
+        if begin != pos:
+            raise Decline(f"unreadable character at offset {pos}")
+        pos = end = m.end()
+        if start != begin:
+            newlines = count("\n", begin, start)
             if newlines:
                 line += newlines
                 line_start = rfind("\n", 0, start) + 1
-        if group == _COMMENT:
+        value = text[start:end]
+        if group == _WORD:
+            add_kind(value if value in hard else "NAME")
+        elif group == _PUNCT:
+            add_kind(value)
+        elif group == _COMMENT:
             newlines = count("\n", start, end)
             if newlines:
                 line += newlines
                 line_start = rfind("\n", 0, end) + 1
             continue
-        value = m.group(group)
-        if group == _WORD:
-            kinds.append(value if value in hard else "NAME")
-        elif group == _PUNCT:
-            kinds.append(value)
         else:
-            kinds.append(kind_of[group])
-        values.append(value)
-        starts.append(start)
-        ends.append(end)
-        lines.append(line)
-        cols.append(start - line_start + 1)
+            add_kind(kind_of[group])
+        add_value(value)
+        add_start(start)
+        add_end(end)
+        add_line(line)
+        add_col(start - line_start + 1)
         if group == _STRING and "\n" in value:
             line += value.count("\n")
             line_start = rfind("\n", 0, end) + 1
