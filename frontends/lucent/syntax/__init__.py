@@ -4,7 +4,9 @@ Rule: may import ``core/`` only.
 
 - ``parser``: the entry points: the prescan, then the fast path, then lark when it declines.
 - ``lexer``: the fast path's lexer (one regular expression, keywords by table).
-- ``fastexpr``: the fast path's expressions and types (precedence climbing).
+- ``fasttypes``: the fast path's token cursor and types.
+- ``fastclocks``: the fast path's clock operators (sampling clocks, merge, activations).
+- ``fastexpr``: the fast path's expressions (precedence climbing).
 - ``fastparse``: the fast path's declarations, statements and contracts (recursive descent).
 - ``numerals``: numeral values and header parameter lists, shared by both paths.
 - ``lucent.lark``: the grammar (the reference: lark parses what the fast path declines).

@@ -1,4 +1,4 @@
-"""The fast path's expressions and types: recursive descent with precedence climbing over the
+"""The fast path's expressions: recursive descent with precedence climbing over the
 tokens of :mod:`.lexer`, building the AST of :mod:`..core.ast` with the positions lark's tree
 gives (``lucent.lark``; ``parser`` is the reference).
 
@@ -10,9 +10,13 @@ parse tree for that node, so that a file lark would refuse as too deeply nested 
 Precedence, loosest first (``lucent.lark``): ``->`` (right) | ``=> ==>`` (right) | ``or xor``,
 ``or else`` | ``and``, ``and then`` | comparisons and ``in`` | ``+ -`` | ``* / div mod`` | ``++``
 | ``||`` | ``&&`` | ``lsh rsh`` (not associative) | unary minus, whose operand is a product
-| ``not pre last current int real !`` | postfix ``[i] .f ^n`` | atoms.  ``if``/``when``
-conditionals are atoms whose ``else`` operand extends as far as it can (not over ``when``).
-Constructs not listed here raise :class:`~.lexer.Decline`.
+| ``not pre last current int real !`` | postfix ``[i] [i := v] [lo..hi] [hi:lo] .f ^n`` |
+atoms.  ``if``/``when`` conditionals and machine-integer conversions are atoms whose operand
+extends as far as it can (not over a sampling ``when``); ``any {…}``/``choose {…}`` stand where
+an arrow's operand does.  Atoms: names, literals, calls (with type arguments too), record,
+array, tuple, set and map literals, parentheses and ascriptions, ``merge``, activations and
+``condact``, testers, ``match``, quantifiers, ``::`` mode references.  A syntax error raises
+:class:`~.lexer.Decline`.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ import re
 
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import collections, machine
-from kinduct.frontends.lucent.syntax.fasttypes import MACHINE, MAX_RECURSION, TYPE_DEPTH, TypeParser
+from kinduct.frontends.lucent.syntax.fastclocks import ClockParser
+from kinduct.frontends.lucent.syntax.fasttypes import MACHINE, MAX_RECURSION, TYPE_DEPTH
 from kinduct.frontends.lucent.syntax.lexer import Decline
 from kinduct.frontends.lucent.syntax.numerals import decimal, hex_real
 
@@ -48,8 +53,9 @@ _LITERALS = {"true": (True, "bool"), "false": (False, "bool")}
 _PIPE = re.compile(r"\|(?!\|)(?!\s*[A-Za-z_]\w*\s*(\([^:;]*\))?\s*:(?!=))")
 
 
-class ExprParser(TypeParser):
-    """Expressions (and, through :class:`~.fasttypes.TypeParser`, types) over the tokens."""
+class ExprParser(ClockParser):
+    """Expressions (and, through :class:`~.fastclocks.ClockParser` and
+    :class:`~.fasttypes.TypeParser`, clock operators and types) over the tokens."""
 
     # ---- expressions ----
     def expr(self) -> tuple[A.Expr, int]:
@@ -62,26 +68,6 @@ class ExprParser(TypeParser):
             node = A.When(node, clock, pos=self.pos(s, self.i - 1))
             d += 1
         return node, d
-
-    def clock(self) -> A.SampleClock:
-        """``c``, ``not c``, ``not (c)`` or ``C(c)``."""
-        s = self.i
-        if self.k[s] == "not":
-            self.i += 1
-            if self.k[self.i] == "(":
-                self.i += 1
-                n = self.name()
-                self.expect(")")
-            else:
-                n = self.name()
-            return A.SampleClock(self.v[n], False, None, self.pos(s, self.i - 1))
-        n = self.name()
-        if self.k[self.i] == "(":
-            self.i += 1
-            c = self.name()
-            self.expect(")")
-            return A.SampleClock(self.v[c], True, self.v[n], self.pos(s, self.i - 1))
-        return A.SampleClock(self.v[n], True, None, self.tpos(n))
 
     def binary(self, minp: int) -> tuple[A.Expr, int]:
         """Operators of precedence ``minp`` or tighter, by precedence climbing."""
@@ -470,117 +456,3 @@ class ExprParser(TypeParser):
                 raise Decline("record literal")
         self.i += 1
         return fields, depth
-
-    def merge(self, i: int) -> tuple[A.Expr, int]:
-        """``merge(c; a; b)`` or ``merge c (A -> a) (B -> b) ...``."""
-        self.i = i + 1
-        if self.k[self.i] == "(":
-            self.i += 1
-            c = self.name()
-            self.expect(";")
-            e1, d1 = self.expr()
-            self.expect(";")
-            e2, d2 = self.expr()
-            self.expect(")")
-            return (A.Merge(self.v[c], self.tpos(c), [("true", e1), ("false", e2)],
-                            pos=self.pos(i, self.i - 1)), max(d1, d2) + 1)
-        c = self.name()
-        cases = []
-        depth = 0
-        while self.k[self.i] == "(":
-            self.i += 1
-            tag = self.k[self.i]
-            if tag not in ("true", "false"):
-                tag = self.v[self.name()]
-            else:
-                self.i += 1
-            self.expect("->")
-            e, d = self.expr()
-            self.expect(")")
-            cases.append((tag, e))
-            depth = max(depth, d)
-        if not cases:
-            raise Decline("merge")
-        return A.Merge(self.v[c], self.tpos(c), cases, pos=self.pos(i, self.i - 1)), depth + 2
-
-    def activate(self, i: int) -> tuple[A.Expr, int]:
-        """``(activate N every c [initial default (d...)] [restart every r])(args)``,
-        ``(activate (restart N every r) every c ...)(args)``, ``(restart N every r)(args)``
-        (token ``i``: the first parenthesis)."""
-        self.i = i + 1
-        every = restart = defaults = None
-        depth = 0
-        if self.k[self.i] == "restart":
-            self.i += 1
-            name = self.v[self.name()]
-            self.expect("every")
-            restart, depth = self.expr()
-            form = "restart"
-        else:
-            self.i += 1
-            form = "activate"
-            if self.k[self.i] == "(":
-                name, restart, depth = self.restarted()
-            else:
-                name = self.v[self.name()]
-            self.expect("every")
-            every, d = self.expr()
-            depth = max(depth, d)
-            if self.k[self.i] == "initial":
-                self.i += 1
-                self.expect("default")
-                defaults, d = self.expr_list(")")
-                if not defaults:
-                    raise Decline("activation defaults")
-                depth = max(depth, d + 1)
-            if self.k[self.i] == "restart" and restart is None:
-                self.i += 1
-                self.expect("every")
-                restart, d = self.expr()
-                depth = max(depth, d)
-        self.expect(")")
-        args, d = self.call_args()
-        return (A.Activate(name, args, every, restart, defaults, form, pos=self.pos(i, self.i - 1)),
-                max(depth, d) + 2)
-
-    def restarted(self) -> tuple[str, A.Expr, int]:
-        """``(restart N every r)`` as the node of an activation."""
-        self.expect("(")
-        self.expect("restart")
-        name = self.v[self.name()]
-        self.expect("every")
-        restart, d = self.expr()
-        self.expect(")")
-        return name, restart, d + 1
-
-    def call_args(self) -> tuple[list[A.Expr], int]:
-        """``(e, ...)``."""
-        self.expect("(")
-        args, d = self.expr_list(")")
-        self.expect(")")
-        return args, d + 2
-
-    def condact(self, i: int) -> tuple[A.Expr, int]:
-        """``condact(c, N(args), d...)``, the node possibly ``(restart N every r)``."""
-        self.i = i + 1
-        self.expect("(")
-        every, depth = self.expr()
-        self.expect(",")
-        restart = None
-        if self.k[self.i] == "(":
-            name, restart, d = self.restarted()
-            depth = max(depth, d)
-        else:
-            name = self.v[self.name()]
-        args, d = self.call_args()
-        depth = max(depth, d)
-        defaults: list[A.Expr] = []
-        if self.k[self.i] == ",":
-            self.i += 1
-            defaults, d = self.expr_list(")")
-            if not defaults:
-                raise Decline("condact defaults")
-            depth = max(depth, d + 1)
-        self.expect(")")
-        return (A.Activate(name, args, every, restart, defaults, "condact",
-                           pos=self.pos(i, self.i - 1)), depth + 1)

@@ -4,14 +4,15 @@ and ``parser``'s builder give for the same text, positions included.
 
 :func:`parse_decls` raises :class:`~.lexer.Decline` on anything it does not handle and on any
 syntax error: the caller then parses the text with lark, which stays the reference grammar and
-reports every error.  Handled: type declarations (named, subrange, enumerated, record, tuple
-and array types), constants, nodes and functions (``transparent``/``opaque``, ``imported``),
+reports every error.  Handled: type declarations (also polymorphic ones) and datatypes,
+constants, nodes and functions (``transparent``/``opaque``, ``imported``, type parameters),
 contracts (``(*@contract … *)``, ``con … noc``, ``contract`` declarations) with ghost variables
-and constants, ``assume``/``guarantee``, modes and imports, ``include``; equations, ``assert``,
-``check`` (``provided``, ``reachable``), Kind 2's ``--%PROPERTY``/``--%MAIN`` annotations and
-``if`` blocks.  Declined: datatypes, polymorphism, machine integers, subtypes, sets and maps,
-``frame``, ``when``/``cond`` blocks, activations, quantifiers, ``any``/``choose``, ``match``,
-updates, slices, concatenation and ascriptions.
+and constants, ``assume``/``guarantee`` (``weakly``), modes and imports, ``include``;
+equations, ``assert``, ``check`` (``provided``, ``reachable``), Kind 2's
+``--%PROPERTY``/``--%MAIN`` annotations, ``if``, ``frame``, ``when`` and ``cond`` blocks.
+Declined besides syntax errors: a quantified variable with a predicate, a machine integer width
+out of kinduct's limits, an array element initialised together with others in a frame (lark
+reports the last two), and nesting deeper than lark's limit allows for sure.
 """
 
 from __future__ import annotations
