@@ -45,7 +45,7 @@ _NUM = "[0-9]"
 _EXP = f"(?:[eE][+-]?{_NUM}+)"
 # Groups, by number (lark's order where two can match at one place: priority, then length).
 _MASTER = re.compile(
-    r"[ \t\f\r\n]*(?:"
+    r"[ \t\f\r]*(?:"
     r"([A-Za-z_][A-Za-z0-9_]*)"                                              # 1 word
     r"|(0x(?:[0-9a-fA-F]*\.[0-9a-fA-F]*(?:p[+-]?[0-9]+)?|[0-9a-fA-F]+p[+-]?[0-9]+))"  # 2 HEXREAL
     rf"|({_NUM}+\.(?!\.){_NUM}*{_EXP}?|\.{_NUM}+{_EXP}?|{_NUM}+{_EXP})"         # 3 DECIMAL
@@ -63,11 +63,13 @@ _MASTER = re.compile(
     r"|(\*\)|\*/)"                                                           # 13 CONTRACT_CLOSE
     r"|(==>|::|:=|\.\.|'\(|<=|>=|<>|=>|->|\+\+|\|\||&&"                       # 14 punctuation
     r"|[-+*/=<>()\[\]{},;:.^@?!|])"
+    r"|(\n[ \t\f\r\n]*)"                                                      # 15 line ends
     r")")
 
 _KINDS = (None, "NAME", "HEXREAL", "DECIMAL", "HEXINT", "NUMBER", "PROPERTY", "MAIN",
-          "BLOCK_PROPERTY", "BLOCK_MAIN", None, "STRING", "CONTRACT_OPEN", "CONTRACT_CLOSE", None)
-_WORD, _COMMENT, _STRING, _PUNCT = 1, 10, 11, 14
+          "BLOCK_PROPERTY", "BLOCK_MAIN", None, "STRING", "CONTRACT_OPEN", "CONTRACT_CLOSE", None,
+          None)
+_WORD, _COMMENT, _STRING, _PUNCT, _NEWLINE = 1, 10, 11, 14, 15
 _TRAILING = re.compile(r"[ \t\f\r\n]*\Z")
 
 #: The kind of the tokens past the end (several, so that the parser may look two ahead).
@@ -102,34 +104,27 @@ def tokenize(text: str) -> Tokens:
     add_end, add_line, add_col = ends.append, lines.append, cols.append
     hard = HARD
     kind_of = _KINDS
-    count = text.count
     rfind = text.rfind
     line, line_start, pos = 1, 0, 0
     for m in _MASTER.finditer(text):
         group = m.lastindex
-        begin = m.start()
-        start = m.start(group)
+        value = m.group(group)
+        begin, end = m.span()
         if begin != pos:
             raise Decline(f"unreadable character at offset {pos}")
-        pos = end = m.end()
-        if start != begin:
-            newlines = count("\n", begin, start)
-            if newlines:
-                line += newlines
-                line_start = rfind("\n", 0, start) + 1
-        value = text[start:end]
+        pos = end
         if group == _WORD:
             add_kind(value if value in hard else "NAME")
         elif group == _PUNCT:
             add_kind(value)
-        elif group == _COMMENT:
-            newlines = count("\n", start, end)
-            if newlines:
-                line += newlines
+        elif group == _NEWLINE or group == _COMMENT:
+            if "\n" in value:
+                line += value.count("\n")
                 line_start = rfind("\n", 0, end) + 1
             continue
         else:
             add_kind(kind_of[group])
+        start = end - len(value)
         add_value(value)
         add_start(start)
         add_end(end)
