@@ -364,6 +364,7 @@ class _DeclParser(ExprParser):
     # ---- statements ----
     def block(self, ends: tuple[str, ...], base: int) -> list:
         """Statements up to one of the tokens ``ends`` (not consumed)."""
+        self.shallow(0, base + 1)
         out: list = []
         k = self.k
         while k[self.i] not in ends:

@@ -28,7 +28,7 @@ class Decline(Exception):
 
 #: The grammar's words that Kind 2 does not reserve: lark reads them as keywords only where
 #: the grammar accepts the keyword, and as names elsewhere.
-SOFT = frozenset("datatype set map weakly mode assume guarantee require ensure in match".split())
+SOFT = frozenset("datatype set map weakly mode assume guarantee require ensure in match".split()) - KEYWORDS
 
 _GRAMMAR_WORDS = frozenset("""
     include type subrange of int subtype enum struct bool real uint sint int8 int16 int32 int64

@@ -40,7 +40,7 @@ def parse_text(text: str, file: str = "<input>") -> A.Program:
     if fast_path_enabled():
         try:
             decls = parse_decls(text, file)
-        except Decline:
+        except (Decline, RecursionError):  # nesting beyond the frames: lark reports it
             decls = None
     if decls is None:
         from kinduct.frontends.lucent.syntax.larkparse import lark_decls  # noqa: PLC0415 - lark only when needed
