@@ -44,7 +44,8 @@ BINARY: dict[str, tuple[int, bool]] = {
 }
 _UNARY = {"not": "not", "pre": "pre", "last": "last", "int": "to_int", "real": "to_real",
           "!": "bvnot"}
-#: The words of :data:`~.lexer.SOFT` that lark reads as keywords where an expression starts.
+#: The words of :data:`~.lexer.SOFT` that lark reads as keywords where an expression starts
+#: (``map`` too when it is not soft).
 EXPR_WORDS = frozenset({"map", "match"})
 _LITERALS = {"true": (True, "bool"), "false": (False, "bool")}
 
@@ -328,6 +329,8 @@ class ExprParser(ClockParser):
                     TYPE_DEPTH + 1)
         if k == "condact":
             return self.condact(i)
+        if k == "map":  # when Kind 2 reserves the word (lexer.SOFT)
+            return self.map_literal(i)
         if k == "{":
             self.i = i + 1
             items, d = self.expr_list("}")

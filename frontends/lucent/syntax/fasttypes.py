@@ -23,7 +23,8 @@ MAX_TYPE_NESTING = 40
 #: The depth of lark's tree for a type, at most (an expression holding a type counts it).
 TYPE_DEPTH = 12 + 2 * MAX_TYPE_NESTING
 
-#: The words of :data:`~.lexer.SOFT` that lark reads as keywords where a type starts.
+#: The words that lark reads as keywords where a type starts (whether Kind 2 reserves them or
+#: not: :data:`~.lexer.SOFT`).
 TYPE_WORDS = frozenset({"set", "map"})
 MACHINE = frozenset(machine.NAMES)
 
@@ -112,15 +113,16 @@ class TypeParser:
         if k in ("bool", "int", "real"):
             self.i += 1
             t = A.TypeExpr("name", (k,), self.tpos(s))
+        elif self.v[s] in TYPE_WORDS and (k == "NAME" or k == self.v[s]):  # reserved or not
+            self.i += 1
+            self.expect("<")
+            args = self.type_list()
+            if len(args) != (1 if self.v[s] == "set" else 2):
+                raise Decline(f"{self.v[s]} type")
+            t = A.TypeExpr(self.v[s], args, self.pos(s, self.i - 1))
         elif k == "NAME":
             n = self.name()
-            if self.v[n] in TYPE_WORDS:
-                self.expect("<")
-                args = self.type_list()
-                if len(args) != (1 if self.v[n] == "set" else 2):
-                    raise Decline(f"{self.v[n]} type")
-                t = A.TypeExpr(self.v[n], args, self.pos(s, self.i - 1))
-            elif self.k[self.i] == "<":
+            if self.k[self.i] == "<":
                 self.i += 1
                 args = self.type_list()
                 t = A.TypeExpr("app", (self.v[n], args), self.pos(s, self.i - 1))
