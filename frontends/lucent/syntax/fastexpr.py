@@ -310,12 +310,12 @@ class ExprParser(ClockParser):
         if k == "forall" or k == "exists":
             self.i = i + 1
             self.expect("(")
+            outer, self.pred_depth = self.pred_depth, 0
             params = self.params()
-            if any(p.pred is not None for p in params):
-                raise Decline("quantified variable with a predicate")
+            preds, self.pred_depth = self.pred_depth, outer
             self.expect(")")
             body, d = self.expr()
-            return A.Quant(k, params, body, pos=self.pos(i, self.i - 1)), max(d, TYPE_DEPTH) + 3
+            return A.Quant(k, params, body, pos=self.pos(i, self.i - 1)), max(d, TYPE_DEPTH, preds + 2) + 3
         if k in MACHINE or k == "uint" or k == "sint":
             op = machine.conversion_op(self.machine_spec(True))
             arg, d = self.binary(ARROW)

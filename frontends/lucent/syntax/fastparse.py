@@ -10,9 +10,9 @@ contracts (``(*@contract … *)``, ``con … noc``, ``contract`` declarations) w
 and constants, ``assume``/``guarantee`` (``weakly``), modes and imports, ``include``;
 equations, ``assert``, ``check`` (``provided``, ``reachable``), Kind 2's
 ``--%PROPERTY``/``--%MAIN`` annotations, ``if``, ``frame``, ``when`` and ``cond`` blocks.
-Declined besides syntax errors: a quantified variable with a predicate, a machine integer width
-out of kinduct's limits, an array element initialised together with others in a frame (lark
-reports the last two), and nesting deeper than lark's limit allows for sure.
+Declined besides syntax errors: a machine integer width out of kinduct's limits, an array
+element initialised together with others in a frame (lark reports both), and nesting deeper
+than the fast path is sure lark accepts.
 """
 
 from __future__ import annotations

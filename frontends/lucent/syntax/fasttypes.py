@@ -44,6 +44,9 @@ class TypeParser:
         self.i = 0
         self.nest = 0
         self.tnest = 0
+        #: The depth of the deepest predicate of a declared name met so far (a quantifier's
+        #: variables are inside an expression: its depth counts them).
+        self.pred_depth = 0
 
     # ---- tokens and positions ----
     def pos(self, a: int, b: int) -> A.Pos:
@@ -287,4 +290,5 @@ class TypeParser:
         self.i += 1
         e, d = self.expr()
         self.shallow(d, 5)
+        self.pred_depth = max(self.pred_depth, d)
         return e

@@ -229,6 +229,7 @@ def _extend(sub: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         st.builds(lambda a: f"C?({a})", sub),
         st.builds(lambda a, b: f"match {a} with | C(u, _) : {b} | D : {a} end", sub, sub),
         st.builds(lambda a, q: f"{q} (i: int; j: bool) {a}", sub, st.sampled_from(["forall", "exists"])),
+        st.builds(lambda a, b: f"forall (i: int | {b}) {a}", sub, sub),
         st.builds(lambda a, b, q: f"{q} {{v: int | {a}}} -> {b}", sub, sub,
                   st.sampled_from(["any", "choose"])),
         st.builds(lambda args: f"{{{', '.join(args)}}}", st.lists(sub, max_size=2)),
