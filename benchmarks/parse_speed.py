@@ -152,7 +152,8 @@ import kinduct.frontends.vmt.reader, kinduct.frontends.crasp.translate  # import
 import kinduct.frontends.rasp.interp, kinduct.frontends.regex.acceptor
 import kinduct.frontends.lucent.plugin, kinduct.frontends.lucent.syntax.parser
 if frontend == "lucent" and not kinduct.frontends.lucent.syntax.parser.fast_path_enabled():
-    kinduct.frontends.lucent.syntax.parser._parser()  # lark's import and tables: start-up
+    from kinduct.frontends.lucent.syntax.larkparse import lark_parser
+    lark_parser()  # lark's import and tables: start-up
 registry.frontend_for(path)
 cpu, wall = time.process_time(), time.perf_counter()
 try:

@@ -82,6 +82,7 @@ def parse_file(path: str | Path) -> A.Program:
 
 
 def _parser() -> Any:
-    """lark's parser of ``lucent.lark`` (built once)."""
+    """lark's parser of ``lucent.lark`` (built once; ``larkparse.lark_parser``, kept under this
+    name for ``benchmarks/scale.py``)."""
     from kinduct.frontends.lucent.syntax.larkparse import lark_parser  # noqa: PLC0415 - lark only when needed
     return lark_parser()
