@@ -103,8 +103,8 @@ def test_corpus_sample_agrees_with_lark():
     counts = run_corpus(files[::23])
     counts_generated = compare(gen_model(20_000, "tree"), "gen.lus")
     assert counts_generated == "taken"
-    # most of the sample is taken (FMCAD08 entirely), so agreement is not vacuous
-    assert counts["taken"] >= 2 * counts["declined"], counts
+    # nearly all of the sample is taken, so agreement is not vacuous
+    assert counts["taken"] >= 0.95 * (counts["taken"] + counts["declined"]), counts
 
 
 @pytest.mark.slow
@@ -117,6 +117,7 @@ def test_whole_corpus_agrees_with_lark():
     for mb, shape in ((0.3, "tree"), (0.1, "chain")):
         assert compare(gen_model(int(mb * 2**20), shape), "gen.lus") == "taken"
     print(counts)
+    assert counts["taken"] >= 0.95 * (counts["taken"] + counts["declined"]), counts
 
 
 #: A text with every construct the fast path reads (lark parses it too).
