@@ -26,7 +26,7 @@ import re
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import collections, machine
 from kinduct.frontends.lucent.syntax.fastclocks import ClockParser
-from kinduct.frontends.lucent.syntax.fasttypes import MACHINE, MAX_RECURSION, TYPE_DEPTH
+from kinduct.frontends.lucent.syntax.fasttypes import MACHINE, MAX_RECURSION, TYPE_DEPTH, Pos
 from kinduct.frontends.lucent.syntax.lexer import Decline
 from kinduct.frontends.lucent.syntax.numerals import decimal, hex_real
 
@@ -47,6 +47,8 @@ _UNARY = {"not": "not", "pre": "pre", "last": "last", "int": "to_int", "real": "
 #: The words of :data:`~.lexer.SOFT` that lark reads as keywords where an expression starts
 #: (``map`` too when it is not soft).
 EXPR_WORDS = frozenset({"map", "match"})
+#: The tokens that make more of a name or number than itself (a call, a literal, a postfix).
+_AFTER_LEAF = frozenset({"(", "{", "@", "?", "[", ".", "^"})
 _LITERALS = {"true": (True, "bool"), "false": (False, "bool")}
 
 #: lark's array concatenation bar (``lucent.lark``'s ``PIPE``): a '|' that is neither '||' nor a
@@ -137,6 +139,14 @@ class ExprParser(ClockParser):
         """Unary minus (over a product) and the other prefix operators."""
         s = self.i
         k = self.k[s]
+        if (k == "NAME" or k == "NUMBER") and self.k[s + 1] not in _AFTER_LEAF:
+            # the commonest operand, a name or a number alone (what atom() would build)
+            v = self.v[s]
+            if k == "NAME" and v in EXPR_WORDS:
+                return self.postfix()
+            self.i = s + 1
+            pos = Pos(self.lines[s], self.cols[s], self.starts[s], self.ends[s])
+            return (A.Var(v, pos=pos) if k == "NAME" else A.Lit(int(v), "int", pos=pos)), 1
         if k == "-":
             self.i += 1
             arg, d = self.binary(PROD)
