@@ -387,3 +387,14 @@ def test_keywords_as_names_keep_lark_outcome(monkeypatch):
             assert outcome(parser.parse_text, text) == reference, text
             taken += compare(text, "m.lus") == "taken"
     assert taken >= 10  # the soft words are names to the fast path too
+
+
+def test_lexer_knows_every_word_of_the_grammar():
+    """A word of ``lucent.lark`` missing from the lexer's tables would be a name to the fast
+    path where lark reads a keyword."""
+    from kinduct.frontends.lucent.syntax.lexer import HARD, SOFT
+    grammar = (ROOT / "frontends" / "lucent" / "syntax" / "lucent.lark").read_text()
+    grammar = re.sub(r"//[^\n]*", "", grammar)
+    words = set(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"', grammar))
+    assert words and not words - HARD - SOFT, words - HARD - SOFT
+    assert not HARD & SOFT
