@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from kinduct.frontends.lucent.syntax import parser
 from kinduct.frontends.lucent.syntax.fastparse import parse_decls
 from kinduct.frontends.lucent.syntax.larkparse import lark_decls
-from kinduct.frontends.lucent.syntax.lexer import Decline
+from kinduct.frontends.lucent.syntax.lexer import Decline, tokenize
 from kinduct.kernel.errors import InputError
 from tests.conftest import BENCH, EXAMPLES, ROOT
 
@@ -398,3 +398,8 @@ def test_lexer_knows_every_word_of_the_grammar():
     words = set(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"', grammar))
     assert words and not words - HARD - SOFT, words - HARD - SOFT
     assert not HARD & SOFT
+    # each punctuation mark of the grammar is one token of its own kind
+    marks = set(re.findall(r'"([^"A-Za-z0-9_ ]+)"', grammar)) - {"[^"}  # '[^' is in a regex
+    for mark in marks:
+        kinds = tokenize(mark).kinds[:-3]
+        assert kinds == ["CONTRACT_CLOSE" if mark in ("*)", "*/") else mark], mark
