@@ -403,3 +403,27 @@ def test_lexer_knows_every_word_of_the_grammar():
     for mark in marks:
         kinds = tokenize(mark).kinds[:-3]
         assert kinds == ["CONTRACT_CLOSE" if mark in ("*)", "*/") else mark], mark
+
+
+WORDS = st.sampled_from(["node", "function", "rec", "realizable", "REALİZABLE", "Realizable",
+                         "]", "}", "@", "<", " ", "\n", "(*", "*)", "--", '"', "x", "İ", "ſ"])
+
+
+@given(st.lists(WORDS, max_size=12))
+def test_prescan_finds_what_its_patterns_find(parts):
+    """The prescan looks for a text each feature's pattern needs before running the pattern:
+    its verdict is the patterns' own."""
+    from kinduct.frontends.lucent.syntax.prescan import UNSUPPORTED, blank_comments
+    text = "".join(parts)
+    try:
+        parser.check_unsupported(text, "m.lus")
+        found = None
+    except InputError as exc:
+        found = str(exc)
+    clean = blank_comments(text)
+    if found is None or "unsupported" in found:
+        hits = sorted((m.start(), feature) for pattern, feature in UNSUPPORTED
+                      if (m := pattern.search(clean)))
+        assert (found is None) == (not hits), text
+        if hits:
+            assert hits[0][1] in found, text
