@@ -47,11 +47,18 @@ class Bounded(Solver):
         self._inner.pop()
 
     def check(self, assumptions: Sequence[FNode] = ()) -> bool:
+        return self._bounded(self._inner.check, assumptions)
+
+    def check_afresh(self, assumptions: Sequence[FNode] = (), after: float | None = None) -> bool:
+        return self._bounded(lambda a: self._inner.check_afresh(a, after), assumptions)
+
+    def _bounded(self, check: Callable[[Sequence[FNode]], bool],
+                 assumptions: Sequence[FNode]) -> bool:
         self._between()
         if self._deadline is not None:
             self._inner.limit_time(max(0.01, self._deadline - time.monotonic()))
         try:
-            return self._inner.check(assumptions)
+            return check(assumptions)
         except SolverUnknown:
             self._between()  # stopped by the deadline: a preparation ends with the run
             raise
