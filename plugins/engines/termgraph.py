@@ -37,19 +37,22 @@ from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Proof
 from kinduct.plugins.engines.analysis import opaque, register_updates
+from kinduct.plugins.engines.common import conjuncts
 from kinduct.plugins.engines.simulation import Simulator
 from kinduct.plugins.engines.vocab import theory_atoms
 
 #: A numeric variable whose samples take at most this many values gets a threshold at each.
-MAX_SAMPLED_VALUES = 8
+MAX_SAMPLED_VALUES = 0
 #: Thresholds per numeric variable (constants of the system first, then sampled values).
 MAX_THRESHOLDS = 12
 #: Terms in the graph (Boolean variables first, then thresholds in state-variable order).
 MAX_TERMS = 1200
 #: Bounded model checking refines the graph at the depths ``0..REFINE_DEPTH``.
-REFINE_DEPTH = 2
+REFINE_DEPTH = 1
 #: Models the refinement asks for before it gives up (the graph is then left unproved).
 MAX_REFINEMENTS = 400
+#: Seconds a Houdini query may take before its candidates are split (and a single one dropped).
+HOUDINI_QUERY_SECONDS = 2.0
 #: Implication candidates read off the graph (its Hasse diagram can be quadratic).
 MAX_IMPLICATIONS = 400
 
@@ -92,24 +95,52 @@ def _constants(system: TransitionSystem) -> dict[FNode, set]:
                     x = to_cur.get(x, x)
                     if x in states:
                         found.setdefault(x, set()).add(c.constant_value())
-    for reg, src in register_updates(system).items():
-        if src in states and src != reg:
-            shared = found.get(reg, set()) | found.get(src, set())
-            if shared:
-                found[reg] = found[src] = shared
+    # Variables that copy one another (a register ``r' = x``, a wire ``w = ite(c, e, r)``
+    # whose branches end in variables) are compared with the same constants.
+    links = [(reg, src) for reg, src in register_updates(system).items() if src in states]
+    for fact in system.assumptions:
+        for c in conjuncts(fact):
+            if c.is_equals() and c.arg(0).is_symbol() and c.arg(0) in states:
+                links.extend((c.arg(0), leaf) for leaf in _leaves(c.arg(1)) if leaf in states)
+    parent: dict[FNode, FNode] = {}
+
+    def root(v: FNode) -> FNode:
+        while parent.get(v, v) != v:
+            v = parent[v]
+        return v
+
+    for a, b in links:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[ra] = rb
+    groups: dict[FNode, set] = {}
+    for v in list(parent):
+        groups.setdefault(root(v), set()).update(found.get(v, set()))
+    for v in list(parent):
+        if groups[root(v)]:
+            found[v] = groups[root(v)]
     return found
 
 
-def candidate_terms(system: TransitionSystem, samples: Sequence[dict[FNode, object]]) -> list[Term]:
-    """The graph's terms: Boolean state variables and their negations, then thresholds of the
-    numeric ones (at most :data:`MAX_TERMS`)."""
+def _leaves(term: FNode) -> list[FNode]:
+    """The variables ``term``'s ``ite`` branches end in."""
+    if term.is_ite():
+        return [*_leaves(term.arg(1)), *_leaves(term.arg(2))]
+    return [term] if term.is_symbol() else []
+
+
+def candidate_terms(system: TransitionSystem, samples: Sequence[dict[FNode, object]],
+                    negations: bool = True) -> list[Term]:
+    """The graph's terms: Boolean state variables (and, for implications, their negations),
+    then thresholds of the numeric ones (at most :data:`MAX_TERMS`)."""
     mgr = system.env.formula_manager
     terms: list[Term] = []
     scalars = [v for v in system.state_vars if not opaque(v)]
     for v in scalars:
         if v.symbol_type().is_bool_type():
             terms.append(Term(v, v, "is"))
-            terms.append(Term(mgr.Not(v), v, "not"))
+            if negations:
+                terms.append(Term(mgr.Not(v), v, "not"))
     consts = _constants(system)
     for v in scalars:
         t = v.symbol_type()
@@ -262,14 +293,35 @@ def houdini_two_sided(system: TransitionSystem, ctx: EngineContext, graph: TermG
     after = {c: TermGraph.render(mgr, c, then) for c in cands}
     for c, a in acts.items():
         solver.add(mgr.Implies(a, TermGraph.render(mgr, c, now)))
+    solver.limit_time(HOUDINI_QUERY_SECONDS)
     try:
         while cands:
-            if time.monotonic() > deadline:
-                return None
-            if not solver.check([*(acts[c] for c in cands), mgr.Or([mgr.Not(after[c]) for c in cands])]):
+            # One query for all; where the solver cannot decide it in time, halves of the
+            # candidates in turn (each still assuming them all), and an undecided single one
+            # is dropped.  Any drop restarts from the smaller set.
+            chunks = [cands]
+            dropped = False
+            while chunks and not dropped:
+                if time.monotonic() > deadline:
+                    return None
+                chunk = chunks.pop()
+                try:
+                    failed = solver.check([*(acts[c] for c in cands),
+                                           mgr.Or([mgr.Not(after[c]) for c in chunk])])
+                except SolverUnknown:
+                    if len(chunk) == 1:
+                        cands = [c for c in cands if c != chunk[0]]
+                        dropped = True
+                    else:
+                        half = len(chunk) // 2
+                        chunks += [chunk[half:], chunk[:half]]
+                    continue
+                if failed:
+                    vals = solver.values([after[c] for c in cands])
+                    cands = [c for c in cands if vals[after[c]]]
+                    dropped = True
+            if not dropped:
                 break
-            vals = solver.values([after[c] for c in cands])
-            cands = [c for c in cands if vals[after[c]]]
         forms = [t.formula for t in graph.terms]
         return [TermGraph.render(mgr, c, forms) for c in cands]
     finally:
@@ -358,7 +410,7 @@ def generate(system: TransitionSystem, ctx: EngineContext, budget: float, seed: 
                                deadline=min(deadline, time.monotonic() + budget / 4))
         finally:
             sim.solver.close()
-    graph = TermGraph(candidate_terms(system, samples), implications)
+    graph = TermGraph(candidate_terms(system, samples, implications), implications)
     for s in samples:
         graph.add(s)
     if not refine(system, ctx, graph, REFINE_DEPTH, deadline):
