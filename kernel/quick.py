@@ -4,6 +4,7 @@ any process is forked (C-RASP queries are decided there in hundredths of a secon
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 
@@ -12,6 +13,7 @@ from pysmt.fnode import FNode
 from kinduct.kernel import registry
 from kinduct.kernel.backend import Solver, SolverUnknown
 from kinduct.kernel.engine import Engine, EngineContext
+from kinduct.kernel.machine import MAX_STRETCH
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Value, Verdict
 
@@ -88,22 +90,61 @@ def small(system: TransitionSystem) -> bool:
     return True
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its children that ended (an engine may run a solver
+    in a child it waits for, e.g. an interpolation)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+class Stretch:
+    """The factor by which the quick phase stretches its slices: at first the machine's
+    estimate (:meth:`~kinduct.kernel.machine.Machine.stretch`), then what this process measurably
+    got: the wall-clock time of the slices so far over the CPU time it spent in them (at most
+    :data:`~kinduct.kernel.machine.MAX_STRETCH`)."""
+
+    #: Wall-clock seconds of slices below which the measurement is not trusted yet.
+    MIN_MEASURED = 0.05
+
+    def __init__(self, estimate: float) -> None:
+        self.estimate = estimate
+        self.wall = 0.0
+        self.cpu = 0.0
+
+    def factor(self) -> float:
+        if self.wall < self.MIN_MEASURED or self.cpu <= 0.0:
+            return self.estimate
+        return min(MAX_STRETCH, max(1.0, self.wall / self.cpu))
+
+    def record(self, wall: float, cpu: float) -> None:
+        self.wall += wall
+        self.cpu += cpu
+
+
 def quick_phase(system: TransitionSystem, engines: Sequence[Engine], options: dict[str, object],
                 solver: str, max_k: int | None, deadline: float | None,
                 finished: Callable[[], bool], open_props: Callable[[], list[Property]],
-                take: Callable[[str, Verdict], None]) -> None:
+                take: Callable[[str, Verdict], None], stretch: float = 1.0,
+                saturated: bool = False) -> None:
     """Engines with a :attr:`Engine.quick_bound`, in this process, on a small system in a run
     of several engines: each definitive verdict goes to ``take`` (engine name, verdict) as any
     other; an unknown, an error or a crash here only leaves the property to the engines'
-    processes.  ``finished``: whether the run is over; ``open_props``: what is left."""
+    processes.  ``finished``: whether the run is over; ``open_props``: what is left;
+    ``stretch``: the machine's estimate of the factor a slice needs on it (:class:`Stretch`);
+    ``saturated``: the machine has no core to spare, so only the first engine's slice runs
+    here and the others get their processes at once (:mod:`kinduct.kernel.machine`)."""
     quick = [e for e in engines if e.quick_bound is not None]
+    quick = quick[:1] if saturated else quick
     if len(engines) < 2 or not quick or not small(system):
         return
     backend = registry.backend(solver)
+    measured = Stretch(stretch)
     for eng in quick:
         if finished():
             return
-        until = time.monotonic() + (QUICK_SLICE if eng.quick_slice is None else eng.quick_slice)
+        began, began_cpu = time.monotonic(), cpu_seconds()
+        base = QUICK_SLICE if eng.quick_slice is None else eng.quick_slice
+        until = began + base * measured.factor()
         until = until if deadline is None else min(until, deadline)
         bound = eng.quick_bound if max_k is None else min(eng.quick_bound, max_k)
 
@@ -121,4 +162,5 @@ def quick_phase(system: TransitionSystem, engines: Sequence[Engine], options: di
                     take(eng.name, verdict.evolve(engine=verdict.engine or eng.name,
                                                   solver=solver))
         except Exception:  # noqa: S112 - the engines' processes take the property on
-            continue
+            pass
+        measured.record(time.monotonic() - began, cpu_seconds() - began_cpu)
