@@ -8,6 +8,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 
+import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel import registry
@@ -121,27 +122,45 @@ class Stretch:
         self.cpu += cpu
 
 
+@attrs.frozen
+class Sharing:
+    """How the quick phase shares the machine (:mod:`kinduct.kernel.machine`): ``stretch``, the
+    machine's estimate of the factor a slice needs on it (:class:`Stretch`); ``saturated``: no
+    core to spare, so only the first engine's slice runs here and the others get their
+    processes at once; ``beside()``, called once after the first slice when the phase goes on:
+    starts engine processes on the cores still free and names them (the phase skips them);
+    ``between()``, before each solver query: reads their messages (it may end the phase by
+    raising, once the run is over)."""
+
+    stretch: float = 1.0
+    saturated: bool = False
+    beside: Callable[[], Sequence[str]] = lambda: ()
+    between: Callable[[], None] = lambda: None
+
+
 def quick_phase(system: TransitionSystem, engines: Sequence[Engine], options: dict[str, object],
                 solver: str, max_k: int | None, deadline: float | None,
                 finished: Callable[[], bool], open_props: Callable[[], list[Property]],
-                take: Callable[[str, Verdict], None], stretch: float = 1.0,
-                saturated: bool = False) -> None:
+                take: Callable[[str, Verdict], None], sharing: Sharing = Sharing()) -> None:
     """Engines with a :attr:`Engine.quick_bound`, in this process, on a small system in a run
     of several engines: each definitive verdict goes to ``take`` (engine name, verdict) as any
     other; an unknown, an error or a crash here only leaves the property to the engines'
     processes.  ``finished``: whether the run is over; ``open_props``: what is left;
-    ``stretch``: the machine's estimate of the factor a slice needs on it (:class:`Stretch`);
-    ``saturated``: the machine has no core to spare, so only the first engine's slice runs
-    here and the others get their processes at once (:mod:`kinduct.kernel.machine`)."""
+    ``sharing``: how the phase shares the machine (:class:`Sharing`)."""
     quick = [e for e in engines if e.quick_bound is not None]
-    quick = quick[:1] if saturated else quick
+    quick = quick[:1] if sharing.saturated else quick
     if len(engines) < 2 or not quick or not small(system):
         return
     backend = registry.backend(solver)
-    measured = Stretch(stretch)
-    for eng in quick:
+    measured = Stretch(sharing.stretch)
+    elsewhere: set[str] = set()
+    for i, eng in enumerate(quick):
         if finished():
             return
+        if i == 1:
+            elsewhere.update(sharing.beside())
+        if eng.name in elsewhere:
+            continue
         began, began_cpu = time.monotonic(), cpu_seconds()
         base = QUICK_SLICE if eng.quick_slice is None else eng.quick_slice
         until = began + base * measured.factor()
@@ -149,7 +168,7 @@ def quick_phase(system: TransitionSystem, engines: Sequence[Engine], options: di
         bound = eng.quick_bound if max_k is None else min(eng.quick_bound, max_k)
 
         def make_solver(d: float = until) -> Solver:
-            return Bounded(backend.solver(system.env), d)
+            return Bounded(backend.solver(system.env), d, sharing.between)
 
         # No engine runs beside a quick one: it does its own invariant discovery.
         ctx = EngineContext(solver_name=solver, deadline=until, max_k=bound,

@@ -33,7 +33,7 @@ from kinduct.kernel.processes import (
     engine_process,
     stop_all,
 )
-from kinduct.kernel.quick import Bounded, quick_phase
+from kinduct.kernel.quick import Bounded, Sharing, quick_phase
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
 
@@ -207,7 +207,7 @@ class _Portfolio:
         try:
             self._quick()
             for eng in self.engines:
-                if not eng.prepares and not self._finished():
+                if not eng.prepares and eng.name not in self.procs and not self._finished():
                     self._launch(eng)
             preparing = [e for e in self.engines if e.prepares]
             if preparing and not self._finished() and self._prepare(preparing):
@@ -232,10 +232,32 @@ class _Portfolio:
             self.deadline is not None and time.monotonic() >= self.deadline)
 
     def _quick(self) -> None:
-        quick_phase(self.system, self.engines, self.options, self.opts.solver, self.opts.max_k,
-                    self.deadline, self._finished, self.ledger.open,
-                    lambda name, verdict: self._handle(VERDICT, name, verdict),
-                    self.machine.stretch(), self.machine.saturated())
+        sharing = Sharing(self.machine.stretch(), self.machine.saturated(), self._beside,
+                          self._between)
+        try:
+            quick_phase(self.system, self.engines, self.options, self.opts.solver,
+                        self.opts.max_k, self.deadline, self._finished, self.ledger.open,
+                        lambda name, verdict: self._handle(VERDICT, name, verdict), sharing)
+        except _Stop:  # an engine process decided what was left
+            pass
+
+    def _beside(self) -> tuple[str, ...]:
+        """Engine processes beside the rest of the quick phase: the quick engines after the
+        first that prepare nothing (``chc``), in the run's order, one per core the phase leaves
+        free and at least one (at its own niceness: ``chc``'s 5 costs the phase about a tenth
+        of its share of a busy core); their names."""
+        chosen = [e for e in self.engines[1:] if e.quick_bound is not None and not e.prepares]
+        chosen = chosen[:max(1, self.machine.free - 1)]
+        for eng in chosen:
+            self._launch(eng)
+        return tuple(e.name for e in chosen)
+
+    def _between(self) -> None:
+        """Before each solver query of work in this process: the engines' messages; the work
+        stops (:class:`_Stop`) once the run is over."""
+        self._read(0.0)
+        if self._finished():
+            raise _Stop
 
     def _companions(self, eng: Engine) -> tuple[str, ...]:
         """The engines beside ``eng`` in this run (ic3 leaves invariant generation to invgen)."""
@@ -247,13 +269,8 @@ class _Portfolio:
         like any other crash or refusal."""
         backend = registry.backend(self.opts.solver)
 
-        def between() -> None:
-            self._read(0.0)
-            if self._finished():
-                raise _Stop
-
         def make_solver() -> Solver:
-            return Bounded(backend.solver(self.system.env), self.deadline, between)
+            return Bounded(backend.solver(self.system.env), self.deadline, self._between)
 
         for eng in engines:
             try:

@@ -38,15 +38,20 @@ def counter() -> TransitionSystem:
 
 class Recorder(Engine):
     """A quick engine that records, for each call, the process it ran in and the seconds its
-    context gave it; it answers valid when ``decides``, else nothing."""
+    context gave it; it answers valid when ``decides``, else nothing; ``prepares`` as given
+    (its preparation does nothing)."""
 
     description = "a recording engine (tests only)"
     quick_bound = 3
 
-    def __init__(self, name: str, decides: bool) -> None:
+    def __init__(self, name: str, decides: bool, prepares: bool = False) -> None:
         self.name = name
         self.decides = decides
+        self.prepares = prepares
         self.calls: list[tuple[int, float | None]] = []
+
+    def prepare(self, system, make_solver) -> None:
+        pass
 
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
@@ -58,8 +63,9 @@ class Recorder(Engine):
 
 @pytest.fixture
 def engines(monkeypatch):
-    """A first quick engine that decides nothing and a second one that decides."""
-    first, second = Recorder("rec-first", False), Recorder("rec-second", True)
+    """A first quick engine that decides nothing and a second one, which prepares, that
+    decides."""
+    first, second = Recorder("rec-first", False), Recorder("rec-second", True, prepares=True)
     for eng in (first, second):
         monkeypatch.setitem(registry.engines(), eng.name, eng)
     return first, second
@@ -98,9 +104,9 @@ def test_the_estimate_of_the_others_is_bounded_by_the_load_average(monkeypatch):
     assert measure().others == 1.0  # the average lags: the runnable tasks now, less this one
 
 
-def test_with_a_free_core_every_quick_engine_runs_in_the_runners_process(monkeypatch, engines):
+def test_with_one_free_core_every_quick_engine_runs_in_the_runners_process(monkeypatch, engines):
     first, second = engines
-    on(monkeypatch, Machine(cores=2, others=0.0))
+    on(monkeypatch, Machine(cores=2, others=1.0))
     (verdict,) = run(counter(), RunOptions(engines=(first.name, second.name), timeout=60))
     assert verdict.answer is Answer.VALID and verdict.engine == second.name
     assert [pid for pid, _ in first.calls + second.calls] == [os.getpid()] * 2
@@ -115,10 +121,28 @@ def test_on_a_saturated_machine_the_engines_after_the_first_get_processes(monkey
     assert second.calls == []  # recorded in its own process, not in this one
 
 
+@pytest.mark.parametrize("others", [0.0, 2.0])
+def test_a_quick_engine_that_prepares_nothing_gets_a_process_beside_the_quick_phase(
+        monkeypatch, engines, others):
+    """After the first slice, the quick engines after the first that prepare nothing start
+    their processes (one per core the phase leaves free, at least one), beside the rest of the
+    phase, which skips them."""
+    first, second = engines
+    beside = Recorder("rec-beside", True)
+    monkeypatch.setitem(registry.engines(), beside.name, beside)
+    on(monkeypatch, Machine(cores=2, others=others))
+    (verdict,) = run(counter(), RunOptions(engines=(first.name, beside.name, second.name),
+                                           timeout=60))
+    assert verdict.answer is Answer.VALID
+    assert [pid for pid, _ in first.calls] == [os.getpid()]
+    assert beside.calls == []  # never in this process
+    assert [pid for pid, _ in second.calls] in ([], [os.getpid()])  # raced by the other
+
+
 def test_cores_given_override_the_machines_load(monkeypatch, engines):
     first, second = engines
     on(monkeypatch, Machine(cores=2, others=8.0))
-    run(counter(), RunOptions(engines=(first.name, second.name), timeout=60, cores=2))
+    run(counter(), RunOptions(engines=(first.name, second.name), timeout=60, cores=1))
     assert [pid for pid, _ in second.calls] == [os.getpid()]
 
 
