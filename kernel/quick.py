@@ -170,7 +170,8 @@ def quick_phase(system: TransitionSystem, engines: Sequence[Engine], options: di
         def make_solver(d: float = until) -> Solver:
             return Bounded(backend.solver(system.env), d, sharing.between)
 
-        # No engine runs beside a quick one: it does its own invariant discovery.
+        # No companions: a quick engine does its own invariant discovery (the engine processes
+        # beside the phase, if any, publish only what decides a property).
         ctx = EngineContext(solver_name=solver, deadline=until, max_k=bound,
                             make_solver=make_solver, options=options[eng.name])
         try:
