@@ -6,10 +6,12 @@ Linux shares the cores evenly between runnable processes, so on a machine with `
 processes and ``c`` cores one process of ours gets ``c / (o + 1)`` of a core and ``k`` of them
 get ``k c / (o + k)`` together.  Hence:
 
-- **A free core**: the quick phase (the engines one after the other in the runner's process,
-  nothing forked) costs no one anything; its slices are wall-clock seconds, stretched by the
-  share the process measurably gets (:meth:`Machine.stretch`, then the quick phase's own
-  measurement), so that it decides on a busy machine what it decides on an idle one.
+- **Not saturated**: the quick phase (the engines one after the other in the runner's
+  process) takes one core; its slices are wall-clock seconds, stretched by the share the
+  process measurably gets (:meth:`Machine.stretch`, then the quick phase's own measurement),
+  so that it decides on a busy machine what it decides on an idle one.  After its first
+  slice the quick engines that prepare nothing get processes beside it, one per further free
+  core and at least one (the runner's ``_beside``).
 - **A saturated machine** (:meth:`Machine.saturated`: at least :data:`SATURATED_PER_CORE`
   other processes per core): one process is starved where several are not, so the quick phase
   keeps its first slice only and every engine gets its process at once, as Kind 2 runs its
