@@ -167,6 +167,9 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bound", type=int, default=None,
                         help="largest k to explore (default: no bound)")
     parser.add_argument("--json", action="store_true", help="JSON output (one array of objects)")
+    parser.add_argument("--cores", type=positive_int, default=None,
+                        help="cores the engines may use as free ones (default: the cores the "
+                             "machine has free now, from its load)")
     parser.add_argument("--engine-opt", action="append", type=engine_setting, default=[],
                         metavar="ENGINE.SETTING=VALUE",
                         help="an engine's own setting, e.g. ic3.invgen=false or invgen.rounds=2 "
@@ -188,7 +191,7 @@ def run_options(args: argparse.Namespace) -> RunOptions:
     solver = args.solver if args.solver is not None else registry.default_solver()
     return RunOptions(engines=tuple(args.engine), solver=solver, timeout=args.timeout,
                       max_k=args.bound, engine_settings=settings,
-                      diversify=args.solver is None)
+                      diversify=args.solver is None, cores=args.cores)
 
 
 # --- output -------------------------------------------------------------------------------------------
