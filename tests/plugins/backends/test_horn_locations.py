@@ -98,7 +98,8 @@ def test_the_location_graph_has_the_reachable_locations_and_edges() -> None:
      lambda x, z: z3.And(x > 0, z <= x)),
 ])
 def test_quantifier_elimination_gives_an_equivalent_formula(quantified, expected) -> None:
-    from kinduct.plugins.backends.qelim import eliminate, quantified as has_quantifier
+    from kinduct.plugins.backends.qelim import eliminate
+    from kinduct.plugins.backends.qelim import quantified as has_quantifier
 
     x, z, y = z3.Ints("x z y")
     result = eliminate(quantified(x, z, y), 30)
