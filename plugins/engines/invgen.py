@@ -1,7 +1,9 @@
 """The ``invgen`` engine: rounds of invariant discovery (:mod:`.discovery`) with fresh
 simulation seeds; the survivors are published to the other engines (``kind`` and ``ic3``
 assert them), and any property they imply is reported valid with the conjunction as its
-certificate.
+certificate, any they make ``k``-inductive with a checked ``k``-inductive proof.  After the
+first round, the term graph (:mod:`.termgraph`) adds one-state invariants over every state
+variable, wires included (not published: they need the assumptions at both steps).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from kinduct.kernel.engine import EngineContext
 from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
+from kinduct.plugins.engines import termgraph
 from kinduct.plugins.engines.analysis import AnalysingEngine
 from kinduct.plugins.engines.common import unknown_on_solver_failure
 from kinduct.plugins.engines.discovery import discover
@@ -31,12 +34,15 @@ class InvGen(AnalysingEngine):
     class Options:
         """``budget``: seconds of simulation per round (at most); ``rounds``: discovery rounds
         with fresh simulation seeds; ``runs``/``depth``: simulated runs per round and their
-        length."""
+        length; ``graph``: after the first round, Kind 2-style invariant generation over a
+        graph of Boolean terms (:mod:`.termgraph`), for at most ``graph_budget`` seconds."""
 
         budget: float = 20.0
         rounds: int = 4
         runs: int = 8
         depth: int = 20
+        graph: bool = True
+        graph_budget: float = 20.0
 
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
@@ -69,12 +75,30 @@ class InvGen(AnalysingEngine):
             for prop in settled:
                 yield Verdict(prop.name, Answer.VALID, k=1, invariant=to_smtlib(mgr.And(lemmas)))
             open_props = [p for p in open_props if p not in settled]
+            # A property the invariants make k-inductive (the wires of a Lustre program are
+            # defined by the assumptions, which the step assumes at each state).
+            yield from self._inductive(system, open_props, lemmas, ctx)
+            if seed == 0 and open_props and options.graph:
+                graph = termgraph.generate(system, ctx, options.graph_budget)
+                yield from self._inductive(system, open_props, [*lemmas, *graph], ctx)
             if not open_props:
                 break
         for prop in open_props:
             if prop.name in undecided:
                 yield Verdict(prop.name, Answer.UNKNOWN, engine=self.name,
                               message=f"the solver could not decide a query: {undecided[prop.name]}")
+
+    def _inductive(self, system: TransitionSystem, open_props: list[Property],
+                   lemmas: list[FNode], ctx: EngineContext) -> Iterator[Verdict]:
+        """``valid`` with a checked ``k``-inductive proof for each of ``open_props`` that
+        ``lemmas`` make ``k``-inductive (:func:`~.termgraph.prove`), removed from the list."""
+        if not lemmas:
+            return
+        for prop in list(open_props):
+            proof = termgraph.prove(system, prop, lemmas, ctx)
+            if proof is not None:
+                open_props.remove(prop)
+                yield Verdict(prop.name, Answer.VALID, engine=self.name, k=proof.k, proof=proof)
 
     def _settled(self, system: TransitionSystem, prop: Property, lemmas: list[FNode],
                  ctx: EngineContext, undecided: dict[str, str]) -> bool:

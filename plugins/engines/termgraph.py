@@ -1,0 +1,418 @@
+"""One-state invariant generation over a graph of Boolean terms (Kind 2's ``invgenos``).
+
+The candidate *terms* are the system's Boolean state variables (wires included) and their
+negations, and threshold atoms ``x <= c`` and ``c <= x`` over its numeric state variables: the
+constants ``x`` is compared with in the system (also through a copy register ``r' = x``), ``0``
+for an integer, and every value of ``x`` sampled when it takes few.  Reachable states (simulated
+runs, then bounded model checking from ``Init`` at each depth up to a small bound until no
+candidate fails there) partition the terms into classes of terms equal in every state seen, and
+order the classes by implication.  The candidate invariants are read off that graph: a term of
+the class true in every state, the negation of one false in every state, ``a <-> b`` inside a
+class and ``a -> b`` along each edge of the implication order's Hasse diagram.  Houdini then
+keeps the largest subset that is inductive with the assumptions at both steps (a wire is
+defined by the assumptions, so a relation between wires is preserved only where they hold).
+
+Such invariants are sound but not 1-inductive in the sense of
+:func:`~kinduct.kernel.certify.check_invariant` (which assumes the assumptions at the first step
+only): a property they make ``k``-inductive is reported with a ``k``-inductive
+:class:`~kinduct.kernel.verdict.Proof`, checked by
+:func:`~kinduct.kernel.certify.check_proof` before it is reported.  They are not published to
+the other engines (IC3's certificates are 1-inductive ones).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from fractions import Fraction
+
+import attrs
+from pysmt.fnode import FNode
+
+from kinduct.kernel.backend import Solver, SolverUnknown
+from kinduct.kernel.certify import check_proof
+from kinduct.kernel.engine import EngineContext
+from kinduct.kernel.lemmas import to_smtlib
+from kinduct.kernel.system import Property, TransitionSystem
+from kinduct.kernel.unroll import Unroller
+from kinduct.kernel.verdict import Proof
+from kinduct.plugins.engines.analysis import opaque, register_updates
+from kinduct.plugins.engines.common import conjuncts
+from kinduct.plugins.engines.simulation import Simulator
+from kinduct.plugins.engines.vocab import theory_atoms
+
+#: A numeric variable whose samples take at most this many values gets a threshold at each.
+MAX_SAMPLED_VALUES = 0
+#: Thresholds per numeric variable (constants of the system first, then sampled values).
+MAX_THRESHOLDS = 12
+#: Terms in the graph (Boolean variables first, then thresholds in state-variable order).
+MAX_TERMS = 1200
+#: Bounded model checking refines the graph at the depths ``0..REFINE_DEPTH``.
+REFINE_DEPTH = 1
+#: Models the refinement asks for before it gives up (the graph is then left unproved).
+MAX_REFINEMENTS = 400
+#: Seconds a Houdini query may take before its candidates are split (and a single one dropped).
+HOUDINI_QUERY_SECONDS = 2.0
+#: Implication candidates read off the graph (its Hasse diagram can be quadratic).
+MAX_IMPLICATIONS = 400
+
+
+@attrs.frozen
+class Term:
+    """A Boolean term: ``var`` itself (``op`` "is"), its negation ("not"), ``var <= bound``
+    ("le") or ``bound <= var`` ("ge")."""
+
+    formula: FNode
+    var: FNode
+    op: str
+    bound: int | Fraction | None = None
+
+    def value(self, sample: dict[FNode, object]) -> bool:
+        v = sample[self.var]
+        if self.op == "is":
+            return bool(v)
+        if self.op == "not":
+            return not v
+        if self.op == "le":
+            return v <= self.bound  # type: ignore[operator]
+        return v >= self.bound  # type: ignore[operator]
+
+
+def _constants(system: TransitionSystem) -> dict[FNode, set]:
+    """State variable -> the constants the system compares it with (``x <= 4``, ``x = 4``),
+    shared between a copy register ``r' = x`` and ``x``."""
+    env = system.env
+    to_cur = {n: c for c, n in zip(system.state_vars, system.next_vars, strict=True)}
+    states = set(system.state_vars)
+    found: dict[FNode, set] = {}
+    sources = [system.init, system.trans, *system.assumptions,
+               *(p.obligation(env) for p in system.properties)]
+    for src in sources:
+        for atom in theory_atoms(env, src):
+            a, b = atom.args()
+            for x, c in ((a, b), (b, a)):
+                if x.is_symbol() and c.is_constant() and not c.is_bool_constant():
+                    x = to_cur.get(x, x)
+                    if x in states:
+                        found.setdefault(x, set()).add(c.constant_value())
+    # Variables that copy one another (a register ``r' = x``, a wire ``w = ite(c, e, r)``
+    # whose branches end in variables) are compared with the same constants.
+    links = [(reg, src) for reg, src in register_updates(system).items() if src in states]
+    for fact in system.assumptions:
+        for c in conjuncts(fact):
+            if c.is_equals() and c.arg(0).is_symbol() and c.arg(0) in states:
+                links.extend((c.arg(0), leaf) for leaf in _leaves(c.arg(1)) if leaf in states)
+    parent: dict[FNode, FNode] = {}
+
+    def root(v: FNode) -> FNode:
+        while parent.get(v, v) != v:
+            v = parent[v]
+        return v
+
+    for a, b in links:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[ra] = rb
+    groups: dict[FNode, set] = {}
+    for v in list(parent):
+        groups.setdefault(root(v), set()).update(found.get(v, set()))
+    for v in list(parent):
+        if groups[root(v)]:
+            found[v] = groups[root(v)]
+    return found
+
+
+def _leaves(term: FNode) -> list[FNode]:
+    """The variables ``term``'s ``ite`` branches end in."""
+    if term.is_ite():
+        return [*_leaves(term.arg(1)), *_leaves(term.arg(2))]
+    return [term] if term.is_symbol() else []
+
+
+def candidate_terms(system: TransitionSystem, samples: Sequence[dict[FNode, object]],
+                    negations: bool = True) -> list[Term]:
+    """The graph's terms: Boolean state variables (and, for implications, their negations),
+    then thresholds of the numeric ones (at most :data:`MAX_TERMS`)."""
+    mgr = system.env.formula_manager
+    terms: list[Term] = []
+    scalars = [v for v in system.state_vars if not opaque(v)]
+    for v in scalars:
+        if v.symbol_type().is_bool_type():
+            terms.append(Term(v, v, "is"))
+            if negations:
+                terms.append(Term(mgr.Not(v), v, "not"))
+    consts = _constants(system)
+    for v in scalars:
+        t = v.symbol_type()
+        if not (t.is_int_type() or t.is_real_type()):
+            continue
+        seen = sorted({s[v] for s in samples if v in s})
+        bounds = sorted(consts.get(v, set()))
+        if t.is_int_type():
+            bounds = [0, *bounds]
+        if len(seen) <= MAX_SAMPLED_VALUES:
+            bounds += seen
+        chosen = list(dict.fromkeys(bounds))[:MAX_THRESHOLDS]
+        for c in chosen:
+            const = mgr.Int(int(c)) if t.is_int_type() else mgr.Real(Fraction(c))
+            terms.append(Term(mgr.LE(v, const), v, "le", c))
+            terms.append(Term(mgr.LE(const, v), v, "ge", c))
+        if len(terms) >= MAX_TERMS:
+            break
+    return terms[:MAX_TERMS]
+
+
+class TermGraph:
+    """The terms' values on the states seen (one bit per state), and the candidate invariants
+    they induce: constants, equivalences inside a class and (with ``implications``) the
+    implications along the Hasse diagram of the classes' order, at most
+    :data:`MAX_IMPLICATIONS` of them.  A candidate is a tuple of term indices (see
+    :meth:`render`), so that it is built at any step from the terms' timed copies."""
+
+    def __init__(self, terms: Sequence[Term], implications: bool = True) -> None:
+        self.terms = list(terms)
+        self.masks = [0] * len(self.terms)
+        self.count = 0
+        self.implications = implications
+
+    def add(self, sample: dict[FNode, object]) -> None:
+        bit = 1 << self.count
+        self.count += 1
+        for i, t in enumerate(self.terms):
+            if t.value(sample):
+                self.masks[i] |= bit
+
+    def candidates(self) -> list[tuple[str, int, int]]:
+        full = (1 << self.count) - 1
+        classes: dict[int, list[int]] = {}
+        for i, m in enumerate(self.masks):
+            classes.setdefault(m, []).append(i)
+        out: list[tuple[str, int, int]] = []
+        for m, members in classes.items():
+            if m == full:
+                out.extend(("true", i, i) for i in members)
+            elif m == 0:
+                out.extend(("false", i, i) for i in members)
+            else:
+                out.extend(("iff", members[0], i) for i in members[1:])
+        if self.count == 0 or not self.implications:
+            return out
+        inner = sorted((m for m in classes if m not in (0, full)), key=lambda m: m.bit_count())
+        edges = 0
+        for i, a in enumerate(inner):
+            kept: list[int] = []
+            for b in inner[i + 1:]:
+                if a & b == a and not any(c & b == c for c in kept):
+                    kept.append(b)
+                    out.append(("implies", classes[a][0], classes[b][0]))
+                    edges += 1
+                    if edges >= MAX_IMPLICATIONS:
+                        return out
+        return out
+
+    @staticmethod
+    def render(mgr, cand: tuple[str, int, int], formulas: Sequence[FNode]) -> FNode:
+        kind, i, j = cand
+        if kind == "true":
+            return formulas[i]
+        if kind == "false":
+            return mgr.Not(formulas[i])
+        if kind == "iff":
+            return mgr.Iff(formulas[i], formulas[j])
+        return mgr.Implies(formulas[i], formulas[j])
+
+
+def _read(solver: Solver, ub: Unroller, scalars: Sequence[FNode], step: int) -> dict[FNode, object]:
+    timed = [ub.timed(v, step) for v in scalars]
+    vals = solver.values(timed)
+    return {v: vals[t] for v, t in zip(scalars, timed, strict=True)}
+
+
+class _Timed:
+    """The terms' copies at each step, built once."""
+
+    def __init__(self, system: TransitionSystem, terms: Sequence[Term]) -> None:
+        self.ub = Unroller(system)
+        self.terms = terms
+        self.steps: dict[int, list[FNode]] = {}
+
+    def at(self, step: int) -> list[FNode]:
+        if step not in self.steps:
+            self.steps[step] = [self.ub.at(t.formula, step) for t in self.terms]
+        return self.steps[step]
+
+
+def refine(system: TransitionSystem, ctx: EngineContext, graph: TermGraph, depth: int,
+           deadline: float) -> bool:
+    """Split the graph's classes with reachable states until no candidate fails at any step
+    ``0..depth`` from ``Init``; False when the deadline or :data:`MAX_REFINEMENTS` came first.
+    Each model's states at every step up to ``j`` are added (one query, several states)."""
+    mgr = system.env.formula_manager
+    timed = _Timed(system, graph.terms)
+    ub = timed.ub
+    scalars = [v for v in system.state_vars if not opaque(v)]
+    solver = ctx.make_solver()
+    solver.add(ub.at(system.init, 0))
+    models = 0
+    try:
+        for j in range(depth + 1):
+            solver.add_all(ub.at(a, j) for a in system.assumptions)
+            if j:
+                solver.add(ub.at(system.trans, j - 1))
+            forms = timed.at(j)
+            while True:
+                if time.monotonic() > deadline or models >= MAX_REFINEMENTS:
+                    return False
+                cands = graph.candidates()
+                query = mgr.Or([mgr.Not(TermGraph.render(mgr, c, forms)) for c in cands])
+                if not cands or not solver.check([query]):
+                    break
+                models += 1
+                for i in range(j + 1):
+                    graph.add(_read(solver, ub, scalars, i))
+        return True
+    finally:
+        solver.close()
+
+
+def houdini_two_sided(system: TransitionSystem, ctx: EngineContext, graph: TermGraph,
+                      candidates: Sequence[tuple[str, int, int]],
+                      deadline: float) -> list[FNode] | None:
+    """The largest subset of ``candidates`` (all true in the initial states) preserved by a
+    step whose both states satisfy the assumptions; None when the deadline passed first."""
+    mgr = system.env.formula_manager
+    timed = _Timed(system, graph.terms)
+    ub = timed.ub
+    solver = ctx.make_solver()
+    solver.add_all(ub.at(a, 0) for a in system.assumptions)
+    solver.add_all(ub.at(a, 1) for a in system.assumptions)
+    solver.add(ub.at(system.trans, 0))
+    cands = list(candidates)
+    acts = {c: mgr.FreshSymbol(template="__graph_%d") for c in cands}
+    now, then = timed.at(0), timed.at(1)
+    after = {c: TermGraph.render(mgr, c, then) for c in cands}
+    for c, a in acts.items():
+        solver.add(mgr.Implies(a, TermGraph.render(mgr, c, now)))
+    solver.limit_time(HOUDINI_QUERY_SECONDS)
+    try:
+        while cands:
+            # One query for all; where the solver cannot decide it in time, halves of the
+            # candidates in turn (each still assuming them all), and an undecided single one
+            # is dropped.  Any drop restarts from the smaller set.
+            chunks = [cands]
+            dropped = False
+            while chunks and not dropped:
+                if time.monotonic() > deadline:
+                    return None
+                chunk = chunks.pop()
+                try:
+                    failed = solver.check([*(acts[c] for c in cands),
+                                           mgr.Or([mgr.Not(after[c]) for c in chunk])])
+                except SolverUnknown:
+                    if len(chunk) == 1:
+                        cands = [c for c in cands if c != chunk[0]]
+                        dropped = True
+                    else:
+                        half = len(chunk) // 2
+                        chunks += [chunk[half:], chunk[:half]]
+                    continue
+                if failed:
+                    vals = solver.values([after[c] for c in cands])
+                    cands = [c for c in cands if vals[after[c]]]
+                    dropped = True
+            if not dropped:
+                break
+        forms = [t.formula for t in graph.terms]
+        return [TermGraph.render(mgr, c, forms) for c in cands]
+    finally:
+        solver.close()
+
+
+def prove(system: TransitionSystem, prop: Property, lemmas: Sequence[FNode], ctx: EngineContext,
+          max_k: int = 3) -> Proof | None:
+    """A ``k``-inductive proof (``k <= max_k``) of ``prop`` with the ``lemmas`` it needs
+    (invariants inductive with the assumptions at both steps: :func:`houdini_two_sided`'s),
+    checked by :func:`~kinduct.kernel.certify.check_proof` on a fresh solver; None when
+    there is none."""
+    mgr = system.env.formula_manager
+    goal = prop.obligation(system.env)
+    ub = Unroller(system)
+    lits = {lemma: mgr.FreshSymbol(template="__need_%d") for lemma in lemmas}
+    solver = ctx.make_solver()
+    try:
+        for j in range(max_k + 1):
+            solver.add_all(ub.at(a, j) for a in system.assumptions)
+            solver.add_all(mgr.Implies(lit, ub.at(lemma, j)) for lemma, lit in lits.items())
+            if j == 0:
+                continue
+            solver.add(ub.at(system.trans, j - 1))
+            solver.add(ub.at(goal, j - 1))
+            if solver.check([*lits.values(), mgr.Not(ub.at(goal, j))]):
+                continue
+            core = set(solver.unsat_core())
+            needed = _closure(system, ctx, lemmas, [m for m, lit in lits.items() if lit in core])
+            if needed is None:
+                return None
+            phi = mgr.And([goal, *needed])
+            proof = Proof(j, to_smtlib(phi))
+            checker = ctx.make_solver()
+            try:
+                problem = check_proof(system, prop, proof, phi, checker)
+            finally:
+                checker.close()
+            return proof if problem is None else None
+        return None
+    except SolverUnknown:
+        return None
+    finally:
+        solver.close()
+
+
+def _closure(system: TransitionSystem, ctx: EngineContext, lemmas: Sequence[FNode],
+             needed: Sequence[FNode]) -> list[FNode] | None:
+    """The lemmas ``needed`` with those their step needs, and theirs, until the set is
+    inductive on its own (unsat cores of the step from all ``lemmas``, which is inductive);
+    None when a step is not proved (``lemmas`` not inductive after all)."""
+    mgr = system.env.formula_manager
+    ub = Unroller(system)
+    lits = {lemma: mgr.FreshSymbol(template="__close_%d") for lemma in lemmas}
+    solver = ctx.make_solver()
+    solver.add_all(ub.at(a, 0) for a in system.assumptions)
+    solver.add_all(ub.at(a, 1) for a in system.assumptions)
+    solver.add(ub.at(system.trans, 0))
+    solver.add_all(mgr.Implies(lit, ub.at(lemma, 0)) for lemma, lit in lits.items())
+    have = list(dict.fromkeys(needed))
+    try:
+        todo = list(have)
+        while todo:
+            if solver.check([*lits.values(), mgr.Or([mgr.Not(ub.at(n, 1)) for n in todo])]):
+                return None
+            core = set(solver.unsat_core())
+            todo = [m for m, lit in lits.items() if lit in core and m not in set(have)]
+            have.extend(todo)
+        return have
+    finally:
+        solver.close()
+
+
+def generate(system: TransitionSystem, ctx: EngineContext, budget: float, seed: int = 0,
+             runs: int = 6, depth: int = 12, implications: bool = True) -> list[FNode]:
+    """Invariants from the term graph (inductive with the assumptions at both steps), within
+    about ``budget`` seconds; none when the budget runs out first."""
+    deadline = time.monotonic() + budget
+    if ctx.deadline is not None:
+        deadline = min(deadline, ctx.deadline)
+    samples: list[dict[FNode, object]] = []
+    if runs:
+        sim = Simulator(system, ctx, seed)
+        try:
+            samples = sim.runs(count=runs, depth=depth,
+                               deadline=min(deadline, time.monotonic() + budget / 4))
+        finally:
+            sim.solver.close()
+    graph = TermGraph(candidate_terms(system, samples, implications), implications)
+    for s in samples:
+        graph.add(s)
+    if not refine(system, ctx, graph, REFINE_DEPTH, deadline):
+        return []
+    return houdini_two_sided(system, ctx, graph, graph.candidates(), deadline) or []
