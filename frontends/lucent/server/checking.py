@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from kinduct.kernel.decide import decide
 from kinduct.kernel.errors import KinductError, SourceLocation
 from kinduct.kernel.report import property_object
 from kinduct.kernel.runner import ProgressEvent, RunOptions
+from kinduct.kernel.sentinel import die_with_parent
 from kinduct.kernel.system import TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
 
@@ -169,8 +171,10 @@ class Checker:
             self.analyses += 1
         start = time.monotonic()
         recv, send = _FORK.Pipe(duplex=False)
-        child = _FORK.Process(target=_analyse_in_child, args=(doc, name, mode, options, fingerprint, send),
-                              daemon=True)
+        # Not a daemon: the analysis starts engine processes of its own, which multiprocessing
+        # refuses a daemon; it dies with the server instead (die_with_parent).
+        child = _FORK.Process(target=_analyse_in_child,
+                              args=(doc, name, mode, options, fingerprint, os.getpid(), send))
         child.start()
         send.close()
         try:
@@ -246,7 +250,8 @@ _FORK = multiprocessing.get_context("fork")
 
 
 def _analyse_in_child(doc: Analysis, name: str, mode: str, options: CheckOptions, fingerprint: str,
-                      send: Connection) -> None:
+                      server: int, send: Connection) -> None:
+    die_with_parent(server)
     start = time.monotonic()
     try:
         system = _system(doc, name, mode)
