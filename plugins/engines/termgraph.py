@@ -51,7 +51,7 @@ MAX_TERMS = 1200
 REFINE_DEPTH = 1
 #: Models the refinement asks for before it gives up (the graph is then left unproved).
 MAX_REFINEMENTS = 400
-#: Seconds a Houdini query may take before its candidates are split (and a single one dropped).
+#: Seconds a Houdini query about one candidate may take before the candidate is dropped.
 HOUDINI_QUERY_SECONDS = 2.0
 #: Implication candidates read off the graph (its Hasse diagram can be quadratic).
 MAX_IMPLICATIONS = 400
@@ -295,33 +295,31 @@ def houdini_two_sided(system: TransitionSystem, ctx: EngineContext, graph: TermG
         solver.add(mgr.Implies(a, TermGraph.render(mgr, c, now)))
     solver.limit_time(HOUDINI_QUERY_SECONDS)
     try:
-        while cands:
-            # One query for all; where the solver cannot decide it in time, halves of the
-            # candidates in turn (each still assuming them all), and an undecided single one
-            # is dropped.  Any drop restarts from the smaller set.
-            chunks = [cands]
+        # One query per candidate (each much easier than their disjunction); a model drops
+        # every candidate it falsifies, an undecided query its own; a pass that dropped any
+        # is followed by another one over the survivors, which assume less.
+        dropped = True
+        while dropped and cands:
             dropped = False
-            while chunks and not dropped:
+            alive = set(cands)
+            for c in cands:
+                if c not in alive:
+                    continue
                 if time.monotonic() > deadline:
                     return None
-                chunk = chunks.pop()
+                hyps = [acts[d] for d in cands if d in alive]
                 try:
-                    failed = solver.check([*(acts[c] for c in cands),
-                                           mgr.Or([mgr.Not(after[c]) for c in chunk])])
+                    failed = solver.check([*hyps, mgr.Not(after[c])])
                 except SolverUnknown:
-                    if len(chunk) == 1:
-                        cands = [c for c in cands if c != chunk[0]]
-                        dropped = True
-                    else:
-                        half = len(chunk) // 2
-                        chunks += [chunk[half:], chunk[:half]]
+                    alive.discard(c)
+                    dropped = True
                     continue
                 if failed:
-                    vals = solver.values([after[c] for c in cands])
-                    cands = [c for c in cands if vals[after[c]]]
+                    live = [d for d in cands if d in alive]
+                    vals = solver.values([after[d] for d in live])
+                    alive -= {d for d in live if not vals[after[d]]}
                     dropped = True
-            if not dropped:
-                break
+            cands = [c for c in cands if c in alive]
         forms = [t.formula for t in graph.terms]
         return [TermGraph.render(mgr, c, forms) for c in cands]
     finally:
