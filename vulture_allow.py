@@ -123,6 +123,7 @@ _.raw_read  # unused method (frontends/vmt/lexer.py:152)
 _.required  # unused attribute (kernel/cli.py:370)
 _.showwarning  # unused attribute (kernel/cli.py:460)
 solver_name  # unused variable (kernel/engine.py:80)
+_parser  # imported by benchmarks/scale.py's child process (frontends/lucent/syntax/parser.py)
 cmd_sample  # called by name from frontends/crasp/synthesis/commands.py
 cmd_learn  # likewise
 cmd_minimize  # likewise

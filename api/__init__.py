@@ -30,12 +30,9 @@ _LAZY = {
 
 
 def _version() -> str:
-    import importlib.metadata
+    from kinduct.kernel.distributions import version
 
-    try:
-        return importlib.metadata.version("kinduct")
-    except importlib.metadata.PackageNotFoundError:  # running from a source tree
-        return "0+unknown"
+    return version("kinduct") or "0+unknown"  # unknown: running from a source tree
 
 
 def __getattr__(name: str) -> Any:

@@ -4,6 +4,7 @@ run quietly (exit code 130), never with a ``KeyboardInterrupt`` traceback; ``kin
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
@@ -15,14 +16,11 @@ def _interrupted_during_start_up(_signum, _frame) -> None:
 
 
 def _version() -> int:
-    """``kinduct --version`` without loading the command line (or anything else)."""
-    import importlib.metadata
+    """``kinduct --version`` without loading the command line (or anything else: the version
+    is read as :mod:`kinduct.kernel.distributions` reads it, without ``importlib.metadata``)."""
+    from kinduct.kernel.distributions import version
 
-    try:
-        version = importlib.metadata.version("kinduct")
-    except importlib.metadata.PackageNotFoundError:
-        version = "0+unknown"
-    sys.stdout.write(f"kinduct {version}\n")
+    sys.stdout.write(f"kinduct {version('kinduct') or '0+unknown'}\n")
     return 0
 
 
@@ -30,7 +28,12 @@ def main() -> int:
     if sys.argv[1:] == ["--version"]:
         return _version()
     previous = signal.signal(signal.SIGINT, _interrupted_during_start_up)
+    gc.disable()  # start-up makes little garbage: the command line enables it (kernel.cli.main)
     from kinduct.kernel.cli import main as cli_main  # plugins register; solvers load when a run needs them
 
     signal.signal(signal.SIGINT, previous)
     return cli_main()
+
+
+if __name__ == "__main__":  # python -m kinduct.script: the console script with this interpreter
+    raise SystemExit(main())

@@ -3,7 +3,7 @@ examples/crasp/lucent/X.lus examples/crasp/X.crasp`` with the native engines bes
 command with ``--solver kind2``, one process at a time, alternating which goes first.
 
     .venv/bin/python benchmarks/acceptors_vs_kind2.py [--timeout 30] [--engine portfolio]
-        [--pairs majority,dyck1]
+        [--pairs majority,dyck1] [--cores N]
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=30.0)
     ap.add_argument("--engine", default="portfolio")
     ap.add_argument("--pairs", default="majority,dyck1")
+    ap.add_argument("--cores", type=int, default=None,
+                    help="kinduct's --cores (default: its own, from the machine's load)")
     args = ap.parse_args()
     pairs = []
     for name in args.pairs.split(","):
@@ -25,7 +27,8 @@ def main() -> None:
         crasp = ROOT / "examples" / "crasp" / f"{name}.crasp"
         base = [KINDUCT, "crasp", "equiv", str(lus), str(crasp), "--json",
                 "--timeout", str(args.timeout)]
-        pairs.append((name, "holds", [*base, "--engine", args.engine],
+        cores = [] if args.cores is None else ["--cores", str(args.cores)]
+        pairs.append((name, "holds", [*base, "--engine", args.engine, *cores],
                       [*base, "--solver", "kind2"]))
     run_pairs(pairs, args.timeout + 15, "kind2")
 

@@ -10,6 +10,12 @@ re-checks the invariant; a refused certificate turns the verdict into an error).
 
     .venv/bin/python benchmarks/ctigar_vs_spacer.py [--timeout 60] [--sample 5 --seed 1]
         [--engine portfolio] [--models a.c.vmt,b.c.vmt]
+    .venv/bin/python benchmarks/ctigar_vs_spacer.py --all --anchor manifest [--jobs 2]
+
+``--all`` takes the whole set; ``--anchor manifest`` does not run Spacer but prints its answer
+and time from ``manifest.csv`` (Spacer's 60 s run on this machine, idle), so that the whole set
+costs kinduct's time only; ``--jobs N`` runs N kinduct processes at once (say so with the
+figures: they share the cores).  ``--csv F`` writes the rows.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import csv
 import random
 import sys
 
-from sidebyside import KINDUCT, SHARED, run_pairs
+from sidebyside import KINDUCT, SHARED, engines_used, load, run_pairs, summary, table, timed, verdict
 
 FOLDER = SHARED / "vmt" / "ctigar"
 
@@ -63,15 +69,23 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--models", default="")
+    ap.add_argument("--all", action="store_true", help="every model of the set")
+    ap.add_argument("--anchor", choices=("spacer", "manifest"), default="spacer")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--csv", default="")
     ap.add_argument("--spacer-one", default="", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.spacer_one:
         spacer_one(args.spacer_one, args.timeout)
         return
     with open(FOLDER / "manifest.csv") as fh:
-        expected = {r["file"]: r["expected"] for r in csv.DictReader(fh)}
-    names = args.models.split(",") if args.models else \
+        manifest = {r["file"]: r for r in csv.DictReader(fh)}
+    expected = {name: r["expected"] for name, r in manifest.items()}
+    names = sorted(expected) if args.all else args.models.split(",") if args.models else \
         random.Random(args.seed).sample(sorted(expected), min(args.sample, len(expected)))
+    if args.anchor == "manifest":
+        against_manifest(names, manifest, args)
+        return
     pairs = []
     for name in names:
         model = FOLDER / name
@@ -81,6 +95,38 @@ def main() -> None:
                   "--timeout", str(args.timeout)]
         pairs.append((name, {"valid": "holds"}.get(expected.get(name, ""), "?"), ours, theirs))
     run_pairs(pairs, args.timeout + 15, "spacer")
+
+def against_manifest(names: list[str], manifest: dict[str, dict], args: argparse.Namespace) -> None:
+    """kinduct on each model (``args.jobs`` at once) beside Spacer's recorded answer."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(name: str) -> dict:
+        cmd = [KINDUCT, "check", str(FOLDER / name), "--json", "--certify", "--timeout",
+               str(args.timeout), "--engine", args.engine]
+        row = {"model": name, "expected": {"valid": "holds"}.get(manifest[name]["expected"], "?"),
+               "load": load()}
+        wall, out = timed(cmd, args.timeout + 15)
+        row.update(kinduct=verdict(out), kinduct_s=wall, engine=engines_used(out),
+                   anchor={"safe": "holds"}.get(manifest[name]["spacer_60s_verdict"], "unknown"),
+                   anchor_s=float(manifest[name]["spacer_s"]))
+        print(table([row], "spacer (manifest)"), flush=True)
+        return row
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        rows = list(pool.map(one, names))
+    print()
+    print(table(rows, "spacer (manifest)"))
+    print(summary(rows))
+    ours = {r["model"] for r in rows if r["kinduct"] == "holds"}
+    theirs = {r["model"] for r in rows if r["anchor"] == "holds"}
+    print(f"proved by kinduct alone: {len(ours - theirs)}; by Spacer alone: {len(theirs - ours)}"
+          f" {sorted(theirs - ours)}")
+    if args.csv:
+        with open(args.csv, "w", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+
 
 if __name__ == "__main__":
     main()

@@ -23,11 +23,15 @@ at larger sizes.
   step limit beyond about 10 MB);
 - ``regex``: a union of words over lines (parse: ``parser.load``; load: the minimal DFA and the
   system, whose size grows with the words);
-- ``lucent``: one node with a long list of equations (parse: ``parser.parse_file``; load: the
+- ``lucent``: one node with a long list of equations, or with ``--lucent-model scale`` the
+  many-node models of ``scale_models.gen_model`` (parse: ``parser.parse_file``; load: the
   frontend's checks and translation); sizes over Lucent's source limit are skipped.
+  ``--lucent-parser fast,lark`` measures both parsers (``KINDUCT_LUCENT_PARSER``): the fast path
+  with lark behind it, and lark alone (its grammar's tables are loaded before timing).
 
     .venv/bin/python benchmarks/parse_speed.py [--sizes 1,5,25,50] [--stages parse,load]
         [--frontends vmt,crasp,rasp,regex,lucent] [--timeout 600]
+        [--lucent-model equations|scale] [--lucent-parser fast,lark]
 """
 
 from __future__ import annotations
@@ -147,6 +151,9 @@ def load():
 import kinduct.frontends.vmt.reader, kinduct.frontends.crasp.translate  # imports not timed
 import kinduct.frontends.rasp.interp, kinduct.frontends.regex.acceptor
 import kinduct.frontends.lucent.plugin, kinduct.frontends.lucent.syntax.parser
+if frontend == "lucent" and not kinduct.frontends.lucent.syntax.parser.fast_path_enabled():
+    from kinduct.frontends.lucent.syntax.larkparse import lark_parser
+    lark_parser()  # lark's import and tables: start-up
 registry.frontend_for(path)
 cpu, wall = time.process_time(), time.perf_counter()
 try:
@@ -159,10 +166,11 @@ print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() 
 """
 
 
-def measure(frontend: str, stage: str, path: Path, timeout: float) -> dict:
+def measure(frontend: str, stage: str, path: Path, timeout: float, parser: str = "fast") -> dict:
+    env = dict(os.environ, KINDUCT_LUCENT_PARSER=parser)
     try:
         proc = subprocess.run([sys.executable, "-c", _CHILD, frontend, stage, str(path)], cwd=ROOT,
-                              capture_output=True, text=True, timeout=timeout)
+                              capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return {"cpu": None, "wall": None, "error": f"no answer within {timeout:g}s"}
     if proc.returncode != 0 or not proc.stdout.strip():
@@ -182,7 +190,15 @@ def main() -> int:
     ap.add_argument("--stages", default="parse,load", help="parse, load or both")
     ap.add_argument("--frontends", default="vmt,crasp,rasp,regex,lucent")
     ap.add_argument("--timeout", type=float, default=600, help="limit per run (s)")
+    ap.add_argument("--lucent-model", default="equations", choices=["equations", "scale"],
+                    help="Lucent: one node of many equations, or scale_models' many nodes")
+    ap.add_argument("--lucent-parser", default="fast", help="Lucent: fast, lark or both (fast,lark)")
     args = ap.parse_args()
+    if args.lucent_model == "scale":
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        from scale_models import gen_model
+        GENERATORS["lucent"] = (lambda target: gen_model(target, "tree"), ".lus")
+    parsers = args.lucent_parser.split(",")
     sizes = [float(s) for s in args.sizes.split(",")]
     stages = args.stages.split(",")
     table = Table(title="parsing speed (a generated model, each stage in a fresh process)")
@@ -192,8 +208,10 @@ def main() -> int:
     ratios = []
     console = Console(width=150)
     with tempfile.TemporaryDirectory() as tmp:
-        for fe in args.frontends.split(","):
+        runs = [(fe, p) for fe in args.frontends.split(",") for p in (parsers if fe == "lucent" else [""])]
+        for fe, parser in runs:
             gen, ext = GENERATORS[fe]
+            label = f"{fe} ({parser})" if parser else fe
             per_mb: dict[str, list[tuple[float, float]]] = {st: [] for st in stages}
             stopped: set[str] = set()
             for mb in sizes:
@@ -202,30 +220,30 @@ def main() -> int:
                 real_mb = os.path.getsize(path) / 1e6
                 for st in stages:
                     if fe == "lucent" and real_mb > _lucent_limit_mb():
-                        table.add_row(fe, st, f"{real_mb:.1f}", "-", "-", "-", "-", "-",
+                        table.add_row(label, st, f"{real_mb:.1f}", "-", "-", "-", "-", "-",
                                       f"over Lucent's {_lucent_limit_mb():g} MB source limit")
                         continue
                     if st in stopped:
-                        table.add_row(fe, st, f"{real_mb:.1f}", "-", "-", "-", "-", "-",
+                        table.add_row(label, st, f"{real_mb:.1f}", "-", "-", "-", "-", "-",
                                       "not run (timed out at a smaller size)")
                         continue
-                    r = measure(fe, st, path, args.timeout)
+                    r = measure(fe, st, path, args.timeout, parser or "fast")
                     if r["cpu"] is None or r["error"]:
                         if r["cpu"] is None and "no answer" in (r["error"] or ""):
                             stopped.add(st)
-                        table.add_row(fe, st, f"{real_mb:.1f}", "-", "-", "-", "-", "-",
+                        table.add_row(label, st, f"{real_mb:.1f}", "-", "-", "-", "-", "-",
                                       (r["error"] or "")[:60])
                         continue
                     per_mb[st].append((real_mb, r["cpu"] / real_mb))
-                    table.add_row(fe, st, f"{real_mb:.1f}", f"{r['cpu']:.1f}", f"{r['wall']:.1f}",
+                    table.add_row(label, st, f"{real_mb:.1f}", f"{r['cpu']:.2f}", f"{r['wall']:.2f}",
                                   f"{real_mb / r['cpu']:.2f}", f"{real_mb / r['wall']:.2f}",
                                   f"{r['rss']:.0f}", "")
-                    console.print(f"{fe} {st} {real_mb:.1f} MB: {r['cpu']:.1f} s CPU", style="dim")
+                    console.print(f"{label} {st} {real_mb:.1f} MB: {r['cpu']:.1f} s CPU", style="dim")
                 path.unlink()
             for st in stages:
                 if len(per_mb[st]) >= 2:
                     first, last = per_mb[st][0], per_mb[st][-1]
-                    ratios.append((fe, st, first[0], last[0], last[1] / first[1]))
+                    ratios.append((label, st, first[0], last[0], last[1] / first[1]))
     console.print(table)
     for fe, st, small, large, ratio in ratios:
         console.print(f"{fe} {st}: CPU s/MB at {large:.1f} MB over {small:.1f} MB = {ratio:.2f} "

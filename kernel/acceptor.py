@@ -128,11 +128,12 @@ class Query(enum.Enum):
 
 
 def _import(env: Environment, acceptor: Acceptor, prefix: str, letter: FNode,
-            alphabet: Sequence[str], builder: SystemBuilder) -> FNode:
+            alphabet: Sequence[str], builder: SystemBuilder, assumed: set[FNode]) -> FNode:
     """Copy ``acceptor`` into ``env`` with names prefixed; return its accept formula there.
 
     The shared ``letter`` (an index into the product ``alphabet``) replaces the acceptor's own
-    letter input; a letter outside its alphabet makes it reject from then on.
+    letter input; a letter outside its alphabet makes it reject from then on.  An assumption
+    already in ``assumed`` (the letter's range, which every side states) is not added again.
     """
     mgr = env.formula_manager
     src = acceptor.system
@@ -182,9 +183,11 @@ def _import(env: Environment, acceptor: Acceptor, prefix: str, letter: FNode,
     builder.add_init(guarded(src.init))
     builder.add_trans(guarded(src.trans))
     for a in src.assumptions:
-        builder.add_assumption(guarded(a))
-    accept = mgr.And(port(acceptor.accept), mgr.Not(dead))
-    return accept
+        ported = guarded(a)
+        if ported not in assumed:
+            assumed.add(ported)
+            builder.add_assumption(ported)
+    return mgr.And(port(acceptor.accept), mgr.Not(dead)) if partial else port(acceptor.accept)
 
 
 def _is_word(mgr, builder: SystemBuilder, letter: FNode, alphabet: Sequence[str],
@@ -224,10 +227,11 @@ def language_query(query: Query, a: Acceptor, b: Acceptor | None = None,
         alphabet += [x for x in b.alphabet if x not in alphabet]
     builder = SystemBuilder(f"{query.value}", env=env)
     letter = builder.input("letter", INT)
-    builder.add_assumption(mgr.And(mgr.GE(letter, mgr.Int(0)),
-                                   mgr.LT(letter, mgr.Int(len(alphabet)))))
-    acc_a = _import(env, a, "A.", letter, alphabet, builder)
-    acc_b = _import(env, b, "B.", letter, alphabet, builder) if b is not None else None
+    in_range = mgr.And(mgr.GE(letter, mgr.Int(0)), mgr.LT(letter, mgr.Int(len(alphabet))))
+    builder.add_assumption(in_range)
+    assumed = {in_range}
+    acc_a = _import(env, a, "A.", letter, alphabet, builder, assumed)
+    acc_b = _import(env, b, "B.", letter, alphabet, builder, assumed) if b is not None else None
     acc_a_sym = builder.input("accept_A", BOOL)
     builder.add_assumption(mgr.Iff(acc_a_sym, acc_a))
     acc_b_sym = None

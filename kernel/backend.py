@@ -54,9 +54,24 @@ class Solver(abc.ABC):
     def check(self, assumptions: Sequence[FNode] = ()) -> bool:
         """Satisfiable under the Boolean ``assumptions``?  Raises :class:`SolverUnknown`."""
 
+    def check_afresh(self, assumptions: Sequence[FNode] = (), after: float | None = None) -> bool:
+        """:meth:`check`, decided by a new, non-incremental solver given this one's assertions
+        and the ``assumptions`` as assertions, under the same time limit; with ``after``, only
+        where the incremental check has not decided within ``after`` seconds.  This solver's
+        assertions are left as they were; :meth:`values` reads the model of whichever check
+        decided, and after an unsat answer afresh :meth:`unsat_core` is every assumption.
+
+        A non-incremental solver preprocesses the whole query first (z3: solving equations,
+        propagating values, eliminating unconstrained terms), which an incremental one does
+        not: on the unrolling of a large model's definitions that is the difference between a
+        fraction of a second and minutes; on a deep unrolling of a small one, the incremental
+        solver's learnt clauses win.  A backend without such a solver checks incrementally."""
+        return self.check(assumptions)
+
     @abc.abstractmethod
     def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
-        """The last model's values of ``symbols``, read in one batch (model completion on)."""
+        """The last model's values of ``symbols`` (or of Boolean terms over them), read in one
+        batch (model completion on)."""
 
     @abc.abstractmethod
     def unsat_core(self) -> list[FNode]:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from kinduct.kernel.report import human_report, json_objects, log_object, property_object
+from kinduct.kernel.text_tables import PlainConsole
 from kinduct.kernel.verdict import Answer, Verdict
 
 if TYPE_CHECKING:
@@ -102,9 +103,8 @@ class PartialReport:
             if self.lines:
                 return "".join(json.dumps(o) + "\n" for o in objects)
             return json.dumps(objects, indent=2) + "\n"
-        from rich.console import Console
-
-        out = Console(file=io.StringIO(), highlight=False, soft_wrap=True, width=100)
+        text = io.StringIO()
+        out = PlainConsole(100, text)  # written as rich would, without loading it at the deadline
         for system, verdicts in results:
             human_report(out, system, list(system.properties), verdicts)
-        return out.file.getvalue()
+        return text.getvalue()

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kinduct.kernel.errors import EngineRefusal
+from kinduct.kernel.sentinel import die_with_parent, kill_group
 
 if TYPE_CHECKING:  # light at start-up: the watchdog imports this module before any engine
     from kinduct.kernel.engine import Engine
@@ -56,27 +57,6 @@ def _limit_memory() -> None:
         limit = _virtual_size() + megabytes * 1024 * 1024
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-
-def die_with_parent(parent: int) -> None:
-    """Engines lead their own process groups (so timeouts can kill whole trees); ask Linux to
-    kill this one if the kinduct process that started it dies, however it dies."""
-    with contextlib.suppress(Exception):
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
-
-
-def kill_group(pid: int) -> None:
-    """Kill the process group led by ``pid`` and ``pid`` itself (it may have left the group)."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.kill(pid, signal.SIGKILL)
 
 
 def stop_all(procs: Sequence[mp.process.BaseProcess], wait: float = 1.0) -> None:

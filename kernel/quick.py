@@ -4,14 +4,17 @@ any process is forked (C-RASP queries are decided there in hundredths of a secon
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 
+import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel import registry
 from kinduct.kernel.backend import Solver, SolverUnknown
 from kinduct.kernel.engine import Engine, EngineContext
+from kinduct.kernel.machine import MAX_STRETCH
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Value, Verdict
 
@@ -47,11 +50,18 @@ class Bounded(Solver):
         self._inner.pop()
 
     def check(self, assumptions: Sequence[FNode] = ()) -> bool:
+        return self._bounded(self._inner.check, assumptions)
+
+    def check_afresh(self, assumptions: Sequence[FNode] = (), after: float | None = None) -> bool:
+        return self._bounded(lambda a: self._inner.check_afresh(a, after), assumptions)
+
+    def _bounded(self, check: Callable[[Sequence[FNode]], bool],
+                 assumptions: Sequence[FNode]) -> bool:
         self._between()
         if self._deadline is not None:
             self._inner.limit_time(max(0.01, self._deadline - time.monotonic()))
         try:
-            return self._inner.check(assumptions)
+            return check(assumptions)
         except SolverUnknown:
             self._between()  # stopped by the deadline: a preparation ends with the run
             raise
@@ -88,29 +98,87 @@ def small(system: TransitionSystem) -> bool:
     return True
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its children that ended (an engine may run a solver
+    in a child it waits for, e.g. an interpolation)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+class Stretch:
+    """The factor by which the quick phase stretches its slices: at first the machine's
+    estimate (:meth:`~kinduct.kernel.machine.Machine.stretch`), then what this process measurably
+    got: the wall-clock time of the slices so far over the CPU time it spent in them (at most
+    :data:`~kinduct.kernel.machine.MAX_STRETCH`)."""
+
+    #: Wall-clock seconds of slices below which the measurement is not trusted yet.
+    MIN_MEASURED = 0.05
+
+    def __init__(self, estimate: float) -> None:
+        self.estimate = estimate
+        self.wall = 0.0
+        self.cpu = 0.0
+
+    def factor(self) -> float:
+        if self.wall < self.MIN_MEASURED or self.cpu <= 0.0:
+            return self.estimate
+        return min(MAX_STRETCH, max(1.0, self.wall / self.cpu))
+
+    def record(self, wall: float, cpu: float) -> None:
+        self.wall += wall
+        self.cpu += cpu
+
+
+@attrs.frozen
+class Sharing:
+    """How the quick phase shares the machine (:mod:`kinduct.kernel.machine`): ``stretch``, the
+    machine's estimate of the factor a slice needs on it (:class:`Stretch`); ``saturated``: no
+    core to spare, so only the first engine's slice runs here and the others get their
+    processes at once; ``beside()``, called once after the first slice when the phase goes on:
+    starts engine processes on the cores still free and names them (the phase skips them);
+    ``between()``, before each solver query: reads their messages (it may end the phase by
+    raising, once the run is over)."""
+
+    stretch: float = 1.0
+    saturated: bool = False
+    beside: Callable[[], Sequence[str]] = lambda: ()
+    between: Callable[[], None] = lambda: None
+
+
 def quick_phase(system: TransitionSystem, engines: Sequence[Engine], options: dict[str, object],
                 solver: str, max_k: int | None, deadline: float | None,
                 finished: Callable[[], bool], open_props: Callable[[], list[Property]],
-                take: Callable[[str, Verdict], None]) -> None:
+                take: Callable[[str, Verdict], None], sharing: Sharing = Sharing()) -> None:
     """Engines with a :attr:`Engine.quick_bound`, in this process, on a small system in a run
     of several engines: each definitive verdict goes to ``take`` (engine name, verdict) as any
     other; an unknown, an error or a crash here only leaves the property to the engines'
-    processes.  ``finished``: whether the run is over; ``open_props``: what is left."""
+    processes.  ``finished``: whether the run is over; ``open_props``: what is left;
+    ``sharing``: how the phase shares the machine (:class:`Sharing`)."""
     quick = [e for e in engines if e.quick_bound is not None]
+    quick = quick[:1] if sharing.saturated else quick
     if len(engines) < 2 or not quick or not small(system):
         return
     backend = registry.backend(solver)
-    for eng in quick:
+    measured = Stretch(sharing.stretch)
+    elsewhere: set[str] = set()
+    for i, eng in enumerate(quick):
         if finished():
             return
-        until = time.monotonic() + (QUICK_SLICE if eng.quick_slice is None else eng.quick_slice)
+        if i == 1:
+            elsewhere.update(sharing.beside())
+        if eng.name in elsewhere:
+            continue
+        began, began_cpu = time.monotonic(), cpu_seconds()
+        base = QUICK_SLICE if eng.quick_slice is None else eng.quick_slice
+        until = began + base * measured.factor()
         until = until if deadline is None else min(until, deadline)
         bound = eng.quick_bound if max_k is None else min(eng.quick_bound, max_k)
 
         def make_solver(d: float = until) -> Solver:
-            return Bounded(backend.solver(system.env), d)
+            return Bounded(backend.solver(system.env), d, sharing.between)
 
-        # No engine runs beside a quick one: it does its own invariant discovery.
+        # No companions: a quick engine does its own invariant discovery (the engine processes
+        # beside the phase, if any, publish only what decides a property).
         ctx = EngineContext(solver_name=solver, deadline=until, max_k=bound,
                             make_solver=make_solver, options=options[eng.name])
         try:
@@ -121,4 +189,5 @@ def quick_phase(system: TransitionSystem, engines: Sequence[Engine], options: di
                     take(eng.name, verdict.evolve(engine=verdict.engine or eng.name,
                                                   solver=solver))
         except Exception:  # noqa: S112 - the engines' processes take the property on
-            continue
+            pass
+        measured.record(time.monotonic() - began, cpu_seconds() - began_cpu)

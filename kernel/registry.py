@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 from pathlib import Path
 
 import pluggy
 
 from kinduct.kernel import hookspecs
 from kinduct.kernel.backend import Backend
+from kinduct.kernel.distributions import entry_points
 from kinduct.kernel.engine import Engine
 from kinduct.kernel.errors import InputError, SolverUnavailable, UsageError
 from kinduct.kernel.frontend import Frontend
@@ -20,14 +20,15 @@ BROKEN: dict[str, str] = {}
 
 @functools.cache
 def plugin_manager() -> pluggy.PluginManager:
-    """Every plugin, kinduct's own included, is loaded from the ``kinduct`` entry points.
+    """Every plugin, kinduct's own included, is loaded from the ``kinduct`` entry points
+    (read by :mod:`kinduct.kernel.distributions`, as ``importlib.metadata`` reads them).
 
     A plugin that fails to import is recorded in :data:`BROKEN` and skipped, so one broken
     third-party package cannot take the whole tool down.
     """
     pm = pluggy.PluginManager("kinduct")
     pm.add_hookspecs(hookspecs)
-    for ep in sorted(importlib.metadata.entry_points(group="kinduct"), key=lambda e: e.name):
+    for ep in sorted(entry_points("kinduct"), key=lambda e: e.name):
         if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
             continue
         try:

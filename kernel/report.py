@@ -1,18 +1,16 @@
-"""Printing verdicts: Kind 2-compatible JSON, and rich tables for people."""
+"""Printing verdicts: Kind 2-compatible JSON, and tables for people (:mod:`kinduct.kernel.text_tables`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.frontend import SourceFormula
 from kinduct.kernel.system import Property, PropertyKind, TransitionSystem
+from kinduct.kernel.text_tables import Column, Styled, TextTable
 from kinduct.kernel.verdict import Answer, Trace, Value, Verdict
-
-if TYPE_CHECKING:
-    pass
 
 
 def json_value(value: Value) -> Any:
@@ -228,37 +226,33 @@ def human_report(console, system: TransitionSystem, props: Sequence[Property],
     with ``invariants``, the invariant certifying each valid property, in the source's syntax
     when the frontend prints it, else as SMT-LIB over the system's variables).
 
-    Names come from users' models (``z[l3c34]``), so they are escaped, never read as markup.
-    No cell is ever cut short: long values fold onto several lines."""
-    from rich.markup import escape
-    from rich.table import Table
-
+    ``console`` is rich's or a :class:`~kinduct.kernel.text_tables.PlainConsole`: it is given
+    :class:`~kinduct.kernel.text_tables.TextTable` and ``Styled`` lines, so names from users'
+    models (``z[l3c34]``) are never read as markup.  No cell is ever cut short: long values
+    fold onto several lines."""
     title = system.name
     if system.abstraction.abstract:
         title += f" (by contract: {', '.join(system.abstraction.abstract)})"
-    table = Table(title=escape(title), title_justify="left")
-    for col in ("property", "verdict", "engine", "k", "time (s)"):
-        table.add_column(col, overflow="fold")
+    columns = tuple(Column(head) for head in ("property", "verdict", "engine", "k", "time (s)"))
+    console.print(TextTable(title, columns, tuple(
+        (v.property, Styled(v.answer.value, _STYLE[v.answer]), v.engine or "-", _k_cell(v),
+         f"{v.runtime:.2f}") for v in verdicts)))
     by_name = {p.name: p for p in props}
     for v in verdicts:
-        table.add_row(escape(v.property), f"[{_STYLE[v.answer]}]{v.answer.value}[/]", v.engine or "-",
-                      _k_cell(v), f"{v.runtime:.2f}")
-    console.print(table)
-    for v in verdicts:
         if v.answer is Answer.ERROR or (v.answer is Answer.UNKNOWN and v.message):
-            console.print(f"[dim]{escape(v.property)}: {escape(v.message)}[/]")
+            console.print(Styled(f"{v.property}: {v.message}", "dim"))
         if invariants:
             _print_invariant(console, system, v)
         if v.trace is None:
             continue
         if v.on_implementations is not None:
-            console.print(f"[dim]{escape(v.property)}: {_abstract_note(system, v)}[/]")
+            console.print(Styled(f"{v.property}: {_abstract_note(system, v)}", "dim"))
         label = "witness" if v.answer is Answer.REACHABLE else "counterexample"
         label = f"{label} for {v.property}"
         for block in lift(system, v.trace, by_name[v.property]):
             _print_block(console, label, block, len(v.trace))
         if "word" in v.extra:
-            console.print(f"word: {' '.join(map(str, v.extra['word']))}")
+            console.print(Styled(f"word: {' '.join(map(str, v.extra['word']))}"))
 
 
 def source_invariant(system: TransitionSystem, verdict: Verdict) -> SourceFormula | None:
@@ -284,21 +278,19 @@ def source_invariant(system: TransitionSystem, verdict: Verdict) -> SourceFormul
 def _print_invariant(console, system: TransitionSystem, v: Verdict) -> None:
     """The invariant of a valid verdict: in the source's syntax when the frontend can print
     it (with what its names that the component cannot read mean), else in SMT-LIB."""
-    from rich.markup import escape
-
     text = v.invariant or (v.proof.invariant if v.proof else None)
     if text is None:
         return
     k = f" ({v.proof.k}-inductive)" if v.invariant is None and v.proof and v.proof.k > 1 else ""
     shown = source_invariant(system, v)
     if shown is not None and shown.text is not None:
-        console.print(f"invariant for {escape(v.property)}{k}: {escape(shown.text)}")
+        console.print(Styled(f"invariant for {v.property}{k}: {shown.text}"))
         for note in shown.notes:
-            console.print(f"  -- {escape(note)}")
+            console.print(Styled(f"  -- {note}"))
         return
-    console.print(f"invariant for {escape(v.property)}{k} (SMT-LIB): {escape(text)}")
+    console.print(Styled(f"invariant for {v.property}{k} (SMT-LIB): {text}"))
     for note in shown.notes if shown is not None else ():
-        console.print(f"  -- {escape(note)}")
+        console.print(Styled(f"  -- {note}"))
 
 
 def _abstract_note(system: TransitionSystem, v: Verdict) -> str:
@@ -381,9 +373,6 @@ def print_stream_table(console, title: str, heads: Sequence[str],
     """Streams over steps: on a terminal, folded into several tables of consecutive steps that
     fit the screen (each repeating the stream names); elsewhere (a pipe, a file) one table as
     wide as the data.  Values are never truncated."""
-    from rich.markup import escape
-    from rich.table import Table
-
     fixed = [max([len(heads[0]), *(len(r[0]) for r in rows)]),
              max([len(heads[1]), *(len(r[1]) for r in rows)])]
     cells = [max([len(str(k)), *(len(r[2][k]) for r in rows)]) for k in range(steps)]
@@ -391,13 +380,10 @@ def print_stream_table(console, title: str, heads: Sequence[str],
     chunks = step_chunks(width, fixed, cells)
     for chunk in chunks:
         span = "" if len(chunks) == 1 else f" (steps {chunk.start}-{chunk.stop - 1} of 0-{steps - 1})"
-        table = Table(title=escape(title + span), title_justify="left")
-        table.add_column(heads[0], overflow="fold", min_width=min(fixed[0], 40))
-        table.add_column(heads[1], overflow="fold")
-        for k in chunk:
-            table.add_column(str(k), justify="right", overflow="fold", min_width=cells[k])
-        for name, cls, values in rows:
-            table.add_row(escape(name), escape(cls), *[escape(values[k]) for k in chunk])
+        columns = (Column(heads[0], min_width=min(fixed[0], 40)), Column(heads[1]),
+                   *(Column(str(k), right=True, min_width=cells[k]) for k in chunk))
+        table = TextTable(title + span, columns,
+                          tuple((name, cls, *(values[k] for k in chunk)) for name, cls, values in rows))
         if width is None:  # as wide as the data, whatever the console thinks its width is
             needed = 1 + sum(w + 3 for w in fixed) + sum(cells[k] + 3 for k in chunk)
             before = console.width

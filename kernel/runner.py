@@ -12,6 +12,7 @@ import os
 import queue
 import time
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -20,6 +21,7 @@ from kinduct.kernel.acceptance import Ledger
 from kinduct.kernel.backend import ExternalChecker, ExternalRequest, Solver
 from kinduct.kernel.engine import Engine, make_options
 from kinduct.kernel.errors import UsageError
+from kinduct.kernel.machine import given, measure
 from kinduct.kernel.processes import (
     CRASH,
     DONE,
@@ -31,9 +33,12 @@ from kinduct.kernel.processes import (
     engine_process,
     stop_all,
 )
-from kinduct.kernel.quick import Bounded, quick_phase
+from kinduct.kernel.quick import Bounded, Sharing, quick_phase
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
+
+if TYPE_CHECKING:  # the queues' module is imported at the first launch
+    from multiprocessing.queues import Queue
 
 
 @attrs.frozen
@@ -73,6 +78,11 @@ class RunOptions:
     #: ``kinduct_add_check_options``, e.g. ``kind2_path``); handed over by
     #: :func:`kinduct.kernel.decide.decide` (``ExternalChecker.configure``).
     checker_options: Mapping[str, object] = attrs.field(factory=dict)
+    #: The cores the run may use as free ones (``--cores``); None: the cores the machine has
+    #: free now (:func:`kinduct.kernel.machine.measure`): they decide how long the quick
+    #: phase's slices are and whether the engines run one after the other first or all at
+    #: once (:mod:`kinduct.kernel.machine`).
+    cores: int | None = None
 
 
 def expand_engines(names: Sequence[str]) -> list[Engine]:
@@ -175,11 +185,14 @@ class _Portfolio:
         self.system, self.props, self.engines = system, props, engines
         self.opts, self.start, self.deadline = opts, start, deadline
         self.options = engine_options(engines, opts.engine_settings)
+        self.machine = measure() if opts.cores is None else given(opts.cores)
         self.solvers = engine_solvers(system, engines, opts)
         self.ledger = Ledger(system, props, start, opts.solver, opts.certify)
         self.notes: dict[str, str] = {}
-        self.outbox = FORK.Queue()
-        self.inboxes = {e.name: FORK.Queue() for e in engines}
+        # Made at the first launch: a run the quick phase decides never needs them (the
+        # queues cost about 17 ms of a 0.27 s easy run, measured by the startup helper).
+        self.outbox: Queue | None = None
+        self.inboxes: dict[str, Queue] = {}
         self.procs: dict[str, mp.Process] = {}
         self.running: set[str] = set()
         self.tell = opts.progress or (lambda event: None)
@@ -194,7 +207,7 @@ class _Portfolio:
         try:
             self._quick()
             for eng in self.engines:
-                if not eng.prepares and not self._finished():
+                if not eng.prepares and eng.name not in self.procs and not self._finished():
                     self._launch(eng)
             preparing = [e for e in self.engines if e.prepares]
             if preparing and not self._finished() and self._prepare(preparing):
@@ -206,8 +219,7 @@ class _Portfolio:
             stopped = True
         finally:
             stop_all(list(self.procs.values()))
-            self.outbox.cancel_join_thread()
-            for box in self.inboxes.values():
+            for box in [*self.inboxes.values(), *([self.outbox] if self.outbox is not None else [])]:
                 box.cancel_join_thread()
         timed_out = self.deadline is not None and time.monotonic() >= self.deadline - 0.05
         results = self.ledger.results(self.notes, len(self.engines), timed_out and not stopped)
@@ -220,9 +232,32 @@ class _Portfolio:
             self.deadline is not None and time.monotonic() >= self.deadline)
 
     def _quick(self) -> None:
-        quick_phase(self.system, self.engines, self.options, self.opts.solver, self.opts.max_k,
-                    self.deadline, self._finished, self.ledger.open,
-                    lambda name, verdict: self._handle(VERDICT, name, verdict))
+        sharing = Sharing(self.machine.stretch(), self.machine.saturated(), self._beside,
+                          self._between)
+        try:
+            quick_phase(self.system, self.engines, self.options, self.opts.solver,
+                        self.opts.max_k, self.deadline, self._finished, self.ledger.open,
+                        lambda name, verdict: self._handle(VERDICT, name, verdict), sharing)
+        except _Stop:  # an engine process decided what was left
+            pass
+
+    def _beside(self) -> tuple[str, ...]:
+        """Engine processes beside the rest of the quick phase: the quick engines after the
+        first that prepare nothing (``chc``), in the run's order, one per core the phase leaves
+        free and at least one (at its own niceness: ``chc``'s 5 costs the phase about a tenth
+        of its share of a busy core); their names."""
+        chosen = [e for e in self.engines[1:] if e.quick_bound is not None and not e.prepares]
+        chosen = chosen[:max(1, self.machine.free - 1)]
+        for eng in chosen:
+            self._launch(eng)
+        return tuple(e.name for e in chosen)
+
+    def _between(self) -> None:
+        """Before each solver query of work in this process: the engines' messages; the work
+        stops (:class:`_Stop`) once the run is over."""
+        self._read(0.0)
+        if self._finished():
+            raise _Stop
 
     def _companions(self, eng: Engine) -> tuple[str, ...]:
         """The engines beside ``eng`` in this run (ic3 leaves invariant generation to invgen)."""
@@ -234,13 +269,8 @@ class _Portfolio:
         like any other crash or refusal."""
         backend = registry.backend(self.opts.solver)
 
-        def between() -> None:
-            self._read(0.0)
-            if self._finished():
-                raise _Stop
-
         def make_solver() -> Solver:
-            return Bounded(backend.solver(self.system.env), self.deadline, between)
+            return Bounded(backend.solver(self.system.env), self.deadline, self._between)
 
         for eng in engines:
             try:
@@ -252,6 +282,9 @@ class _Portfolio:
         return not self._finished()
 
     def _launch(self, eng: Engine) -> None:
+        if self.outbox is None:
+            self.outbox = FORK.Queue()
+            self.inboxes = {e.name: FORK.Queue() for e in self.engines}
         nice = eng.niceness if len(self.engines) > 1 else 0
         proc = FORK.Process(target=engine_process,
                             args=(eng, self.system, self.ledger.open(), self.opts.max_k,
@@ -266,6 +299,8 @@ class _Portfolio:
     def _read(self, wait: float) -> None:
         """Handle the engines' messages that arrive within ``wait`` seconds (bounded by the
         deadline); none at all when ``wait`` is 0 and the queue is empty."""
+        if self.outbox is None:  # no engine process yet
+            return
         if self.deadline is not None:
             wait = min(wait, max(0.0, self.deadline - time.monotonic()))
         while not self._finished():

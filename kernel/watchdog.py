@@ -10,8 +10,9 @@ interpreter) is not the wall time that passes.  So, once armed:
 - ``GRACE`` seconds after ``--timeout`` a timer thread ends a run still busy, writing the
   *fallback* (:func:`fallback`: the command's report with every property unknown, "timeout"),
   or a ``log`` error when there is none yet;
-- a forked sentinel does the same ``SENTINEL_MARGIN`` seconds later when the thread cannot run
-  (a native solver call that holds the interpreter, as cvc5's check does), killing this process;
+- a sentinel process (:mod:`kinduct.kernel.sentinel`) does the same ``SENTINEL_MARGIN``
+  seconds later when the thread cannot run (a native solver call that holds the interpreter,
+  as cvc5's check does), killing this process;
 - external checkers' process groups (:func:`track`) end with the run.
 """
 
@@ -21,7 +22,6 @@ import contextlib
 import fcntl
 import json
 import os
-import select
 import signal
 import struct
 import sys
@@ -30,7 +30,7 @@ import time
 from collections.abc import Iterator
 from typing import NoReturn, TextIO
 
-from kinduct.kernel.processes import die_with_parent, kill_group
+from kinduct.kernel import sentinel
 from kinduct.kernel.report import log_object
 
 #: How long after ``--timeout`` the watchdog ends a run that is still busy (seconds); never
@@ -45,7 +45,6 @@ SENTINEL_MARGIN = 0.4
 #: How long after ``--timeout`` a report still being written is cut short (seconds).
 LAST_CALL = 1.9
 
-_GROUP_ADD, _GROUP_DROP, _FALLBACK = b"G", b"g", b"F"
 
 
 class _State:
@@ -61,15 +60,6 @@ class _State:
 
 
 _STATE: _State | None = None
-
-
-def _take_token(token: int) -> bool:
-    """Whether this caller now owns stdout (of this process, its thread and its sentinel, only
-    one ever does: the one that reads the token's single byte)."""
-    try:
-        return os.read(token, 1) == b"x"
-    except OSError:  # BlockingIOError: another one has it
-        return False
 
 
 def _send(state: _State, kind: bytes, payload: bytes) -> None:
@@ -90,12 +80,12 @@ def track(group: int) -> Iterator[None]:
         yield
         return
     state.groups.add(group)
-    _send(state, _GROUP_ADD, struct.pack("<q", group))
+    _send(state, sentinel.GROUP_ADD, struct.pack("<q", group))
     try:
         yield
     finally:
         state.groups.discard(group)
-        _send(state, _GROUP_DROP, struct.pack("<q", group))
+        _send(state, sentinel.GROUP_DROP, struct.pack("<q", group))
 
 
 def fallback(text: str) -> None:
@@ -105,7 +95,7 @@ def fallback(text: str) -> None:
     if state is None:
         return
     state.fallback = text
-    _send(state, _FALLBACK, text.encode())
+    _send(state, sentinel.FALLBACK, text.encode())
 
 
 def done(code: int) -> int:
@@ -138,13 +128,13 @@ def arm(process_start: float, timeout: float | None, as_json: bool) -> None:
     now = time.monotonic()
     delay = max(GRACE, process_start + timeout + GRACE - now)
     last = max(now + delay + SENTINEL_MARGIN, process_start + timeout + LAST_CALL)
-    messages = _fork_sentinel(delay + SENTINEL_MARGIN, last - now, token, message, default)
+    messages = _start_sentinel(delay + SENTINEL_MARGIN, last - now, token, message, default)
     state = _State(token, messages, default)
     _STATE = state
     sys.stdout = _Stdout(sys.stdout, state)
 
     def expire() -> None:
-        if not _take_token(state.token):
+        if not sentinel.take_token(state.token):
             # this process's report is being written (or the sentinel is ending the run)
             time.sleep(max(0.0, last - time.monotonic()))
             _exit(state, state.code if state.code is not None else 30)
@@ -157,17 +147,12 @@ def arm(process_start: float, timeout: float | None, as_json: bool) -> None:
 
 def _exit(state: _State, code: int, text: str = "", message: str = "") -> NoReturn:
     for group in list(state.groups):  # external checkers (Kind 2) end with the run
-        kill_group(group)
+        sentinel.kill_group(group)
     with contextlib.suppress(Exception):
-        _write_all(1, text.encode())
+        sentinel.write_all(1, text.encode())
         if message:
-            _write_all(2, f"kinduct: {message}\n".encode())
+            sentinel.write_all(2, f"kinduct: {message}\n".encode())
     os._exit(code)  # engines die with this process (PR_SET_PDEATHSIG)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    while data:
-        data = data[os.write(fd, data):]
 
 
 class _Stdout:
@@ -180,7 +165,7 @@ class _Stdout:
 
     def write(self, text: str) -> int:
         if not self._state.reporting:
-            if not _take_token(self._state.token):  # the watchdog is ending the run
+            if not sentinel.take_token(self._state.token):  # the watchdog is ending the run
                 while True:
                     time.sleep(1.0)
             self._state.reporting = True
@@ -194,13 +179,29 @@ class _Stdout:
         return getattr(self._stream, name)
 
 
-def _fork_sentinel(delay: float, last: float, token: int, message: str, default: str) -> int | None:
-    """Fork the sentinel: ``delay`` seconds from now it ends this process if the watchdog's
-    thread has not (writing the fallback it was last sent, when no report has begun), and
-    ``last`` seconds from now it kills a report still being written.  Returns the write end of
-    the pipe that carries the fallback and the tracked process groups to it (None: no fork)."""
+def _start_sentinel(delay: float, last: float, token: int, message: str, default: str) -> int | None:
+    """Start the sentinel (:mod:`kinduct.kernel.sentinel`): ``delay`` seconds from now it ends
+    this process if the watchdog's thread has not (writing the fallback it was last sent, when
+    no report has begun), and ``last`` seconds from now it kills a report still being written.
+    It is spawned as a script of its own (a fork of this process would cost the run the copy
+    of every page it writes afterwards), else forked.  Returns the write end of the pipe that
+    carries the fallback and the tracked process groups to it (None: no sentinel)."""
     parent = os.getpid()
     read_end, write_end = os.pipe()
+    now = time.monotonic()
+    args = (parent, read_end, now + delay, now + last, token, message, default)
+    if os.path.isfile(sentinel.__file__):
+        try:
+            os.set_inheritable(read_end, True)
+            os.set_inheritable(token, True)
+            os.posix_spawn(sys.executable, sentinel.spawn_arguments(*args), os.environ)
+            os.close(read_end)
+            return write_end
+        except OSError:
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                os.set_inheritable(token, False)
     try:
         pid = os.fork()
     except OSError:
@@ -213,46 +214,7 @@ def _fork_sentinel(delay: float, last: float, token: int, message: str, default:
     try:
         os.close(write_end)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's to report
-        die_with_parent(parent)
-        _watch(parent, read_end, time.monotonic() + delay, time.monotonic() + last, token,
-               message, default)
+        sentinel.die_with_parent(parent)
+        sentinel.watch(*args)
     finally:
         os._exit(0)
-
-
-def _watch(parent: int, messages: int, due: float, last: float, token: int, message: str,
-           text: str) -> None:
-    """The sentinel's loop: read what the parent sends until ``due``, then end it."""
-    groups: set[int] = set()
-    buffer = b""
-    while time.monotonic() < due:
-        ready, _, _ = select.select([messages], [], [], max(0.0, due - time.monotonic()))
-        if not ready:
-            continue
-        chunk = os.read(messages, 1 << 16)
-        if not chunk:
-            return  # the parent ended
-        buffer += chunk
-        while len(buffer) >= 9 and len(buffer) >= 9 + struct.unpack("<Q", buffer[1:9])[0]:
-            size = struct.unpack("<Q", buffer[1:9])[0]
-            kind, payload, buffer = buffer[:1], buffer[9:9 + size], buffer[9 + size:]
-            if kind == _FALLBACK:
-                text = payload.decode()
-            elif kind == _GROUP_ADD:
-                groups.add(struct.unpack("<q", payload)[0])
-            elif kind == _GROUP_DROP:
-                groups.discard(struct.unpack("<q", payload)[0])
-    if os.getppid() != parent:
-        return
-    if _take_token(token):
-        with contextlib.suppress(OSError):
-            _write_all(1, text.encode())
-            _write_all(2, f"kinduct: {message} (a solver call did not return; killed)\n".encode())
-    else:  # a report is being written: it gets until the last call
-        time.sleep(max(0.0, last - time.monotonic()))
-        if os.getppid() != parent:
-            return
-    for group in groups:
-        kill_group(group)
-    with contextlib.suppress(OSError):
-        os.kill(parent, signal.SIGKILL)

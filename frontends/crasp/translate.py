@@ -54,7 +54,21 @@ class _Translator:
         return f"{self.owner}.{what}{self.counter}"
 
     def indicator(self, f: FNode) -> FNode:
+        if f.is_bool_constant():
+            return self.mgr.Int(1 if f.is_true() else 0)
         return self.mgr.Ite(f, self.mgr.Int(1), self.mgr.Int(0))
+
+    def equals(self, a: FNode, b: FNode) -> FNode:
+        """``a = b``, read plainly when one side is an indicator ``ite(f, 1, 0)`` and the other
+        0 or 1 (a window of one position compared with 1 is that position's test): fewer
+        atoms for the engines that work on atoms (IC3's cubes, predicate abstraction)."""
+        for ind, const in ((a, b), (b, a)):
+            if ind.is_ite() and ind.arg(1).is_int_constant() and ind.arg(2).is_int_constant() \
+                    and {ind.arg(1).constant_value(), ind.arg(2).constant_value()} == {0, 1} \
+                    and const.is_int_constant() and const.constant_value() in (0, 1):
+                same = ind.arg(1).constant_value() == const.constant_value()
+                return ind.arg(0) if same else self.mgr.Not(ind.arg(0))
+        return self.mgr.Equals(a, b)
 
     def position_mod(self, m: int) -> FNode:
         """State ``j mod m`` for the current position j (j = step + 1)."""
@@ -93,7 +107,7 @@ class _Translator:
             return mgr.Or(self.expr(e.left), self.expr(e.right))
         if isinstance(e, A.Compare):
             a, b = self.expr(e.left), self.expr(e.right)
-            return {"=": lambda: mgr.Equals(a, b), "!=": lambda: mgr.Not(mgr.Equals(a, b)),
+            return {"=": lambda: self.equals(a, b), "!=": lambda: mgr.Not(self.equals(a, b)),
                     "<": lambda: mgr.LT(a, b), "<=": lambda: mgr.LE(a, b),
                     ">": lambda: mgr.GT(a, b), ">=": lambda: mgr.GE(a, b)}[e.op]()
         if isinstance(e, A.Period):

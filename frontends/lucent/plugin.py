@@ -6,13 +6,14 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kinduct.kernel.contracts import ContractSystem
 from kinduct.kernel.frontend import Frontend, LoadOptions, SourceFormula
 from kinduct.kernel.hookspecs import hookimpl
 from kinduct.kernel.system import TransitionSystem
 
 if TYPE_CHECKING:
     from pysmt.fnode import FNode
+
+    from kinduct.kernel.contracts import ContractSystem
 
 
 class LucentFrontend(Frontend):

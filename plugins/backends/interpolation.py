@@ -19,11 +19,7 @@ IC3QE use) turns a model of ``formula`` into a conjunction over the kept symbols
 from __future__ import annotations
 
 import io
-import os
-import select
-import signal
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -31,6 +27,8 @@ from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.smtlib.parser import SmtLibParser
 from pysmt.smtlib.printers import to_smtlib
+
+from kinduct.plugins.backends.child import text_in_child
 
 #: The cvc5 term kinds read back, by their arity handling (see :func:`cvc5_back`).
 _NARY = {"AND": "And", "OR": "Or", "ADD": "Plus", "MULT": "Times"}
@@ -158,7 +156,7 @@ def cvc5_interpolant(env: Environment, logic: Any, a: Sequence[FNode], b: Sequen
     cvc5's search ignores its own time limit, so it runs in a forked child process, killed
     after ``seconds``; the child hands the interpolant back as SMT-LIB text."""
     shared, _ = _shared(env, a, b)
-    text = _in_child(lambda: _cvc5_text(env, logic, a, b), seconds)
+    text = text_in_child(lambda: _cvc5_text(env, logic, a, b), seconds)
     if text is None:
         return None
     declarations = "\n".join(f"(declare-fun {_quote(v.symbol_name())} "
@@ -194,47 +192,6 @@ def _cvc5_text(env: Environment, logic: Any, a: Sequence[FNode], b: Sequence[FNo
 def _quote(name: str) -> str:
     simple = all(c.isalnum() or c in "~!@$%^&*_-+=<>.?/" for c in name) and not name[0].isdigit()
     return name if simple else f"|{name}|"
-
-
-def _in_child(work: Callable[[], str | None], seconds: float | None) -> str | None:
-    """``work()`` run in a forked child process, killed after ``seconds`` (None: no limit);
-    None when it fails, gives None or runs out of time."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into the caller's code
-        code = 1
-        try:
-            os.close(read)
-            text = work()
-            if text is not None:
-                os.write(write, text.encode())
-                code = 0
-        except BaseException:  # noqa: BLE001 - any failure is "no interpolant"
-            code = 1
-        finally:
-            os._exit(code)
-    os.close(write)
-    chunks: list[bytes] = []
-    deadline = None if seconds is None else time.monotonic() + seconds
-    try:
-        while True:
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                os.kill(pid, signal.SIGKILL)
-                return None
-            ready, _, _ = select.select([read], [], [], left)
-            if not ready:
-                continue
-            chunk = os.read(read, 65536)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    finally:
-        os.close(read)
-        _, status = os.waitpid(pid, 0)
-    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
-        return None
-    return b"".join(chunks).decode()
 
 
 def z3_interpolant(env: Environment, a: Sequence[FNode], b: Sequence[FNode],

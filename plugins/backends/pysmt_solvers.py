@@ -14,6 +14,7 @@ import importlib
 import importlib.util
 import itertools
 import sys
+import time
 import weakref
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
@@ -240,6 +241,38 @@ class Z3Solver(_PySMTSolver):
         if res == z3.unsat:
             return False
         raise SolverUnknown(self._pysmt.z3.reason_unknown())
+
+    def check_afresh(self, assumptions: Sequence[FNode] = (), after: float | None = None) -> bool:
+        limit = self._time_limit
+        if self._quantified or (after is not None and limit is not None and limit <= after):
+            # quantified: its checks already go afresh where undecided (no e-matching)
+            return self.check(assumptions)
+        if after is not None:
+            start = time.monotonic()
+            self._set_time_limit(after)
+            try:
+                return self.check(assumptions)
+            except SolverUnknown:  # not within ``after``: afresh, within what is left
+                pass
+            finally:
+                self._set_time_limit(limit)
+            if limit is not None:
+                limit = max(0.001, limit - (time.monotonic() - start))
+        self._last_assumptions = self._last_literals = list(assumptions)
+        natives = self._native_call(lambda: [self.to_native(a) for a in assumptions])
+        return self._native_call(self._check_afresh_native, natives, limit)
+
+    def _check_afresh_native(self, natives: list[Any], seconds: float | None) -> bool:
+        import z3
+
+        res, model, reason = z3_afresh.solve(self._pysmt.z3, natives, seconds)
+        self._core = list(natives)
+        if res == z3.sat:
+            self._model = model
+            return True
+        if res == z3.unsat:
+            return False
+        raise SolverUnknown(reason)
 
     def _core_natives(self) -> list[Any]:
         return self._core if self._core is not None else list(self._pysmt.z3.unsat_core())

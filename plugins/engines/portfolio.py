@@ -14,7 +14,9 @@ from kinduct.kernel.verdict import Verdict
 #: (predicate abstraction) and ``chc`` (Horn clauses for z3's Spacer) take the hard end,
 #: ``invgen`` runs once and exits after publishing its invariants, ``bmc`` runs at a lower
 #: priority (``niceness``) for deep counterexamples.  On a small system the quick phase runs
-#: ``kind``, ``ic3``, ``ic3ia`` and ``chc`` in this order before any process starts.  Measured
+#: ``kind``, ``ic3`` and ``ic3ia`` in this order in the runner's process, and ``chc``, which
+#: prepares nothing, in a process beside them from the end of ``kind``'s slice (on a saturated
+#: machine every engine after ``kind`` gets its process at once: ``kernel/machine.py``).  Measured
 #: at load 14-20 (``benchmarks/acceptors_vs_kind2.py``): with ``ic3ia`` before ``chc`` the
 #: Lucent acceptors took 3.3 s (majority) and 13-16 s (dyck1), with ``chc`` first 9.4 s and
 #: 24 s; on the C-RASP pairs (``crasp_vs_spacer.py``) the three orders tried were within noise

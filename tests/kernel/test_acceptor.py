@@ -114,3 +114,14 @@ def test_letters_outside_an_alphabet_are_rejected_by_that_side():
     assert word_of(verdict.trace, system.alphabet) == ["c"]
     reverse = language_query(Query.INCLUDE, b_side, a_side)
     assert decide(reverse).answer is Answer.VALID
+
+
+def test_the_product_states_each_assumption_once():
+    """Both sides read the whole alphabet and state the letter's range, as the product does:
+    the product states it once (and its property still holds)."""
+    system = language_query(Query.EQUIV, count_acceptor("ab", "a", 0), count_acceptor("ab", "a", 0, "B"))
+    assert len(set(system.assumptions)) == len(system.assumptions)
+    ranges = [a for a in system.assumptions if not a.is_iff()]
+    assert len(ranges) == 1
+    (verdict,) = run(system, RunOptions(engines=("kind",), solver="z3", timeout=60))
+    assert verdict.answer is Answer.VALID

@@ -197,12 +197,15 @@ def test_exit_codes_follow_kind2():
     assert run_cli("check", VMT / "counter.vmt", "--no-such-flag").returncode == UsageError.exit_code
 
 
-def test_sentinel_kills_a_run_stuck_in_native_code():
+@pytest.mark.parametrize("how", ["spawned", "forked"])
+def test_sentinel_kills_a_run_stuck_in_native_code(how):
     """The watchdog's thread cannot run while a native call holds the interpreter (here a
-    regular expression's catastrophic backtracking, as cvc5's check does): the forked sentinel
-    prints the fallback report and ends the process instead of letting it hang."""
+    regular expression's catastrophic backtracking, as cvc5's check does): the sentinel (a
+    script spawned, or a fork where no interpreter can be spawned) prints the fallback report
+    and ends the process instead of letting it hang."""
     script = ("import re, sys, time; from kinduct.kernel import watchdog; "
-              "watchdog.arm(time.monotonic(), 0.5, True); watchdog.fallback('[\"fallback\"]'); "
+              + ("sys.executable = '/no/such/python'; " if how == "forked" else "")
+              + "watchdog.arm(time.monotonic(), 0.5, True); watchdog.fallback('[\"fallback\"]'); "
               "re.match(r'(a+)+$', 'a' * 64 + 'b')")
     start = time.monotonic()
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
@@ -211,6 +214,29 @@ def test_sentinel_kills_a_run_stuck_in_native_code():
     assert proc.returncode == -signal.SIGKILL
     assert json.loads(proc.stdout) == ["fallback"]
     assert "a solver call did not return" in proc.stderr
+
+
+def test_the_sentinel_is_a_small_script_of_its_own():
+    """Armed, the watchdog spawns its sentinel as ``python -I -S .../sentinel.py`` (not a fork
+    of the run, whose pages the run would then pay to copy), and the sentinel ends with it."""
+    script = ("import json, time, psutil; from kinduct.kernel import watchdog; "
+              "watchdog.arm(time.monotonic(), 30, True); "
+              "print(json.dumps([(c.pid, c.cmdline()) for c in psutil.Process().children()])); "
+              "watchdog.done(0)")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    ((pid, cmdline),) = json.loads(proc.stdout)
+    assert cmdline[1:3] == ["-I", "-S"] and cmdline[3].endswith("sentinel.py")
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                break
+        except psutil.NoSuchProcess:
+            break
+        assert time.monotonic() < deadline, "the sentinel outlived its run"
+        time.sleep(0.05)
 
 
 def _watched(body: str, timeout: float = 1.0) -> tuple[subprocess.CompletedProcess, float]:

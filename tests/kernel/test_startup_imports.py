@@ -57,13 +57,41 @@ def test_a_run_on_z3_loads_no_cvc5():
 
 
 def test_the_console_script_answers_version_without_the_command_line():
-    """``kinduct --version`` (the console script) imports nothing of kinduct beyond itself."""
+    """``kinduct --version`` (the console script) imports nothing of kinduct beyond itself and
+    the reader of the installed version (not ``importlib.metadata``)."""
     code = ("import runpy, sys; sys.argv = ['kinduct', '--version']\n"
             "from kinduct.script import main\n"
             "main()\n"
-            "print(sorted(m for m in sys.modules if m.startswith('kinduct.')))")
+            "print(sorted(m for m in sys.modules if m.startswith('kinduct.')))\n"
+            "print('importlib.metadata' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, cwd=ROOT)
     lines = proc.stdout.splitlines()
     assert proc.returncode == 0 and lines[0].startswith("kinduct ")
-    assert lines[1] == "['kinduct.script']"
+    assert lines[1] == "['kinduct.kernel', 'kinduct.kernel.distributions', 'kinduct.script']"
+    assert lines[2] == "False"
+
+
+def test_a_report_into_a_pipe_is_drawn_without_rich():
+    """Where stdout is no terminal the tables are drawn without rich (0.04 s of an easy run)."""
+    got = _loaded("check", str(EXAMPLES / "vmt" / "counter_bug.vmt"), "--solver", "z3",
+                  "--engine", "bmc", "--timeout", "60")
+    assert got["code"] == 40
+    assert "┃ property ┃" in got["out"] and "falsifiable" in got["out"]
+    assert "rich" not in got["loaded"]
+
+
+@pytest.mark.parametrize("args", [("check",), ()], ids=["check FILE", "FILE"])
+def test_a_check_builds_no_other_commands_parser(args):
+    """A check builds ``check``'s parser alone: the modules that build the other commands'
+    (crasp, rasp, sample, iospec) are not loaded; ``--help`` lists every command."""
+    code = ("import contextlib, io, sys; import kinduct.kernel.cli as cli\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    cli.main(sys.argv[1:])\n"
+            "print(sorted(m for m in sys.modules if m.endswith('.cli')))")
+    model = str(EXAMPLES / "vmt" / "counter.vmt")
+    proc = subprocess.run([sys.executable, "-c", code, *args, model, "--json", "--engine", "bmc",
+                           "--bound", "2"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "['kinduct.kernel.cli']"
+    assert "crasp" in _loaded("--help")["out"]

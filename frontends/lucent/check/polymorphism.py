@@ -72,11 +72,15 @@ def input_hints(scope: Scope, d: A.NodeDecl, call: A.Call) -> list[T | None]:
 def elaborate_uncalled(checker: Checker, order: list[str], done: dict[str, Node]) -> None:
     """Elaborate each polymorphic node that no node calls under its own name, its type
     parameters abstract types: what it proves holds for every instance."""
+    candidates = [name for name in order
+                  if constants.generic(checker.decls[name]) and name not in done]
+    if not candidates:  # most models: no walk of every declaration for its calls
+        return
     called = {c.name for d in [*checker.decls.values(), *checker.contracts.values()]
               for c in calls_in_decl(d)}
-    for name in order:
+    for name in candidates:
         d = checker.decls[name]
-        if constants.generic(d) and name not in called and name not in done:
+        if name not in called and name not in done:
             saved = checker.type_params
             checker.type_params = {p: (T("abstract", p), Refinement()) for p in d.type_params}
             try:

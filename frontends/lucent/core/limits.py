@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-
-import lark
-from lark import Token
+from typing import TYPE_CHECKING
 
 from kinduct.kernel.errors import InputError
+
+if TYPE_CHECKING:
+    import lark
 
 #: Limits that keep hostile input from exhausting the interpreter: the digits of one numeral,
 #: and how deeply expressions and statements may nest (each level costs a few Python frames).
@@ -45,6 +46,8 @@ KEYWORDS = frozenset("""
 def check_tree(tree: lark.Tree, text: str, file: str) -> None:
     """Refuse a parse tree deeper than ``MAX_NESTING`` (walked without recursion), at the
     first subtree that is too deep, and a keyword used as a name."""
+    import lark  # noqa: PLC0415 - only the lark parser's path needs it
+    from lark import Token  # noqa: PLC0415
     stack: list[tuple[lark.Tree, int]] = [(tree, 0)]
     keywords = []
     while stack:

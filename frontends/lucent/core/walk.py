@@ -5,7 +5,7 @@ constant values, and cycles of a dependency graph."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 
 from kinduct.frontends.lucent.core import ast as A
@@ -65,40 +65,58 @@ def subterms(e: A.Expr) -> list[A.Expr]:
 
 
 def children(e: A.Expr) -> list[A.Expr]:
-    if isinstance(e, (A.Unop, A.Index, A.Field, A.Ascribe, Refines)):
-        kids = [e.arg]
-        if isinstance(e, A.Index):
-            kids.append(e.index)
-        return kids
-    if isinstance(e, A.Binop):
-        return [e.left, e.right]
-    if isinstance(e, A.Ite):
-        return [e.cond, e.then, e.orelse]
-    if isinstance(e, (A.Call, A.Construct)):
-        return list(e.args)
-    if isinstance(e, A.Tester):
-        return [e.arg]
-    if isinstance(e, (A.TupleE, A.ArrayLit)):
-        return list(e.items)
-    if isinstance(e, A.Caret):
-        return [e.elem]
-    if isinstance(e, A.Update):
-        return [e.arg, e.index, e.value]
-    if isinstance(e, A.RecordLit):
-        return [x for _, x in e.fields]
-    if isinstance(e, A.AnyE):
-        return []
-    if isinstance(e, A.Quant):  # source form only: the checker expands quantifiers
-        return [e.body]
-    if isinstance(e, Quantified):
-        return [*(p.pred for p in e.params if p.pred is not None), e.body]
-    if isinstance(e, (A.When, A.Current)):  # the clock operators, before they are checked
-        return [e.arg]
-    if isinstance(e, A.Merge):
-        return [x for _, x in e.cases]
-    if isinstance(e, A.Activate):
-        return [*e.args, *(x for x in (e.every, e.restart) if x is not None), *(e.defaults or [])]
-    kids = getattr(e, "kids", None)  # sets and maps (:mod:`.collections`)
+    """The direct subexpressions of ``e``, by the lister of its class (:func:`_lister`)."""
+    lister = _LISTERS.get(type(e))
+    if lister is None:
+        lister = _LISTERS[type(e)] = _lister(type(e))
+    return lister(e)
+
+
+#: Per expression class, how its children are listed: found once per class (a walk of a large
+#: model lists millions of children; the tests of :func:`_lister` were most of its time).
+_LISTERS: dict[type, Callable[[A.Expr], list[A.Expr]]] = {}
+
+
+def _lister(cls: type) -> Callable[[A.Expr], list[A.Expr]]:
+    """How :func:`children` lists the children of an expression of class ``cls``."""
+    if issubclass(cls, A.Index):
+        return lambda e: [e.arg, e.index]
+    if issubclass(cls, (A.Unop, A.Field, A.Ascribe, Refines)):
+        return lambda e: [e.arg]
+    if issubclass(cls, A.Binop):
+        return lambda e: [e.left, e.right]
+    if issubclass(cls, A.Ite):
+        return lambda e: [e.cond, e.then, e.orelse]
+    if issubclass(cls, (A.Call, A.Construct)):
+        return lambda e: list(e.args)
+    if issubclass(cls, A.Tester):
+        return lambda e: [e.arg]
+    if issubclass(cls, (A.TupleE, A.ArrayLit)):
+        return lambda e: list(e.items)
+    if issubclass(cls, A.Caret):
+        return lambda e: [e.elem]
+    if issubclass(cls, A.Update):
+        return lambda e: [e.arg, e.index, e.value]
+    if issubclass(cls, A.RecordLit):
+        return lambda e: [x for _, x in e.fields]
+    if issubclass(cls, A.AnyE):
+        return lambda e: []
+    if issubclass(cls, A.Quant):  # source form only: the checker expands quantifiers
+        return lambda e: [e.body]
+    if issubclass(cls, Quantified):
+        return lambda e: [*(p.pred for p in e.params if p.pred is not None), e.body]
+    if issubclass(cls, (A.When, A.Current)):  # the clock operators, before they are checked
+        return lambda e: [e.arg]
+    if issubclass(cls, A.Merge):
+        return lambda e: [x for _, x in e.cases]
+    if issubclass(cls, A.Activate):
+        return lambda e: [*e.args, *(x for x in (e.every, e.restart) if x is not None),
+                          *(e.defaults or [])]
+    return _own_kids  # sets and maps (:mod:`.collections`)
+
+
+def _own_kids(e: A.Expr) -> list[A.Expr]:
+    kids = getattr(e, "kids", None)
     return kids() if kids is not None else []
 
 

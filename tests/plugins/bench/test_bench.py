@@ -335,3 +335,23 @@ def test_fmcad08_done_when_command(tmp_path):
     assert proc.returncode in (0, 1)
     header, rows = read_csv(tmp_path / "out.csv")
     assert header == COLUMNS and len(rows) == 80
+
+
+def test_a_task_waits_for_the_exit_and_no_longer():
+    """``wait_exit``: the exit code as soon as the process ends, TimeoutExpired when it does not
+    end in time, and an already reaped process is no error."""
+    import sys
+
+    from kinduct.plugins.bench.tasks import wait_exit
+
+    quick = subprocess.Popen([sys.executable, "-c", "raise SystemExit(7)"])
+    assert wait_exit(quick, 60) == 7
+    assert wait_exit(quick, 60) == 7  # reaped already
+    slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            wait_exit(slow, 0.2)
+        assert slow.poll() is None
+    finally:
+        slow.kill()
+        slow.wait()

@@ -1,0 +1,167 @@
+"""The run on a busy machine (kernel/machine.py): what the machine's load means for the runner
+(the free cores, one process's share, the stretch of the quick phase's slices, saturation),
+and what the runner does with it, through ``run`` and ``RunOptions.cores`` with toy engines
+(where an engine answered, the slice it was given) and the ``--cores`` flag.  No assertion on
+how long anything took."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+
+import pytest
+from pysmt.environment import Environment
+from pysmt.typing import INT
+
+from kinduct.kernel import machine as machine_module
+from kinduct.kernel import registry
+from kinduct.kernel.engine import Engine, EngineContext
+from kinduct.kernel.machine import MAX_STRETCH, Machine, measure
+from kinduct.kernel.quick import QUICK_SLICE
+from kinduct.kernel.runner import RunOptions, run
+from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
+from kinduct.kernel.verdict import Answer, Verdict
+from tests.conftest import run_cli
+
+
+def counter() -> TransitionSystem:
+    """x = 0, then x + 1: ``x >= 0`` holds."""
+    env = Environment()
+    mgr = env.formula_manager
+    b = SystemBuilder("counter", env=env)
+    x, nxt = b.state("x", INT)
+    b.add_init(mgr.Equals(x, mgr.Int(0)))
+    b.add_trans(mgr.Equals(nxt, mgr.Plus(x, mgr.Int(1))))
+    b.add_property(Property("P", mgr.GE(x, mgr.Int(0))))
+    return b.build()
+
+
+class Recorder(Engine):
+    """A quick engine that records, for each call, the process it ran in and the seconds its
+    context gave it; it answers valid when ``decides``, else nothing; ``prepares`` as given
+    (its preparation does nothing)."""
+
+    description = "a recording engine (tests only)"
+    quick_bound = 3
+
+    def __init__(self, name: str, decides: bool, prepares: bool = False) -> None:
+        self.name = name
+        self.decides = decides
+        self.prepares = prepares
+        self.calls: list[tuple[int, float | None]] = []
+
+    def prepare(self, system, make_solver) -> None:
+        pass
+
+    def check(self, system: TransitionSystem, properties: Sequence[Property],
+              ctx: EngineContext) -> Iterator[Verdict]:
+        self.calls.append((os.getpid(), ctx.time_left()))
+        if self.decides:
+            for p in properties:
+                yield Verdict(p.name, Answer.VALID, k=1)
+
+
+@pytest.fixture
+def engines(monkeypatch):
+    """A first quick engine that decides nothing and a second one, which prepares, that
+    decides."""
+    first, second = Recorder("rec-first", False), Recorder("rec-second", True, prepares=True)
+    for eng in (first, second):
+        monkeypatch.setitem(registry.engines(), eng.name, eng)
+    return first, second
+
+
+def on(monkeypatch, machine: Machine) -> None:
+    """Runs without ``cores`` see ``machine``."""
+    monkeypatch.setattr("kinduct.kernel.runner.measure", lambda: machine)
+
+
+def test_free_cores_share_and_stretch():
+    idle = Machine(cores=2, others=0.0)
+    assert (idle.free, idle.share, idle.stretch(), idle.saturated()) == (2, 1.0, 1.0, False)
+    one_busy = Machine(cores=2, others=1.0)
+    assert (one_busy.free, one_busy.share, one_busy.stretch()) == (1, 1.0, 1.0)
+    two_hogs = Machine(cores=2, others=2.0)  # three processes on two cores
+    assert two_hogs.free == 0 and two_hogs.share == pytest.approx(2 / 3)
+    assert two_hogs.stretch() == pytest.approx(1.5) and not two_hogs.saturated()
+    crowded = Machine(cores=2, others=19.0)
+    assert crowded.free == 0 and crowded.stretch() == MAX_STRETCH and crowded.saturated()
+    assert Machine(cores=4, others=7.9).saturated() is False
+    assert Machine(cores=4, others=8.0).saturated() is True
+
+
+def test_the_measured_machine_is_this_ones():
+    m = measure()
+    assert 1 <= m.cores <= (os.cpu_count() or 1)
+    assert m.others >= 0 and 0 <= m.free <= m.cores
+
+
+def test_the_estimate_of_the_others_is_bounded_by_the_load_average(monkeypatch):
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.0, 0.0, 0.0))
+    monkeypatch.setattr(machine_module, "_runnable_now", lambda: 10)
+    assert measure().others == 3.0  # a burst now: the average bounds it
+    monkeypatch.setattr(machine_module, "_runnable_now", lambda: 2)
+    assert measure().others == 1.0  # the average lags: the runnable tasks now, less this one
+
+
+def test_with_one_free_core_every_quick_engine_runs_in_the_runners_process(monkeypatch, engines):
+    first, second = engines
+    on(monkeypatch, Machine(cores=2, others=1.0))
+    (verdict,) = run(counter(), RunOptions(engines=(first.name, second.name), timeout=60))
+    assert verdict.answer is Answer.VALID and verdict.engine == second.name
+    assert [pid for pid, _ in first.calls + second.calls] == [os.getpid()] * 2
+
+
+def test_on_a_saturated_machine_the_engines_after_the_first_get_processes(monkeypatch, engines):
+    first, second = engines
+    on(monkeypatch, Machine(cores=2, others=8.0))
+    (verdict,) = run(counter(), RunOptions(engines=(first.name, second.name), timeout=60))
+    assert verdict.answer is Answer.VALID and verdict.engine == second.name
+    assert [pid for pid, _ in first.calls] == [os.getpid()]  # the first slice, here
+    assert second.calls == []  # recorded in its own process, not in this one
+
+
+@pytest.mark.parametrize("others", [0.0, 2.0])
+def test_a_quick_engine_that_prepares_nothing_gets_a_process_beside_the_quick_phase(
+        monkeypatch, engines, others):
+    """After the first slice, the quick engines after the first that prepare nothing start
+    their processes (one per core the phase leaves free, at least one), beside the rest of the
+    phase, which skips them."""
+    first, second = engines
+    beside = Recorder("rec-beside", True)
+    monkeypatch.setitem(registry.engines(), beside.name, beside)
+    on(monkeypatch, Machine(cores=2, others=others))
+    (verdict,) = run(counter(), RunOptions(engines=(first.name, beside.name, second.name),
+                                           timeout=60))
+    assert verdict.answer is Answer.VALID
+    assert [pid for pid, _ in first.calls] == [os.getpid()]
+    assert beside.calls == []  # never in this process
+    assert [pid for pid, _ in second.calls] in ([], [os.getpid()])  # raced by the other
+
+
+def test_cores_given_override_the_machines_load(monkeypatch, engines):
+    first, second = engines
+    on(monkeypatch, Machine(cores=2, others=8.0))
+    run(counter(), RunOptions(engines=(first.name, second.name), timeout=60, cores=1))
+    assert [pid for pid, _ in second.calls] == [os.getpid()]
+
+
+def test_a_busy_machine_stretches_the_first_slice(monkeypatch, engines):
+    """The first slice is the estimate's (later ones follow what the process measurably got):
+    a quarter of a core makes it four times as long as on a free core."""
+    first, second = engines
+    names = (first.name, second.name)
+    on(monkeypatch, Machine(cores=1, others=0.0))
+    run(counter(), RunOptions(engines=names, timeout=60))
+    on(monkeypatch, Machine(cores=1, others=3.0))
+    run(counter(), RunOptions(engines=names, timeout=60))
+    (_, free_slice), (_, busy_slice) = first.calls
+    assert free_slice is not None and busy_slice is not None
+    assert free_slice <= QUICK_SLICE < busy_slice <= 4 * QUICK_SLICE
+
+
+def test_the_cores_flag_wants_a_positive_number(tmp_path):
+    model = tmp_path / "m.vmt"
+    model.write_text("(declare-fun x () Bool)\n")
+    proc = run_cli("check", str(model), "--cores", "0")
+    assert proc.returncode == 2 and "--cores" in proc.stderr
