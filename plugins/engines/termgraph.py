@@ -55,6 +55,8 @@ MAX_REFINEMENTS = 400
 DISJUNCTION_SECONDS = 1.0
 #: Seconds a Houdini query about one candidate may take before the candidate is dropped.
 HOUDINI_QUERY_SECONDS = 2.0
+#: Seconds each of :func:`prove`'s queries may take (undecided: no proof at that depth).
+PROVE_QUERY_SECONDS = 5.0
 #: Implication candidates read off the graph (its Hasse diagram can be quadratic).
 MAX_IMPLICATIONS = 400
 
@@ -360,6 +362,7 @@ def prove(system: TransitionSystem, prop: Property, lemmas: Sequence[FNode], ctx
     goal = prop.obligation(system.env)
     ub = Unroller(system)
     solver = ctx.make_solver()
+    solver.limit_time(PROVE_QUERY_SECONDS)
     try:
         # The lemmas at steps 0..k-1 only: they hold at k too (they are inductive), and said
         # there (or under assumption literals, for unsat cores) they slowed z3 down
@@ -371,7 +374,10 @@ def prove(system: TransitionSystem, prop: Property, lemmas: Sequence[FNode], ctx
             solver.add_all(ub.at(lemma, j - 1) for lemma in lemmas)
             solver.add(ub.at(system.trans, j - 1))
             solver.add(ub.at(goal, j - 1))
-            if solver.check([mgr.Not(ub.at(goal, j))]):
+            try:
+                if solver.check([mgr.Not(ub.at(goal, j))]):
+                    continue
+            except SolverUnknown:
                 continue
             phi = mgr.And([goal, *lemmas])
             proof = Proof(j, to_smtlib(phi))
