@@ -39,7 +39,6 @@ from kinduct.kernel.cli_blocks import (
     timeout_seconds,
     whole_process,
 )
-from kinduct.kernel.cores_cli import add_cores_command
 from kinduct.kernel.errors import InputError, KinductError, SourceWarning, UsageError
 from kinduct.kernel.frontend import LoadOptions, gc_paused
 from kinduct.kernel.output_forms import (
@@ -129,7 +128,7 @@ class _Parser(argparse.ArgumentParser):
 
 def cmd_check(args: argparse.Namespace) -> int:
     # the run's modules (runner, engines' kernel, solvers) load here, not for --help
-    from kinduct.kernel import refinement, watchdog
+    from kinduct.kernel import watchdog
     from kinduct.kernel.decide import decide
     from kinduct.kernel.fallback import PartialReport
     from kinduct.kernel.loading import load_systems
@@ -188,7 +187,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         selected, preamble, args.json, args.timeout, watchdog.GRACE, watchdog.fallback,
         xml=args.xml, lines=args.ijson)
 
-    modular = refinement.ModularRun() if args.modular and args.compositional else None
+    modular = None
+    if args.modular and args.compositional:  # refinement of a modular run (kernel/refinement.py)
+        from kinduct.kernel.refinement import ModularRun
+
+        modular = ModularRun()
     stream = IncrementalJson(selected, preamble, early=modular is None) if args.ijson else None
 
     #: analysis -> its verdicts so far (what Ctrl-C prints)
@@ -373,6 +376,8 @@ def build_parser(every_command: bool = True) -> argparse.ArgumentParser:
         return parser
     plugins = sub.add_parser("plugins", help="list frontends, engines and backends")
     plugins.set_defaults(handler=cmd_plugins)
+    from kinduct.kernel.cores_cli import add_cores_command
+
     add_cores_command(sub)  # IVC and MCS (kernel/cores_cli.py)
 
     registry.plugin_manager().hook.kinduct_add_commands(subparsers=sub)

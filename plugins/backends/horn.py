@@ -111,6 +111,8 @@ def z3_horn(system: TransitionSystem, goal: FNode, seconds: float | None) -> Hor
             interpretation = eliminate(interpretation, remaining)
             if interpretation is None:
                 continue
+        if inline and not _inductive(problem, interpretation, left()):
+            continue  # z3's model of inlined relations can break a rule: measured on CTIGAR
         try:
             invariant = conv.back(interpretation)
         except Exception:  # noqa: BLE001 - a term PySMT cannot read back (integer division)
@@ -190,6 +192,21 @@ def _solve(problem: _Problem, graph: ControlGraph | None, inline: bool,
                     _interpretation(model, relation, arguments))
              for loc, relation in relations.items()]
     return parts[0] if graph is None else z3.Or(parts)
+
+
+def _inductive(problem: _Problem, invariant: z3.BoolRef, seconds: float | None) -> bool:
+    """Whether ``invariant`` holds initially, is kept by a step and excludes the bad states
+    (z3 decides, within ``seconds``; the engine certifies the read-back invariant anyway)."""
+    import z3
+
+    following = z3.substitute(invariant, *zip(problem.now, problem.after, strict=True))
+    solver = z3.Solver(ctx=problem.ctx)
+    if seconds is not None:
+        solver.set("timeout", max(1, int(seconds * 1000)))
+    return all(solver.check(query) == z3.unsat for query in (
+        z3.And(problem.init, z3.Not(invariant)),
+        z3.And(invariant, problem.step, z3.Not(following)),
+        z3.And(invariant, problem.bad)))
 
 
 def _interpretation(model: z3.ModelRef, relation: z3.FuncDeclRef,

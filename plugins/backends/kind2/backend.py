@@ -14,10 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -25,20 +22,10 @@ from typing import Any
 
 import attrs
 
-from kinduct.kernel import watchdog
 from kinduct.kernel.backend import ExternalChecker, ExternalRequest
 from kinduct.kernel.errors import InputError, UsageError
 from kinduct.kernel.system import Property, PropertyKind, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.backends.kind2.output import (
-    answer_of,
-    input_error,
-    match_properties,
-    parse_objects,
-    problems_of,
-    property_objects,
-    stream_table,
-)
 
 #: kinduct engine -> Kind 2 modules for ``--enable``.  ``portfolio`` keeps Kind 2's defaults.
 ENGINE_MODULES: dict[str, tuple[str, ...]] = {
@@ -186,6 +173,10 @@ class Kind2Backend(ExternalChecker):
             cmd += ["--timeout", f"{remaining:.3f}"]
         if request.max_k is not None:
             cmd += ["--unroll_max", str(request.max_k)]
+        import tempfile  # this module is imported on every run (registration): not for it
+
+        from kinduct.plugins.backends.kind2.output import input_error, parse_objects
+
         with tempfile.TemporaryDirectory(prefix="kinduct-kind2-") as tmp:
             source = self._input_file(system, properties, Path(tmp))
             if source.main:
@@ -214,6 +205,13 @@ class Kind2Backend(ExternalChecker):
     def _verdicts(self, system: TransitionSystem, props: Sequence[Property], source: _Source,
                   objects: list[dict[str, Any]], code: int | None, err: str,
                   killed: bool, deadline: float | None = None) -> list[Verdict]:
+        from kinduct.plugins.backends.kind2.output import (
+            answer_of,
+            match_properties,
+            problems_of,
+            property_objects,
+        )
+
         chosen = match_properties(objects, props, source.properties)
         # no property at all: Kind 2 stopped before its analysis, so its errors say why
         problems = [] if property_objects(objects) else problems_of(objects)
@@ -243,6 +241,8 @@ class Kind2Backend(ExternalChecker):
     def _verdict(self, system: TransitionSystem, prop: Property, obj: dict[str, Any],
                  source: _Source) -> Verdict:
         """A verdict about ``prop``'s obligation, as an engine reports it."""
+        from kinduct.plugins.backends.kind2.output import answer_of, stream_table
+
         answer = answer_of(obj)
         module = (obj.get("answer") or {}).get("source")
         engine = f"kind2/{module}" if module else "kind2"
@@ -273,6 +273,11 @@ class Kind2Backend(ExternalChecker):
 def _run(cmd: list[str], timeout: float | None) -> tuple[int | None, str, str, bool]:
     """Run Kind 2 in its own process group; on timeout kill the group (Kind 2 forks solver
     processes) and keep what it printed so far."""
+    import signal
+    import subprocess
+
+    from kinduct.kernel import watchdog
+
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 stdin=subprocess.DEVNULL, text=True, start_new_session=True)
