@@ -35,7 +35,8 @@ class InvGen(AnalysingEngine):
         """``budget``: seconds of simulation per round (at most); ``rounds``: discovery rounds
         with fresh simulation seeds; ``runs``/``depth``: simulated runs per round and their
         length; ``graph``: after the first round, Kind 2-style invariant generation over a
-        graph of Boolean terms (:mod:`.termgraph`), for at most ``graph_budget`` seconds."""
+        graph of Boolean terms (:mod:`.termgraph`), for at most ``graph_budget`` seconds (with
+        ``graph_first``, before the first round)."""
 
         budget: float = 20.0
         rounds: int = 4
@@ -43,6 +44,7 @@ class InvGen(AnalysingEngine):
         depth: int = 20
         graph: bool = True
         graph_budget: float = 20.0
+        graph_first: bool = False
 
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
@@ -62,6 +64,9 @@ class InvGen(AnalysingEngine):
         #: Property -> why the solver could not decide whether the invariants imply it.
         undecided: dict[str, str] = {}
         open_props = list(properties)
+        if options.graph and options.graph_first:
+            graph = termgraph.generate(system, ctx, options.graph_budget)
+            yield from self._inductive(system, open_props, graph, ctx)
         for seed in range(options.rounds):
             facts, proved = discover(system, ctx, budget, seed=seed, on_proved=early, known=lemmas,
                                      runs=options.runs, depth=options.depth)
@@ -78,7 +83,7 @@ class InvGen(AnalysingEngine):
             # A property the invariants make k-inductive (the wires of a Lustre program are
             # defined by the assumptions, which the step assumes at each state).
             yield from self._inductive(system, open_props, lemmas, ctx)
-            if seed == 0 and open_props and options.graph:
+            if seed == 0 and open_props and options.graph and not options.graph_first:
                 graph = termgraph.generate(system, ctx, options.graph_budget)
                 yield from self._inductive(system, open_props, [*lemmas, *graph], ctx)
             if not open_props:

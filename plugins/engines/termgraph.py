@@ -51,8 +51,12 @@ MAX_TERMS = 1200
 REFINE_DEPTH = 1
 #: Models the refinement asks for before it gives up (the graph is then left unproved).
 MAX_REFINEMENTS = 400
-#: Seconds a Houdini query may take before its candidates are split (and a single one dropped).
+#: Seconds Houdini's query about all candidates at once may take (then one at a time).
+DISJUNCTION_SECONDS = 1.0
+#: Seconds a Houdini query about one candidate may take before the candidate is dropped.
 HOUDINI_QUERY_SECONDS = 2.0
+#: Seconds each of :func:`prove`'s queries may take (undecided: no proof at that depth).
+PROVE_QUERY_SECONDS = 5.0
 #: Implication candidates read off the graph (its Hasse diagram can be quadratic).
 MAX_IMPLICATIONS = 400
 
@@ -293,67 +297,89 @@ def houdini_two_sided(system: TransitionSystem, ctx: EngineContext, graph: TermG
     after = {c: TermGraph.render(mgr, c, then) for c in cands}
     for c, a in acts.items():
         solver.add(mgr.Implies(a, TermGraph.render(mgr, c, now)))
-    solver.limit_time(HOUDINI_QUERY_SECONDS)
     try:
+        # First their disjunction, under a short limit: a model drops every candidate it
+        # falsifies, unsat ends it.  Where that is undecided (the unsat proof of a few hundred
+        # candidates took z3 up to 117 s on microwave22), one query per candidate: a model
+        # drops what it falsifies, an undecided query its own candidate, and a pass that
+        # dropped any is followed by another over the survivors, which assume less.
         while cands:
-            # One query for all; where the solver cannot decide it in time, halves of the
-            # candidates in turn (each still assuming them all), and an undecided single one
-            # is dropped.  Any drop restarts from the smaller set.
-            chunks = [cands]
-            dropped = False
-            while chunks and not dropped:
-                if time.monotonic() > deadline:
-                    return None
-                chunk = chunks.pop()
-                try:
-                    failed = solver.check([*(acts[c] for c in cands),
-                                           mgr.Or([mgr.Not(after[c]) for c in chunk])])
-                except SolverUnknown:
-                    if len(chunk) == 1:
-                        cands = [c for c in cands if c != chunk[0]]
-                        dropped = True
-                    else:
-                        half = len(chunk) // 2
-                        chunks += [chunk[half:], chunk[:half]]
-                    continue
-                if failed:
-                    vals = solver.values([after[c] for c in cands])
-                    cands = [c for c in cands if vals[after[c]]]
-                    dropped = True
-            if not dropped:
+            if time.monotonic() > deadline:
+                return None
+            solver.limit_time(DISJUNCTION_SECONDS)
+            try:
+                if not solver.check([*(acts[c] for c in cands),
+                                     mgr.Or([mgr.Not(after[c]) for c in cands])]):
+                    break
+                vals = solver.values([after[c] for c in cands])
+                cands = [c for c in cands if vals[after[c]]]
+                continue
+            except SolverUnknown:
+                pass
+            solver.limit_time(HOUDINI_QUERY_SECONDS)
+            passed = _one_by_one(solver, cands, acts, after, deadline)
+            if passed is None:
+                return None
+            if passed == cands:
                 break
+            cands = passed
         forms = [t.formula for t in graph.terms]
         return [TermGraph.render(mgr, c, forms) for c in cands]
     finally:
         solver.close()
 
 
+def _one_by_one(solver: Solver, cands: list, acts: dict, after: dict,
+                deadline: float) -> list | None:
+    """One pass of single-candidate Houdini queries: the candidates no model falsified and no
+    undecided query dropped (None when the deadline passed)."""
+    mgr = solver.env.formula_manager
+    alive = set(cands)
+    for c in cands:
+        if c not in alive:
+            continue
+        if time.monotonic() > deadline:
+            return None
+        hyps = [acts[d] for d in cands if d in alive]
+        try:
+            failed = solver.check([*hyps, mgr.Not(after[c])])
+        except SolverUnknown:
+            alive.discard(c)
+            continue
+        if failed:
+            live = [d for d in cands if d in alive]
+            vals = solver.values([after[d] for d in live])
+            alive -= {d for d in live if not vals[after[d]]}
+    return [c for c in cands if c in alive]
+
+
 def prove(system: TransitionSystem, prop: Property, lemmas: Sequence[FNode], ctx: EngineContext,
           max_k: int = 3) -> Proof | None:
-    """A ``k``-inductive proof (``k <= max_k``) of ``prop`` with the ``lemmas`` it needs
-    (invariants inductive with the assumptions at both steps: :func:`houdini_two_sided`'s),
-    checked by :func:`~kinduct.kernel.certify.check_proof` on a fresh solver; None when
-    there is none."""
+    """A ``k``-inductive proof (``k <= max_k``) of ``prop`` with ``lemmas`` (invariants
+    inductive with the assumptions at both steps: :func:`houdini_two_sided`'s), checked by
+    :func:`~kinduct.kernel.certify.check_proof` on a fresh solver; None when there is none."""
     mgr = system.env.formula_manager
     goal = prop.obligation(system.env)
     ub = Unroller(system)
-    lits = {lemma: mgr.FreshSymbol(template="__need_%d") for lemma in lemmas}
     solver = ctx.make_solver()
+    solver.limit_time(PROVE_QUERY_SECONDS)
     try:
+        # The lemmas at steps 0..k-1 only: they hold at k too (they are inductive), and said
+        # there (or under assumption literals, for unsat cores) they slowed z3 down
+        # (microwave27, 229 lemmas: 0.96 s without, 4.2 s under literals, 9.0 s plain).
         for j in range(max_k + 1):
             solver.add_all(ub.at(a, j) for a in system.assumptions)
-            solver.add_all(mgr.Implies(lit, ub.at(lemma, j)) for lemma, lit in lits.items())
             if j == 0:
                 continue
+            solver.add_all(ub.at(lemma, j - 1) for lemma in lemmas)
             solver.add(ub.at(system.trans, j - 1))
             solver.add(ub.at(goal, j - 1))
-            if solver.check([*lits.values(), mgr.Not(ub.at(goal, j))]):
+            try:
+                if solver.check([mgr.Not(ub.at(goal, j))]):
+                    continue
+            except SolverUnknown:
                 continue
-            core = set(solver.unsat_core())
-            needed = _closure(system, ctx, lemmas, [m for m, lit in lits.items() if lit in core])
-            if needed is None:
-                return None
-            phi = mgr.And([goal, *needed])
+            phi = mgr.And([goal, *lemmas])
             proof = Proof(j, to_smtlib(phi))
             checker = ctx.make_solver()
             try:
@@ -368,35 +394,8 @@ def prove(system: TransitionSystem, prop: Property, lemmas: Sequence[FNode], ctx
         solver.close()
 
 
-def _closure(system: TransitionSystem, ctx: EngineContext, lemmas: Sequence[FNode],
-             needed: Sequence[FNode]) -> list[FNode] | None:
-    """The lemmas ``needed`` with those their step needs, and theirs, until the set is
-    inductive on its own (unsat cores of the step from all ``lemmas``, which is inductive);
-    None when a step is not proved (``lemmas`` not inductive after all)."""
-    mgr = system.env.formula_manager
-    ub = Unroller(system)
-    lits = {lemma: mgr.FreshSymbol(template="__close_%d") for lemma in lemmas}
-    solver = ctx.make_solver()
-    solver.add_all(ub.at(a, 0) for a in system.assumptions)
-    solver.add_all(ub.at(a, 1) for a in system.assumptions)
-    solver.add(ub.at(system.trans, 0))
-    solver.add_all(mgr.Implies(lit, ub.at(lemma, 0)) for lemma, lit in lits.items())
-    have = list(dict.fromkeys(needed))
-    try:
-        todo = list(have)
-        while todo:
-            if solver.check([*lits.values(), mgr.Or([mgr.Not(ub.at(n, 1)) for n in todo])]):
-                return None
-            core = set(solver.unsat_core())
-            todo = [m for m, lit in lits.items() if lit in core and m not in set(have)]
-            have.extend(todo)
-        return have
-    finally:
-        solver.close()
-
-
 def generate(system: TransitionSystem, ctx: EngineContext, budget: float, seed: int = 0,
-             runs: int = 6, depth: int = 12, implications: bool = True) -> list[FNode]:
+             runs: int = 6, depth: int = 12, implications: bool = False) -> list[FNode]:
     """Invariants from the term graph (inductive with the assumptions at both steps), within
     about ``budget`` seconds; none when the budget runs out first."""
     deadline = time.monotonic() + budget
