@@ -145,7 +145,8 @@ def verdicts(system: TransitionSystem, solver: str) -> dict[str, object]:
                                                options=IC3.Options(invgen=False)))["P"]
     published: list[str] = []
     inv = decide("invgen", system, context(system, solver, outbox=published,
-                                           options=InvGen.Options(budget=2.0, runs=3, depth=8)))
+                                           options=InvGen.Options(budget=2.0, runs=3, depth=8,
+                                                                  graph_budget=1.0)))
     out["invgen"] = inv.get("P")
     out["invgen+kind"] = decide("kind", system, context(system, solver, max_k=5, inbox=published))["P"]
     return {k: v for k, v in out.items() if v is not None}
