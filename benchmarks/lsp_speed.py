@@ -27,8 +27,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.parse_speed import gen_lucent
-from benchmarks.scale_models import gen_model
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.parse_speed import gen_lucent  # noqa: E402
+from benchmarks.scale_models import gen_model  # noqa: E402
 
 SERVER = [sys.executable, "-c", "import sys; from kinduct.script import main; sys.exit(main())", "lsp"]
 
