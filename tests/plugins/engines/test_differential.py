@@ -179,7 +179,9 @@ def test_engines_never_contradict_z3(desc):
     check_agreement(desc, "z3")
 
 
-@settings(max_examples=40, deadline=None, derandomize=True,
+# 20 in the default suite (invgen's term graph made each example dearer this session); the
+# slow suite's wired test below takes 300 on both solvers.
+@settings(max_examples=20, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(wired_systems())
 def test_engines_never_contradict_on_wired_systems(desc):
