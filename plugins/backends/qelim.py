@@ -90,19 +90,7 @@ def _lightened(term: z3.ExprRef) -> z3.ExprRef:
 
 def _outermost(term: z3.ExprRef) -> list[z3.QuantifierRef]:
     """The quantifiers in ``term`` that are not inside another one, each once."""
-    found: list[z3.QuantifierRef] = []
-    seen: set[int] = set()
-    stack = [term]
-    while stack:
-        node = stack.pop()
-        if node.get_id() in seen:
-            continue
-        seen.add(node.get_id())
-        if z3.is_quantifier(node):
-            found.append(node)
-        else:
-            stack.extend(node.children())
-    return found
+    return [node for node in _nodes(term, into_quantifiers=False) if z3.is_quantifier(node)]
 
 
 def _unannotated(quantifier: z3.QuantifierRef) -> z3.QuantifierRef:
@@ -116,7 +104,14 @@ def _unannotated(quantifier: z3.QuantifierRef) -> z3.QuantifierRef:
 
 def _constants(term: z3.ExprRef) -> dict[str, z3.ExprRef]:
     """The free constants of ``term`` by name (bound variables are not constants in z3)."""
-    found: dict[str, z3.ExprRef] = {}
+    return {node.decl().name(): node for node in _nodes(term, into_quantifiers=True)
+            if z3.is_const(node) and node.decl().kind() == z3.Z3_OP_UNINTERPRETED}
+
+
+def _nodes(term: z3.ExprRef, into_quantifiers: bool) -> list[z3.ExprRef]:
+    """Every distinct subterm of ``term``, once each; a quantifier's body is entered only when
+    ``into_quantifiers``."""
+    found: list[z3.ExprRef] = []
     seen: set[int] = set()
     stack = [term]
     while stack:
@@ -124,11 +119,10 @@ def _constants(term: z3.ExprRef) -> dict[str, z3.ExprRef]:
         if node.get_id() in seen:
             continue
         seen.add(node.get_id())
+        found.append(node)
         if z3.is_quantifier(node):
-            stack.append(node.body())
-        elif z3.is_const(node) and node.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            found[node.decl().name()] = node
+            if into_quantifiers:
+                stack.append(node.body())
         else:
             stack.extend(node.children())
     return found
-
