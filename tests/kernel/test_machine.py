@@ -10,8 +10,6 @@ import os
 from collections.abc import Iterator, Sequence
 
 import pytest
-from pysmt.environment import Environment
-from pysmt.typing import INT
 
 from kinduct.kernel import machine as machine_module
 from kinduct.kernel import registry
@@ -19,21 +17,10 @@ from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.machine import MAX_STRETCH, Machine, measure
 from kinduct.kernel.quick import QUICK_SLICE
 from kinduct.kernel.runner import RunOptions, run
-from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
+from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
 from tests.conftest import run_cli
-
-
-def counter() -> TransitionSystem:
-    """x = 0, then x + 1: ``x >= 0`` holds."""
-    env = Environment()
-    mgr = env.formula_manager
-    b = SystemBuilder("counter", env=env)
-    x, nxt = b.state("x", INT)
-    b.add_init(mgr.Equals(x, mgr.Int(0)))
-    b.add_trans(mgr.Equals(nxt, mgr.Plus(x, mgr.Int(1))))
-    b.add_property(Property("P", mgr.GE(x, mgr.Int(0))))
-    return b.build()
+from tests.kernel.toy_systems import counter
 
 
 class Recorder(Engine):

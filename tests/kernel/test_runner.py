@@ -21,18 +21,7 @@ from kinduct.kernel.errors import EngineRefusal
 from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 from kinduct.kernel.verdict import Answer, Trace, Verdict
-
-
-def counter() -> TransitionSystem:
-    """x = 0, then x + 1: ``x >= 0`` holds."""
-    env = Environment()
-    mgr = env.formula_manager
-    b = SystemBuilder("counter", env=env)
-    x, nxt = b.state("x", INT)
-    b.add_init(mgr.Equals(x, mgr.Int(0)))
-    b.add_trans(mgr.Equals(nxt, mgr.Plus(x, mgr.Int(1))))
-    b.add_property(Property("P", mgr.GE(x, mgr.Int(0))))
-    return b.build()
+from tests.kernel.toy_systems import counter
 
 
 class Toy(Engine):

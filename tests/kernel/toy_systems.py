@@ -1,0 +1,20 @@
+"""Small transition systems the kernel's runner tests share."""
+
+from __future__ import annotations
+
+from pysmt.environment import Environment
+from pysmt.typing import INT
+
+from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
+
+
+def counter() -> TransitionSystem:
+    """x = 0, then x + 1: ``x >= 0`` holds."""
+    env = Environment()
+    mgr = env.formula_manager
+    b = SystemBuilder("counter", env=env)
+    x, nxt = b.state("x", INT)
+    b.add_init(mgr.Equals(x, mgr.Int(0)))
+    b.add_trans(mgr.Equals(nxt, mgr.Plus(x, mgr.Int(1))))
+    b.add_property(Property("P", mgr.GE(x, mgr.Int(0))))
+    return b.build()
