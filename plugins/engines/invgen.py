@@ -44,7 +44,7 @@ class InvGen(AnalysingEngine):
         runs: int = 8
         depth: int = 20
         graph: bool = True
-        graph_budget: float = 20.0
+        graph_budget: float = 30.0
         graph_first: bool = True
 
     @unknown_on_solver_failure
