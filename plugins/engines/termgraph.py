@@ -64,6 +64,8 @@ PROVE_QUERY_SECONDS = 5.0
 FIRST_QUERY_SECONDS = 1.5
 #: The most the query limits stretch on a busy machine (:class:`Pace`).
 MAX_SLOWDOWN = 4.0
+#: Seconds :func:`prove` spends choosing its lemmas by unsat cores before it takes them all.
+CHOOSE_SECONDS = 5.0
 #: Implication candidates read off the graph (its Hasse diagram can be quadratic).
 MAX_IMPLICATIONS = 400
 
@@ -492,7 +494,8 @@ def prove(system: TransitionSystem, prop: Property, lemmas: Sequence[FNode], ctx
             solver.add(ub.at(system.trans, j - 1))
             solver.add(ub.at(goal, j - 1))
             solver.limit_time(pace.limit(FIRST_QUERY_SECONDS if j == 1 else PROVE_QUERY_SECONDS))
-            chosen = _choose(solver, mgr, ub, goal, lemmas, lits, of_lit, j)
+            chosen = _choose(solver, mgr, ub, goal, lemmas, lits, of_lit, j,
+                             time.monotonic() + pace.limit(CHOOSE_SECONDS))
             if chosen is None:
                 continue
             phi = mgr.And([goal, *(lemmas[i] for i in chosen)])
@@ -511,24 +514,39 @@ def prove(system: TransitionSystem, prop: Property, lemmas: Sequence[FNode], ctx
 
 
 def _choose(solver: Solver, mgr, ub: Unroller, goal: FNode, lemmas: Sequence[FNode],
-            lits: Sequence[FNode], of_lit: dict[FNode, int], k: int) -> list[int] | None:
+            lits: Sequence[FNode], of_lit: dict[FNode, int], k: int,
+            until: float) -> list[int] | None:
     """The lemmas (indices) whose conjunction with ``goal`` holds at step ``k`` wherever it
-    and they hold at steps ``0..k-1`` (read off unsat cores); None when the goal does not
-    follow from all the lemmas or a query is undecided."""
-    chosen: list[int] = []
-    for _ in range(len(lemmas) + 1):
-        target = mgr.And([ub.at(goal, k), *(ub.at(lemmas[i], k) for i in chosen)])
+    and they hold at steps ``0..k-1``, read off unsat cores: the core of the goal's query,
+    then of each chosen lemma's own query (cheap, where one query about a hundred chosen
+    lemmas at once took z3 as long as a proof with all of them), until no core adds one.
+    None when the goal does not follow from all the lemmas or its query is undecided; every
+    lemma where a lemma's query is undecided or ``until`` passes first (they are inductive
+    together)."""
+
+    def core_of(formula: FNode) -> set[int] | None:
         try:
-            if solver.check([*lits, mgr.Not(target)]):
+            if solver.check([*lits, mgr.Not(formula)]):
                 return None
         except SolverUnknown:
             return None
-        core = {of_lit[a] for a in solver.unsat_core() if a in of_lit}
-        fresh = sorted(core - set(chosen))
-        if not fresh:
-            return chosen
-        chosen.extend(fresh)
-    return None
+        return {of_lit[a] for a in solver.unsat_core() if a in of_lit}
+
+    first = core_of(ub.at(goal, k))
+    if first is None:
+        return None
+    chosen = set(first)
+    todo = sorted(first)
+    while todo:
+        if time.monotonic() > until:
+            return list(range(len(lemmas)))
+        core = core_of(ub.at(lemmas[todo.pop()], k))
+        if core is None:
+            return list(range(len(lemmas)))
+        fresh = core - chosen
+        chosen |= fresh
+        todo.extend(sorted(fresh))
+    return sorted(chosen)
 
 
 def generate(system: TransitionSystem, ctx: EngineContext, budget: float, seed: int = 0,
