@@ -143,6 +143,9 @@ class Sharing:
     saturated: bool = False
     beside: Callable[[], Sequence[str]] = lambda: ()
     between: Callable[[], None] = lambda: None
+    #: Seconds into the first slice after which ``beside()`` is called, before a query of the
+    #: first engine (None: after the first slice).
+    early: float | None = None
 
 
 def quick_phase(system: TransitionSystem, engines: Sequence[Engine], options: dict[str, object],
@@ -161,11 +164,27 @@ def quick_phase(system: TransitionSystem, engines: Sequence[Engine], options: di
     backend = registry.backend(solver)
     measured = Stretch(sharing.stretch)
     elsewhere: set[str] = set()
+    beside_done = False
+    phase_began = time.monotonic()
+
+    def start_beside() -> None:
+        nonlocal beside_done
+        if not beside_done and not sharing.saturated:
+            beside_done = True
+            elsewhere.update(sharing.beside())
+
+    def between() -> None:
+        # the first slice has run long enough that it may not decide alone: the engines
+        # beside start now, on the cores the phase leaves free
+        if sharing.early is not None and time.monotonic() - phase_began >= sharing.early:
+            start_beside()
+        sharing.between()
+
     for i, eng in enumerate(quick):
         if finished():
             return
         if i == 1:
-            elsewhere.update(sharing.beside())
+            start_beside()
         if eng.name in elsewhere:
             continue
         began, began_cpu = time.monotonic(), cpu_seconds()
@@ -175,7 +194,7 @@ def quick_phase(system: TransitionSystem, engines: Sequence[Engine], options: di
         bound = eng.quick_bound if max_k is None else min(eng.quick_bound, max_k)
 
         def make_solver(d: float = until) -> Solver:
-            return Bounded(backend.solver(system.env), d, sharing.between)
+            return Bounded(backend.solver(system.env), d, between)
 
         # No companions: a quick engine does its own invariant discovery (the engine processes
         # beside the phase, if any, publish only what decides a property).

@@ -7,6 +7,7 @@ how long anything took."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator, Sequence
 
 import pytest
@@ -152,3 +153,43 @@ def test_the_cores_flag_wants_a_positive_number(tmp_path):
     model.write_text("(declare-fun x () Bool)\n")
     proc = run_cli("check", str(model), "--cores", "0")
     assert proc.returncode == 2 and "--cores" in proc.stderr
+
+
+class Querier(Engine):
+    """A first quick engine that asks its solver ``queries`` trivial questions, ``pause``
+    seconds apart, and decides nothing; ``finished`` says whether it got through them."""
+
+    description = "a querying engine (tests only)"
+    quick_bound = 3
+    quick_slice = 10.0
+
+    def __init__(self, name: str, queries: int = 40, pause: float = 0.02) -> None:
+        self.name = name
+        self.queries, self.pause = queries, pause
+        self.finished: list[bool] = []
+
+    def check(self, system: TransitionSystem, properties: Sequence[Property],
+              ctx: EngineContext) -> Iterator[Verdict]:
+        self.finished.append(False)
+        solver = ctx.make_solver()
+        for _ in range(self.queries):
+            solver.check([])
+            time.sleep(self.pause)
+        self.finished[-1] = True
+        return iter(())
+
+
+@pytest.mark.parametrize(("others", "early"), [(0.0, True), (1.0, False)])
+def test_with_two_free_cores_the_engines_beside_start_early_in_the_first_slice(
+        monkeypatch, others, early):
+    """On a machine with two free cores the engine beside starts during the first slice,
+    once it has run a moment, and its verdict ends the run before the first slice does; with
+    one free core it starts only after the first slice."""
+    first, beside = Querier("rec-querier"), Recorder("rec-beside", True)
+    for eng in (first, beside):
+        monkeypatch.setitem(registry.engines(), eng.name, eng)
+    on(monkeypatch, Machine(cores=2, others=others))
+    (verdict,) = run(counter(), RunOptions(engines=(first.name, beside.name), timeout=60))
+    assert verdict.answer is Answer.VALID and verdict.engine == beside.name
+    assert beside.calls == []  # in its own process
+    assert first.finished == [not early]
