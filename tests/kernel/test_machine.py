@@ -21,7 +21,7 @@ from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
 from tests.conftest import run_cli
-from tests.kernel.toy_systems import counter
+from tests.kernel.toy_systems import counter, deep_counter
 
 
 class Recorder(Engine):
@@ -193,3 +193,15 @@ def test_with_two_free_cores_the_engines_beside_start_early_in_the_first_slice(
     assert verdict.answer is Answer.VALID and verdict.engine == beside.name
     assert beside.calls == []  # in its own process
     assert first.finished == [not early]
+
+
+def test_the_quick_phase_finds_a_counterexample_ten_steps_deep(monkeypatch):
+    """``kind``'s slice goes deep enough for FMCAD08's counterexamples at steps 9-12: one at
+    step 10 is found in the first slice, so the next quick engine never runs."""
+    after = Recorder("rec-after", False, prepares=True)  # never beside: in this process
+    monkeypatch.setitem(registry.engines(), after.name, after)
+    (verdict,) = run(deep_counter(10), RunOptions(engines=("kind", after.name), timeout=60,
+                                                  cores=1))
+    assert verdict.answer is Answer.FALSIFIABLE and verdict.engine == "kind"
+    assert len(verdict.trace.steps) == 11
+    assert after.calls == []

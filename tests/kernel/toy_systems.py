@@ -18,3 +18,15 @@ def counter() -> TransitionSystem:
     b.add_trans(mgr.Equals(nxt, mgr.Plus(x, mgr.Int(1))))
     b.add_property(Property("P", mgr.GE(x, mgr.Int(0))))
     return b.build()
+
+
+def deep_counter(depth: int) -> TransitionSystem:
+    """x = 0, then x + 1: ``x < depth`` fails first at step ``depth``."""
+    env = Environment()
+    mgr = env.formula_manager
+    b = SystemBuilder("deep", env=env)
+    x, nxt = b.state("x", INT)
+    b.add_init(mgr.Equals(x, mgr.Int(0)))
+    b.add_trans(mgr.Equals(nxt, mgr.Plus(x, mgr.Int(1))))
+    b.add_property(Property("P", mgr.LT(x, mgr.Int(depth))))
+    return b.build()
