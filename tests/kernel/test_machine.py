@@ -16,12 +16,12 @@ from kinduct.kernel import machine as machine_module
 from kinduct.kernel import registry
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.machine import MAX_STRETCH, Machine, measure
-from kinduct.kernel.quick import QUICK_SLICE
+from kinduct.kernel.quick import FIRST_SLICE_MAX_NODES, QUICK_SLICE, small
 from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
 from tests.conftest import run_cli
-from tests.kernel.toy_systems import counter, deep_counter
+from tests.kernel.toy_systems import counter, deep_counter, wide_counter
 
 
 class Recorder(Engine):
@@ -205,3 +205,18 @@ def test_the_quick_phase_finds_a_counterexample_ten_steps_deep(monkeypatch):
     assert verdict.answer is Answer.FALSIFIABLE and verdict.engine == "kind"
     assert len(verdict.trace.steps) == 11
     assert after.calls == []
+
+
+@pytest.mark.parametrize(("excluded", "slices"), [(20, 2), (100, 1), (200, 0)])
+def test_the_larger_the_system_the_fewer_quick_slices(engines, excluded, slices):
+    """A small system gets every quick engine's slice in this process; a medium one (FMCAD08's
+    FIREFLY: 300-350 formula nodes) the first only, the others their processes after it; a
+    larger one none."""
+    first, second = engines
+    system = wide_counter(excluded)
+    assert small(system) is (slices == 2)
+    assert small(system, FIRST_SLICE_MAX_NODES) is (slices >= 1)
+    (verdict,) = run(system, RunOptions(engines=(first.name, second.name), timeout=60, cores=1))
+    assert verdict.answer is Answer.VALID and verdict.engine == second.name
+    here = [pid for pid, _ in first.calls + second.calls if pid == os.getpid()]
+    assert len(here) == slices
