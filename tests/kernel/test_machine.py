@@ -163,7 +163,7 @@ class Querier(Engine):
     quick_bound = 3
     quick_slice = 10.0
 
-    def __init__(self, name: str, queries: int = 40, pause: float = 0.02) -> None:
+    def __init__(self, name: str, queries: int = 250, pause: float = 0.02) -> None:
         self.name = name
         self.queries, self.pause = queries, pause
         self.finished: list[bool] = []
@@ -179,12 +179,10 @@ class Querier(Engine):
         return iter(())
 
 
-@pytest.mark.parametrize(("others", "early"), [(0.0, True), (1.0, False)])
-def test_with_two_free_cores_the_engines_beside_start_early_in_the_first_slice(
-        monkeypatch, others, early):
-    """On a machine with two free cores the engine beside starts during the first slice,
-    once it has run a moment, and its verdict ends the run before the first slice does; with
-    one free core it starts only after the first slice."""
+@pytest.mark.parametrize("others", [0.0, 2.0])
+def test_the_engines_beside_start_early_in_the_first_slice(monkeypatch, others):
+    """On a machine that is not saturated the engine beside starts during the first slice,
+    once it has run a moment, and its verdict ends the run before the first slice does."""
     first, beside = Querier("rec-querier"), Recorder("rec-beside", True)
     for eng in (first, beside):
         monkeypatch.setitem(registry.engines(), eng.name, eng)
@@ -192,7 +190,7 @@ def test_with_two_free_cores_the_engines_beside_start_early_in_the_first_slice(
     (verdict,) = run(counter(), RunOptions(engines=(first.name, beside.name), timeout=60))
     assert verdict.answer is Answer.VALID and verdict.engine == beside.name
     assert beside.calls == []  # in its own process
-    assert first.finished == [not early]
+    assert first.finished == [False]
 
 
 def test_the_quick_phase_finds_a_counterexample_ten_steps_deep(monkeypatch):
