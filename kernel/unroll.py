@@ -6,6 +6,7 @@ from pysmt import operators as op
 from pysmt.fnode import FNode
 from pysmt.formula import FormulaManager
 
+from kinduct.kernel.frontend import gc_paused
 from kinduct.kernel.system import TransitionSystem
 
 
@@ -42,7 +43,8 @@ class Unroller:
 
     def at(self, formula: FNode, k: int) -> FNode:
         mapping = self._map(k)
-        renamed = rename(self.mgr, formula, mapping)
+        with gc_paused():  # it makes only live terms: the collector would scan them for nothing
+            renamed = rename(self.mgr, formula, mapping)
         if renamed is None:  # bound variables: PySMT's substituter
             return self.env.substituter.substitute(formula, mapping)
         return renamed
