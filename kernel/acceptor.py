@@ -26,8 +26,9 @@ from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import BOOL, INT
 
+from kinduct.kernel import registry
 from kinduct.kernel.errors import InputError
-from kinduct.kernel.registers import merge_registers
+from kinduct.kernel.registers import merge_registers, solver_equal
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 from kinduct.kernel.verdict import Trace
 
@@ -219,7 +220,8 @@ def language_query(query: Query, a: Acceptor, b: Acceptor | None = None,
     semantics when they provide one.  Words in ``exclude`` (nonempty) never violate the
     property, so a counterexample is a further answering word.  With ``merge`` (the default)
     registers that the two sides (or one side) compute alike are merged
-    (:func:`~kinduct.kernel.registers.merge_registers`): the same paths, smaller proofs.
+    (:func:`~kinduct.kernel.registers.merge_registers`, with the default solver proving
+    updates equal): the same paths, smaller proofs.
     """
     if query.binary and b is None:
         raise InputError(f"the {query.value} query needs two acceptors")
@@ -285,7 +287,10 @@ def language_query(query: Query, a: Acceptor, b: Acceptor | None = None,
         return [{"blockType": "node", "name": query.value, "streams": streams}]
 
     system = builder.build(lift=lift, replay=replay)
-    return merge_registers(system).system if merge else system
+    if not merge:
+        return system
+    solver = registry.backend(registry.default_solver())
+    return merge_registers(system, solver_equal(lambda: solver.solver(env))).system
 
 
 def member(acceptor: Acceptor, word: Sequence[str], fallback: bool) -> bool:

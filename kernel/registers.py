@@ -5,15 +5,17 @@ A *register* here is a state variable with a constant initial value (``init`` ha
 ``f`` over current-step variables).  Two registers are *equal* when every reachable state
 gives them the same value.  :func:`merge_registers` finds the coarsest partition of the
 registers such that the registers of a class have the same type and initial value, and the
-same update once every register is replaced by its class's representative (partition
-refinement, as in sequential equivalence checking of circuits: start with one class per type
-and initial value, split a class whenever two of its updates differ under the current
-partition, until nothing splits).
+same update once every register is replaced by its class's representative: the same term, or,
+given an oracle (:func:`solver_equal`), terms a solver proves equal in every state that
+satisfies the assumptions (partition refinement, as in sequential equivalence checking of
+circuits: start with one class per type and initial value, split a class whenever two of its
+updates differ under the current partition, until nothing splits).
 
 Why it is sound: at step 0 the registers of a class hold the same constant; if at step t
 every class holds one value, each register's update evaluates to the same value as its
-representative's (the updates are equal terms under that substitution), so the class holds
-one value at step t+1.  Hence every path of the system keeps each register equal to its
+representative's (the updates are equal under that substitution, in every state that
+satisfies the assumptions, as every state of a path does), so the class holds one value at
+step t+1.  Hence every path of the system keeps each register equal to its
 representative, and substituting the representative for the register everywhere (init,
 trans, assumptions, properties) and dropping it gives a system with the same paths (the
 dropped register's value is its representative's), so the same verdict on every property,
@@ -27,11 +29,12 @@ with ``Bad := 'b'``): once merged, an equivalence is often 1- or 2-inductive.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import attrs
 from pysmt.fnode import FNode
 
+from kinduct.kernel.backend import Solver
 from kinduct.kernel.system import Structure, TransitionSystem
 
 
@@ -90,35 +93,80 @@ def _updates(system: TransitionSystem) -> tuple[dict[FNode, FNode], list[FNode]]
             conjuncts)
 
 
+#: An oracle: whether two terms are equal in every state that satisfies the given facts.
+Equal = Callable[[FNode, FNode, Sequence[FNode]], bool]
+
+
 def _partition(system: TransitionSystem, init: Mapping[FNode, FNode],
-               update: Mapping[FNode, FNode]) -> dict[FNode, FNode]:
+               update: Mapping[FNode, FNode], equal: Equal | None) -> dict[FNode, FNode]:
     """The coarsest partition of the registers closed under their updates, as a map from
-    each register to its class's representative (the first in ``state_vars`` order)."""
+    each register to its class's representative (the first in ``state_vars`` order).
+
+    Two updates are equal under a partition when they are the same term once every register
+    is replaced by its representative, or (with ``equal``) when ``equal`` proves them equal
+    in every state that satisfies the assumptions, so replaced."""
     regs = [v for v in system.state_vars if v in init and v in update]
     classes: dict[tuple, list[FNode]] = {}
     for v in regs:
         classes.setdefault((v.symbol_type(), init[v]), []).append(v)
-    blocks = [b for b in classes.values()]
+    blocks = list(classes.values())
     sub = system.env.substituter.substitute
     simplify = system.env.simplifier.simplify
     while True:
         rep = {v: b[0] for b in blocks for v in b}
         mapping = {v: r for v, r in rep.items() if v is not r}
+        facts = [sub(a, mapping) for a in system.assumptions]
         split: list[list[FNode]] = []
         for b in blocks:
             if len(b) == 1:
                 split.append(b)
                 continue
-            by_term: dict[FNode, list[FNode]] = {}
+            groups: list[tuple[FNode, list[FNode]]] = []
             for v in b:
-                by_term.setdefault(simplify(sub(update[v], mapping)), []).append(v)
-            split.extend(by_term.values())
+                term = simplify(sub(update[v], mapping))
+                for lead, members in groups:
+                    if term is lead or (equal is not None and equal(term, lead, facts)):
+                        members.append(v)
+                        break
+                else:
+                    groups.append((term, [v]))
+            split.extend(members for _, members in groups)
         if len(split) == len(blocks):
             return rep
         blocks = split
 
 
-def merge_registers(system: TransitionSystem) -> Merged:
+def solver_equal(make_solver: Callable[[], Solver], seconds: float = 1.0) -> Equal:
+    """An :data:`Equal` oracle on one solver from ``make_solver`` (made at the first question,
+    its facts asserted once per set of facts; each check bounded to ``seconds``; undecided
+    is not equal).  The solver stays open with the oracle (a few per query system)."""
+    held: list = [None, None]  # the solver, and the facts it holds
+
+    def equal(a: FNode, b: FNode, facts: Sequence[FNode]) -> bool:
+        try:
+            if held[0] is None:
+                held[0] = make_solver()
+                held[0].limit_time(seconds)
+            solver = held[0]
+            if held[1] != list(facts):
+                solver.reset()
+                solver.limit_time(seconds)
+                solver.add_all(facts)
+                held[1] = list(facts)
+            mgr = solver.env.formula_manager
+            solver.push()
+            try:
+                solver.add(mgr.Not(mgr.EqualsOrIff(a, b)))
+                return not solver.check()
+            finally:
+                solver.pop()
+        except Exception:  # noqa: BLE001 - undecided, or a term it refuses: not equal
+            return False
+
+    return equal
+
+
+def merge_registers(system: TransitionSystem, equal: Equal | None = None) -> Merged:
     """``system`` with every register replaced by its class's representative (see the module
     docstring); the system itself when no two registers are equal, or when it is a bounded
     problem or has guarded model elements (whose literals the pass does not track)."""
@@ -126,7 +174,7 @@ def merge_registers(system: TransitionSystem) -> Merged:
         return Merged(system, {})
     init = _initial_values(system)
     update, conjuncts = _updates(system)
-    rep = _partition(system, init, update)
+    rep = _partition(system, init, update, equal)
     replaced = {v: r for v, r in rep.items() if v is not r}
     if not replaced:
         return Merged(system, {})

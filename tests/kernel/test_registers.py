@@ -14,8 +14,9 @@ import pytest
 from pysmt.typing import INT
 
 from kinduct.frontends.crasp.queries import acceptors
+from kinduct.kernel import registry
 from kinduct.kernel.acceptor import Query, language_query
-from kinduct.kernel.registers import merge_registers
+from kinduct.kernel.registers import merge_registers, solver_equal
 from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 from kinduct.kernel.verdict import Answer
@@ -62,6 +63,35 @@ def test_which_registers_merge(system, merged):
     assert verdict.answer is (Answer.VALID if merged else Answer.FALSIFIABLE)
 
 
+def bit_counters(assume_bit: bool) -> TransitionSystem:
+    """x' = x + i and y' = y + ite(i = 1, 1, 0): equal registers when ``assume_bit`` makes the
+    input i a bit (0 <= i <= 1), not otherwise; property x = y."""
+    b = SystemBuilder("bits")
+    mgr = b.mgr
+    i = b.input("i", INT)
+    x, _ = b.state("x", INT)
+    y, _ = b.state("y", INT)
+    b.add_init(mgr.Equals(x, mgr.Int(0)))
+    b.add_init(mgr.Equals(y, mgr.Int(0)))
+    b.update(x, mgr.Plus(x, i))
+    b.update(y, mgr.Plus(y, mgr.Ite(mgr.Equals(i, mgr.Int(1)), mgr.Int(1), mgr.Int(0))))
+    if assume_bit:
+        b.add_assumption(mgr.And(mgr.GE(i, mgr.Int(0)), mgr.LE(i, mgr.Int(1))))
+    b.add_property(Property("same", mgr.Equals(x, y)))
+    return b.build()
+
+
+@pytest.mark.parametrize("assume_bit", [True, False])
+def test_updates_equal_by_the_solver_under_the_assumptions(assume_bit):
+    system = bit_counters(assume_bit)
+    assert not merge_registers(system).replaced  # not the same term
+    z3 = registry.backend("z3")
+    result = merge_registers(system, solver_equal(lambda: z3.solver(system.env)))
+    assert bool(result.replaced) is assume_bit
+    (verdict,) = run(result.system, RunOptions(engines=("kind",), max_k=4, timeout=30))
+    assert verdict.answer is (Answer.VALID if assume_bit else Answer.FALSIFIABLE)
+
+
 def _unrolled(system: TransitionSystem, tag: str, depth: int, letters):
     """init, trans, assumptions of ``system`` on ``depth`` steps, every variable renamed
     ``tag@t`` except the letter (``letters[t]``); the property and the outputs per step."""
@@ -95,10 +125,12 @@ def _unrolled(system: TransitionSystem, tag: str, depth: int, letters):
 def test_reduced_product_behaves_as_built(pair):
     a = PAIRS / f"{pair}.a.crasp"
     b = a.with_name(a.name.replace(".a.crasp", ".b.crasp"))
+    z3 = registry.backend("z3")
     for query in (Query.EQUIV, Query.INCLUDE):
         sides = acceptors([str(a), str(b)])
         built = language_query(query, *sides, merge=False)
-        reduced = merge_registers(built).system
+        env = built.env
+        reduced = merge_registers(built, solver_equal(lambda env=env: z3.solver(env))).system
         # what the queries decide by default is that reduced system
         default = language_query(query, *sides)
         assert [str(v) for v in default.state_vars] == [str(v) for v in reduced.state_vars]
