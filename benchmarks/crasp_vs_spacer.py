@@ -37,8 +37,7 @@ import z3
 from pysmt.solvers.z3 import Z3Converter
 
 from kinduct.frontends.crasp.queries import acceptors
-from kinduct.kernel.acceptor import Query, language_query
-from kinduct.kernel.registers import merge_registers
+from kinduct.kernel.acceptor import Query, language_query, merged_product
 from kinduct.kernel.runner import RunOptions, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,7 +83,7 @@ def kinduct_run(system, timeout: float, cores: int | None, merge: bool = True
     does (with ``merge``, its equal registers merged first, within the time)."""
     start = time.perf_counter()
     if merge:
-        system = merge_registers(system).system
+        system = merged_product(system)
     (verdict,) = run(system, RunOptions(timeout=timeout, cores=cores))
     elapsed = time.perf_counter() - start
     return {"valid": "holds", "falsifiable": "fails"}.get(verdict.answer.value, "unknown"), elapsed
@@ -134,7 +133,7 @@ def compare(args: argparse.Namespace) -> None:
         s_answer, s_query, s_time = spacer(system, args.timeout)
         r_answer, r_time = kinduct_run(system, args.timeout, args.cores)
         b_answer, b_time = kinduct_run(system, args.timeout, args.cores, merge=False)
-        m_answer, _, m_time = spacer(merge_registers(system).system, args.timeout)
+        m_answer, _, m_time = spacer(merged_product(system), args.timeout)
         before_wins += b_answer != "unknown" and (s_answer == "unknown" or b_time <= s_time)
         merged_wins += r_answer != "unknown" and (m_answer == "unknown" or r_time <= m_time)
         k_answer, k_time = kinduct(a, b, args.timeout, args.cores)

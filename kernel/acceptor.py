@@ -287,10 +287,15 @@ def language_query(query: Query, a: Acceptor, b: Acceptor | None = None,
         return [{"blockType": "node", "name": query.value, "streams": streams}]
 
     system = builder.build(lift=lift, replay=replay)
-    if not merge:
-        return system
+    return merged_product(system) if merge else system
+
+
+def merged_product(system: TransitionSystem) -> TransitionSystem:
+    """A product system with its equal registers merged, as :func:`language_query` gives it by
+    default (:func:`~kinduct.kernel.registers.merge_registers`, updates proved equal by the
+    default solver)."""
     solver = registry.backend(registry.default_solver())
-    return merge_registers(system, solver_equal(lambda: solver.solver(env))).system
+    return merge_registers(system, solver_equal(lambda: solver.solver(system.env))).system
 
 
 def member(acceptor: Acceptor, word: Sequence[str], fallback: bool) -> bool:
