@@ -394,22 +394,25 @@ def _houdini(system: TransitionSystem, ctx: EngineContext, graph: TermGraph,
     try:
         # First their disjunction, under a short limit: a model drops every candidate it
         # falsifies, unsat ends it.  Where that is undecided (the unsat proof of a few hundred
-        # candidates took z3 up to 117 s on microwave22), one query per candidate: a model
-        # drops what it falsifies, an undecided query its own candidate, and a pass that
-        # dropped any is followed by another over the survivors, which assume less.
+        # candidates took z3 up to 117 s on microwave22), passes over a few candidates per
+        # query (:func:`_one_by_one`): a model drops what it falsifies, an undecided query its
+        # own candidate, and a pass that dropped any is followed by another over the
+        # survivors, which assume less.  Once undecided, the disjunction is not asked again.
+        whole = True
         while cands:
             if time.monotonic() > deadline:
                 return None
-            solver.limit_time(pace.limit(DISJUNCTION_SECONDS))
-            try:
-                if not solver.check([*(acts[c] for c in cands),
-                                     mgr.Or([mgr.Not(after[c]) for c in cands])]):
-                    break
-                vals = solver.values([after[c] for c in cands])
-                cands = [c for c in cands if vals[after[c]]]
-                continue
-            except SolverUnknown:
-                pass
+            if whole:
+                solver.limit_time(pace.limit(DISJUNCTION_SECONDS))
+                try:
+                    if not solver.check([*(acts[c] for c in cands),
+                                         mgr.Or([mgr.Not(after[c]) for c in cands])]):
+                        break
+                    vals = solver.values([after[c] for c in cands])
+                    cands = [c for c in cands if vals[after[c]]]
+                    continue
+                except SolverUnknown:
+                    whole = False
             solver.limit_time(pace.limit(HOUDINI_QUERY_SECONDS))
             passed = _one_by_one(solver, cands, acts, after, deadline)
             if passed is None:
