@@ -26,7 +26,9 @@ from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import BOOL, INT
 
+from kinduct.kernel import registry
 from kinduct.kernel.errors import InputError
+from kinduct.kernel.registers import merge_registers, solver_equal
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 from kinduct.kernel.verdict import Trace
 
@@ -210,13 +212,16 @@ def _is_word(mgr, builder: SystemBuilder, letter: FNode, alphabet: Sequence[str]
 
 
 def language_query(query: Query, a: Acceptor, b: Acceptor | None = None,
-                   exclude: Sequence[Sequence[str]] = ()) -> TransitionSystem:
+                   exclude: Sequence[Sequence[str]] = (), merge: bool = True) -> TransitionSystem:
     """The product system whose single invariant property answers ``query``.
 
     Its ``metadata`` holds the alphabet and the letter variable's name so that a trace lifts
     to a word (:func:`word_of`), and ``replay`` checks the word on the acceptors' concrete
     semantics when they provide one.  Words in ``exclude`` (nonempty) never violate the
-    property, so a counterexample is a further answering word.
+    property, so a counterexample is a further answering word.  With ``merge`` (the default)
+    registers that the two sides (or one side) compute alike are merged
+    (:func:`~kinduct.kernel.registers.merge_registers`, with the default solver proving
+    updates equal): the same paths, smaller proofs.
     """
     if query.binary and b is None:
         raise InputError(f"the {query.value} query needs two acceptors")
@@ -281,7 +286,16 @@ def language_query(query: Query, a: Acceptor, b: Acceptor | None = None,
                                               for k, s in enumerate(trace.steps)]})
         return [{"blockType": "node", "name": query.value, "streams": streams}]
 
-    return builder.build(lift=lift, replay=replay)
+    system = builder.build(lift=lift, replay=replay)
+    return merged_product(system) if merge else system
+
+
+def merged_product(system: TransitionSystem) -> TransitionSystem:
+    """A product system with its equal registers merged, as :func:`language_query` gives it by
+    default (:func:`~kinduct.kernel.registers.merge_registers`, updates proved equal by the
+    default solver)."""
+    solver = registry.backend(registry.default_solver())
+    return merge_registers(system, solver_equal(lambda: solver.solver(system.env))).system
 
 
 def member(acceptor: Acceptor, word: Sequence[str], fallback: bool) -> bool:
