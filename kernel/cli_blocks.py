@@ -16,7 +16,6 @@ Deciding is not here: commands call :func:`kinduct.kernel.decide.decide` with th
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
@@ -229,7 +228,9 @@ def print_analyses(results: Sequence[tuple[TransitionSystem, list[Verdict]]], as
     from kinduct.kernel.verdict import exit_code
 
     if as_json:
-        print(json.dumps(analyses_objects(results, preamble) + list(closing), indent=2))
+        from kinduct.kernel.report_json import dumps_indented
+
+        print(dumps_indented(analyses_objects(results, preamble) + list(closing)))
     else:
         out = report_console()
         for system, verdicts in results:

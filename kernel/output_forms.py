@@ -28,7 +28,9 @@ def write_objects(form: str | None, objects: list[dict]) -> None:
     elif form == "ijson":
         sys.stdout.write("".join(json.dumps(o) + "\n" for o in objects))
     else:
-        print(json.dumps(objects, indent=2))
+        from kinduct.kernel.report_json import dumps_indented
+
+        print(dumps_indented(objects))
 
 
 def emit_objects(args: argparse.Namespace, objects: list[dict]) -> None:

@@ -24,6 +24,13 @@ QUICK_SLICE = 0.25
 #: C-RASP queries have 29-113, FMCAD08's VMT models 100-1,500.  At 4,000 the phase slowed the
 #: later engines on DRAGON_4 (1,000 nodes; 12 s without it, 19-24 s with it, not explained).
 QUICK_MAX_NODES = 200
+#: Formula nodes of a system on which the phase runs its first slice only (the others' processes
+#: start after it, as on a saturated machine): FMCAD08's FIREFLY, ILLINOIS and ticket3i models
+#: (300-350 nodes) are decided by that slice (``kind``) or by ``chc`` beside it, which then has
+#: a core of its own from early in the slice; the whole phase there delayed ``bmc``'s deep
+#: counterexamples (metros, swimmingpool: 0.5-0.8 s became 3.5-11 s at load 9) and lost
+#: FIREFLY_7 at 30 s.
+FIRST_SLICE_MAX_NODES = 400
 
 
 class Bounded(Solver):
@@ -82,9 +89,9 @@ class Bounded(Solver):
         self._inner.close()
 
 
-def small(system: TransitionSystem) -> bool:
-    """Whether ``system``'s formulas have at most :data:`QUICK_MAX_NODES` distinct nodes
-    (counted until the limit is passed)."""
+def small(system: TransitionSystem, limit: int = QUICK_MAX_NODES) -> bool:
+    """Whether ``system``'s formulas have at most ``limit`` distinct nodes (counted until the
+    limit is passed)."""
     seen: set[FNode] = set()
     stack = [system.init, system.trans, *system.assumptions]
     while stack:
@@ -92,7 +99,7 @@ def small(system: TransitionSystem) -> bool:
         if node in seen:
             continue
         seen.add(node)
-        if len(seen) > QUICK_MAX_NODES:
+        if len(seen) > limit:
             return False
         stack.extend(node.args())
     return True
@@ -143,6 +150,9 @@ class Sharing:
     saturated: bool = False
     beside: Callable[[], Sequence[str]] = lambda: ()
     between: Callable[[], None] = lambda: None
+    #: Seconds into the first slice after which ``beside()`` is called, before a query of the
+    #: first engine (None: after the first slice).
+    early: float | None = None
 
 
 def quick_phase(system: TransitionSystem, engines: Sequence[Engine], options: dict[str, object],
@@ -150,22 +160,40 @@ def quick_phase(system: TransitionSystem, engines: Sequence[Engine], options: di
                 finished: Callable[[], bool], open_props: Callable[[], list[Property]],
                 take: Callable[[str, Verdict], None], sharing: Sharing = Sharing()) -> None:
     """Engines with a :attr:`Engine.quick_bound`, in this process, on a small system in a run
-    of several engines: each definitive verdict goes to ``take`` (engine name, verdict) as any
-    other; an unknown, an error or a crash here only leaves the property to the engines'
-    processes.  ``finished``: whether the run is over; ``open_props``: what is left;
-    ``sharing``: how the phase shares the machine (:class:`Sharing`)."""
+    of several engines (the first of them only on a system of up to
+    :data:`FIRST_SLICE_MAX_NODES` nodes, or on a saturated machine): each definitive verdict
+    goes to ``take`` (engine name, verdict) as any other; an unknown, an error or a crash here
+    only leaves the property to the engines' processes.  ``finished``: whether the run is over;
+    ``open_props``: what is left; ``sharing``: how the phase shares the machine
+    (:class:`Sharing`)."""
     quick = [e for e in engines if e.quick_bound is not None]
-    quick = quick[:1] if sharing.saturated else quick
-    if len(engines) < 2 or not quick or not small(system):
+    if len(engines) < 2 or not quick or not small(system, FIRST_SLICE_MAX_NODES):
         return
+    quick = quick[:1] if sharing.saturated or not small(system) else quick
     backend = registry.backend(solver)
     measured = Stretch(sharing.stretch)
     elsewhere: set[str] = set()
+    beside_done = False
+    phase_began = time.monotonic()
+
+    def start_beside() -> None:
+        nonlocal beside_done
+        if not beside_done and not sharing.saturated:
+            beside_done = True
+            elsewhere.update(sharing.beside())
+
+    def between() -> None:
+        # the first slice has run long enough that it may not decide alone: the engines
+        # beside start now, on the cores the phase leaves free
+        if sharing.early is not None and time.monotonic() - phase_began >= sharing.early:
+            start_beside()
+        sharing.between()
+
     for i, eng in enumerate(quick):
         if finished():
             return
         if i == 1:
-            elsewhere.update(sharing.beside())
+            start_beside()
         if eng.name in elsewhere:
             continue
         began, began_cpu = time.monotonic(), cpu_seconds()
@@ -175,7 +203,7 @@ def quick_phase(system: TransitionSystem, engines: Sequence[Engine], options: di
         bound = eng.quick_bound if max_k is None else min(eng.quick_bound, max_k)
 
         def make_solver(d: float = until) -> Solver:
-            return Bounded(backend.solver(system.env), d, sharing.between)
+            return Bounded(backend.solver(system.env), d, between)
 
         # No companions: a quick engine does its own invariant discovery (the engine processes
         # beside the phase, if any, publish only what decides a property).

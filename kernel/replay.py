@@ -6,6 +6,8 @@ at every step, trans holds between consecutive steps, and the property fails at 
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import attrs
 from pysmt.fnode import FNode
 
@@ -65,8 +67,13 @@ class _Rigid:
 
     def __init__(self, system: TransitionSystem) -> None:
         self.system = system
-        self.symbols = system.rigid_symbols()
         self.kept: list[FNode] = []
+
+    @cached_property
+    def symbols(self) -> frozenset[FNode]:
+        """The system's rigid symbols, found only when a formula is left undecided: finding
+        them walks every formula of the system (seconds on a large model)."""
+        return self.system.rigid_symbols()
 
     def holds(self, formula: FNode, step: _Assignment, want: bool = True) -> bool | None:
         """``_holds``, where a formula left over the rigid symbols counts as ``want`` (and is

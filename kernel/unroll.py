@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pysmt import operators as op
 from pysmt.fnode import FNode
+from pysmt.formula import FormulaManager
 
+from kinduct.kernel.frontend import gc_paused
 from kinduct.kernel.system import TransitionSystem
 
 
@@ -39,8 +42,42 @@ class Unroller:
         return mapping
 
     def at(self, formula: FNode, k: int) -> FNode:
-        return self.env.substituter.substitute(formula, self._map(k))
+        mapping = self._map(k)
+        with gc_paused():  # it makes only live terms: the collector would scan them for nothing
+            renamed = rename(self.mgr, formula, mapping)
+        if renamed is None:  # bound variables: PySMT's substituter
+            return self.env.substituter.substitute(formula, mapping)
+        return renamed
 
     def step_vars(self, k: int) -> list[FNode]:
         return [self.timed(v, k) for v in self.system.current_vars]
 
+
+_BINDERS = frozenset({op.FORALL, op.EXISTS})
+
+
+def rename(mgr: FormulaManager, formula: FNode, mapping: dict[FNode, FNode]) -> FNode | None:
+    """``formula`` with each term of ``mapping`` replaced (None if it holds a quantifier): the
+    same terms PySMT's substituter builds (each node rebuilt with its kind, renamed arguments
+    and payload, an uninterpreted function's symbol kept), by one iterative walk of the DAG
+    (PySMT's walker costs seconds on the million terms of a large model's unrolling)."""
+    memo: dict[FNode, FNode] = dict(mapping)
+    create = mgr.create_node
+    stack = [formula]
+    while stack:
+        node = stack[-1]
+        if node in memo:
+            stack.pop()
+            continue
+        if node.node_type() in _BINDERS:
+            return None
+        args = node.args()
+        pending = [a for a in args if a not in memo]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        new = tuple([memo[a] for a in args])
+        memo[node] = node if new == args else \
+            create(node.node_type(), new, node._content.payload)  # noqa: SLF001 - PySMT's own field
+    return memo[formula]

@@ -166,7 +166,8 @@ class _PySMTSolver(interpolation.NativeExtras, Solver):
 
 #: PySMT's solver classes by name: made directly, since asking PySMT's factory for one first
 #: imports every solver binding PySMT knows (cvc5's alone is 30-50 ms of a run on z3).
-_PYSMT_SOLVERS = {"z3": ("pysmt.solvers.z3", "Z3Solver"), "cvc5": ("pysmt.solvers.cvcfive", "CVC5Solver")}
+_PYSMT_SOLVERS = {"z3": ("kinduct.plugins.backends.z3_convert", "FastZ3Solver"),
+                  "cvc5": ("pysmt.solvers.cvcfive", "CVC5Solver")}
 
 
 def _pysmt_solver(name: str, env: Environment, logic: str | None, **options: Any) -> Any:

@@ -1,9 +1,10 @@
 """The ``invgen`` engine: rounds of invariant discovery (:mod:`.discovery`) with fresh
 simulation seeds; the survivors are published to the other engines (``kind`` and ``ic3``
 assert them), and any property they imply is reported valid with the conjunction as its
-certificate, any they make ``k``-inductive with a checked ``k``-inductive proof.  After the
-first round, the term graph (:mod:`.termgraph`) adds one-state invariants over every state
-variable, wires included (not published: they need the assumptions at both steps).
+certificate, any they make ``k``-inductive with a checked ``k``-inductive proof.  Before the
+first round (``graph_first``, the default; else after it), the term graph (:mod:`.termgraph`)
+adds one-state invariants over every state variable, wires included (not published: they need
+the assumptions at both steps).
 """
 
 from __future__ import annotations
@@ -35,16 +36,16 @@ class InvGen(AnalysingEngine):
         """``budget``: seconds of simulation per round (at most); ``rounds``: discovery rounds
         with fresh simulation seeds; ``runs``/``depth``: simulated runs per round and their
         length; ``graph``: after the first round, Kind 2-style invariant generation over a
-        graph of Boolean terms (:mod:`.termgraph`), for at most ``graph_budget`` seconds (with
-        ``graph_first``, before the first round)."""
+        graph of Boolean terms (:mod:`.termgraph`), for at most ``graph_budget`` seconds: with
+        ``graph_first`` (the default) before the first round, else after it."""
 
         budget: float = 20.0
         rounds: int = 4
         runs: int = 8
         depth: int = 20
         graph: bool = True
-        graph_budget: float = 20.0
-        graph_first: bool = False
+        graph_budget: float = 30.0
+        graph_first: bool = True
 
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
@@ -55,6 +56,7 @@ class InvGen(AnalysingEngine):
         if left is not None:
             budget = min(budget, max(1.0, left - 0.5))
         mgr = system.env.formula_manager
+        pace = termgraph.Pace()
 
         def early(facts: list[FNode], proved: list[FNode]) -> None:
             ctx.publish_invariants([to_smtlib(f) for f in [*facts, *proved]])
@@ -65,8 +67,8 @@ class InvGen(AnalysingEngine):
         undecided: dict[str, str] = {}
         open_props = list(properties)
         if options.graph and options.graph_first:
-            graph = termgraph.generate(system, ctx, options.graph_budget)
-            yield from self._inductive(system, open_props, graph, ctx)
+            graph = termgraph.generate(system, ctx, options.graph_budget, pace=pace)
+            yield from self._inductive(system, open_props, graph, ctx, pace)
         for seed in range(options.rounds):
             facts, proved = discover(system, ctx, budget, seed=seed, on_proved=early, known=lemmas,
                                      runs=options.runs, depth=options.depth)
@@ -82,10 +84,10 @@ class InvGen(AnalysingEngine):
             open_props = [p for p in open_props if p not in settled]
             # A property the invariants make k-inductive (the wires of a Lustre program are
             # defined by the assumptions, which the step assumes at each state).
-            yield from self._inductive(system, open_props, lemmas, ctx)
+            yield from self._inductive(system, open_props, lemmas, ctx, pace)
             if seed == 0 and open_props and options.graph and not options.graph_first:
-                graph = termgraph.generate(system, ctx, options.graph_budget)
-                yield from self._inductive(system, open_props, [*lemmas, *graph], ctx)
+                graph = termgraph.generate(system, ctx, options.graph_budget, pace=pace)
+                yield from self._inductive(system, open_props, [*lemmas, *graph], ctx, pace)
             if not open_props:
                 break
         for prop in open_props:
@@ -94,13 +96,14 @@ class InvGen(AnalysingEngine):
                               message=f"the solver could not decide a query: {undecided[prop.name]}")
 
     def _inductive(self, system: TransitionSystem, open_props: list[Property],
-                   lemmas: list[FNode], ctx: EngineContext) -> Iterator[Verdict]:
+                   lemmas: list[FNode], ctx: EngineContext,
+                   pace: termgraph.Pace | None = None) -> Iterator[Verdict]:
         """``valid`` with a checked ``k``-inductive proof for each of ``open_props`` that
         ``lemmas`` make ``k``-inductive (:func:`~.termgraph.prove`), removed from the list."""
         if not lemmas:
             return
         for prop in list(open_props):
-            proof = termgraph.prove(system, prop, lemmas, ctx)
+            proof = termgraph.prove(system, prop, lemmas, ctx, pace=pace)
             if proof is not None:
                 open_props.remove(prop)
                 yield Verdict(prop.name, Answer.VALID, engine=self.name, k=proof.k, proof=proof)

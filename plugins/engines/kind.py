@@ -43,7 +43,10 @@ IDLE_WAIT = 30.0
 class KInduction(Engine):
     name = "kind"
     description = "k-induction (base case confirmed, lazy simple-path constraints)"
-    quick_bound = 5
+    # Deep enough for FMCAD08's counterexamples at steps 9-12 (car, cd: 0.1 s of the slice,
+    # where a bound of 5 left them to ic3's slice or bmc's process, 0.5-0.8 s later); the
+    # slice's time still bounds it.
+    quick_bound = 12
 
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],

@@ -55,10 +55,35 @@ MAX_REFINEMENTS = 400
 DISJUNCTION_SECONDS = 1.0
 #: Seconds a Houdini query about one candidate may take before the candidate is dropped.
 HOUDINI_QUERY_SECONDS = 2.0
+#: Candidates per query of Houdini's pass after an undecided query about all of them.
+HOUDINI_CHUNK = 8
 #: Seconds each of :func:`prove`'s queries may take (undecided: no proof at that depth).
 PROVE_QUERY_SECONDS = 5.0
+#: Seconds :func:`prove`'s queries at ``k = 1`` may take (z3 often cannot decide them where
+#: it decides ``k = 2`` in a second: microwave27).
+FIRST_QUERY_SECONDS = 1.5
+#: The most the query limits stretch on a busy machine (:class:`Pace`).
+MAX_SLOWDOWN = 4.0
 #: Implication candidates read off the graph (its Hasse diagram can be quadratic).
 MAX_IMPLICATIONS = 400
+
+
+class Pace:
+    """How much slower than the processor's time the wall clock runs for this process (the
+    machine's other load), so that the solver's time limits, which are wall-clock ones, give
+    a query the same processor time on a busy machine: wall / processor seconds since the
+    pace was made, between 1 and :data:`MAX_SLOWDOWN` (1 until a quarter second has passed)."""
+
+    def __init__(self) -> None:
+        self.wall = time.monotonic()
+        self.cpu = time.process_time()
+
+    def limit(self, seconds: float) -> float:
+        wall = time.monotonic() - self.wall
+        cpu = time.process_time() - self.cpu
+        if wall < 0.25 or cpu <= 0:
+            return seconds
+        return seconds * min(MAX_SLOWDOWN, max(1.0, wall / cpu))
 
 
 @attrs.frozen
@@ -242,8 +267,21 @@ class _Timed:
 
     def at(self, step: int) -> list[FNode]:
         if step not in self.steps:
-            self.steps[step] = [self.ub.at(t.formula, step) for t in self.terms]
+            self.steps[step] = [_timed_term(self.ub, t, step) for t in self.terms]
         return self.steps[step]
+
+
+def _timed_term(ub: Unroller, term: Term, step: int) -> FNode:
+    """``term``'s copy at ``step``, built from its parts (a substitution per term walks the
+    unroller's whole map: 2 s per step on microwave27's 460 terms)."""
+    mgr = ub.mgr
+    v = ub.timed(term.var, step)
+    if term.op == "is":
+        return v
+    if term.op == "not":
+        return mgr.Not(v)
+    const = term.formula.arg(1) if term.op == "le" else term.formula.arg(0)
+    return mgr.LE(v, const) if term.op == "le" else mgr.LE(const, v)
 
 
 def refine(system: TransitionSystem, ctx: EngineContext, graph: TermGraph, depth: int,
@@ -279,11 +317,65 @@ def refine(system: TransitionSystem, ctx: EngineContext, graph: TermGraph, depth
         solver.close()
 
 
+def implied_bounds(terms: Sequence[Term], candidates: Sequence[tuple[str, int, int]]
+                   ) -> tuple[list[tuple[str, int, int]], list[list[tuple[str, int, int]]]]:
+    """``candidates`` split into those kept and the bounds they imply: of the constant
+    candidates that bound one variable from one side (``x >= c``, ``not (x <= c)``; ``x <= c``,
+    ``not (c <= x)``) only the strongest is kept; the others come back as groups, each led by
+    the kept candidate that implies them (to be tried when Houdini drops it)."""
+    groups: dict[tuple[FNode, bool], list[tuple[tuple, tuple[str, int, int]]]] = {}
+    kept: list[tuple[str, int, int]] = []
+    for cand in candidates:
+        kind, i, _ = cand
+        t = terms[i]
+        if kind not in ("true", "false") or t.op not in ("le", "ge"):
+            kept.append(cand)
+            continue
+        # lower: x >= c (weak) or x > c (strict); upper: x <= c or x < c
+        lower = (kind == "true") == (t.op == "ge")
+        strict = kind == "false"
+        key = (t.bound, strict) if lower else (-t.bound, strict)  # type: ignore[operator]
+        groups.setdefault((t.var, lower), []).append((key, cand))
+    spare: list[list[tuple[str, int, int]]] = []
+    for members in groups.values():
+        members.sort(key=lambda m: m[0], reverse=True)
+        kept.append(members[0][1])
+        if len(members) > 1:
+            spare.append([c for _, c in members])
+    return kept, spare
+
+
+def houdini_pruned(system: TransitionSystem, ctx: EngineContext, graph: TermGraph,
+                   deadline: float, pace: Pace | None = None) -> list[FNode] | None:
+    """:func:`houdini_two_sided` over the graph's candidates, without the invariants that
+    bound a variable more weakly than another one does (:func:`implied_bounds`): they add
+    nothing to a proof but its size."""
+    mgr = system.env.formula_manager
+    passed = _houdini(system, ctx, graph, graph.candidates(), deadline, pace or Pace())
+    if passed is None:
+        return None
+    kept, _ = implied_bounds(graph.terms, passed)
+    forms = [t.formula for t in graph.terms]
+    return [TermGraph.render(mgr, c, forms) for c in kept]
+
+
 def houdini_two_sided(system: TransitionSystem, ctx: EngineContext, graph: TermGraph,
                       candidates: Sequence[tuple[str, int, int]],
-                      deadline: float) -> list[FNode] | None:
+                      deadline: float, pace: Pace | None = None) -> list[FNode] | None:
     """The largest subset of ``candidates`` (all true in the initial states) preserved by a
     step whose both states satisfy the assumptions; None when the deadline passed first."""
+    passed = _houdini(system, ctx, graph, candidates, deadline, pace or Pace())
+    if passed is None:
+        return None
+    forms = [t.formula for t in graph.terms]
+    mgr = system.env.formula_manager
+    return [TermGraph.render(mgr, c, forms) for c in passed]
+
+
+def _houdini(system: TransitionSystem, ctx: EngineContext, graph: TermGraph,
+             candidates: Sequence[tuple[str, int, int]],
+             deadline: float, pace: Pace) -> list[tuple[str, int, int]] | None:
+    """:func:`houdini_two_sided`'s candidates (not rendered)."""
     mgr = system.env.formula_manager
     timed = _Timed(system, graph.terms)
     ub = timed.ub
@@ -306,7 +398,7 @@ def houdini_two_sided(system: TransitionSystem, ctx: EngineContext, graph: TermG
         while cands:
             if time.monotonic() > deadline:
                 return None
-            solver.limit_time(DISJUNCTION_SECONDS)
+            solver.limit_time(pace.limit(DISJUNCTION_SECONDS))
             try:
                 if not solver.check([*(acts[c] for c in cands),
                                      mgr.Or([mgr.Not(after[c]) for c in cands])]):
@@ -316,70 +408,94 @@ def houdini_two_sided(system: TransitionSystem, ctx: EngineContext, graph: TermG
                 continue
             except SolverUnknown:
                 pass
-            solver.limit_time(HOUDINI_QUERY_SECONDS)
+            solver.limit_time(pace.limit(HOUDINI_QUERY_SECONDS))
             passed = _one_by_one(solver, cands, acts, after, deadline)
             if passed is None:
                 return None
             if passed == cands:
                 break
             cands = passed
-        forms = [t.formula for t in graph.terms]
-        return [TermGraph.render(mgr, c, forms) for c in cands]
+        return cands
     finally:
         solver.close()
 
 
 def _one_by_one(solver: Solver, cands: list, acts: dict, after: dict,
                 deadline: float) -> list | None:
-    """One pass of single-candidate Houdini queries: the candidates no model falsified and no
+    """One pass of Houdini queries over :data:`HOUDINI_CHUNK` candidates at a time (one query
+    per candidate where a chunk's is undecided): the candidates no model falsified and no
     undecided query dropped (None when the deadline passed)."""
     mgr = solver.env.formula_manager
     alive = set(cands)
-    for c in cands:
-        if c not in alive:
-            continue
+
+    def falsify(chunk: list) -> bool | None:
+        """Is some candidate of ``chunk`` falsified (those it falsifies, of all that are
+        alive, are dropped)?  None when the query is undecided."""
         if time.monotonic() > deadline:
-            return None
+            raise TimeoutError
         hyps = [acts[d] for d in cands if d in alive]
         try:
-            failed = solver.check([*hyps, mgr.Not(after[c])])
+            failed = solver.check([*hyps, mgr.Or([mgr.Not(after[c]) for c in chunk])])
         except SolverUnknown:
-            alive.discard(c)
-            continue
+            return None
         if failed:
             live = [d for d in cands if d in alive]
             vals = solver.values([after[d] for d in live])
-            alive -= {d for d in live if not vals[after[d]]}
+            alive.difference_update(d for d in live if not vals[after[d]])
+        return failed
+
+    try:
+        for start in range(0, len(cands), HOUDINI_CHUNK):
+            while True:
+                chunk = [c for c in cands[start:start + HOUDINI_CHUNK] if c in alive]
+                if not chunk:
+                    break
+                failed = falsify(chunk)
+                if failed is False:
+                    break
+                if failed is None:
+                    for c in chunk:
+                        if c in alive and falsify([c]) is None:
+                            alive.discard(c)
+                    break
+    except TimeoutError:
+        return None
     return [c for c in cands if c in alive]
 
 
 def prove(system: TransitionSystem, prop: Property, lemmas: Sequence[FNode], ctx: EngineContext,
-          max_k: int = 3) -> Proof | None:
-    """A ``k``-inductive proof (``k <= max_k``) of ``prop`` with ``lemmas`` (invariants
-    inductive with the assumptions at both steps: :func:`houdini_two_sided`'s), checked by
-    :func:`~kinduct.kernel.certify.check_proof` on a fresh solver; None when there is none."""
+          max_k: int = 3, pace: Pace | None = None) -> Proof | None:
+    """A ``k``-inductive proof (``k <= max_k``) of ``prop`` with the few of ``lemmas``
+    (invariants inductive with the assumptions at both steps: :func:`houdini_two_sided`'s) it
+    needs, checked by :func:`~kinduct.kernel.certify.check_proof` on a fresh solver; None when
+    there is none.
+
+    The lemmas are assumed at steps ``0..k-1`` under one literal each, and the unsat cores
+    choose them: first those that make the property hold at step ``k``, then those that make
+    the chosen ones hold there too, until the chosen set needs no other.  The proof's invariant
+    is the property and the chosen lemmas (on microwave27 a handful of some 200), which keeps
+    its check as cheap as the search (a proof with every lemma re-proves them all at once)."""
+    pace = pace or Pace()
     mgr = system.env.formula_manager
     goal = prop.obligation(system.env)
     ub = Unroller(system)
+    lits = [mgr.FreshSymbol(template="__lemma_%d") for _ in lemmas]
+    of_lit = dict(zip(lits, range(len(lemmas)), strict=True))
     solver = ctx.make_solver()
-    solver.limit_time(PROVE_QUERY_SECONDS)
     try:
-        # The lemmas at steps 0..k-1 only: they hold at k too (they are inductive), and said
-        # there (or under assumption literals, for unsat cores) they slowed z3 down
-        # (microwave27, 229 lemmas: 0.96 s without, 4.2 s under literals, 9.0 s plain).
         for j in range(max_k + 1):
             solver.add_all(ub.at(a, j) for a in system.assumptions)
             if j == 0:
                 continue
-            solver.add_all(ub.at(lemma, j - 1) for lemma in lemmas)
+            solver.add_all(mgr.Implies(lit, ub.at(lemma, j - 1))
+                           for lit, lemma in zip(lits, lemmas, strict=True))
             solver.add(ub.at(system.trans, j - 1))
             solver.add(ub.at(goal, j - 1))
-            try:
-                if solver.check([mgr.Not(ub.at(goal, j))]):
-                    continue
-            except SolverUnknown:
+            solver.limit_time(pace.limit(FIRST_QUERY_SECONDS if j == 1 else PROVE_QUERY_SECONDS))
+            chosen = _choose(solver, mgr, ub, goal, lemmas, lits, of_lit, j)
+            if chosen is None:
                 continue
-            phi = mgr.And([goal, *lemmas])
+            phi = mgr.And([goal, *(lemmas[i] for i in chosen)])
             proof = Proof(j, to_smtlib(phi))
             checker = ctx.make_solver()
             try:
@@ -394,10 +510,33 @@ def prove(system: TransitionSystem, prop: Property, lemmas: Sequence[FNode], ctx
         solver.close()
 
 
+def _choose(solver: Solver, mgr, ub: Unroller, goal: FNode, lemmas: Sequence[FNode],
+            lits: Sequence[FNode], of_lit: dict[FNode, int], k: int) -> list[int] | None:
+    """The lemmas (indices) whose conjunction with ``goal`` holds at step ``k`` wherever it
+    and they hold at steps ``0..k-1`` (read off unsat cores); None when the goal does not
+    follow from all the lemmas or a query is undecided."""
+    chosen: list[int] = []
+    for _ in range(len(lemmas) + 1):
+        target = mgr.And([ub.at(goal, k), *(ub.at(lemmas[i], k) for i in chosen)])
+        try:
+            if solver.check([*lits, mgr.Not(target)]):
+                return None
+        except SolverUnknown:
+            return None
+        core = {of_lit[a] for a in solver.unsat_core() if a in of_lit}
+        fresh = sorted(core - set(chosen))
+        if not fresh:
+            return chosen
+        chosen.extend(fresh)
+    return None
+
+
 def generate(system: TransitionSystem, ctx: EngineContext, budget: float, seed: int = 0,
-             runs: int = 6, depth: int = 12, implications: bool = False) -> list[FNode]:
+             runs: int = 6, depth: int = 12, implications: bool = False,
+             pace: Pace | None = None) -> list[FNode]:
     """Invariants from the term graph (inductive with the assumptions at both steps), within
     about ``budget`` seconds; none when the budget runs out first."""
+    pace = pace or Pace()
     deadline = time.monotonic() + budget
     if ctx.deadline is not None:
         deadline = min(deadline, ctx.deadline)
@@ -414,4 +553,4 @@ def generate(system: TransitionSystem, ctx: EngineContext, budget: float, seed: 
         graph.add(s)
     if not refine(system, ctx, graph, REFINE_DEPTH, deadline):
         return []
-    return houdini_two_sided(system, ctx, graph, graph.candidates(), deadline) or []
+    return houdini_pruned(system, ctx, graph, deadline, pace) or []

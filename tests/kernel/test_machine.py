@@ -7,6 +7,7 @@ how long anything took."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator, Sequence
 
 import pytest
@@ -15,12 +16,12 @@ from kinduct.kernel import machine as machine_module
 from kinduct.kernel import registry
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.machine import MAX_STRETCH, Machine, measure
-from kinduct.kernel.quick import QUICK_SLICE
+from kinduct.kernel.quick import FIRST_SLICE_MAX_NODES, QUICK_SLICE, small
 from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
 from tests.conftest import run_cli
-from tests.kernel.toy_systems import counter
+from tests.kernel.toy_systems import counter, deep_counter, wide_counter
 
 
 class Recorder(Engine):
@@ -152,3 +153,68 @@ def test_the_cores_flag_wants_a_positive_number(tmp_path):
     model.write_text("(declare-fun x () Bool)\n")
     proc = run_cli("check", str(model), "--cores", "0")
     assert proc.returncode == 2 and "--cores" in proc.stderr
+
+
+class Querier(Engine):
+    """A first quick engine that asks its solver ``queries`` trivial questions, ``pause``
+    seconds apart, and decides nothing; ``finished`` says whether it got through them."""
+
+    description = "a querying engine (tests only)"
+    quick_bound = 3
+    quick_slice = 10.0
+
+    def __init__(self, name: str, queries: int = 250, pause: float = 0.02) -> None:
+        self.name = name
+        self.queries, self.pause = queries, pause
+        self.finished: list[bool] = []
+
+    def check(self, system: TransitionSystem, properties: Sequence[Property],
+              ctx: EngineContext) -> Iterator[Verdict]:
+        self.finished.append(False)
+        solver = ctx.make_solver()
+        for _ in range(self.queries):
+            solver.check([])
+            time.sleep(self.pause)
+        self.finished[-1] = True
+        return iter(())
+
+
+@pytest.mark.parametrize("others", [0.0, 2.0])
+def test_the_engines_beside_start_early_in_the_first_slice(monkeypatch, others):
+    """On a machine that is not saturated the engine beside starts during the first slice,
+    once it has run a moment, and its verdict ends the run before the first slice does."""
+    first, beside = Querier("rec-querier"), Recorder("rec-beside", True)
+    for eng in (first, beside):
+        monkeypatch.setitem(registry.engines(), eng.name, eng)
+    on(monkeypatch, Machine(cores=2, others=others))
+    (verdict,) = run(counter(), RunOptions(engines=(first.name, beside.name), timeout=60))
+    assert verdict.answer is Answer.VALID and verdict.engine == beside.name
+    assert beside.calls == []  # in its own process
+    assert first.finished == [False]
+
+
+def test_the_quick_phase_finds_a_counterexample_ten_steps_deep(monkeypatch):
+    """``kind``'s slice goes deep enough for FMCAD08's counterexamples at steps 9-12: one at
+    step 10 is found in the first slice, so the next quick engine never runs."""
+    after = Recorder("rec-after", False, prepares=True)  # never beside: in this process
+    monkeypatch.setitem(registry.engines(), after.name, after)
+    (verdict,) = run(deep_counter(10), RunOptions(engines=("kind", after.name), timeout=60,
+                                                  cores=1))
+    assert verdict.answer is Answer.FALSIFIABLE and verdict.engine == "kind"
+    assert len(verdict.trace.steps) == 11
+    assert after.calls == []
+
+
+@pytest.mark.parametrize(("excluded", "slices"), [(20, 2), (100, 1), (200, 0)])
+def test_the_larger_the_system_the_fewer_quick_slices(engines, excluded, slices):
+    """A small system gets every quick engine's slice in this process; a medium one (FMCAD08's
+    FIREFLY: 300-350 formula nodes) the first only, the others their processes after it; a
+    larger one none."""
+    first, second = engines
+    system = wide_counter(excluded)
+    assert small(system) is (slices == 2)
+    assert small(system, FIRST_SLICE_MAX_NODES) is (slices >= 1)
+    (verdict,) = run(system, RunOptions(engines=(first.name, second.name), timeout=60, cores=1))
+    assert verdict.answer is Answer.VALID and verdict.engine == second.name
+    here = [pid for pid, _ in first.calls + second.calls if pid == os.getpid()]
+    assert len(here) == slices

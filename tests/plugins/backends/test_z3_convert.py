@@ -1,0 +1,33 @@
+"""The z3 solver's converter (``z3_convert.FastZ3Converter``) makes the terms PySMT's own
+converter makes."""
+
+from __future__ import annotations
+
+from pysmt.environment import Environment
+from pysmt.logics import QF_UFLIRA
+from pysmt.solvers.z3 import Z3Solver
+from pysmt.typing import BOOL, INT, REAL, FunctionType
+
+from kinduct.plugins.backends.z3_convert import FastZ3Solver
+
+
+def _formulas(env: Environment) -> list:
+    mgr = env.formula_manager
+    x, y = mgr.Symbol("x", INT), mgr.Symbol("y", INT)
+    r, b = mgr.Symbol("r", REAL), mgr.Symbol("b", BOOL)
+    f = mgr.Symbol("f", FunctionType(INT, [INT]))
+    shared = mgr.Plus(x, mgr.Times(y, mgr.Int(3)))
+    return [
+        mgr.And(b, mgr.LE(shared, mgr.Function(f, [shared])), mgr.Not(mgr.Equals(x, y))),
+        mgr.Implies(mgr.Ite(b, mgr.GT(x, y), mgr.Iff(b, mgr.FALSE())),
+                    mgr.LT(mgr.ToReal(x), mgr.Plus(r, mgr.Real((1, 3))))),
+        mgr.Equals(mgr.Ite(mgr.Or(b, mgr.TRUE()), x, mgr.Minus(y, mgr.Int(-7))), shared),
+        mgr.ForAll([y], mgr.Or(mgr.LE(x, y), mgr.GT(y, mgr.Int(0)))),
+    ]
+
+
+def test_same_terms_as_pysmts_converter() -> None:
+    env = Environment()
+    ours, theirs = FastZ3Solver(env, QF_UFLIRA), Z3Solver(env, QF_UFLIRA)
+    for formula in _formulas(env):
+        assert ours.converter.convert(formula).sexpr() == theirs.converter.convert(formula).sexpr()
