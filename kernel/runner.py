@@ -175,8 +175,10 @@ def interrupted(verdicts: list[Verdict]) -> list[Verdict]:
 
 #: Seconds into the quick phase's first slice after which the engines beside it start
 #: (:class:`kinduct.kernel.quick.Sharing`): ``chc``-decided models (FMCAD08's SYNAPSE, MOESI,
-#: cd; C-RASP's containsab, tomita2/7) no longer wait for ``kind``'s whole slice.
-BESIDE_EARLY = 0.05
+#: cd; C-RASP's containsab, tomita2/7) no longer wait for ``kind``'s whole slice.  Not sooner:
+#: ``kind`` decides FMCAD08's easy models in 0.005-0.08 s of its slice, and a fork there (the
+#: queues, the process, its end) would cost them a few hundredths of a second.
+BESIDE_EARLY = 0.1
 
 
 class _Stop(BaseException):

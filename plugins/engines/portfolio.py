@@ -15,7 +15,7 @@ from kinduct.kernel.verdict import Verdict
 #: ``invgen`` runs once and exits after publishing its invariants, ``bmc`` runs at a lower
 #: priority (``niceness``) for deep counterexamples.  On a small system the quick phase runs
 #: ``kind``, ``ic3`` and ``ic3ia`` in this order in the runner's process, and ``chc``, which
-#: prepares nothing, in a process beside them from 0.05 s into ``kind``'s slice
+#: prepares nothing, in a process beside them from 0.1 s into ``kind``'s slice
 #: (``runner.BESIDE_EARLY``; on a system of 200-400 formula nodes the phase is ``kind``'s slice
 #: alone, ``kernel/quick.py``; on a saturated
 #: machine every engine after ``kind`` gets its process at once: ``kernel/machine.py``).  Measured
