@@ -6,9 +6,12 @@ For each size (MB), :func:`benchmarks.scale_models.gen_model` writes a model of 
 falsifiable property in ``top``); a child process imports kinduct (not timed), then parses,
 checks and translates it to the transition system as ``kinduct check`` does (under the kernel's
 paused garbage collector) and reports each stage's CPU time, the whole load's CPU and wall time,
-and its peak resident memory.  The table ends with the least-squares slopes of load time and
-peak memory against size (s/MB, MB of memory per MB of source) and, for linearity, the load's
-CPU seconds per MB at the largest size over that at the smallest (about 1 when linear).
+and its peak resident memory, with what explains wall time beyond CPU time: how often the process
+was preempted (involuntary context switches: other processes on the cores), how often it waited
+(voluntary switches: I/O, a lock) and its major page faults (reads from disk).  The table ends
+with the least-squares slopes of load time and peak memory against size (s/MB, MB of memory per
+MB of source) and, for linearity, the load's CPU seconds per MB at the largest size over that at
+the smallest (about 1 when linear).
 
 ``--cex MB[,MB...]`` then runs the whole command ``kinduct check --engine bmc --property falsifiable``
 on a model of that size and prints its wall time and the verdict's step (want: falsifiable at
@@ -48,6 +51,7 @@ _parser()  # the grammar's tables (cached on disk): start-up, not load
 def rss():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 out = {}
+u0 = resource.getrusage(resource.RUSAGE_SELF)
 wall = time.perf_counter()
 c0 = time.process_time()
 with gc_paused():
@@ -61,6 +65,9 @@ with gc_paused():
     c3 = time.process_time()
 out = {"parse": c1 - c0, "check": c2 - c1, "translate": c3 - c2, "cpu": c3 - c0,
        "wall": time.perf_counter() - wall, "rss": rss(), "systems": len(systems),
+       "preempted": resource.getrusage(resource.RUSAGE_SELF).ru_nivcsw - u0.ru_nivcsw,
+       "waits": resource.getrusage(resource.RUSAGE_SELF).ru_nvcsw - u0.ru_nvcsw,
+       "majflt": resource.getrusage(resource.RUSAGE_SELF).ru_majflt - u0.ru_majflt,
        "properties": sum(len(s.properties) for s in systems)}
 print(json.dumps(out))
 """
@@ -126,7 +133,7 @@ def main() -> int:
     args = ap.parse_args()
     print(f"load average before: {_load()}", flush=True)
     head = (f"{'MB':>6} {'nodes':>7} {'parse':>7} {'check':>7} {'transl.':>7} {'CPU s':>7} "
-            f"{'wall s':>7} {'RSS MB':>7} {'props':>7}")
+            f"{'wall s':>7} {'RSS MB':>7} {'props':>7} {'preempt':>8} {'waits':>6} {'majflt':>6}")
     rows: list[tuple[float, dict]] = []
     with tempfile.TemporaryDirectory() as tmp:
         print(head, flush=True)
@@ -142,7 +149,8 @@ def main() -> int:
                 continue
             rows.append((real, r))
             print(f"{real:>6.2f} {nodes:>7} {r['parse']:>7.2f} {r['check']:>7.2f} {r['translate']:>7.2f} "
-                  f"{r['cpu']:>7.2f} {r['wall']:>7.2f} {r['rss']:>7.0f} {r['properties']:>7}", flush=True)
+                  f"{r['cpu']:>7.2f} {r['wall']:>7.2f} {r['rss']:>7.0f} {r['properties']:>7} "
+                  f"{r['preempted']:>8} {r['waits']:>6} {r['majflt']:>6}", flush=True)
         if len(rows) >= 2:
             xs = [mb for mb, _ in rows]
             print(f"slope: {slope(xs, [r['cpu'] for _, r in rows]):.2f} s CPU/MB, "

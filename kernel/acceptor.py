@@ -295,7 +295,8 @@ def merged_product(system: TransitionSystem) -> TransitionSystem:
     default (:func:`~kinduct.kernel.registers.merge_registers`, updates proved equal by the
     default solver)."""
     solver = registry.backend(registry.default_solver())
-    return merge_registers(system, solver_equal(lambda: solver.solver(system.env))).system
+    return merge_registers(system, solver_equal(system.env,
+                                                lambda: solver.solver(system.env))).system
 
 
 def member(acceptor: Acceptor, word: Sequence[str], fallback: bool) -> bool:

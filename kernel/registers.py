@@ -29,9 +29,11 @@ with ``Bad := 'b'``): once merged, an equivalence is often 1- or 2-inductive.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 
 import attrs
+from pysmt.environment import Environment
 from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import Solver
@@ -136,13 +138,18 @@ def _partition(system: TransitionSystem, init: Mapping[FNode, FNode],
         blocks = split
 
 
-def solver_equal(make_solver: Callable[[], Solver], seconds: float = 1.0) -> Equal:
-    """An :data:`Equal` oracle on one solver from ``make_solver`` (made at the first question,
-    its facts asserted once per set of facts; each check bounded to ``seconds``; undecided
-    is not equal).  The solver stays open with the oracle (a few per query system)."""
+def solver_equal(env: Environment, make_solver: Callable[[], Solver],
+                 seconds: float = 1.0) -> Equal:
+    """An :data:`Equal` oracle on terms of ``env``, on one solver from ``make_solver`` (made
+    at the first question, its facts asserted once per set of facts; each check bounded to
+    ``seconds``; undecided is not equal).  The solver stays open with the oracle (a few per
+    query system).  Terms that :func:`differ_on_samples` are not equal without a solver call
+    (most candidate pairs: counts of different letters)."""
     held: list = [None, None]  # the solver, and the facts it holds
 
     def equal(a: FNode, b: FNode, facts: Sequence[FNode]) -> bool:
+        if differ_on_samples(env, a, b, facts):
+            return False
         try:
             if held[0] is None:
                 held[0] = make_solver()
@@ -164,6 +171,35 @@ def solver_equal(make_solver: Callable[[], Solver], seconds: float = 1.0) -> Equ
             return False
 
     return equal
+
+
+#: Values tried for an integer variable by :func:`differ_on_samples`.
+SAMPLE_INTS = (0, 1, 2, 3, -1, 4)
+SAMPLES = 8
+
+
+def differ_on_samples(env: Environment, a: FNode, b: FNode, facts: Sequence[FNode]) -> bool:
+    """Whether ``a`` and ``b`` take different values under one of a few fixed pseudo-random
+    assignments of their (Boolean and integer) variables that satisfies every fact over
+    those variables alone: a cheap refutation (False proves nothing)."""
+    fv = env.fvo.get_free_variables
+    names = fv(a) | fv(b)
+    if not all(v.symbol_type().is_bool_type() or v.symbol_type().is_int_type() for v in names):
+        return False
+    relevant = [f for f in facts if fv(f) <= names]
+    mgr = env.formula_manager
+    sub, simplify = env.substituter.substitute, env.simplifier.simplify
+    rng = random.Random(len(names))
+    order = sorted(names, key=lambda v: v.symbol_name())
+    for _ in range(SAMPLES):
+        values = {v: (mgr.Bool(rng.random() < 0.5) if v.symbol_type().is_bool_type()
+                      else mgr.Int(rng.choice(SAMPLE_INTS))) for v in order}
+        if not all(simplify(sub(f, values)).is_true() for f in relevant):
+            continue
+        x, y = simplify(sub(a, values)), simplify(sub(b, values))
+        if x.is_constant() and y.is_constant() and x is not y:
+            return True
+    return False
 
 
 def merge_registers(system: TransitionSystem, equal: Equal | None = None) -> Merged:

@@ -35,6 +35,7 @@ from pysmt.operators import (
 
 from kinduct.kernel import arrays, datatypes
 from kinduct.kernel.backend import Solver, SolverUnknown
+from kinduct.kernel.frontend import gc_paused
 from kinduct.kernel.verdict import Value
 from kinduct.plugins.backends import interpolation, pysmt_datatypes, z3_afresh, z3_lambda
 
@@ -282,7 +283,7 @@ class Z3Solver(_PySMTSolver):
         return term.get_id()
 
     def values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:
-        with _any_digits():
+        with _any_digits(), gc_paused():  # a large model's values: live objects, no cycles
             return self._values(symbols)
 
     def _values(self, symbols: Sequence[FNode]) -> dict[FNode, Value]:

@@ -86,7 +86,7 @@ def test_updates_equal_by_the_solver_under_the_assumptions(assume_bit):
     system = bit_counters(assume_bit)
     assert not merge_registers(system).replaced  # not the same term
     z3 = registry.backend("z3")
-    result = merge_registers(system, solver_equal(lambda: z3.solver(system.env)))
+    result = merge_registers(system, solver_equal(system.env, lambda: z3.solver(system.env)))
     assert bool(result.replaced) is assume_bit
     (verdict,) = run(result.system, RunOptions(engines=("kind",), max_k=4, timeout=30))
     assert verdict.answer is (Answer.VALID if assume_bit else Answer.FALSIFIABLE)
@@ -130,7 +130,7 @@ def test_reduced_product_behaves_as_built(pair):
         sides = acceptors([str(a), str(b)])
         built = language_query(query, *sides, merge=False)
         env = built.env
-        reduced = merge_registers(built, solver_equal(lambda env=env: z3.solver(env))).system
+        reduced = merge_registers(built, solver_equal(env, lambda env=env: z3.solver(env))).system
         # what the queries decide by default is that reduced system
         default = language_query(query, *sides)
         assert [str(v) for v in default.state_vars] == [str(v) for v in reduced.state_vars]
