@@ -70,8 +70,6 @@ class IC3IA(IC3Base):
         self._known: set[FNode] = set()
         self.add_predicates(state_atoms(system, INITIAL_PREDICATES))
         self.stats.update(refinements=0, interpolants=0)
-        #: Interpolants of the current refinement that ran out of time (see :meth:`spurious`).
-        self.timeouts = 0
 
     def add_predicates(self, atoms: Sequence[FNode]) -> int:
         """Add the atoms not known yet; how many were new."""
@@ -145,20 +143,22 @@ class IC3IA(IC3Base):
             self.stats["refinements"] += 1
             mgr = self.mgr
             cubes = [mgr.And(ob.cube) for ob in chain]
-            self.timeouts = 0
             for path in (cubes, [mgr.TRUE()] * len(cubes)):
-                if self.add_predicates(self._interpolant_atoms(path, goal)):
+                atoms, timed_out = self._interpolant_atoms(path, goal)
+                if self.add_predicates(atoms):
                     return
-                if self.timeouts:
+                if timed_out:
                     break  # the plain path's interpolants are harder still: stop refining
         if self.abstract:
             self.abstract = False  # nothing new learnt: fall back to ic3's concrete cubes
             return
         super().spurious(chain, goal)
 
-    def _interpolant_atoms(self, cubes: Sequence[FNode], goal: FNode) -> list[FNode]:
+    def _interpolant_atoms(self, cubes: Sequence[FNode],
+                           goal: FNode) -> tuple[list[FNode], bool]:
         """Atoms of a sequence of interpolants along the unsatisfiable path ``Init, c_0, T,
-        c_1, ..., c_n, not goal``, renamed to current-state variables.
+        c_1, ..., c_n, not goal``, renamed to current-state variables, and whether some
+        interpolant ran out of its time (:attr:`itp_seconds`).
 
         ``I_j`` (over the state of step ``j >= 1``) is implied by ``I_{j-1}`` and step ``j - 1``
         (by the whole prefix for ``j = 1`` or when the backend finds none) and contradicts the
@@ -169,6 +169,7 @@ class IC3IA(IC3Base):
         ub = Unroller(system)
         steps = self._steps(ub, cubes, goal)
         atoms: list[FNode] = []
+        timed_out = False
         previous: FNode | None = None
         for j in range(1, len(steps)):
             if self.deadline is not None and time.monotonic() > self.deadline:
@@ -182,8 +183,7 @@ class IC3IA(IC3Base):
                 itp = self.interpolator.interpolant(prefix, suffix, self.itp_seconds)
                 if itp is not None:
                     break
-                if time.monotonic() - asked >= 0.9 * self.itp_seconds:
-                    self.timeouts += 1
+                timed_out |= time.monotonic() - asked >= 0.9 * self.itp_seconds
             previous = itp
             if itp is None:
                 continue
@@ -193,7 +193,7 @@ class IC3IA(IC3Base):
             for atom in _atoms(self.env, itp):
                 if self.env.fvo.get_free_variables(atom) <= allowed:
                     atoms.append(self.env.substituter.substitute(atom, back))
-        return atoms
+        return atoms, timed_out
 
 
 def _atoms(env, formula: FNode) -> list[FNode]:
