@@ -44,6 +44,13 @@ SATURATED_PER_CORE = 2.0
 SAMPLES = 3
 
 
+def slowdown(wall: float, cpu: float) -> float:
+    """How many times slower than its own processor time a stretch of this process's work ran
+    (``wall`` clock over ``cpu`` seconds: the machine's other load), between 1 and
+    :data:`MAX_STRETCH`: the factor a wall-clock limit needs to buy the same work."""
+    return min(MAX_STRETCH, max(1.0, wall / cpu))
+
+
 @attrs.frozen
 class Machine:
     """``cores``: the cores this process may run on; ``others``: how many other processes want

@@ -14,7 +14,7 @@ from pysmt.fnode import FNode
 from kinduct.kernel import registry
 from kinduct.kernel.backend import Solver, SolverUnknown
 from kinduct.kernel.engine import Engine, EngineContext
-from kinduct.kernel.machine import MAX_STRETCH
+from kinduct.kernel.machine import slowdown
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Value, Verdict
 
@@ -129,7 +129,7 @@ class Stretch:
     def factor(self) -> float:
         if self.wall < self.MIN_MEASURED or self.cpu <= 0.0:
             return self.estimate
-        return min(MAX_STRETCH, max(1.0, self.wall / self.cpu))
+        return slowdown(self.wall, self.cpu)
 
     def record(self, wall: float, cpu: float) -> None:
         self.wall += wall

@@ -33,6 +33,7 @@ from kinduct.kernel.backend import Solver, SolverUnknown
 from kinduct.kernel.certify import check_proof
 from kinduct.kernel.engine import EngineContext
 from kinduct.kernel.lemmas import to_smtlib
+from kinduct.kernel.machine import slowdown
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Proof
@@ -62,8 +63,6 @@ PROVE_QUERY_SECONDS = 5.0
 #: Seconds :func:`prove`'s queries at ``k = 1`` may take (z3 often cannot decide them where
 #: it decides ``k = 2`` in a second: microwave27).
 FIRST_QUERY_SECONDS = 1.5
-#: The most the query limits stretch on a busy machine (:class:`Pace`).
-MAX_SLOWDOWN = 4.0
 #: Seconds :func:`prove` spends choosing its lemmas by unsat cores before it takes them all.
 CHOOSE_SECONDS = 5.0
 #: Implication candidates read off the graph (its Hasse diagram can be quadratic).
@@ -74,7 +73,8 @@ class Pace:
     """How much slower than the processor's time the wall clock runs for this process (the
     machine's other load), so that the solver's time limits, which are wall-clock ones, give
     a query the same processor time on a busy machine: wall / processor seconds since the
-    pace was made, between 1 and :data:`MAX_SLOWDOWN` (1 until a quarter second has passed)."""
+    pace was made (:func:`~kinduct.kernel.machine.slowdown`; 1 until a quarter second has
+    passed)."""
 
     def __init__(self) -> None:
         self.wall = time.monotonic()
@@ -85,7 +85,7 @@ class Pace:
         cpu = time.process_time() - self.cpu
         if wall < 0.25 or cpu <= 0:
             return seconds
-        return seconds * min(MAX_SLOWDOWN, max(1.0, wall / cpu))
+        return seconds * slowdown(wall, cpu)
 
 
 @attrs.frozen
@@ -324,7 +324,8 @@ def implied_bounds(terms: Sequence[Term], candidates: Sequence[tuple[str, int, i
     """``candidates`` split into those kept and the bounds they imply: of the constant
     candidates that bound one variable from one side (``x >= c``, ``not (x <= c)``; ``x <= c``,
     ``not (c <= x)``) only the strongest is kept; the others come back as groups, each led by
-    the kept candidate that implies them (to be tried when Houdini drops it)."""
+    the kept candidate that implies them (:func:`houdini_pruned` drops them: they follow from
+    what it keeps)."""
     groups: dict[tuple[FNode, bool], list[tuple[tuple, tuple[str, int, int]]]] = {}
     kept: list[tuple[str, int, int]] = []
     for cand in candidates:
