@@ -89,9 +89,9 @@ class Bounded(Solver):
         self._inner.close()
 
 
-def small(system: TransitionSystem, limit: int = QUICK_MAX_NODES) -> bool:
-    """Whether ``system``'s formulas have at most ``limit`` distinct nodes (counted until the
-    limit is passed)."""
+def nodes(system: TransitionSystem, limit: int) -> int:
+    """How many distinct nodes ``system``'s formulas have, counted until ``limit`` is passed
+    (so at most ``limit + 1``)."""
     seen: set[FNode] = set()
     stack = [system.init, system.trans, *system.assumptions]
     while stack:
@@ -100,9 +100,14 @@ def small(system: TransitionSystem, limit: int = QUICK_MAX_NODES) -> bool:
             continue
         seen.add(node)
         if len(seen) > limit:
-            return False
+            break
         stack.extend(node.args())
-    return True
+    return len(seen)
+
+
+def small(system: TransitionSystem, limit: int = QUICK_MAX_NODES) -> bool:
+    """Whether ``system``'s formulas have at most ``limit`` distinct nodes."""
+    return nodes(system, limit) <= limit
 
 
 def cpu_seconds() -> float:
@@ -167,9 +172,12 @@ def quick_phase(system: TransitionSystem, engines: Sequence[Engine], options: di
     ``open_props``: what is left; ``sharing``: how the phase shares the machine
     (:class:`Sharing`)."""
     quick = [e for e in engines if e.quick_bound is not None]
-    if len(engines) < 2 or not quick or not small(system, FIRST_SLICE_MAX_NODES):
+    if len(engines) < 2 or not quick:
         return
-    quick = quick[:1] if sharing.saturated or not small(system) else quick
+    size = nodes(system, FIRST_SLICE_MAX_NODES)
+    if size > FIRST_SLICE_MAX_NODES:
+        return
+    quick = quick[:1] if sharing.saturated or size > QUICK_MAX_NODES else quick
     backend = registry.backend(solver)
     measured = Stretch(sharing.stretch)
     elsewhere: set[str] = set()
