@@ -11,6 +11,7 @@ from pysmt.typing import BOOL, INT
 from kinduct.kernel import registry
 from kinduct.kernel.certify import check_proof
 from kinduct.kernel.lemmas import parse_lemmas
+from kinduct.kernel.machine import MAX_STRETCH
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 from kinduct.kernel.unroll import Unroller
 from kinduct.plugins.engines import termgraph
@@ -153,4 +154,4 @@ def test_query_limits_stretch_while_the_process_waits_for_the_processor():
     pace = termgraph.Pace()
     assert pace.limit(2.0) == 2.0
     time.sleep(0.3)  # wall time passes, processor time does not
-    assert pace.limit(2.0) == 2.0 * termgraph.MAX_SLOWDOWN
+    assert pace.limit(2.0) == 2.0 * MAX_STRETCH
