@@ -37,7 +37,7 @@ from pysmt.environment import Environment
 from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import Solver
-from kinduct.kernel.system import Structure, TransitionSystem
+from kinduct.kernel.system import Structure, TransitionSystem, conjuncts
 
 
 @attrs.frozen
@@ -49,18 +49,12 @@ class Merged:
     replaced: Mapping[FNode, FNode]
 
 
-def _conjuncts(f: FNode) -> list[FNode]:
-    if f.is_and():
-        return [c for a in f.args() for c in _conjuncts(a)]
-    return [f]
-
-
 def _initial_values(system: TransitionSystem) -> dict[FNode, FNode]:
     """Each state variable that ``init`` fixes to one constant by a conjunct of its own."""
     states = set(system.state_vars)
     found: dict[FNode, list[FNode]] = {}
     mgr = system.env.formula_manager
-    for c in _conjuncts(system.init):
+    for c in conjuncts(system.init):
         if c.is_symbol() and c in states:
             found.setdefault(c, []).append(mgr.TRUE())
         elif c.is_not() and c.arg(0).is_symbol() and c.arg(0) in states:
@@ -79,10 +73,10 @@ def _updates(system: TransitionSystem) -> tuple[dict[FNode, FNode], list[FNode]]
     prev = dict(zip(system.next_vars, system.state_vars, strict=True))
     nexts = set(prev)
     fv = system.env.fvo.get_free_variables
-    conjuncts = _conjuncts(system.trans)
+    parts = conjuncts(system.trans)
     found: dict[FNode, list[FNode]] = {}
     mentioned: dict[FNode, int] = {}
-    for c in conjuncts:
+    for c in parts:
         for v in fv(c) & nexts:
             mentioned[v] = mentioned.get(v, 0) + 1
         if c.is_equals() or c.is_iff():
@@ -92,7 +86,7 @@ def _updates(system: TransitionSystem) -> tuple[dict[FNode, FNode], list[FNode]]
                     break
     # a next-step variable read by any other conjunct is not a plain register
     return ({prev[n]: ts[0] for n, ts in found.items() if len(ts) == 1 and mentioned[n] == 1},
-            conjuncts)
+            parts)
 
 
 #: An oracle: whether two terms are equal in every state that satisfies the given facts.
@@ -209,7 +203,7 @@ def merge_registers(system: TransitionSystem, equal: Equal | None = None) -> Mer
     if system.bounded is not None or system.elements:
         return Merged(system, {})
     init = _initial_values(system)
-    update, conjuncts = _updates(system)
+    update, trans_parts = _updates(system)
     rep = _partition(system, init, update, equal)
     replaced = {v: r for v, r in rep.items() if v is not r}
     if not replaced:
@@ -237,8 +231,8 @@ def merge_registers(system: TransitionSystem, equal: Equal | None = None) -> Mer
     reduced = system.evolve(
         state_vars=tuple(system.state_vars[i] for i in keep),
         next_vars=tuple(system.next_vars[i] for i in keep),
-        init=unique(_conjuncts(system.init)),
-        trans=unique(conjuncts),
+        init=unique(conjuncts(system.init)),
+        trans=unique(trans_parts),
         assumptions=tuple(dict.fromkeys(sub(a, mapping) for a in system.assumptions)),
         properties=tuple(attrs.evolve(p, formula=sub(p.formula, mapping))
                          for p in system.properties),

@@ -24,6 +24,19 @@ if TYPE_CHECKING:
     from kinduct.kernel.elements import ModelElement
 
 
+def conjuncts(formula: FNode) -> list[FNode]:
+    """The top-level conjuncts of ``formula`` (nested ``and`` flattened, ``true`` left out)."""
+    out: list[FNode] = []
+    stack = [formula]
+    while stack:
+        f = stack.pop()
+        if f.is_and():
+            stack.extend(reversed(f.args()))
+        elif not f.is_true():
+            out.append(f)
+    return out
+
+
 class PropertyKind(enum.Enum):
     """``invariant``: must hold at every reachable step; ``reachable``: some step satisfies it."""
 

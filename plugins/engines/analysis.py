@@ -24,8 +24,7 @@ from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import Solver, SolverUnknown
 from kinduct.kernel.engine import Engine
-from kinduct.kernel.system import TransitionSystem
-from kinduct.plugins.engines.common import conjuncts
+from kinduct.kernel.system import TransitionSystem, conjuncts
 
 
 def opaque(v: FNode) -> bool:

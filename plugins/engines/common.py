@@ -159,19 +159,6 @@ class InvariantIntake:
         return fresh
 
 
-def conjuncts(formula: FNode) -> list[FNode]:
-    """The top-level conjuncts of ``formula`` (nested ``and`` flattened)."""
-    out: list[FNode] = []
-    stack = [formula]
-    while stack:
-        f = stack.pop()
-        if f.is_and():
-            stack.extend(reversed(f.args()))
-        elif not f.is_true():
-            out.append(f)
-    return out
-
-
 class BaseCase:
     """The unrolling from ``Init`` that ``bmc`` and ``kind``'s base case share: :meth:`violations`
     at step ``k`` extends it to ``k`` (``trans`` and the assumptions) and reports, with its

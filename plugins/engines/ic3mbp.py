@@ -23,10 +23,10 @@ import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel.engine import EngineContext
-from kinduct.kernel.system import Property, TransitionSystem
+from kinduct.kernel.system import Property, TransitionSystem, conjuncts
 from kinduct.kernel.verdict import Answer, Verdict
 from kinduct.plugins.engines.analysis import AnalysingEngine, analyze
-from kinduct.plugins.engines.common import conjuncts, unknown_on_solver_failure
+from kinduct.plugins.engines.common import unknown_on_solver_failure
 from kinduct.plugins.engines.discovery import discover
 from kinduct.plugins.engines.pdr import IC3Base, Obligation, OutOfTime, unhandled
 from kinduct.plugins.engines.vocab import theory_atoms

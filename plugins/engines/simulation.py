@@ -16,9 +16,8 @@ from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import SolverUnknown, constant
 from kinduct.kernel.engine import EngineContext
-from kinduct.kernel.system import TransitionSystem
+from kinduct.kernel.system import TransitionSystem, conjuncts
 from kinduct.plugins.engines.analysis import opaque
-from kinduct.plugins.engines.common import conjuncts
 from kinduct.plugins.engines.vocab import state_atoms
 
 

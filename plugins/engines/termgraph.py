@@ -34,11 +34,10 @@ from kinduct.kernel.certify import check_proof
 from kinduct.kernel.engine import EngineContext
 from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.machine import slowdown
-from kinduct.kernel.system import Property, TransitionSystem
+from kinduct.kernel.system import Property, TransitionSystem, conjuncts
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Proof
 from kinduct.plugins.engines.analysis import opaque, register_updates
-from kinduct.plugins.engines.common import conjuncts
 from kinduct.plugins.engines.simulation import Simulator
 from kinduct.plugins.engines.vocab import theory_atoms
 
