@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import SolverUnknown
@@ -49,9 +50,19 @@ def choose(system: TransitionSystem, goal: FNode, candidates: Sequence[FNode],
     ``0..k-1`` with the assumptions at steps ``0..k``, they and ``goal`` hold at step ``k``);
     None when the candidates that survive do not make ``goal`` so, a query about ``goal`` stays
     undecided or ``deadline`` passes first.  Nothing here says they hold initially."""
+    return _choose(system, goal, candidates, ctx, k, deadline, limit)[0]
+
+
+def _choose(system: TransitionSystem, goal: FNode, candidates: Sequence[FNode],
+            ctx: EngineContext, k: int, deadline: float,
+            limit: float) -> tuple[list[int] | None, bool]:
+    """:func:`choose`'s answer, and whether a None is a refutation: the survivors, a superset
+    of every subset of the candidates that is ``k``-inductive on its own (no query was
+    undecided), are ``k``-inductive with ``goal`` and ``goal`` is not."""
     search = _Search(system, goal, candidates, ctx, k, deadline, limit)
     try:
-        return search.run()
+        chosen = search.run()
+        return chosen, chosen is None and search.refuted and not search.guessed
     finally:
         search.solver.close()
 
@@ -85,6 +96,8 @@ class _Search:
         self.alive = set(range(len(candidates)))
         self.cores: dict[int, set[int]] = {}  # -1: the goal's
         self.deadline, self.limit, self.models = deadline, limit, 0
+        #: The goal failed with every survivor; a candidate was dropped undecided.
+        self.refuted = self.guessed = False
 
     def run(self) -> list[int] | None:
         goal_limit = self.limit
@@ -99,7 +112,8 @@ class _Search:
                 # check the survivors themselves (Houdini's pass), then ask again.
                 if outcome == "failed":
                     if not self._scan(thorough=True):
-                        return None  # the survivors are k-inductive and the goal is not
+                        self.refuted = True  # the survivors are k-inductive, the goal is not
+                        return None
                     continue
                 # Undecided: models that drop survivors come cheap and may make it easier.
                 self._scan(thorough=False)
@@ -147,6 +161,7 @@ class _Search:
                     if i < 0:
                         return "undecided"
                     self.alive.discard(i)
+                    self.guessed = True
                     return "dropped"
                 if sat:
                     return "dropped" if len(self.alive) < before else "failed"
@@ -180,23 +195,37 @@ class _Search:
                     one = self._query([self.at_k[i]], self.limit)
                     if one is None:
                         self.alive.discard(i)
+                        self.guessed = True
                     elif one is False:
                         self.cores[i] = self._core()
         return len(self.alive) < before
 
 
+@attrs.frozen
+class Outcome:
+    """:func:`prove_directed`'s answer: the checked ``proof``, or none; ``refuted``: none
+    because at every depth tried no query was undecided and the goal was not ``k``-inductive
+    with the survivors (Houdini over every candidate, then a proof from its invariants, cannot
+    do better at those depths: its invariants are among the survivors)."""
+
+    proof: Proof | None
+    refuted: bool = False
+
+
 def prove_directed(system: TransitionSystem, prop: Property, candidates: Sequence[FNode],
                    ctx: EngineContext, deadline: float, max_k: int = 2,
-                   limit: float = QUERY_SECONDS) -> Proof | None:
+                   limit: float = QUERY_SECONDS) -> Outcome:
     """A ``k``-inductive proof (``k <= max_k``) of ``prop`` whose invariant is the property and
     the candidates :func:`choose` picks, checked by
-    :func:`~kinduct.kernel.certify.check_proof` on a fresh solver; None when there is none.
-    The candidates should hold at steps ``0..max_k-1`` of every execution (the term graph's
-    do, refined at those depths); where the chosen ones do not, the check rejects the proof."""
+    :func:`~kinduct.kernel.certify.check_proof` on a fresh solver.  The candidates should
+    hold at steps ``0..max_k-1`` of every execution (the term graph's do, refined at those
+    depths); where the chosen ones do not, the check rejects the proof."""
     mgr = system.env.formula_manager
     goal = prop.obligation(system.env)
+    refuted = True
     for k in range(1, max_k + 1):
-        chosen = choose(system, goal, candidates, ctx, k, deadline, limit)
+        chosen, no = _choose(system, goal, candidates, ctx, k, deadline, limit)
+        refuted = refuted and no
         if chosen is None:
             continue
         phi = mgr.And([goal, *(candidates[i] for i in chosen)])
@@ -209,5 +238,6 @@ def prove_directed(system: TransitionSystem, prop: Property, candidates: Sequenc
         finally:
             checker.close()
         if problem is None:
-            return proof
-    return None
+            return Outcome(proof)
+        refuted = False
+    return Outcome(None, refuted)

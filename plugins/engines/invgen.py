@@ -109,8 +109,9 @@ class InvGen(AnalysingEngine):
                pace: termgraph.Pace) -> Iterator[Verdict]:
         """The term graph's verdicts (removed from ``open_props``): first a property-directed
         proof from its candidates (:mod:`.directed`, a handful of queries where Houdini over
-        every candidate asks hundreds), then, for the properties left, Houdini's invariants
-        with ``lemmas`` (:func:`~.termgraph.prove`)."""
+        every candidate asks hundreds), then, for the properties it neither proved nor refuted
+        (:class:`~.directed.Outcome`), Houdini's invariants with ``lemmas``
+        (:func:`~.termgraph.prove`)."""
         deadline = time.monotonic() + options.graph_budget
         if ctx.deadline is not None:
             deadline = min(deadline, ctx.deadline)
@@ -118,17 +119,23 @@ class InvGen(AnalysingEngine):
         if graph is None:
             return
         candidates = [*lemmas, *termgraph.rendered(system, graph)]
+        left: list[Property] = []  # not refuted at k = 1, 2: Houdini's may still prove them
         for prop in list(open_props):
-            proof = directed.prove_directed(system, prop, candidates, ctx, deadline,
-                                            limit=pace.limit(directed.QUERY_SECONDS))
-            if proof is not None:
+            outcome = directed.prove_directed(system, prop, candidates, ctx, deadline,
+                                              limit=pace.limit(directed.QUERY_SECONDS))
+            if outcome.proof is not None:
                 open_props.remove(prop)
-                yield Verdict(prop.name, Answer.VALID, engine=self.name, k=proof.k, proof=proof)
-        if not open_props:
+                yield Verdict(prop.name, Answer.VALID, engine=self.name, k=outcome.proof.k,
+                              proof=outcome.proof)
+            elif not outcome.refuted:
+                left.append(prop)
+        if not left:
             return
         found = termgraph.generate(system, ctx, deadline - time.monotonic(), pace=pace,
                                    graph=graph)
-        yield from self._inductive(system, open_props, [*lemmas, *found], ctx, pace)
+        for verdict in self._inductive(system, left, [*lemmas, *found], ctx, pace):
+            open_props.remove(next(p for p in open_props if p.name == verdict.property))
+            yield verdict
 
     def _inductive(self, system: TransitionSystem, open_props: list[Property],
                    lemmas: list[FNode], ctx: EngineContext,

@@ -57,8 +57,8 @@ def test_proof_from_candidates_passes_the_kernel_check_under_cvc5():
     m = system.env.formula_manager
     p, q, _, _ = system.state_vars
     prop = system.properties[0]
-    proof = directed.prove_directed(system, prop, [m.Not(p), m.Iff(p, q), m.Not(q)], context(system),
-                                    time.monotonic() + 30)
+    proof = directed.prove_directed(system, prop, [m.Not(p), m.Iff(p, q), m.Not(q)],
+                                    context(system), time.monotonic() + 30).proof
     assert proof is not None and proof.k == 1
     (phi,) = parse_lemmas(system, [proof.invariant])
     checker = registry.backend("cvc5").solver(system.env)
@@ -87,7 +87,7 @@ def test_candidates_that_fail_are_dropped_until_the_rest_proves_the_property():
     x, y = system.state_vars
     cands = [m.LE(x, m.Int(2)), m.LE(x, y), m.LE(y, x), m.LE(m.Int(0), x)]
     proof = directed.prove_directed(system, system.properties[0], cands, context(system),
-                                    time.monotonic() + 30)
+                                    time.monotonic() + 30).proof
     assert proof is not None
     (phi,) = parse_lemmas(system, [proof.invariant])
     assert inductive_with(system, phi, proof.k)
@@ -101,6 +101,7 @@ def test_no_proof_of_a_violated_property():
     system = counter_pair(broken=True)
     m = system.env.formula_manager
     x, y = system.state_vars
-    cands = [m.LE(x, y), m.LE(y, x), m.LE(m.Int(0), x)]
-    assert directed.prove_directed(system, system.properties[0], cands, context(system),
-                                   time.monotonic() + 30) is None
+    cands = [m.LE(x, y), m.LE(m.Int(0), x)]  # both hold initially, and are inductive
+    outcome = directed.prove_directed(system, system.properties[0], cands, context(system),
+                                      time.monotonic() + 30)
+    assert outcome.proof is None and outcome.refuted
