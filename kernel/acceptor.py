@@ -27,6 +27,7 @@ from pysmt.fnode import FNode
 from pysmt.typing import BOOL, INT
 
 from kinduct.kernel import registry
+from kinduct.kernel.equalities import find_equalities
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.ranges import bound_registers
 from kinduct.kernel.registers import merge_registers, solver_equal
@@ -304,14 +305,17 @@ def reduced_product(system: TransitionSystem) -> TransitionSystem:
     """A product system as :func:`language_query` gives it by default: its equal registers
     merged (:func:`merged_product`), then its counters that are only compared with constants
     saturated (:func:`~kinduct.kernel.saturation.saturate_counters`), then its integer
-    registers' inductive ranges assumed (:func:`~kinduct.kernel.ranges.bound_registers`,
-    proved by the default solver).  Each step keeps every path's verdict-relevant values
+    registers' inductive ranges assumed (:func:`~kinduct.kernel.ranges.bound_registers`),
+    then the affine equalities between its state variables found on sampled paths and proved
+    inductive assumed (:func:`~kinduct.kernel.equalities.find_equalities`; both with the
+    default solver).  Each step keeps every path's verdict-relevant values
     (the letters, the acceptors' outputs), so the verdicts and the answering words are those
     of the product as built; what changes is that C-RASP's counts become finite, and
     equivalences that needed an invariant become k-inductive at a small depth."""
     solver = registry.backend(registry.default_solver())
     reduced = saturate_counters(merged_product(system)).system
-    return bound_registers(reduced, lambda: solver.solver(reduced.env)).system
+    bounded = bound_registers(reduced, lambda: solver.solver(reduced.env)).system
+    return find_equalities(bounded, lambda: solver.solver(bounded.env)).system
 
 
 def member(acceptor: Acceptor, word: Sequence[str], fallback: bool) -> bool:

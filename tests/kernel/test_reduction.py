@@ -1,6 +1,8 @@
-"""Saturated counters (kernel/saturation.py) and assumed register ranges (kernel/ranges.py):
-which counters saturate and where, which ranges are found, and that the reduced acceptor
-products (``language_query``'s default) behave as the products as built.
+"""The reduction of acceptor products beyond merging: saturated counters
+(kernel/saturation.py), assumed register ranges (kernel/ranges.py) and assumed affine
+equalities (kernel/equalities.py): which counters saturate and where, which ranges and
+equalities are found, and that the reduced acceptor products (``language_query``'s default)
+behave as the products as built.
 
 The behaviour check does not reuse the passes: the product as built and the reduced one are
 unrolled here by hand on the same letters, and a solver is asked for a word of at most
@@ -14,11 +16,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pysmt.typing import INT
+from pysmt.typing import BOOL, INT
 
 from kinduct.frontends.crasp.queries import acceptors
 from kinduct.kernel import registry
 from kinduct.kernel.acceptor import Query, language_query, merged_product, reduced_product
+from kinduct.kernel.equalities import find_equalities, nullspace
 from kinduct.kernel.ranges import bound_registers
 from kinduct.kernel.runner import RunOptions, run
 from kinduct.kernel.saturation import saturate_counters
@@ -28,6 +31,9 @@ from kinduct.kernel.verdict import Answer
 PAIRS = Path(__file__).resolve().parents[2] / "examples" / "crasp" / "pairs"
 ALL_PAIRS = sorted(f"{p.parent.name}/{p.name.removesuffix('.a.crasp')}"
                    for p in PAIRS.glob("*/*.a.crasp"))
+CRASP = PAIRS.parent
+#: The Lucent acceptors against their C-RASP programs (``pre`` values: equalities to find).
+LUCENT = ["majority", "dyck1"]
 DEPTH = 8
 
 
@@ -131,10 +137,16 @@ def _unrolled(system: TransitionSystem, tag: str, letters):
     return facts, state_only, [sub(prop.formula, s) for s in steps], outputs
 
 
-@pytest.mark.parametrize("pair", ALL_PAIRS)
-def test_reduced_product_behaves_as_built(pair):
+def _files(pair: str) -> list[str]:
+    if pair in LUCENT:
+        return [str(CRASP / "lucent" / f"{pair}.lus"), str(CRASP / f"{pair}.crasp")]
     a = PAIRS / f"{pair}.a.crasp"
-    sides = acceptors([str(a), str(a.with_name(a.name.replace(".a.crasp", ".b.crasp")))])
+    return [str(a), str(a.with_name(a.name.replace(".a.crasp", ".b.crasp")))]
+
+
+@pytest.mark.parametrize("pair", [*ALL_PAIRS, *LUCENT])
+def test_reduced_product_behaves_as_built(pair):
+    sides = acceptors(_files(pair))
     for query in (Query.EQUIV, Query.INCLUDE):
         built = language_query(query, *sides, merge=False)
         reduced = reduced_product(built)
@@ -158,7 +170,7 @@ def test_reduced_product_behaves_as_built(pair):
             solver.pop()
             if s2:
                 solver.add_assertion(mgr.Not(mgr.And(s2)))
-                assert not solver.solve(), f"{pair} {query.value}: an assumed range fails"
+                assert not solver.solve(), f"{pair} {query.value}: an assumed invariant fails"
 
 
 @pytest.mark.parametrize("pair", ["equiv/containsab", "equiv/tomita2", "equiv/tomita7"])
@@ -172,3 +184,63 @@ def test_saturated_counts_make_an_equivalence_inductive(pair):
     options = RunOptions(engines=("kind",), max_k=4, timeout=30)
     assert run(merged_product(built), options)[0].answer is Answer.UNKNOWN
     assert run(language_query(Query.EQUIV, *sides), options)[0].answer is Answer.VALID
+
+
+def test_nullspace():
+    rows = [[1, 2, 3, 1], [2, 4, 6, 1], [0, 1, 1, 1]]
+    basis = nullspace(rows)
+    assert len(basis) == 1  # rank 3 of 4 columns: one relation
+    for vec in basis:
+        assert any(vec)
+        assert all(sum(c * x for c, x in zip(vec, row, strict=True)) == 0 for row in rows)
+    assert nullspace([[0, 0], [0, 0]]) == [[1, 0], [0, 1]]
+
+
+@pytest.mark.parametrize("pair", LUCENT)
+def test_equalities_relate_the_lucent_pre_to_the_counts(pair):
+    """``pre d`` (``pre h``) is the difference of the C-RASP side's two counts after the
+    first step: found, and (majority) the equivalence becomes 1-inductive."""
+    sides = acceptors(_files(pair))
+    built = language_query(Query.EQUIV, *sides, merge=False)
+    reduced = reduced_product(built)
+    found = {str(a) for a in reduced.assumptions} - {str(a) for a in built.assumptions}
+    pre = "d" if pair == "majority" else "h"
+    assert any(f"A.%pre.{pre}" in f and "count1" in f and "count2" in f for f in found), found
+    if pair == "majority":
+        options = RunOptions(engines=("kind",), max_k=2, timeout=30)
+        assert run(merged_product(built), options)[0].answer is Answer.UNKNOWN
+        assert run(reduced, options)[0].answer is Answer.VALID
+
+
+def late_divergence() -> TransitionSystem:
+    """x counts steps, y too until x reaches 20 (then 0), p is pre x (no initial value),
+    ``first`` a first-step flag; property y = x: true on every sampled path (shorter), false
+    at step 21."""
+    b = SystemBuilder("late")
+    mgr = b.mgr
+    x, _ = b.state("x", INT)
+    y, _ = b.state("y", INT)
+    p, _ = b.state("p", INT)
+    first, _ = b.state("first", BOOL)
+    b.add_init(first)
+    b.update(first, mgr.FALSE())
+    b.add_init(mgr.Equals(x, mgr.Int(0)))
+    b.add_init(mgr.Equals(y, mgr.Int(0)))
+    b.update(x, mgr.Plus(x, mgr.Int(1)))
+    b.update(y, mgr.Ite(mgr.LE(mgr.Int(20), x), mgr.Int(0), mgr.Plus(y, mgr.Int(1))))
+    b.update(p, x)
+    b.add_property(Property("same", mgr.Equals(y, x)))
+    return b.build()
+
+
+def test_equalities_true_on_samples_only_are_dropped():
+    system = late_divergence()
+    z3 = registry.backend("z3")
+    result = find_equalities(system, lambda: z3.solver(system.env))
+    # kept: p = x - 1 after the first step; dropped: y = x (not kept by the step from x = 20)
+    assert any("p" in str(e) and "first" in str(e) for e in result.equalities)
+    assert not any("y" in str(e) and "x" in str(e) for e in result.equalities)
+    options = RunOptions(engines=("bmc",), max_k=25, timeout=60)
+    (verdict,) = run(result.system, options)
+    assert verdict.answer is Answer.FALSIFIABLE
+    assert len(verdict.trace.steps) == 22
