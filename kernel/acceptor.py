@@ -27,10 +27,10 @@ from pysmt.fnode import FNode
 from pysmt.typing import BOOL, INT
 
 from kinduct.kernel import registry
-from kinduct.kernel.equalities import find_equalities
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.ranges import bound_registers
 from kinduct.kernel.registers import merge_registers, solver_equal
+from kinduct.kernel.sampled import find_invariants
 from kinduct.kernel.saturation import saturate_counters
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 from kinduct.kernel.verdict import Trace
@@ -306,8 +306,8 @@ def reduced_product(system: TransitionSystem) -> TransitionSystem:
     merged (:func:`merged_product`), then its counters that are only compared with constants
     saturated (:func:`~kinduct.kernel.saturation.saturate_counters`), then its integer
     registers' inductive ranges assumed (:func:`~kinduct.kernel.ranges.bound_registers`),
-    then the affine equalities between its state variables found on sampled paths and proved
-    inductive assumed (:func:`~kinduct.kernel.equalities.find_equalities`; both with the
+    then the invariants of sampled paths proved inductive assumed (affine equalities and
+    excluded value pairs: :func:`~kinduct.kernel.sampled.find_invariants`; both with the
     default solver).  Each step keeps every path's verdict-relevant values
     (the letters, the acceptors' outputs), so the verdicts and the answering words are those
     of the product as built; what changes is that C-RASP's counts become finite, and
@@ -315,7 +315,7 @@ def reduced_product(system: TransitionSystem) -> TransitionSystem:
     solver = registry.backend(registry.default_solver())
     reduced = saturate_counters(merged_product(system)).system
     bounded = bound_registers(reduced, lambda: solver.solver(reduced.env)).system
-    return find_equalities(bounded, lambda: solver.solver(bounded.env)).system
+    return find_invariants(bounded, lambda: solver.solver(bounded.env)).system
 
 
 def member(acceptor: Acceptor, word: Sequence[str], fallback: bool) -> bool:

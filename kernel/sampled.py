@@ -1,27 +1,36 @@
-"""Affine equalities between state variables, found on sampled paths, proved inductive and
-added as assumptions: a sound strengthening of a transition system that loses no path.
+"""Invariants found on sampled paths, proved inductive and added as assumptions: a sound
+strengthening of a transition system that loses no path.
 
 The integer state variables and the Boolean ones (read as 0 or 1) of a few paths from the
-initial states, on pseudo-random words (:func:`sample`), give rows of values; every affine
-equality ``c0 + sum c_i x_i = 0`` that all rows satisfy is a candidate (a basis of the
-solutions, by Gaussian elimination over the rationals).  An equality that holds on every
-sampled step but the first is a candidate guarded by a first-step flag (a Boolean register
-initially true and then false, such as a Lucent node's ``%first``): ``flag or equality``,
-since at the first step a ``pre`` value is still undetermined.  The candidates are then
-filtered as in Houdini: those that fail in an initial state are dropped, then, assuming all
-remaining ones and the assumptions in one state, a step to a state that satisfies the
-assumptions but not some candidate drops it, until none fails.  What remains is an inductive
-invariant of the paths (every step of a path satisfies the assumptions), so assuming it at
-every step removes no path: the same verdicts and counterexamples, and an inductive invariant
-of the strengthened system, conjoined with the equalities, is one of the original.
+initial states, on pseudo-random words (:func:`sample`), give rows of values.  Candidates:
 
-What it buys: a Lucent acceptor's running difference ``pre d`` equals the C-RASP side's
-``#('a') - #('b')`` (and its ``pre bad`` the saturated count of violations), so an
-equivalence that IC3 needed seconds for is 1-inductive.  Sampling costs a few solver calls:
-:func:`find_equalities` runs only on systems with a state variable that has no constant
+- every affine equality ``c0 + sum c_i x_i = 0`` that all rows satisfy (a basis of the
+  solutions, by Gaussian elimination over the rationals: :func:`nullspace`);
+- for two variables with few sampled values, ``not (x = a and y = b)`` for each pair of their
+  values never sampled together (:func:`_unseen_pairs`: a count of violations still 0 while
+  another count is 0, a Boolean that mirrors a capped count).
+
+A candidate that holds on every sampled step but the first is guarded by a first-step flag (a
+Boolean state variable initially true and then false, such as a Lucent node's ``%first``):
+``flag or candidate``, since at the first step a ``pre`` value is still undetermined (so is
+every candidate, also without the guard, when the first steps satisfy it too); and an
+equality that holds at the first sampled step is a candidate guarded by ``not flag`` (the
+values a first step starts from).  The candidates are then filtered as in Houdini: those that
+fail in an initial state are dropped, then, assuming all remaining ones and the assumptions in
+one state, a step to a state that satisfies the assumptions but not some candidate drops it,
+until none fails.  What remains is an inductive invariant of the paths (every step of a path
+satisfies the assumptions), so assuming it at every step removes no path: the same verdicts
+and counterexamples, and an inductive invariant of the strengthened system, conjoined with
+what was assumed, is one of the original.
+
+What it buys: a Lucent acceptor's running difference ``pre d`` (``pre h``) equals the C-RASP
+side's ``#('a') - #('b')``, its ``pre bad`` the capped count of first violations, which is 0
+only while the count of violations is: majority and dyck1 against their C-RASP programs are
+then 1-inductive.  Sampling and the filter cost a few solver calls (0.04-0.1 s there):
+:func:`find_invariants` runs only on systems with a state variable that has no constant
 initial value (its value at the first step is undetermined: a ``pre``), which is where
 merging and saturation (:mod:`kinduct.kernel.registers`, :mod:`kinduct.kernel.saturation`)
-leave invariants to find.
+leave invariants to find; every C-RASP product has constant initial values throughout.
 """
 
 from __future__ import annotations
@@ -43,19 +52,21 @@ from kinduct.kernel.unroll import Unroller
 WORDS = 4
 LENGTH = 8
 INPUT_VALUES = (0, 1, 2, 3)
+#: Variables with at most this many sampled values are tried in pairs (:func:`_unseen_pairs`).
+FEW_VALUES = 3
 #: Houdini rounds before giving up (each drops at least one candidate).
-MAX_ROUNDS = 20
+MAX_ROUNDS = 40
 #: Seconds for each solver check; undecided finds nothing.
 CHECK_SECONDS = 1.0
 
 
 @attrs.frozen
-class Equated:
-    """The strengthened ``system`` and the equalities it assumes (over current-step
-    variables; each may be guarded by a first-step flag)."""
+class Strengthened:
+    """The strengthened ``system`` and the invariants it assumes (over current-step
+    variables)."""
 
     system: TransitionSystem
-    equalities: tuple[FNode, ...]
+    invariants: tuple[FNode, ...]
 
 
 def nullspace(rows: Sequence[Sequence[int]]) -> list[list[int]]:
@@ -130,19 +141,20 @@ def _first_flags(system: TransitionSystem) -> list[FNode]:
             if v in falls and v in init and init[v].is_true()]
 
 
-def find_equalities(system: TransitionSystem, make_solver: Callable[[], Solver]) -> Equated:
-    """``system`` with its inductive affine equalities assumed (see the module docstring);
+def find_invariants(system: TransitionSystem, make_solver: Callable[[], Solver]) -> Strengthened:
+    """``system`` with the inductive invariants of its sampled paths assumed (see the module
+    docstring);
     the system itself when none is found, when every state variable has a constant initial
     value, or when it is a bounded problem or has guarded model elements."""
     if system.bounded is not None or system.elements:
-        return Equated(system, ())
+        return Strengthened(system, ())
     init = initial_values(system)
     if all(v in init for v in system.state_vars):
-        return Equated(system, ())
+        return Strengthened(system, ())
     variables = [v for v in system.state_vars
                  if v.symbol_type().is_int_type() or v.symbol_type().is_bool_type()]
     if sum(v.symbol_type().is_int_type() for v in variables) < 2:
-        return Equated(system, ())
+        return Strengthened(system, ())
     unroller = Unroller(system)
     solver = make_solver()
     try:
@@ -162,13 +174,13 @@ def find_equalities(system: TransitionSystem, make_solver: Callable[[], Solver])
     finally:
         solver.close()
     if not kept:
-        return Equated(system, ())
-    return Equated(system.evolve(assumptions=system.assumptions + tuple(kept)), tuple(kept))
+        return Strengthened(system, ())
+    return Strengthened(system.evolve(assumptions=system.assumptions + tuple(kept)), tuple(kept))
 
 
 def _candidates(system: TransitionSystem, variables: Sequence[FNode],
                 paths: list[list[list[int]]]) -> list[FNode]:
-    """The candidate equalities of the sampled ``paths`` (see the module docstring)."""
+    """The candidates of the sampled ``paths`` (see the module docstring)."""
     if not paths:
         return []
     mgr = system.env.formula_manager
@@ -192,6 +204,30 @@ def _candidates(system: TransitionSystem, variables: Sequence[FNode],
     for flag in flags:  # what the first step starts from
         out.extend(mgr.Or(mgr.Not(flag), equality(vec)) for vec in nullspace(first)
                    if any(vec[:-1]))
+    for clause, rows_ok in _unseen_pairs(variables, terms, later, first, mgr):
+        if rows_ok:
+            out.append(clause)
+        out.extend(mgr.Or(flag, clause) for flag in flags)
+    return out
+
+
+def _unseen_pairs(variables: Sequence[FNode], terms: Sequence[FNode], later: list[list[int]],
+                  first: list[list[int]], mgr) -> list[tuple[FNode, bool]]:
+    """Clauses ``not (x = a and y = b)`` for two variables of at most :data:`FEW_VALUES`
+    sampled values and a pair of their values never sampled together after the first step
+    (with whether the first step's samples satisfy it too)."""
+    few = [i for i in range(len(variables))
+           if 1 < len({row[i] for row in later}) <= FEW_VALUES]
+    out = []
+    for n, i in enumerate(few):
+        for j in few[n + 1:]:
+            seen = {(row[i], row[j]) for row in later}
+            for a in sorted({row[i] for row in later}):
+                for b in sorted({row[j] for row in later}):
+                    if (a, b) not in seen:
+                        clause = mgr.Not(mgr.And(mgr.Equals(terms[i], mgr.Int(a)),
+                                                 mgr.Equals(terms[j], mgr.Int(b))))
+                        out.append((clause, all((r[i], r[j]) != (a, b) for r in first)))
     return out
 
 
