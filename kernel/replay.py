@@ -12,6 +12,7 @@ import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel.evaluate import Computed, Undecided, computable, holds, satisfiable, substituted
+from kinduct.kernel.frontend import gc_paused
 from kinduct.kernel.system import Inconclusive, Property, TransitionSystem, Unconfirmed
 from kinduct.kernel.verdict import Trace, Value
 
@@ -55,7 +56,8 @@ def replay_trace(system: TransitionSystem, trace: Trace, prop: Property,
     obligation; otherwise a message saying where it breaks (an :class:`Inconclusive` one
     where a quantified formula cannot be decided on the trace's values)."""
     try:
-        return _replay(system, trace, prop, expect_violation_at_end)
+        with gc_paused():  # a trace's values and evaluations: live objects, no cycles
+            return _replay(system, trace, prop, expect_violation_at_end)
     except Undecided as exc:
         return Inconclusive(f"the counterexample cannot be confirmed: {exc}")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pysmt import operators as op
 from pysmt.fnode import FNode
 from pysmt.formula import FormulaManager
@@ -14,7 +16,9 @@ class Unroller:
     """Maps formulas over (current, next) variables to formulas over step-indexed copies.
 
     ``at(f, k)`` renames current variables to their step-k copies and next variables to their
-    step-(k+1) copies.  Copies are named ``name@k``; substitution maps are cached per step.
+    step-(k+1) copies.  Copies are named ``name@k`` and made when a formula first reads them
+    (the step-0 formulas of a large model read its 55,000 current variables and none of their
+    55,000 next copies); substitution maps are cached per step.
     """
 
     def __init__(self, system: TransitionSystem) -> None:
@@ -23,6 +27,7 @@ class Unroller:
         self.mgr = system.env.formula_manager
         self._maps: dict[int, dict[FNode, FNode]] = {}
         self._timed: dict[tuple[FNode, int], FNode] = {}
+        self._roles: dict[FNode, tuple[FNode, int]] | None = None
 
     def timed(self, var: FNode, k: int) -> FNode:
         key = (var, k)
@@ -32,21 +37,39 @@ class Unroller:
             self._timed[key] = sym
         return sym
 
-    def _map(self, k: int) -> dict[FNode, FNode]:
-        mapping = self._maps.get(k)
-        if mapping is None:
-            mapping = {v: self.timed(v, k) for v in self.system.current_vars}
+    def _role_of(self) -> dict[FNode, tuple[FNode, int]]:
+        """Each variable's current variable and step offset: (v, 0) for a current variable,
+        (v, 1) for v's next copy."""
+        if self._roles is None:
+            roles = {v: (v, 0) for v in self.system.current_vars}
             for cur, nxt in zip(self.system.state_vars, self.system.next_vars, strict=True):
-                mapping[nxt] = self.timed(cur, k + 1)
-            self._maps[k] = mapping
+                roles[nxt] = (cur, 1)
+            self._roles = roles
+        return self._roles
+
+    def _map(self, k: int) -> dict[FNode, FNode]:
+        """The whole renaming of step ``k`` (every copy made)."""
+        mapping = self._maps.setdefault(k, {})
+        for var, (cur, shift) in self._role_of().items():
+            if var not in mapping:
+                mapping[var] = self.timed(cur, k + shift)
         return mapping
 
     def at(self, formula: FNode, k: int) -> FNode:
-        mapping = self._map(k)
+        mapping = self._maps.setdefault(k, {})
+        roles = self._role_of()
+
+        def copy(var: FNode) -> FNode | None:
+            role = roles.get(var)
+            if role is None:
+                return None
+            mapping[var] = timed = self.timed(role[0], k + role[1])
+            return timed
+
         with gc_paused():  # it makes only live terms: the collector would scan them for nothing
-            renamed = rename(self.mgr, formula, mapping)
+            renamed = rename(self.mgr, formula, mapping, copy)
         if renamed is None:  # bound variables: PySMT's substituter
-            return self.env.substituter.substitute(formula, mapping)
+            return self.env.substituter.substitute(formula, self._map(k))
         return renamed
 
     def step_vars(self, k: int) -> list[FNode]:
@@ -56,11 +79,14 @@ class Unroller:
 _BINDERS = frozenset({op.FORALL, op.EXISTS})
 
 
-def rename(mgr: FormulaManager, formula: FNode, mapping: dict[FNode, FNode]) -> FNode | None:
+def rename(mgr: FormulaManager, formula: FNode, mapping: dict[FNode, FNode],
+           copy: Callable[[FNode], FNode | None] | None = None) -> FNode | None:
     """``formula`` with each term of ``mapping`` replaced (None if it holds a quantifier): the
     same terms PySMT's substituter builds (each node rebuilt with its kind, renamed arguments
     and payload, an uninterpreted function's symbol kept), by one iterative walk of the DAG
-    (PySMT's walker costs seconds on the million terms of a large model's unrolling)."""
+    (PySMT's walker costs seconds on the million terms of a large model's unrolling).
+    ``copy``: what a leaf outside ``mapping`` is replaced by (None: itself), asked once per
+    leaf (as if ``mapping`` held every leaf ``copy`` replaces)."""
     memo: dict[FNode, FNode] = dict(mapping)
     create = mgr.create_node
     stack = [formula]
@@ -72,6 +98,11 @@ def rename(mgr: FormulaManager, formula: FNode, mapping: dict[FNode, FNode]) -> 
         if node.node_type() in _BINDERS:
             return None
         args = node.args()
+        if not args:
+            stack.pop()
+            new_leaf = None if copy is None else copy(node)
+            memo[node] = node if new_leaf is None else new_leaf
+            continue
         pending = [a for a in args if a not in memo]
         if pending:
             stack.extend(pending)

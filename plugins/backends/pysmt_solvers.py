@@ -294,11 +294,12 @@ class Z3Solver(_PySMTSolver):
         ref = model.ctx.ref()
         out: dict[FNode, Value] = {}
         cell = (z3.Ast * 1)()
+        typed = self.env.stc.get_type  # the system's (``FNode.get_type`` walks in PySMT's global one)
+        ast_of = self._pysmt.converter.native_ast
         for sym in symbols:
-            native = self.to_native(sym)
             # Fast path on the C API for the common sorts; the general path below otherwise.
-            if z3core.Z3_model_eval(ref, model.model, native.as_ast(), True, cell):
-                t = sym.get_type()
+            if z3core.Z3_model_eval(ref, model.model, ast_of(sym), True, cell):
+                t = typed(sym)
                 if t.is_bool_type():
                     b = z3core.Z3_get_bool_value(ref, cell[0])
                     if b != 0:  # Z3_L_UNDEF
@@ -308,7 +309,7 @@ class Z3Solver(_PySMTSolver):
                     text = z3core.Z3_get_numeral_string(ref, cell[0])
                     out[sym] = int(text) if t.is_int_type() else Fraction(text)
                     continue
-            val = model.eval(native, model_completion=True)
+            val = model.eval(self.to_native(sym), model_completion=True)
             if z3.is_true(val):
                 out[sym] = True
             elif z3.is_false(val):

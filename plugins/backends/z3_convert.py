@@ -5,15 +5,22 @@ PySMT's ``Z3Converter`` builds each z3 term with z3's C API already; what costs 
 300,000 terms of a 1 MB model's step-0 unrolling).  :class:`FastZ3Converter` walks the DAG with
 one stack of nodes and calls the very same handlers (``functions``) into the very same memo,
 so every term it makes is the one PySMT's walk would make.
+
+:class:`FastZ3Solver` also asks its own environment's type checker whether an assertion is
+Boolean: PySMT's solver asks ``FNode.get_type``, which types the formula in PySMT's global
+environment, a whole walk of it (about 1 s for a 1 MB model's step-0 formulas) where the
+system's environment has typed every term as it was made.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from pysmt.exceptions import PysmtTypeError
 from pysmt.fnode import FNode
 from pysmt.solvers.z3 import Z3Converter
 from pysmt.solvers.z3 import Z3Solver as PySMTZ3Solver
+from pysmt.typing import BOOL
 
 from kinduct.kernel.frontend import gc_paused
 
@@ -28,6 +35,12 @@ class FastZ3Converter(Z3Converter):
             except Exception:  # noqa: BLE001 - PySMT's own walk raises its own error
                 return super().convert(formula)
         return self.get_z3_ref(formula)(term, self.ctx)
+
+    def native_ast(self, formula: FNode) -> Any:
+        """``formula``'s z3 AST as z3's C API takes it (no Python wrapper: reading a model's
+        55,000 values at 1 MB made one per value)."""
+        found = self.memoization.get(formula)
+        return found if found is not None else self.convert(formula).as_ast()
 
     def _walk_nodes(self, formula: FNode) -> Any:
         memo = self.memoization
@@ -57,3 +70,7 @@ class FastZ3Solver(PySMTZ3Solver):
     def __init__(self, environment: Any, logic: Any, **options: Any) -> None:
         super().__init__(environment, logic, **options)
         self.converter = FastZ3Converter(environment, z3_ctx=self.z3.ctx)
+
+    def _assert_is_boolean(self, formula: FNode) -> None:
+        if self.environment.stc.get_type(formula) != BOOL:
+            raise PysmtTypeError("Argument must be boolean.")

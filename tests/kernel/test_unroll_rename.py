@@ -1,5 +1,5 @@
 """``unroll.rename`` builds the very terms PySMT's substituter builds, and leaves quantified
-formulas to it."""
+formulas to it; ``Unroller.at`` renames each variable to its copy of the step."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from pysmt.environment import Environment
 from pysmt.typing import BOOL, INT, FunctionType
 
-from kinduct.kernel.unroll import rename
+from kinduct.kernel.system import SystemBuilder
+from kinduct.kernel.unroll import Unroller, rename
 
 ENV = Environment()
 MGR = ENV.formula_manager
@@ -53,3 +54,33 @@ def test_quantified_is_left_to_pysmt() -> None:
 def test_untouched_formula_is_itself() -> None:
     formula = MGR.LE(INTS[2], MGR.Function(F, [INTS[2]]))
     assert rename(MGR, formula, MAPPING) is formula
+
+
+@settings(max_examples=100, deadline=None)
+@given(_bool_terms())
+def test_copy_replaces_leaves_as_the_mapping_would(formula) -> None:
+    asked: list = []
+
+    def copy(leaf):
+        asked.append(leaf)
+        return MAPPING.get(leaf)
+
+    assert rename(MGR, formula, {}, copy) is ENV.substituter.substitute(formula, MAPPING)
+    assert len(asked) == len(set(asked))  # once per leaf
+
+
+def test_unroller_renames_current_and_next_variables_of_any_step() -> None:
+    b = SystemBuilder()
+    mgr = b.mgr
+    x, x_next = b.state("x", INT)
+    i = b.input("i", INT)
+    b.add_init(mgr.Equals(x, mgr.Int(0)))
+    b.add_trans(mgr.Equals(x_next, mgr.Plus(x, i)))
+    system = b.build()
+    unroller = Unroller(system)
+    for k in (2, 0):
+        got = unroller.at(system.trans, k)
+        want = mgr.Equals(mgr.Symbol(f"x@{k + 1}", INT),
+                          mgr.Plus(mgr.Symbol(f"x@{k}", INT), mgr.Symbol(f"i@{k}", INT)))
+        assert got is want
+        assert unroller.timed(x, k + 1) is mgr.Symbol(f"x@{k + 1}", INT)

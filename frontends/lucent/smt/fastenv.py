@@ -1,4 +1,5 @@
-"""A PySMT environment whose type checker types a new term from its arguments' known types.
+"""A PySMT environment whose type checker types a new term from its arguments' known types,
+and whose formula manager makes and types a new term in one call.
 
 PySMT type-checks every term it creates (``FormulaManager.create_node``) with a DAG walk from
 the term; the arguments of a new term are always typed already, so the walk's stack machinery
@@ -6,12 +7,16 @@ is overhead: half the translation time of a large model (a 1 MB generated model:
 translation, 2.7 s with this checker).  :class:`FastTypeChecker` reads the arguments' types from
 the walker's memo and calls the same handler the walk would call, and falls back to the walk
 (hence to PySMT's own error) whenever an argument is not typed yet or the term is ill-typed.
+:class:`FastFormulaManager` does the same inside ``create_node`` itself, which every term of a
+translation goes through (a 1 MB model: 294,000 terms); it builds the same nodes, with the same
+ids, as PySMT's manager.
 """
 
 from __future__ import annotations
 
 from pysmt.environment import Environment
-from pysmt.fnode import FNode
+from pysmt.fnode import FNode, FNodeContent
+from pysmt.formula import FormulaManager
 from pysmt.type_checker import SimpleTypeChecker
 from pysmt.typing import PySMTType
 
@@ -35,7 +40,43 @@ class FastTypeChecker(SimpleTypeChecker):
         return result
 
 
+_content = tuple.__new__  # an FNodeContent without the namedtuple's argument handling
+
+
+class FastFormulaManager(FormulaManager):
+    """PySMT's formula manager whose ``create_node`` looks a term up once and types a new one
+    from its arguments' known types (:class:`FastTypeChecker`'s rule, without its calls)."""
+
+    def __init__(self, env: Environment) -> None:
+        self._checker = env.stc  # made before the manager (PySMT's Environment)
+        super().__init__(env)
+
+    def create_node(self, node_type: int, args: tuple[FNode, ...], payload: object = None) -> FNode:
+        content = _content(FNodeContent, (node_type, args, payload))
+        formulae = self.formulae
+        node = formulae.get(content)
+        if node is not None:
+            return node
+        node = FNode(content, self._next_free_id)
+        self._next_free_id += 1
+        formulae[content] = node
+        checker = self._checker
+        memo = checker.memoization
+        try:
+            types = [memo[a] for a in args]
+        except KeyError:  # an argument made elsewhere: PySMT's walk
+            checker.get_type(node)
+            return node
+        result = checker.functions[node_type](node, args=types)
+        if result is None:  # ill-typed: PySMT's walk raises its own error
+            checker.get_type(node)
+            return node
+        memo[node] = result
+        return node
+
+
 class FastEnvironment(Environment):
-    """A PySMT environment with :class:`FastTypeChecker`."""
+    """A PySMT environment with :class:`FastTypeChecker` and :class:`FastFormulaManager`."""
 
     TypeCheckerClass = FastTypeChecker
+    FormulaManagerClass = FastFormulaManager
