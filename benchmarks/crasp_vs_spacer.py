@@ -7,18 +7,18 @@ to Spacer as constrained Horn clauses over one relation ``Inv(state)``:
     init ∧ assume → Inv(s);   Inv(s) ∧ assume ∧ trans → Inv(s');   Inv(s) ∧ assume ∧ ¬P → false
 
 Both sides start from the same product in this process; kinduct decides it as ``kinduct crasp
-equiv`` does, with its equal registers merged first (``kernel/registers.py``; the merging is
-part of kinduct's time).  For the record, the row also gives kinduct without the merging
-("before") and Spacer on the merged product (Spacer is then as fast as on any other input it
-is given: the comparison is of the tools, each from the product as built).  Spacer's time is given twice: its
-``query`` call alone, and with its encoding (the system's formulas converted to z3 terms and the
-three rules added), which is the same footing as kinduct's ``run`` on the system (its engines
-convert the formulas to their solver's terms too; processes included, and the acceptance of
-the verdict).  "faster" compares kinduct's run with Spacer's encoding and query; the summary
-also counts it against the query alone.  The whole ``kinduct crasp equiv --via checker``
-process, start-up included, is given beside.  Every row has the machine's load at its start;
-``--hogs 2`` starts two CPU-bound processes beside the whole run (killed at its end).  Prints
-a markdown table.
+equiv`` does, reduced first (``kernel/acceptor.reduced_product``: equal registers merged,
+counters saturated, register ranges assumed; the reduction is part of kinduct's time). For the
+record, the row also gives kinduct without the reduction ("before") and Spacer on the reduced
+product (the comparison is of the tools, each from the product as built). Spacer's time is given
+twice: its ``query`` call alone, and with its encoding (the system's formulas converted to z3
+terms and the three rules added), which is the same footing as kinduct's ``run`` on the system
+(its engines convert the formulas to their solver's terms too; processes included, and the
+acceptance of the verdict). "faster" compares kinduct's run with Spacer's encoding and query;
+the summary also counts it against the query alone. The whole ``kinduct crasp equiv --via
+checker`` process, start-up included, is given beside. Every row has the machine's load at its
+start; ``--hogs 2`` starts two CPU-bound processes beside the whole run (killed at its end).
+Prints a markdown table.
 
     .venv/bin/python benchmarks/crasp_vs_spacer.py [--timeout 60] [--pairs DIR] [--cores N]
         [--hogs N]
@@ -37,7 +37,7 @@ import z3
 from pysmt.solvers.z3 import Z3Converter
 
 from kinduct.frontends.crasp.queries import acceptors
-from kinduct.kernel.acceptor import Query, language_query, merged_product
+from kinduct.kernel.acceptor import Query, language_query, reduced_product
 from kinduct.kernel.runner import RunOptions, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,13 +77,13 @@ def spacer(system, timeout: float) -> tuple[str, float, float]:
     return ("fails" if answer == z3.sat else "unknown"), elapsed, whole
 
 
-def kinduct_run(system, timeout: float, cores: int | None, merge: bool = True
+def kinduct_run(system, timeout: float, cores: int | None, reduce: bool = True
                 ) -> tuple[str, float]:
     """kinduct's answer on the product as built, deciding in this process as ``crasp equiv``
-    does (with ``merge``, its equal registers merged first, within the time)."""
+    does (with ``reduce``, the product reduced first, within the time)."""
     start = time.perf_counter()
-    if merge:
-        system = merged_product(system)
+    if reduce:
+        system = reduced_product(system)
     (verdict,) = run(system, RunOptions(timeout=timeout, cores=cores))
     elapsed = time.perf_counter() - start
     return {"valid": "holds", "falsifiable": "fails"}.get(verdict.answer.value, "unknown"), elapsed
@@ -118,7 +118,7 @@ def main() -> None:
 
 def compare(args: argparse.Namespace) -> None:
     print("| pair | kinduct | kinduct run s | kinduct before s | kinduct process s | Spacer "
-          "| Spacer query s | Spacer encoding+query s | Spacer on merged s | faster | load |")
+          "| Spacer query s | Spacer encoding+query s | Spacer on reduced s | faster | load |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     wins = query_wins = process_wins = before_wins = merged_wins = total = 0
     warm_up = sorted(args.pairs.glob("*/*.a.crasp"))[:1]  # imports and first-use costs, once
@@ -132,8 +132,8 @@ def compare(args: argparse.Namespace) -> None:
         system = language_query(Query.EQUIV, *acceptors([str(a), str(b)], None), merge=False)
         s_answer, s_query, s_time = spacer(system, args.timeout)
         r_answer, r_time = kinduct_run(system, args.timeout, args.cores)
-        b_answer, b_time = kinduct_run(system, args.timeout, args.cores, merge=False)
-        m_answer, _, m_time = spacer(merged_product(system), args.timeout)
+        b_answer, b_time = kinduct_run(system, args.timeout, args.cores, reduce=False)
+        m_answer, _, m_time = spacer(reduced_product(system), args.timeout)
         before_wins += b_answer != "unknown" and (s_answer == "unknown" or b_time <= s_time)
         merged_wins += r_answer != "unknown" and (m_answer == "unknown" or r_time <= m_time)
         k_answer, k_time = kinduct(a, b, args.timeout, args.cores)
@@ -152,8 +152,8 @@ def compare(args: argparse.Namespace) -> None:
     print(f"\nkinduct's run at least as fast as Spacer's encoding and query on {wins} of {total}, "
           f"as its query alone on {query_wins} of {total}; its whole process (start-up "
           f"included) on {process_wins} of {total} ({args.hogs} CPU-bound processes beside, "
-          f"{os.cpu_count()} cores); without the merging (before) on {before_wins} of {total}; "
-          f"against Spacer on the merged product on {merged_wins} of {total}")
+          f"{os.cpu_count()} cores); without the reduction (before) on {before_wins} of {total}; "
+          f"against Spacer on the reduced product on {merged_wins} of {total}")
 
 
 if __name__ == "__main__":

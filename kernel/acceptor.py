@@ -28,7 +28,10 @@ from pysmt.typing import BOOL, INT
 
 from kinduct.kernel import registry
 from kinduct.kernel.errors import InputError
+from kinduct.kernel.ranges import bound_registers
 from kinduct.kernel.registers import merge_registers, solver_equal
+from kinduct.kernel.sampled import find_invariants
+from kinduct.kernel.saturation import saturate_counters
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 from kinduct.kernel.verdict import Trace
 
@@ -219,9 +222,8 @@ def language_query(query: Query, a: Acceptor, b: Acceptor | None = None,
     to a word (:func:`word_of`), and ``replay`` checks the word on the acceptors' concrete
     semantics when they provide one.  Words in ``exclude`` (nonempty) never violate the
     property, so a counterexample is a further answering word.  With ``merge`` (the default)
-    registers that the two sides (or one side) compute alike are merged
-    (:func:`~kinduct.kernel.registers.merge_registers`, with the default solver proving
-    updates equal): the same paths, smaller proofs.
+    the product is reduced (:func:`reduced_product`): the same verdicts and words, smaller
+    proofs.
     """
     if query.binary and b is None:
         raise InputError(f"the {query.value} query needs two acceptors")
@@ -287,16 +289,33 @@ def language_query(query: Query, a: Acceptor, b: Acceptor | None = None,
         return [{"blockType": "node", "name": query.value, "streams": streams}]
 
     system = builder.build(lift=lift, replay=replay)
-    return merged_product(system) if merge else system
+    return reduced_product(system) if merge else system
 
 
 def merged_product(system: TransitionSystem) -> TransitionSystem:
-    """A product system with its equal registers merged, as :func:`language_query` gives it by
-    default (:func:`~kinduct.kernel.registers.merge_registers`, updates proved equal by the
-    default solver)."""
+    """A product system with its equal registers merged
+    (:func:`~kinduct.kernel.registers.merge_registers`, updates proved equal by the default
+    solver)."""
     solver = registry.backend(registry.default_solver())
     return merge_registers(system, solver_equal(system.env,
                                                 lambda: solver.solver(system.env))).system
+
+
+def reduced_product(system: TransitionSystem) -> TransitionSystem:
+    """A product system as :func:`language_query` gives it by default: its equal registers
+    merged (:func:`merged_product`), then its counters that are only compared with constants
+    saturated (:func:`~kinduct.kernel.saturation.saturate_counters`), then its integer
+    registers' inductive ranges assumed (:func:`~kinduct.kernel.ranges.bound_registers`),
+    then the invariants of sampled paths proved inductive assumed (affine equalities and
+    excluded value pairs: :func:`~kinduct.kernel.sampled.find_invariants`; both with the
+    default solver).  Each step keeps every path's verdict-relevant values
+    (the letters, the acceptors' outputs), so the verdicts and the answering words are those
+    of the product as built; what changes is that C-RASP's counts become finite, and
+    equivalences that needed an invariant become k-inductive at a small depth."""
+    solver = registry.backend(registry.default_solver())
+    reduced = saturate_counters(merged_product(system)).system
+    bounded = bound_registers(reduced, lambda: solver.solver(reduced.env)).system
+    return find_invariants(bounded, lambda: solver.solver(bounded.env)).system
 
 
 def member(acceptor: Acceptor, word: Sequence[str], fallback: bool) -> bool:

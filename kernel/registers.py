@@ -49,7 +49,7 @@ class Merged:
     replaced: Mapping[FNode, FNode]
 
 
-def _initial_values(system: TransitionSystem) -> dict[FNode, FNode]:
+def initial_values(system: TransitionSystem) -> dict[FNode, FNode]:
     """Each state variable that ``init`` fixes to one constant by a conjunct of its own."""
     states = set(system.state_vars)
     found: dict[FNode, list[FNode]] = {}
@@ -67,7 +67,7 @@ def _initial_values(system: TransitionSystem) -> dict[FNode, FNode]:
     return {v: ks[0] for v, ks in found.items() if len(set(ks)) == 1}
 
 
-def _updates(system: TransitionSystem) -> tuple[dict[FNode, FNode], list[FNode]]:
+def register_updates(system: TransitionSystem) -> tuple[dict[FNode, FNode], list[FNode]]:
     """Each state variable whose next value one conjunct of ``trans`` defines as a term over
     current-step variables, and the conjuncts of ``trans``."""
     prev = dict(zip(system.next_vars, system.state_vars, strict=True))
@@ -202,8 +202,8 @@ def merge_registers(system: TransitionSystem, equal: Equal | None = None) -> Mer
     problem or has guarded model elements (whose literals the pass does not track)."""
     if system.bounded is not None or system.elements:
         return Merged(system, {})
-    init = _initial_values(system)
-    update, trans_parts = _updates(system)
+    init = initial_values(system)
+    update, trans_parts = register_updates(system)
     rep = _partition(system, init, update, equal)
     replaced = {v: r for v, r in rep.items() if v is not r}
     if not replaced:

@@ -9,6 +9,7 @@ the assumptions at both steps).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 
 import attrs
@@ -20,7 +21,7 @@ from kinduct.kernel.engine import EngineContext
 from kinduct.kernel.lemmas import to_smtlib
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
-from kinduct.plugins.engines import termgraph
+from kinduct.plugins.engines import directed, termgraph
 from kinduct.plugins.engines.analysis import AnalysingEngine
 from kinduct.plugins.engines.common import unknown_on_solver_failure
 from kinduct.plugins.engines.discovery import discover
@@ -75,8 +76,9 @@ class InvGen(AnalysingEngine):
         # The graph first on a system with wires (defined by assumptions: Lustre's streams).
         graph_first = options.graph_first and bool(system.assumptions)
         if options.graph and graph_first:
-            graph = termgraph.generate(system, ctx, options.graph_budget, pace=pace)
-            yield from self._inductive(system, open_props, graph, ctx, pace)
+            yield from self._graph(system, open_props, [], ctx, options, pace)
+            if not open_props:
+                return
         for seed in range(options.rounds):
             facts, proved = discover(system, ctx, budget, seed=seed, on_proved=early, known=lemmas,
                                      runs=options.runs, depth=options.depth)
@@ -94,14 +96,46 @@ class InvGen(AnalysingEngine):
             # defined by the assumptions, which the step assumes at each state).
             yield from self._inductive(system, open_props, lemmas, ctx, pace)
             if seed == 0 and open_props and options.graph and not graph_first:
-                graph = termgraph.generate(system, ctx, options.graph_budget, pace=pace)
-                yield from self._inductive(system, open_props, [*lemmas, *graph], ctx, pace)
+                yield from self._graph(system, open_props, lemmas, ctx, options, pace)
             if not open_props:
                 break
         for prop in open_props:
             if prop.name in undecided:
                 yield Verdict(prop.name, Answer.UNKNOWN, engine=self.name,
                               message=f"the solver could not decide a query: {undecided[prop.name]}")
+
+    def _graph(self, system: TransitionSystem, open_props: list[Property],
+               lemmas: list[FNode], ctx: EngineContext, options: InvGen.Options,
+               pace: termgraph.Pace) -> Iterator[Verdict]:
+        """The term graph's verdicts (removed from ``open_props``): first a property-directed
+        proof from its candidates (:mod:`.directed`, a handful of queries where Houdini over
+        every candidate asks hundreds), then, for the properties it neither proved nor refuted
+        (:class:`~.directed.Outcome`), Houdini's invariants with ``lemmas``
+        (:func:`~.termgraph.prove`)."""
+        deadline = time.monotonic() + options.graph_budget
+        if ctx.deadline is not None:
+            deadline = min(deadline, ctx.deadline)
+        graph = termgraph.refined_graph(system, ctx, deadline)
+        if graph is None:
+            return
+        candidates = [*lemmas, *termgraph.rendered(system, graph)]
+        left: list[Property] = []  # not refuted at k = 1, 2: Houdini's may still prove them
+        for prop in list(open_props):
+            outcome = directed.prove_directed(system, prop, candidates, ctx, deadline,
+                                              limit=pace.limit(directed.QUERY_SECONDS))
+            if outcome.proof is not None:
+                open_props.remove(prop)
+                yield Verdict(prop.name, Answer.VALID, engine=self.name, k=outcome.proof.k,
+                              proof=outcome.proof)
+            elif not outcome.refuted:
+                left.append(prop)
+        if not left:
+            return
+        found = termgraph.generate(system, ctx, deadline - time.monotonic(), pace=pace,
+                                   graph=graph)
+        for verdict in self._inductive(system, left, [*lemmas, *found], ctx, pace):
+            open_props.remove(next(p for p in open_props if p.name == verdict.property))
+            yield verdict
 
     def _inductive(self, system: TransitionSystem, open_props: list[Property],
                    lemmas: list[FNode], ctx: EngineContext,

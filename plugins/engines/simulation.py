@@ -26,7 +26,7 @@ class Simulator:
     successor, nudged by random hints on the free values (dropped when they conflict)."""
 
     def __init__(self, system: TransitionSystem, ctx: EngineContext, seed: int = 0,
-                 registers: Sequence[FNode] | None = None) -> None:
+                 registers: Sequence[FNode] | None = None, state_hints: bool = True) -> None:
         self.system = system
         self.mgr = system.env.formula_manager
         self.rng = random.Random(seed)
@@ -51,6 +51,10 @@ class Simulator:
         #: Integer hints only on inputs: random values for defined state variables mostly conflict.
         self.int_hint_vars = set(system.input_vars) | set(self.next_inputs.values())
         self.registers = None if registers is None else set(registers)
+        #: Hints on the next state's variables too (else on the inputs alone: where the
+        #: assumptions define most state variables, their hints mostly conflict, and each
+        #: conflict costs a query and an unsat core).
+        self.state_hints = state_hints
         #: The state variables a sample holds (and each step fixes), with their next copies.
         self.scalars = [v for v in system.state_vars if not opaque(v)]
         nmap = system.next_map()
@@ -113,7 +117,8 @@ class Simulator:
         # and a hint on it conflicts and takes a parameter's hint down with it in the core.
         free_init = system.current_vars if self.registers is None else \
             [v for v in system.current_vars if v in self.registers or v in self.int_hint_vars]
-        free_step = (*system.input_vars, *self.next_inputs.values(), *system.next_vars)
+        free_step = (*system.input_vars, *self.next_inputs.values(),
+                     *(system.next_vars if self.state_hints else ()))
         for run in range(count):
             sticky_cur = list(flags) if run % 2 == 1 else []
             sticky_next = [nmap[f] for f in sticky_cur]

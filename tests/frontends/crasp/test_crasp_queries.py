@@ -162,10 +162,10 @@ def test_lone_lucent_node_reads_letters_0_and_1(tmp_path, capsys):
     # issue 20: `crasp empty|universal X.lus` works as README and --help promise
     code, objs = run_main_json(capsys, "crasp", "universal", LUS / "dyck1.lus", "--timeout", "60")
     prop = properties(objs)["universal"]
-    assert code == 40 and prop["word"] == ["0"]  # '[' alone is not balanced
+    assert code == 40 and prop["word"] in (["0"], ["1"])  # '[' or ']' alone is not balanced
     code, objs = run_main_json(capsys, "crasp", "universal", LUS / "dyck1.lus", "--alphabet", "()",
                                "--timeout", "60")
-    assert code == 40 and properties(objs)["universal"]["word"] == ["("]
+    assert code == 40 and properties(objs)["universal"]["word"] in (["("], [")"])
     from kinduct.kernel.errors import InputError
 
     bad = tmp_path / "two.lus"
