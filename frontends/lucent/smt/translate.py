@@ -388,9 +388,11 @@ class Inst:
         parts = _flatten_typed(rhs, e.ty) if e.ty.kind == "tuple" else [rhs]
         if len(names) == 1 or len(parts) != len(lhs):
             parts = [rhs] if len(names) == 1 else rhs
-        node, at = self.node, start(e)
+        node = self.node
+        elements = self.tr.elements is not None  # where and whether: asked only for elements
+        at = start(e) if elements else e.pos
         for n, x, y in zip(names, lhs, parts, strict=True):  # one model element per stream
-            hidden = not equation_element([n], node.ghosts, node.locals, node.pres)
+            hidden = elements and not equation_element([n], node.ghosts, node.locals, node.pres)
             for name, left, right in _record_fields(n, node.types[n], x, y):
                 with self.tr.element(node.name, "equation", name, at, hidden):
                     self.tr.assume(self.equal(left, right))
