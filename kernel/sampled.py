@@ -159,12 +159,11 @@ def find_invariants(system: TransitionSystem, make_solver: Callable[[], Solver])
     solver = make_solver()
     try:
         solver.limit_time(CHECK_SECONDS)
-        solver.add_all(unroller.at(a, t) for a in system.assumptions for t in (0, 1))
-        solver.add(unroller.at(system.trans, 0))
+        solver.add_all(unroller.at(a, 0) for a in system.assumptions)
         solver.push()
         solver.add(unroller.at(system.init, 0))
-        solver.add_all(unroller.at(system.trans, t) for t in range(1, LENGTH - 1))
-        solver.add_all(unroller.at(a, t) for a in system.assumptions for t in range(2, LENGTH))
+        solver.add_all(unroller.at(system.trans, t) for t in range(LENGTH - 1))
+        solver.add_all(unroller.at(a, t) for a in system.assumptions for t in range(1, LENGTH))
         paths = sample(system, solver, unroller, variables)
         solver.pop()
         candidates = _candidates(system, variables, paths)
@@ -233,19 +232,21 @@ def _unseen_pairs(variables: Sequence[FNode], terms: Sequence[FNode], later: lis
 
 def _houdini(system: TransitionSystem, solver: Solver, unroller: Unroller,
              candidates: list[FNode]) -> list[FNode]:
-    """The candidates that hold initially and, assumed together, after every step;
-    ``solver`` holds the assumptions at steps 0 and 1 and the transition between them."""
+    """The candidates that hold in every initial state and, assumed together, after every
+    step; ``solver`` holds the assumptions at step 0 (the initial states and the step from
+    0 to 1 are added here: an initial state need not have a successor)."""
     mgr = system.env.formula_manager
     simplify, substitute = system.env.simplifier.simplify, system.env.substituter.substitute
     left = list(candidates)
-    for step, premise in ((0, unroller.at(system.init, 0)), (1, None)):
+    initial = [unroller.at(system.init, 0)]
+    step_facts = [unroller.at(system.trans, 0), *(unroller.at(a, 1) for a in system.assumptions)]
+    for step, premise in ((0, initial), (1, step_facts)):
         for _ in range(MAX_ROUNDS):
             if not left:
                 return []
             solver.push()
-            if premise is not None:
-                solver.add(premise)
-            else:
+            solver.add_all(premise)
+            if step == 1:
                 solver.add_all(unroller.at(c, 0) for c in left)
             timed = [unroller.at(c, step) for c in left]
             solver.add(mgr.Or([mgr.Not(c) for c in timed]))
