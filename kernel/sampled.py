@@ -36,7 +36,7 @@ leave invariants to find; every C-RASP product has constant initial values throu
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from math import lcm
 
@@ -47,6 +47,7 @@ from kinduct.kernel.backend import Solver
 from kinduct.kernel.registers import initial_values, register_updates
 from kinduct.kernel.system import TransitionSystem
 from kinduct.kernel.unroll import Unroller
+from kinduct.kernel.verdict import Value
 
 #: Sampled paths, their length, and the integer values tried for an input.
 WORDS = 4
@@ -236,7 +237,6 @@ def _houdini(system: TransitionSystem, solver: Solver, unroller: Unroller,
     step; ``solver`` holds the assumptions at step 0 (the initial states and the step from
     0 to 1 are added here: an initial state need not have a successor)."""
     mgr = system.env.formula_manager
-    simplify, substitute = system.env.simplifier.simplify, system.env.substituter.substitute
     left = list(candidates)
     initial = [unroller.at(system.init, 0)]
     step_facts = [unroller.at(system.trans, 0), *(unroller.at(a, 1) for a in system.assumptions)]
@@ -254,14 +254,39 @@ def _houdini(system: TransitionSystem, solver: Solver, unroller: Unroller,
             if broken:
                 symbols = sorted({s for c in timed for s in system.env.fvo.get_free_variables(c)},
                                  key=str)
-                values = solver.values(symbols)
-                model = {s: (mgr.Bool(x) if isinstance(x, bool) else mgr.Int(int(x)))  # type: ignore[arg-type]
-                         for s, x in values.items()}
+                model = solver.values(symbols)
             solver.pop()
             if not broken:
                 break
-            left = [c for c, t in zip(left, timed, strict=True)
-                    if simplify(substitute(t, model)).is_true()]
+            left = [c for c, t in zip(left, timed, strict=True) if evaluate(t, model)]
         else:
             return []
     return left
+
+
+def evaluate(term: FNode, model: Mapping[FNode, Value]) -> Value:
+    """The value of a candidate ``term`` (built from symbols of ``model``, integer and Boolean
+    constants, ``and``/``or``/``not``, ``=``, ``+``, ``*`` and ``ite``) under ``model``."""
+    if term.is_symbol():
+        return model[term]
+    if term.is_constant():
+        return term.constant_value()
+    args = [evaluate(a, model) for a in term.args()]
+    if term.is_and():
+        return all(args)
+    if term.is_or():
+        return any(args)
+    if term.is_not():
+        return not args[0]
+    if term.is_equals() or term.is_iff():
+        return args[0] == args[1]
+    if term.is_plus():
+        return sum(args)  # type: ignore[arg-type]
+    if term.is_times():
+        product = 1
+        for x in args:
+            product *= x  # type: ignore[operator]
+        return product
+    if term.is_ite():
+        return args[1] if args[0] else args[2]
+    raise ValueError(f"not a candidate's term: {term}")
