@@ -36,7 +36,8 @@ leave invariants to find; every C-RASP product has constant initial values throu
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from math import lcm
 
@@ -44,9 +45,11 @@ import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import Solver
+from kinduct.kernel.quick import Bounded
 from kinduct.kernel.registers import initial_values, register_updates
 from kinduct.kernel.system import TransitionSystem
 from kinduct.kernel.unroll import Unroller
+from kinduct.kernel.verdict import Value
 
 #: Sampled paths, their length, and the integer values tried for an input.
 WORDS = 4
@@ -56,8 +59,8 @@ INPUT_VALUES = (0, 1, 2, 3)
 FEW_VALUES = 3
 #: Houdini rounds before giving up (each drops at least one candidate).
 MAX_ROUNDS = 40
-#: Seconds for each solver check; undecided finds nothing.
-CHECK_SECONDS = 1.0
+#: Seconds for the whole pass (its sampled paths and the filter); past them (or undecided) nothing is assumed.
+SECONDS = 2.0
 
 
 @attrs.frozen
@@ -156,15 +159,13 @@ def find_invariants(system: TransitionSystem, make_solver: Callable[[], Solver])
     if sum(v.symbol_type().is_int_type() for v in variables) < 2:
         return Strengthened(system, ())
     unroller = Unroller(system)
-    solver = make_solver()
+    solver = Bounded(make_solver(), time.monotonic() + SECONDS)
     try:
-        solver.limit_time(CHECK_SECONDS)
-        solver.add_all(unroller.at(a, t) for a in system.assumptions for t in (0, 1))
-        solver.add(unroller.at(system.trans, 0))
+        solver.add_all(unroller.at(a, 0) for a in system.assumptions)
         solver.push()
         solver.add(unroller.at(system.init, 0))
-        solver.add_all(unroller.at(system.trans, t) for t in range(1, LENGTH - 1))
-        solver.add_all(unroller.at(a, t) for a in system.assumptions for t in range(2, LENGTH))
+        solver.add_all(unroller.at(system.trans, t) for t in range(LENGTH - 1))
+        solver.add_all(unroller.at(a, t) for a in system.assumptions for t in range(1, LENGTH))
         paths = sample(system, solver, unroller, variables)
         solver.pop()
         candidates = _candidates(system, variables, paths)
@@ -233,19 +234,20 @@ def _unseen_pairs(variables: Sequence[FNode], terms: Sequence[FNode], later: lis
 
 def _houdini(system: TransitionSystem, solver: Solver, unroller: Unroller,
              candidates: list[FNode]) -> list[FNode]:
-    """The candidates that hold initially and, assumed together, after every step;
-    ``solver`` holds the assumptions at steps 0 and 1 and the transition between them."""
+    """The candidates that hold in every initial state and, assumed together, after every
+    step; ``solver`` holds the assumptions at step 0 (the initial states and the step from
+    0 to 1 are added here: an initial state need not have a successor)."""
     mgr = system.env.formula_manager
-    simplify, substitute = system.env.simplifier.simplify, system.env.substituter.substitute
     left = list(candidates)
-    for step, premise in ((0, unroller.at(system.init, 0)), (1, None)):
+    initial = [unroller.at(system.init, 0)]
+    step_facts = [unroller.at(system.trans, 0), *(unroller.at(a, 1) for a in system.assumptions)]
+    for step, premise in ((0, initial), (1, step_facts)):
         for _ in range(MAX_ROUNDS):
             if not left:
                 return []
             solver.push()
-            if premise is not None:
-                solver.add(premise)
-            else:
+            solver.add_all(premise)
+            if step == 1:
                 solver.add_all(unroller.at(c, 0) for c in left)
             timed = [unroller.at(c, step) for c in left]
             solver.add(mgr.Or([mgr.Not(c) for c in timed]))
@@ -253,14 +255,39 @@ def _houdini(system: TransitionSystem, solver: Solver, unroller: Unroller,
             if broken:
                 symbols = sorted({s for c in timed for s in system.env.fvo.get_free_variables(c)},
                                  key=str)
-                values = solver.values(symbols)
-                model = {s: (mgr.Bool(x) if isinstance(x, bool) else mgr.Int(int(x)))  # type: ignore[arg-type]
-                         for s, x in values.items()}
+                model = solver.values(symbols)
             solver.pop()
             if not broken:
                 break
-            left = [c for c, t in zip(left, timed, strict=True)
-                    if simplify(substitute(t, model)).is_true()]
+            left = [c for c, t in zip(left, timed, strict=True) if evaluate(t, model)]
         else:
             return []
     return left
+
+
+def evaluate(term: FNode, model: Mapping[FNode, Value]) -> Value:
+    """The value of a candidate ``term`` (built from symbols of ``model``, integer and Boolean
+    constants, ``and``/``or``/``not``, ``=``, ``+``, ``*`` and ``ite``) under ``model``."""
+    if term.is_symbol():
+        return model[term]
+    if term.is_constant():
+        return term.constant_value()
+    args = [evaluate(a, model) for a in term.args()]
+    if term.is_and():
+        return all(args)
+    if term.is_or():
+        return any(args)
+    if term.is_not():
+        return not args[0]
+    if term.is_equals() or term.is_iff():
+        return args[0] == args[1]
+    if term.is_plus():
+        return sum(args)  # type: ignore[arg-type]
+    if term.is_times():
+        product = 1
+        for x in args:
+            product *= x  # type: ignore[operator]
+        return product
+    if term.is_ite():
+        return args[1] if args[0] else args[2]
+    raise ValueError(f"not a candidate's term: {term}")
