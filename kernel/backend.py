@@ -10,7 +10,7 @@ engines and accepts its verdicts exactly as it accepts theirs.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import attrs
@@ -43,6 +43,14 @@ class Solver(abc.ABC):
     def add_all(self, formulas: Iterable[FNode]) -> None:
         for f in formulas:
             self.add(f)
+
+    def add_renamed(self, formula: FNode, leaf: Callable[[FNode], FNode | None]) -> bool:
+        """Assert ``formula`` with each leaf ``x`` replaced by ``leaf(x)`` where that is a term
+        (kept where None), as :meth:`add` would assert the renamed formula, without making it:
+        a backend may rename as it converts.  False (nothing asserted) where this backend does
+        not (the default) or cannot (a quantifier): the caller then asserts the renamed
+        formula itself."""
+        return False
 
     @abc.abstractmethod
     def push(self) -> None: ...

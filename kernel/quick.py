@@ -50,6 +50,9 @@ class Bounded(Solver):
     def add(self, formula: FNode) -> None:
         self._inner.add(formula)
 
+    def add_renamed(self, formula: FNode, leaf: Callable[[FNode], FNode | None]) -> bool:
+        return self._inner.add_renamed(formula, leaf)
+
     def push(self) -> None:
         self._inner.push()
 

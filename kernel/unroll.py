@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pysmt import operators as op
 from pysmt.fnode import FNode
@@ -10,6 +11,9 @@ from pysmt.formula import FormulaManager
 
 from kinduct.kernel.frontend import gc_paused
 from kinduct.kernel.system import TransitionSystem
+
+if TYPE_CHECKING:
+    from kinduct.kernel.backend import Solver
 
 
 class Unroller:
@@ -55,22 +59,36 @@ class Unroller:
                 mapping[var] = self.timed(cur, k + shift)
         return mapping
 
-    def at(self, formula: FNode, k: int) -> FNode:
+    def _copier(self, k: int) -> Callable[[FNode], FNode | None]:
+        """A variable's step-``k`` copy (made and remembered as its first read makes it); None
+        for any other leaf."""
         mapping = self._maps.setdefault(k, {})
         roles = self._role_of()
 
         def copy(var: FNode) -> FNode | None:
+            found = mapping.get(var)
+            if found is not None:
+                return found
             role = roles.get(var)
             if role is None:
                 return None
             mapping[var] = timed = self.timed(role[0], k + role[1])
             return timed
 
+        return copy
+
+    def at(self, formula: FNode, k: int) -> FNode:
         with gc_paused():  # it makes only live terms: the collector would scan them for nothing
-            renamed = rename(self.mgr, formula, mapping, copy)
+            renamed = rename(self.mgr, formula, {}, self._copier(k))
         if renamed is None:  # bound variables: PySMT's substituter
             return self.env.substituter.substitute(formula, self._map(k))
         return renamed
+
+    def assert_at(self, solver: Solver, formula: FNode, k: int) -> None:
+        """``solver.add(self.at(formula, k))``, renamed by the backend as it converts where it
+        can (:meth:`Solver.add_renamed`: a large model's step-0 formulas are never copied)."""
+        if not solver.add_renamed(formula, self._copier(k)):
+            solver.add(self.at(formula, k))
 
     def step_vars(self, k: int) -> list[FNode]:
         return [self.timed(v, k) for v in self.system.current_vars]

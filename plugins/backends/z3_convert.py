@@ -14,8 +14,10 @@ system's environment has typed every term as it was made.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from pysmt import operators as op
 from pysmt.exceptions import PysmtTypeError
 from pysmt.fnode import FNode
 from pysmt.solvers.z3 import Z3Converter
@@ -23,6 +25,8 @@ from pysmt.solvers.z3 import Z3Solver as PySMTZ3Solver
 from pysmt.typing import BOOL
 
 from kinduct.kernel.frontend import gc_paused
+
+_BINDERS = frozenset({op.FORALL, op.EXISTS})
 
 
 class FastZ3Converter(Z3Converter):
@@ -41,6 +45,43 @@ class FastZ3Converter(Z3Converter):
         55,000 values at 1 MB made one per value)."""
         found = self.memoization.get(formula)
         return found if found is not None else self.convert(formula).as_ast()
+
+    def convert_renamed(self, formula: FNode, leaf: Callable[[FNode], FNode | None]) -> Any:
+        """The z3 term of ``formula`` with each leaf ``x`` replaced by ``leaf(x)`` where that is
+        a term (None: kept), made without the renamed PySMT formula: each node's handler gets
+        the original node (the same kind, payload and types as its renamed copy) and its
+        renamed arguments' z3 terms, so the term is the one :meth:`convert` makes of the
+        renamed formula.  The leaves' terms go into the converter's memo (a model's values are
+        read by them); the renamed nodes' do not (they have no PySMT node).  None where
+        ``formula`` holds a quantifier (a bound variable is not a leaf to rename)."""
+        with gc_paused():
+            term = self._walk_renamed(formula, leaf)
+        return None if term is None else self.get_z3_ref(formula)(term, self.ctx)
+
+    def _walk_renamed(self, formula: FNode, leaf: Callable[[FNode], FNode | None]) -> Any:
+        memo: dict[FNode, Any] = {}
+        functions = self.functions
+        stack = [formula]
+        while stack:
+            node = stack[-1]
+            if node in memo:
+                stack.pop()
+                continue
+            if node.node_type() in _BINDERS:
+                return None
+            args = node.args()
+            if not args:
+                stack.pop()
+                renamed = leaf(node)
+                memo[node] = self._walk_nodes(node if renamed is None else renamed)
+                continue
+            pending = [a for a in args if a not in memo]
+            if pending:
+                stack.extend(pending)
+                continue
+            stack.pop()
+            memo[node] = functions[node.node_type()](node, args=[memo[a] for a in args])
+        return memo[formula]
 
     def _walk_nodes(self, formula: FNode) -> Any:
         memo = self.memoization

@@ -30,6 +30,11 @@ GROUP_QUERY_SECONDS = 1.0
 #: afresh 0.9 s; on the deep unrollings of FMCAD08 models (BMC to step 20-30) incremental
 #: solving was 1.1-6 times faster than afresh at every step (DRAGON_4: 15 s against 101 s).
 AFRESH_AFTER = 0.2
+#: State variables from which a system's first query goes afresh at once, without the
+#: incremental try: where that try decides, the system is small (FMCAD08's largest has 180);
+#: a generated 0.1 MB Lucent model (5,566) already took 5.4 s incrementally, 0.11 s afresh,
+#: and at 1 MB the try was a quarter of a second lost.
+AFRESH_AT_ONCE = 5000
 
 CheckMethod = Callable[[Engine, TransitionSystem, Sequence[Property], EngineContext],
                        Iterator[Verdict]]
@@ -177,26 +182,28 @@ class BaseCase:
         #: The last query's time (s), and how long it was tried incrementally where it then
         #: went afresh (else None) (:meth:`_query`).
         self._last_query: tuple[float, float | None] = (0.0, None)
-        #: Whether queries may go afresh: decided by the first one (:meth:`_query`).
+        #: Whether queries may go afresh: decided by the first one (:meth:`_query`), or at once
+        #: on a large system.
         self._afresh: bool | None = None
-        solver.add(self.unroller.at(system.init, 0))
+        self._large = len(system.state_vars) >= AFRESH_AT_ONCE
+        self.unroller.assert_at(solver, system.init, 0)
 
     def assume_invariants(self, lemmas: Sequence[FNode]) -> None:
         """Assume ``lemmas`` (proved invariants) at every step, those unrolled and later ones."""
         self.invariants.extend(lemmas)
         for lemma in lemmas:
             for j in range(self.depth + 1):
-                self.solver.add(self.unroller.at(lemma, j))
+                self.unroller.assert_at(self.solver, lemma, j)
 
     def _extend(self, k: int) -> None:
         while self.depth < k:
             self.depth += 1
             if self.depth > 0:
-                self.solver.add(self.unroller.at(self.system.trans, self.depth - 1))
+                self.unroller.assert_at(self.solver, self.system.trans, self.depth - 1)
             for assumption in self.system.assumptions:
-                self.solver.add(self.unroller.at(assumption, self.depth))
+                self.unroller.assert_at(self.solver, assumption, self.depth)
             for lemma in self.invariants:
-                self.solver.add(self.unroller.at(lemma, self.depth))
+                self.unroller.assert_at(self.solver, lemma, self.depth)
 
     def violations(self, obligations: dict[str, FNode], k: int) -> Iterator[tuple[str, Trace]]:
         """Each obligation some path of ``k`` steps violates at its last step, with its trace.
@@ -255,19 +262,23 @@ class BaseCase:
         try of :data:`AFRESH_AFTER` seconds at least, 4 times the last query's time where
         that was decided incrementally, twice the time the last one took afresh where it went
         afresh (hard queries of a deep unrolling, which incremental solving decides faster,
-        go back to it)."""
+        go back to it).  A system of :data:`AFRESH_AT_ONCE` state variables or more asks its
+        first query afresh at once."""
         if self._afresh is False:
             return self.solver.check([violation])
         last, tried = self._last_query
-        after = max(AFRESH_AFTER, last * 4 if tried is None else (last - tried) * 2)
+        after: float | None = max(AFRESH_AFTER, last * 4 if tried is None else (last - tried) * 2)
+        if self._afresh is None and self._large:
+            after = None
         start = time.monotonic()
         try:
             return self.solver.check_afresh([violation], after)
         finally:
             took = time.monotonic() - start
-            self._last_query = (took, after if took >= after else None)
+            went_afresh = after is None or took >= after
+            self._last_query = (took, (after or 0.0) if went_afresh else None)
             if self._afresh is None:
-                self._afresh = took >= after
+                self._afresh = went_afresh
 
     def falsify(self, pending: dict[str, FNode], k: int, engine: str) -> Iterator[Verdict]:
         """A ``falsifiable`` verdict (found by ``engine``) for each of the ``pending``

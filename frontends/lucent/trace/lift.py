@@ -16,6 +16,7 @@ from kinduct.frontends.lucent.core.types import T, assemble, recursive_type
 from kinduct.frontends.lucent.sim import collections_sim, recursive, symarrays_sim
 from kinduct.frontends.lucent.sim.simulate import Simulator, default_value
 from kinduct.frontends.lucent.trace import ticks
+from kinduct.kernel.beside import Beside
 from kinduct.kernel.verdict import Trace
 
 
@@ -176,6 +177,11 @@ def stepped(checked: Checked, main: str, trace: Trace,
     return {inst.prefix: inst.stepped for inst in sim.instances() if inst.prefix}
 
 
+#: Values in a trace (steps times variables) from which its contract values are simulated in a
+#: forked process beside the making of its blocks (each about half a second on a 1 MB Lucent
+#: model's step-0 counterexample of 55,000 values; a fork costs a few hundredths).
+CONTRACTS_BESIDE_VALUES = 20_000
+
 #: Kind 2's contract sections of a trace block, in its order.
 SECTIONS = ("assumptionsTrace", "guaranteesTrace", "modesTrace")
 
@@ -234,12 +240,16 @@ def _all_of(exprs: list[A.Expr]):
 def _block(checked: Checked, node, prefix: str, trace: Trace, oracle,
            leaf_names: list[str], stepped: dict[str, list[bool]],
            held: bool = False, site: A.Call | None = None,
-           contract: ContractValues | None = None) -> dict[str, Any]:
+           contract: ContractValues | None = None,
+           deferred: dict[str, tuple[dict[str, Any], list[tuple[int, int]]]] | None = None,
+           ) -> dict[str, Any]:
     """The JSON block of ``node``'s instance at ``prefix`` (its streams the trace holds, and its
     callees' blocks); ``leaf_names``: the trace's variable names, sorted; ``stepped``: where
     instances on clocks step (:func:`stepped`); ``held``: a condact-like instance's values are
     shown between its ticks (:mod:`.ticks`); ``site``: the call that made the instance (None
-    for the analysis's top node)."""
+    for the analysis's top node); ``deferred`` (instead of ``contract``): each block and the
+    steps it shows, by prefix, for its contract sections to be added later
+    (:func:`_add_sections`)."""
     streams = []
     steps = ticks.shown(stepped.get(prefix), held, len(trace))
     for n in node.inputs + node.outputs + node.ghosts + node.locals:  # Kind 2's order
@@ -260,21 +270,36 @@ def _block(checked: Checked, node, prefix: str, trace: Trace, oracle,
                              "name": user_name(node.name)}
     if site is not None:  # a called instance: where it is called (Kind 2's call position)
         block.update({"file": checked.file, "line": site.pos.line, "column": site.pos.col})
-    mine = (contract or {}).get(prefix, {})
-    for section in SECTIONS:  # Kind 2's contract sections, step by step
-        if mine.get(section):
-            block[section] = [
-                {"name": key, "type": "bool",
-                 "instantValues": [[k, values[at]] for k, at in steps
-                                   if at < len(values) and values[at] is not None]}
-                for key, values in mine[section].items()]
+    if deferred is not None:
+        deferred[prefix] = (block, steps)
+    else:
+        block.update(_sections((contract or {}).get(prefix, {}), steps))
     block["streams"] = streams
     subs = [_block(checked, checked.nodes[c.name], f"{prefix}{c.site}.", trace, oracle, leaf_names,
-                   stepped, ticks.held_below(c, held), c, contract)
+                   stepped, ticks.held_below(c, held), c, contract, deferred)
             for c in node.calls]
     if subs:
         block["subnodes"] = subs
     return block
+
+
+def _sections(mine: dict[str, dict[str, list[bool | None]]],
+              steps: list[tuple[int, int]]) -> dict[str, Any]:
+    """Kind 2's contract sections of one instance's block, step by step, from its contract
+    values (:func:`contract_at`) at the ``steps`` shown."""
+    return {section: [{"name": key, "type": "bool",
+                       "instantValues": [[k, values[at]] for k, at in steps
+                                         if at < len(values) and values[at] is not None]}
+                      for key, values in mine[section].items()]
+            for section in SECTIONS if mine.get(section)}
+
+
+def _add_sections(block: dict[str, Any], sections: dict[str, Any]) -> None:
+    """``sections`` put into ``block`` where :func:`_block` puts them: before its streams."""
+    if sections:
+        rest = {key: block.pop(key) for key in ("streams", "subnodes") if key in block}
+        block.update(sections)
+        block.update(rest)
 
 
 def _fields(name: str, t: T) -> list[tuple[str, T, Any]]:
@@ -298,7 +323,19 @@ def lift_trace(checked: Checked, main: str, trace: Trace, abstract: set[str],
     names = sorted(trace.steps[0]) if trace.steps else []
     if stepped_at is None or not ticks.clocked(c for n in checked.nodes.values() for c in n.calls):
         stepped_at = stepped(checked, main, trace, abstract)
-    contract = contract_at(checked, main, trace, abstract)
-    return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace), names, stepped_at,
-                   contract=contract)]
+    if len(trace.steps) * len(names) < CONTRACTS_BESIDE_VALUES:
+        contract = contract_at(checked, main, trace, abstract)
+        return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace), names,
+                       stepped_at, contract=contract)]
+    # a large trace: its contract values are simulated beside the blocks' making
+    pending = Beside(lambda: contract_at(checked, main, trace, abstract))
+    deferred: dict[str, tuple[dict[str, Any], list[tuple[int, int]]]] = {}
+    try:
+        top = _block(checked, checked.nodes[main], "", trace, trace_oracle(trace), names,
+                     stepped_at, deferred=deferred)
+    finally:
+        contract = pending.result()
+    for prefix, (block, steps) in deferred.items():
+        _add_sections(block, _sections(contract.get(prefix, {}), steps))
+    return [top]
 

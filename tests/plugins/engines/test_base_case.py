@@ -51,12 +51,13 @@ def test_each_falsified_property_has_a_trace_that_violates_it(monkeypatch, afres
                                       (wrapping_counter(20, 6), 6)])
 def test_afresh_queries_find_the_shortest_counterexample(monkeypatch, system, k):
     found = {}
-    for afresh in (False, True):
-        monkeypatch.setattr(common, "AFRESH_AFTER", 0.0 if afresh else 60.0)
+    for afresh in ("never", "after a try", "at once"):  # at once: as on a large system
+        monkeypatch.setattr(common, "AFRESH_AFTER", 60.0 if afresh == "never" else 0.0)
+        monkeypatch.setattr(common, "AFRESH_AT_ONCE", 0 if afresh == "at once" else 10**9)
         (verdict,) = decide("bmc", system, context(system, max_k=10)).values()
         assert verdict.answer is Answer.FALSIFIABLE
         found[afresh] = verdict.k
-    assert found == {False: k, True: k}
+    assert found == {"never": k, "after a try": k, "at once": k}
 
 
 @pytest.mark.parametrize("name", ["z3", "cvc5"])
