@@ -46,7 +46,8 @@ class ProgressEvent:
     """What the runner tells a progress display: ``start`` (the ``engines`` and ``properties``
     of a run), ``verdict`` (an engine's answer, or an unknown with the bound it reached),
     ``reached`` (``engine`` has shown the ``properties`` safe at steps ``0..k``: its depth),
-    ``done`` or ``failed`` (an engine ended; ``note`` says why it failed)."""
+    ``done`` or ``failed`` (an engine ended; ``note`` says why it failed); ``settled``: a
+    ``verdict`` that leaves no property of the run open."""
 
     kind: str
     engine: str | None = None
@@ -55,6 +56,7 @@ class ProgressEvent:
     properties: tuple[str, ...] = ()
     note: str | None = None
     k: int | None = None
+    settled: bool = False
 
 
 @attrs.frozen
@@ -173,6 +175,12 @@ def interrupted(verdicts: list[Verdict]) -> list[Verdict]:
             v.evolve(message="interrupted", timeout=False) for v in verdicts]
 
 
+#: State variables from which a run's first engine process starts alone (:meth:`_Portfolio.
+#: _head_start`): FMCAD08's largest system has 180, a generated 0.1 MB Lucent model 5,566.
+HEAD_START_STATE_VARS = 5000
+#: The longest the first engine runs alone there (seconds).
+HEAD_START_SECONDS = 20.0
+
 #: Seconds into the quick phase's first slice after which the engines beside it start
 #: (:class:`kinduct.kernel.quick.Sharing`): ``chc``-decided models (FMCAD08's SYNAPSE, MOESI,
 #: cd; C-RASP's containsab, tomita2/7) no longer wait for ``kind``'s whole slice.  Not sooner:
@@ -203,6 +211,8 @@ class _Portfolio:
         self.inboxes: dict[str, Queue] = {}
         self.procs: dict[str, mp.Process] = {}
         self.running: set[str] = set()
+        #: The engines that have reported a bound reached.
+        self.reached: set[str] = set()
         self.tell = opts.progress or (lambda event: None)
 
     def run(self) -> list[Verdict]:
@@ -217,6 +227,7 @@ class _Portfolio:
             for eng in self.engines:
                 if not eng.prepares and eng.name not in self.procs and not self._finished():
                     self._launch(eng)
+                    self._head_start(eng)
             preparing = [e for e in self.engines if e.prepares]
             if preparing and not self._finished() and self._prepare(preparing):
                 for eng in preparing:
@@ -234,6 +245,20 @@ class _Portfolio:
         if stopped:
             raise Interrupted(interrupted(results))
         return results
+
+    def _head_start(self, eng: Engine) -> None:
+        """On a large system (:data:`HEAD_START_STATE_VARS` state variables or more), the first
+        engine launched runs alone until its first bound is reached (its step-0 base case: a
+        step-0 counterexample of a 1 MB Lucent model then has both cores, for the engine and
+        the replay, instead of a sixth of them each among six processes converting the same
+        model), it stops, the run ends, or :data:`HEAD_START_SECONDS` pass."""
+        if self.procs.keys() != {eng.name} or len(self.engines) < 2 or \
+                len(self.system.state_vars) < HEAD_START_STATE_VARS:
+            return
+        until = time.monotonic() + HEAD_START_SECONDS
+        while eng.name in self.running and eng.name not in self.reached and \
+                not self._finished() and time.monotonic() < until:
+            self._read(min(0.2, max(0.0, until - time.monotonic())))
 
     def _finished(self) -> bool:
         return self.ledger.complete() or (
@@ -332,9 +357,11 @@ class _Portfolio:
             verdict = self.ledger.take(payload)
             if verdict is not None:  # as accepted (replayed, certified, mapped) when it settles
                 self.tell(ProgressEvent("verdict", name,
-                                        self.ledger.decided.get(verdict.property, verdict)))
+                                        self.ledger.decided.get(verdict.property, verdict),
+                                        settled=self.ledger.complete()))
         elif kind == REACHED:
             names, k = payload
+            self.reached.add(name)
             self.ledger.reach(names, k, name)
             self.tell(ProgressEvent("reached", name, k=k, properties=tuple(names)))
         elif kind == LEMMAS:

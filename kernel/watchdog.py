@@ -65,7 +65,7 @@ _STATE: _State | None = None
 def _send(state: _State, kind: bytes, payload: bytes) -> None:
     if state.messages is None:
         return
-    data = kind + struct.pack("<Q", len(payload)) + payload
+    data = memoryview(kind + struct.pack("<Q", len(payload)) + payload)  # slices copy nothing
     with contextlib.suppress(OSError):
         while data:
             data = data[os.write(state.messages, data):]

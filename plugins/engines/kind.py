@@ -92,7 +92,7 @@ class KInduction(Engine):
                     base.assume_invariants(fresh)
                     for lemma in fresh:
                         for j in range(k + 1):
-                            step.add(ub.at(lemma, j))
+                            ub.assert_at(step, lemma, j)
                     if k > 0:  # the last step checked may hold now
                         try:
                             proved = self._prove(limits, ub, system, pending, acts, k - 1, distinct)
@@ -106,17 +106,17 @@ class KInduction(Engine):
             ctx.reached(list(pending), k)
             # Induction step: hypothesis at 0..k, violation at k+1.
             for a in system.assumptions:
-                step.add(ub.at(a, k))
-            step.add(ub.at(system.trans, k))
+                ub.assert_at(step, a, k)
+            ub.assert_at(step, system.trans, k)
             for name, f in pending.items():
                 step.add(mgr.Implies(acts[name], ub.at(f, k)))
             fresh = intake.poll()
             base.assume_invariants(fresh)
             for lemma in fresh:
                 for j in range(k + 1):
-                    step.add(ub.at(lemma, j))
+                    ub.assert_at(step, lemma, j)
             for lemma in intake.lemmas:
-                step.add(ub.at(lemma, k + 1))
+                ub.assert_at(step, lemma, k + 1)
             try:
                 proved = self._prove(limits, ub, system, pending, acts, k, distinct)
             except SolverUnknown as exc:

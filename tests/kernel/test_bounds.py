@@ -158,6 +158,27 @@ def test_the_watchdogs_fallback_report_keeps_verdicts_and_bounds():
     assert objs[-1]["objectType"] == "log" and "timeout" in objs[-1]["value"]
 
 
+def test_a_verdict_that_settles_the_last_run_renders_no_fallback():
+    """The last run's report follows a verdict that settles it at once: no fallback is
+    rendered for it (a large counterexample's lift and transfer cost seconds); one that leaves
+    a property open, or settles a run that another follows, still gives one."""
+    from kinduct.kernel.fallback import PartialReport
+    from kinduct.kernel.runner import ProgressEvent
+    from kinduct.kernel.verdict import Verdict
+
+    published: list[str] = []
+    report = PartialReport([evens(), evens()], [], True, 5.0, 1.2, published.append)
+    valid = Verdict("P", Answer.VALID, engine="kind", k=2)
+    report(ProgressEvent("verdict", "kind", valid, settled=True))  # the first of two runs
+    assert len(published) == 2 and '"valid"' in published[-1]
+    report.current = 1
+    report(ProgressEvent("verdict", "kind", valid, settled=False))
+    assert len(published) == 3
+    report(ProgressEvent("verdict", "kind", Verdict("Q", Answer.VALID, engine="kind", k=1),
+                         settled=True))
+    assert len(published) == 3
+
+
 def test_the_progress_line_shows_each_engines_depth():
     import io
 

@@ -216,6 +216,21 @@ def test_sentinel_kills_a_run_stuck_in_native_code(how):
     assert "a solver call did not return" in proc.stderr
 
 
+def test_the_sentinel_prints_a_large_fallback_whole():
+    """A fallback of 40 MB (a 1 MB model's counterexample) reaches the sentinel whole, after
+    smaller ones, and is what it prints when it ends a stuck run."""
+    script = ("import re, sys, time, json; from kinduct.kernel import watchdog; "
+              "watchdog.arm(time.monotonic(), 3.0, True); "
+              "[watchdog.fallback(json.dumps(['small', i])) for i in range(3)]; "
+              "watchdog.fallback(json.dumps(['big', 'x' * 40_000_000, 'end'])); "
+              "re.match(r'(a+)+$', 'a' * 64 + 'b')")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == -signal.SIGKILL
+    got = json.loads(proc.stdout)
+    assert got[0] == "big" and got[2] == "end" and len(got[1]) == 40_000_000
+
+
 def test_the_sentinel_is_a_small_script_of_its_own():
     """Armed, the watchdog spawns its sentinel as ``python -I -S .../sentinel.py`` (not a fork
     of the run, whose pages the run would then pay to copy), and the sentinel ends with it."""

@@ -218,3 +218,27 @@ def test_the_larger_the_system_the_fewer_quick_slices(engines, excluded, slices)
     assert verdict.answer is Answer.VALID and verdict.engine == second.name
     here = [pid for pid, _ in first.calls + second.calls if pid == os.getpid()]
     assert len(here) == slices
+
+
+def test_on_a_large_system_the_first_engine_runs_alone_until_its_first_bound(monkeypatch):
+    """A system of at least ``runner.HEAD_START_STATE_VARS`` state variables (here the limit
+    is lowered to this toy's one) and too large for the quick phase (its limit lowered to 0):
+    the first engine's process runs alone until it reports its first bound; the others start
+    after, and the run still decides (a counterexample six steps deep)."""
+    import multiprocessing as mp
+
+    from kinduct.kernel import quick as quick_module
+    from kinduct.kernel import runner as runner_module
+
+    monkeypatch.setattr(runner_module, "HEAD_START_STATE_VARS", 1)
+    monkeypatch.setattr(quick_module, "FIRST_SLICE_MAX_NODES", 0)
+    alive_at_first_bound: list[int] = []
+
+    def progress(event) -> None:
+        if event.kind == "reached" and not alive_at_first_bound:
+            alive_at_first_bound.append(len(mp.active_children()))
+
+    (verdict,) = run(deep_counter(6), RunOptions(engines=("kind", "bmc", "ic3"), timeout=60,
+                                                 progress=progress))
+    assert verdict.answer is Answer.FALSIFIABLE and len(verdict.trace) == 7
+    assert alive_at_first_bound == [1]
