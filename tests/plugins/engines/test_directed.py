@@ -134,3 +134,32 @@ def test_simulation_with_input_hints_only_samples_reachable_states():
     for s in samples:
         assert 0 <= s[x] <= 8
         assert s[w] == (s[x] >= 2)
+
+
+def test_a_run_whose_numbers_explode_ends_there():
+    """``r = 1 -> pre r / e`` with ``e > 1`` chosen freely: the solver may pick values whose
+    digits double at every step; the runs keep no number over ``MAX_DIGITS`` digits beyond
+    their first state (they end there), and ``oversized`` says which numbers those are."""
+    from fractions import Fraction
+
+    from pysmt.typing import REAL
+
+    from kinduct.plugins.engines.simulation import MAX_DIGITS, Simulator, oversized
+
+    assert oversized(10 ** MAX_DIGITS) and oversized(Fraction(1, 10 ** MAX_DIGITS))
+    assert not oversized(10 ** MAX_DIGITS - 1) and not oversized(True)
+    assert not oversized(Fraction(-3, 7))
+    b = SystemBuilder("shrink")
+    m = b.mgr
+    r, r_next = b.state("r", REAL)
+    e = b.input("e", REAL)
+    b.add_init(m.Equals(r, m.Real(1)))
+    b.add_assumption(m.GT(e, m.Real(1)))
+    b.add_trans(m.Equals(r_next, m.Div(r, e)))
+    b.add_property(Property("pos", m.GT(r, m.Real(0))))
+    system = b.build()
+    sim = Simulator(system, context(system), seed=3)
+    states = sim.runs(4, 12, time.monotonic() + 30)
+    assert states
+    for state in states:
+        assert not any(oversized(v) for v in state.values()), state

@@ -51,7 +51,11 @@ def test_same_answers_as_kind2(kind2):
                               capture_output=True, text=True, timeout=120)
         theirs = {o["name"]: o["answer"]["value"] for o in json.loads(proc.stdout)
                   if o.get("objectType") == "property"}
-        if not theirs:
-            pytest.skip(f"Kind 2 gave no answers for {main}: {proc.stdout[-300:]}")
+        # Kind 2's unknown is its time running out (on a loaded machine it ran out on every
+        # property once): kinduct is held to the answers Kind 2 gives
+        decided = {n: a for n, a in theirs.items() if a != "unknown"}
+        if not decided:
+            pytest.skip(f"Kind 2 decided nothing for {main}: {proc.stdout[-300:]}")
         ours = {n: v["answer"]["value"] for n, v in _kinduct(main).items()}
-        assert ours == theirs, main
+        assert set(ours) == set(theirs), main
+        assert {n: ours[n] for n in decided} == decided, main
