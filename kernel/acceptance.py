@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import attrs
 
 from kinduct.kernel import registry
-from kinduct.kernel.beside import Beside
+from kinduct.kernel.beside import Beside, worth_a_fork
 from kinduct.kernel.replay import replay_trace
 from kinduct.kernel.system import Inconclusive, Property, PropertyKind, TransitionSystem, Unconfirmed
 from kinduct.kernel.verdict import Answer, Trace, Verdict
@@ -57,21 +57,14 @@ def accept(system: TransitionSystem, prop: Property, verdict: Verdict) -> Accept
     return Acceptance(verdict)
 
 
-#: Values in a trace (steps times variables) from which the kernel's replay runs in a forked
-#: process beside the frontend's (each took about half a second on a 1 MB Lucent model's
-#: step-0 counterexample of 55,000 values; a fork costs a few hundredths).
-REPLAY_BESIDE_VALUES = 20_000
-
-
 def _replays(system: TransitionSystem, prop: Property, trace: Trace) -> str | None:
     """What the kernel's replay (:func:`replay_trace`) says is wrong with ``trace``, else what
     the frontend's replay (``system.replay``) says, else None.  On a large trace both run at
-    once, the kernel's in a forked process (:class:`~kinduct.kernel.beside.Beside`); the
+    once (:func:`~kinduct.kernel.beside.worth_a_fork`), the kernel's in a forked process; the
     answer is the same."""
     kernel = system.bounded is None
     frontend = system.replay
-    if kernel and frontend is not None and \
-            len(trace.steps) * len(system.current_vars) >= REPLAY_BESIDE_VALUES:
+    if kernel and frontend is not None and worth_a_fork(trace):
         beside = Beside(lambda: replay_trace(system, trace, prop))
         theirs = frontend(trace, prop)
         ours = beside.result()

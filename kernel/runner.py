@@ -34,7 +34,7 @@ from kinduct.kernel.processes import (
     stop_all,
 )
 from kinduct.kernel.quick import Bounded, Sharing, quick_phase
-from kinduct.kernel.system import Property, TransitionSystem
+from kinduct.kernel.system import Property, TransitionSystem, large
 from kinduct.kernel.verdict import Answer, Verdict
 
 if TYPE_CHECKING:  # the queues' module is imported at the first launch
@@ -175,10 +175,8 @@ def interrupted(verdicts: list[Verdict]) -> list[Verdict]:
             v.evolve(message="interrupted", timeout=False) for v in verdicts]
 
 
-#: State variables from which a run's first engine process starts alone (:meth:`_Portfolio.
-#: _head_start`): FMCAD08's largest system has 180, a generated 0.1 MB Lucent model 5,566.
-HEAD_START_STATE_VARS = 5000
-#: The longest the first engine runs alone there (seconds).
+#: The longest the first engine runs alone on a large system (seconds; :meth:`_Portfolio.
+#: _head_start`).
 HEAD_START_SECONDS = 20.0
 
 #: Seconds into the quick phase's first slice after which the engines beside it start
@@ -247,13 +245,12 @@ class _Portfolio:
         return results
 
     def _head_start(self, eng: Engine) -> None:
-        """On a large system (:data:`HEAD_START_STATE_VARS` state variables or more), the first
+        """On a large system (:func:`~kinduct.kernel.system.large`), the first
         engine launched runs alone until its first bound is reached (its step-0 base case: a
         step-0 counterexample of a 1 MB Lucent model then has both cores, for the engine and
         the replay, instead of a sixth of them each among six processes converting the same
         model), it stops, the run ends, or :data:`HEAD_START_SECONDS` pass."""
-        if self.procs.keys() != {eng.name} or len(self.engines) < 2 or \
-                len(self.system.state_vars) < HEAD_START_STATE_VARS:
+        if self.procs.keys() != {eng.name} or len(self.engines) < 2 or not large(self.system):
             return
         until = time.monotonic() + HEAD_START_SECONDS
         while eng.name in self.running and eng.name not in self.reached and \

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from math import lcm
 
@@ -45,11 +45,11 @@ import attrs
 from pysmt.fnode import FNode
 
 from kinduct.kernel.backend import Solver
+from kinduct.kernel.evaluate import computable, evaluate
 from kinduct.kernel.quick import Bounded
 from kinduct.kernel.registers import initial_values, register_updates
 from kinduct.kernel.system import TransitionSystem
 from kinduct.kernel.unroll import Unroller
-from kinduct.kernel.verdict import Value
 
 #: Sampled paths, their length, and the integer values tried for an input.
 WORDS = 4
@@ -259,35 +259,8 @@ def _houdini(system: TransitionSystem, solver: Solver, unroller: Unroller,
             solver.pop()
             if not broken:
                 break
-            left = [c for c, t in zip(left, timed, strict=True) if evaluate(t, model)]
+            ready = computable(model)
+            left = [c for c, t in zip(left, timed, strict=True) if evaluate(t, ready) is True]
         else:
             return []
     return left
-
-
-def evaluate(term: FNode, model: Mapping[FNode, Value]) -> Value:
-    """The value of a candidate ``term`` (built from symbols of ``model``, integer and Boolean
-    constants, ``and``/``or``/``not``, ``=``, ``+``, ``*`` and ``ite``) under ``model``."""
-    if term.is_symbol():
-        return model[term]
-    if term.is_constant():
-        return term.constant_value()
-    args = [evaluate(a, model) for a in term.args()]
-    if term.is_and():
-        return all(args)
-    if term.is_or():
-        return any(args)
-    if term.is_not():
-        return not args[0]
-    if term.is_equals() or term.is_iff():
-        return args[0] == args[1]
-    if term.is_plus():
-        return sum(args)  # type: ignore[arg-type]
-    if term.is_times():
-        product = 1
-        for x in args:
-            product *= x  # type: ignore[operator]
-        return product
-    if term.is_ite():
-        return args[1] if args[0] else args[2]
-    raise ValueError(f"not a candidate's term: {term}")

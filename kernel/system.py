@@ -404,3 +404,14 @@ class SystemBuilder:
             source_terms=dict(self.source_terms),
         )
 
+
+#: State variables from which a system is large (:func:`large`): FMCAD08's largest system has
+#: 180, a generated 0.1 MB Lucent model 5,566, a 1 MB one 55,000.
+LARGE_STATE_VARS = 5000
+
+
+def large(system: TransitionSystem) -> bool:
+    """Whether ``system`` has :data:`LARGE_STATE_VARS` state variables or more.  There a base
+    case's first query goes afresh at once (an incremental try decides only small systems'),
+    and a portfolio's first engine runs alone until its first bound."""
+    return len(system.state_vars) >= LARGE_STATE_VARS

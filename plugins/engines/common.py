@@ -12,7 +12,7 @@ from pysmt.fnode import FNode
 from kinduct.kernel.backend import Solver, SolverUnknown
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.lemmas import parse_lemmas
-from kinduct.kernel.system import Property, TransitionSystem
+from kinduct.kernel.system import Property, TransitionSystem, large
 from kinduct.kernel.unroll import Unroller
 from kinduct.kernel.verdict import Answer, Trace, Verdict
 
@@ -30,11 +30,6 @@ GROUP_QUERY_SECONDS = 1.0
 #: afresh 0.9 s; on the deep unrollings of FMCAD08 models (BMC to step 20-30) incremental
 #: solving was 1.1-6 times faster than afresh at every step (DRAGON_4: 15 s against 101 s).
 AFRESH_AFTER = 0.2
-#: State variables from which a system's first query goes afresh at once, without the
-#: incremental try: where that try decides, the system is small (FMCAD08's largest has 180);
-#: a generated 0.1 MB Lucent model (5,566) already took 5.4 s incrementally, 0.11 s afresh,
-#: and at 1 MB the try was a quarter of a second lost.
-AFRESH_AT_ONCE = 5000
 
 CheckMethod = Callable[[Engine, TransitionSystem, Sequence[Property], EngineContext],
                        Iterator[Verdict]]
@@ -185,7 +180,7 @@ class BaseCase:
         #: Whether queries may go afresh: decided by the first one (:meth:`_query`), or at once
         #: on a large system.
         self._afresh: bool | None = None
-        self._large = len(system.state_vars) >= AFRESH_AT_ONCE
+        self._large = large(system)
         self.unroller.assert_at(solver, system.init, 0)
 
     def assume_invariants(self, lemmas: Sequence[FNode]) -> None:
@@ -262,8 +257,9 @@ class BaseCase:
         try of :data:`AFRESH_AFTER` seconds at least, 4 times the last query's time where
         that was decided incrementally, twice the time the last one took afresh where it went
         afresh (hard queries of a deep unrolling, which incremental solving decides faster,
-        go back to it).  A system of :data:`AFRESH_AT_ONCE` state variables or more asks its
-        first query afresh at once."""
+        go back to it).  A large system (:func:`~kinduct.kernel.system.large`) asks its first
+        query afresh at once: the try decides there never (a generated 0.1 MB Lucent model took
+        5.4 s incrementally, 0.11 s afresh; at 1 MB the try was a quarter of a second lost)."""
         if self._afresh is False:
             return self.solver.check([violation])
         last, tried = self._last_query

@@ -221,16 +221,16 @@ def test_the_larger_the_system_the_fewer_quick_slices(engines, excluded, slices)
 
 
 def test_on_a_large_system_the_first_engine_runs_alone_until_its_first_bound(monkeypatch):
-    """A system of at least ``runner.HEAD_START_STATE_VARS`` state variables (here the limit
+    """A large system (``system.LARGE_STATE_VARS`` state variables or more; here the limit
     is lowered to this toy's one) and too large for the quick phase (its limit lowered to 0):
     the first engine's process runs alone until it reports its first bound; the others start
     after, and the run still decides (a counterexample six steps deep)."""
     import multiprocessing as mp
 
     from kinduct.kernel import quick as quick_module
-    from kinduct.kernel import runner as runner_module
+    from kinduct.kernel import system as system_module
 
-    monkeypatch.setattr(runner_module, "HEAD_START_STATE_VARS", 1)
+    monkeypatch.setattr(system_module, "LARGE_STATE_VARS", 1)
     monkeypatch.setattr(quick_module, "FIRST_SLICE_MAX_NODES", 0)
     alive_at_first_bound: list[int] = []
 

@@ -16,7 +16,7 @@ from kinduct.frontends.lucent.core.types import T, assemble, recursive_type
 from kinduct.frontends.lucent.sim import collections_sim, recursive, symarrays_sim
 from kinduct.frontends.lucent.sim.simulate import Simulator, default_value
 from kinduct.frontends.lucent.trace import ticks
-from kinduct.kernel.beside import Beside
+from kinduct.kernel.beside import Beside, worth_a_fork
 from kinduct.kernel.verdict import Trace
 
 
@@ -177,11 +177,6 @@ def stepped(checked: Checked, main: str, trace: Trace,
     return {inst.prefix: inst.stepped for inst in sim.instances() if inst.prefix}
 
 
-#: Values in a trace (steps times variables) from which its contract values are simulated in a
-#: forked process beside the making of its blocks (each about half a second on a 1 MB Lucent
-#: model's step-0 counterexample of 55,000 values; a fork costs a few hundredths).
-CONTRACTS_BESIDE_VALUES = 20_000
-
 #: Kind 2's contract sections of a trace block, in its order.
 SECTIONS = ("assumptionsTrace", "guaranteesTrace", "modesTrace")
 
@@ -323,7 +318,7 @@ def lift_trace(checked: Checked, main: str, trace: Trace, abstract: set[str],
     names = sorted(trace.steps[0]) if trace.steps else []
     if stepped_at is None or not ticks.clocked(c for n in checked.nodes.values() for c in n.calls):
         stepped_at = stepped(checked, main, trace, abstract)
-    if len(trace.steps) * len(names) < CONTRACTS_BESIDE_VALUES:
+    if not worth_a_fork(trace):
         contract = contract_at(checked, main, trace, abstract)
         return [_block(checked, checked.nodes[main], "", trace, trace_oracle(trace), names,
                        stepped_at, contract=contract)]

@@ -1,8 +1,8 @@
 """A large counterexample's checks and lift run partly in forked processes (the kernel's replay
-beside the simulator's, ``kernel/acceptance.REPLAY_BESIDE_VALUES``; the contract values beside
-the blocks, ``trace/lift.CONTRACTS_BESIDE_VALUES``).  Forced on small models here (the limits
-set to 0), the report is the one made in one process, field for field, and a counterexample
-that does not replay is refused with the same message."""
+beside the simulator's, the contract values beside the blocks: from
+``kernel/beside.FORK_FROM_VALUES`` values).  Forced on small models here (the limit set to 0),
+the report is the one made in one process, field for field, and a counterexample that does not
+replay is refused with the same message."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from kinduct.frontends.lucent.trace import lift
 from kinduct.kernel import acceptance
+from kinduct.kernel import beside as beside_module
 from kinduct.kernel.cli import main
 from kinduct.kernel.frontend import LoadOptions
 from kinduct.kernel.loading import load_systems
@@ -41,8 +41,7 @@ def test_the_report_is_the_same_with_the_work_beside(model, tmp_path, capsys, mo
     else:
         path, args = EXAMPLES / "lucent" / model, ["--engine", "kind"]  # one engine: the same race
     alone = _report(capsys, path, *args)
-    monkeypatch.setattr(acceptance, "REPLAY_BESIDE_VALUES", 0)
-    monkeypatch.setattr(lift, "CONTRACTS_BESIDE_VALUES", 0)
+    monkeypatch.setattr(beside_module, "FORK_FROM_VALUES", 0)
     beside = _report(capsys, path, *args)
     assert beside == alone
     falsified = [o for o in alone[1] if o["answer"]["value"] == "falsifiable"]
@@ -63,7 +62,7 @@ def test_a_trace_that_does_not_replay_is_refused_alike(tmp_path, monkeypatch):
     verdict = Verdict(prop.name, Answer.FALSIFIABLE, engine="test", k=0,
                       trace=Trace(steps=[values]))
     alone = acceptance.accept(system, prop, verdict).verdict
-    monkeypatch.setattr(acceptance, "REPLAY_BESIDE_VALUES", 0)
+    monkeypatch.setattr(beside_module, "FORK_FROM_VALUES", 0)
     beside = acceptance.accept(system, prop, verdict).verdict
     assert alone.answer is not Answer.FALSIFIABLE
     assert (beside.answer, beside.message) == (alone.answer, alone.message)

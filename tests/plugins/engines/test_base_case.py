@@ -8,6 +8,7 @@ from pysmt.environment import Environment
 from pysmt.typing import INT
 
 from kinduct.kernel import registry
+from kinduct.kernel import system as system_module
 from kinduct.kernel.system import Property, SystemBuilder, TransitionSystem
 from kinduct.kernel.verdict import Answer
 from kinduct.plugins.engines import common
@@ -53,7 +54,7 @@ def test_afresh_queries_find_the_shortest_counterexample(monkeypatch, system, k)
     found = {}
     for afresh in ("never", "after a try", "at once"):  # at once: as on a large system
         monkeypatch.setattr(common, "AFRESH_AFTER", 60.0 if afresh == "never" else 0.0)
-        monkeypatch.setattr(common, "AFRESH_AT_ONCE", 0 if afresh == "at once" else 10**9)
+        monkeypatch.setattr(system_module, "LARGE_STATE_VARS", 0 if afresh == "at once" else 10**9)
         (verdict,) = decide("bmc", system, context(system, max_k=10)).values()
         assert verdict.answer is Answer.FALSIFIABLE
         found[afresh] = verdict.k
