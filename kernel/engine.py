@@ -135,6 +135,9 @@ class Engine(abc.ABC):
     #: True when the engine publishes invariants (``ctx.publish_invariants``) as it runs: an
     #: engine beside it may wait for them.
     publishes_invariants: bool = False
+    #: True when every counterexample the engine reports is a shortest one (it deepens one
+    #: step at a time): :func:`kinduct.kernel.shortest.shortest` need not look below it.
+    shortest_counterexamples: bool = False
 
     def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
         """Work on ``system`` done once in the runner's process before this engine's process is

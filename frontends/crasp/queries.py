@@ -5,9 +5,10 @@ Lucent nodes (int in, bool out), and whatever a plugin hands out through the
 Built on the kernel: :func:`~kinduct.kernel.acceptor.language_query` makes the product system,
 :func:`~kinduct.kernel.decide.decide` (the runner, or an external backend) answers it.  A
 falsifiable verdict's trace is the shortest word that answers the query (BMC and k-induction's
-base case both deepen one step at a time); the runner replays it on each side's evaluator
-(``Acceptor.accepts``) before it is accepted, and the word is added to the verdict's ``extra``
-(JSON: ``"word": [...]``).
+base case both deepen one step at a time; a trace from an engine that does not promise that is
+checked below its length by BMC: :func:`~kinduct.kernel.shortest.shortest`); the runner
+replays it on each side's evaluator (``Acceptor.accepts``) before it is accepted, and the word
+is added to the verdict's ``extra`` (JSON: ``"word": [...]``).
 
 When every side carries a finite automaton, the query is decided on the product of the
 automata instead (``--via automaton``; a proof by exhaustive search, every word replayed on
@@ -36,6 +37,7 @@ from kinduct.kernel.acceptor_loading import load_acceptor, plugin_acceptor
 from kinduct.kernel.decide import decide
 from kinduct.kernel.errors import InputError
 from kinduct.kernel.runner import RunOptions, run
+from kinduct.kernel.shortest import shortest
 from kinduct.kernel.system import TransitionSystem
 from kinduct.kernel.verdict import Answer, Trace, Verdict
 
@@ -81,7 +83,8 @@ def decide_query(query: str | Query, a: A.Program | Acceptor, b: A.Program | Acc
     sides = [x if isinstance(x, Acceptor) else to_acceptor(x, n)
              for x, n in ((a, "A"), (b, "B")) if x is not None]
     system = query_system(query, sides)
-    verdict = with_words(system, run(system, options or RunOptions()))[0]
+    options = options or RunOptions()
+    verdict = with_words(system, [shortest(system, run(system, options)[0], options)])[0]
     return verdict, verdict.extra.get("word")
 
 
@@ -90,13 +93,14 @@ def decide_words(query: str | Query, sides: Sequence[Acceptor], count: int = 1,
     """The model-checker route: the first verdict and, while falsifiable, further verdicts
     with the earlier words excluded (up to ``count`` words, each the shortest left)."""
     q = Query(query) if isinstance(query, str) else query
+    options = options or RunOptions()
     found: list[list[str]] = []
     verdicts: list[Verdict] = []
     first: TransitionSystem | None = None
     while len(found) < count:
         system = language_query(q, sides[0], sides[1] if len(sides) > 1 else None, exclude=found)
         first = first or system
-        v = with_words(system, run(system, options or RunOptions()))[0]
+        v = with_words(system, [shortest(system, run(system, options)[0], options)])[0]
         verdicts.append(v)
         if v.answer is not Answer.FALSIFIABLE:
             break
@@ -182,13 +186,14 @@ def run_query(query: str, paths: Sequence[str], options: RunOptions, how: QueryO
         system, verdicts = automaton_verdicts(query, sides, count)
         return system, [_combine(verdicts)]
     system = query_system(query, sides)
-    first = with_words(system, decide(system, options, start))
+    first = with_words(system, [shortest(system, v, options, start)
+                                for v in decide(system, options, start)])
     verdicts = list(first)
     found = [first[0].extra["word"]] if "word" in first[0].extra else []
     while found and len(found) < count:
         nxt = language_query(Query(query), sides[0], sides[1] if len(sides) > 1 else None,
                              exclude=found)
-        v = with_words(nxt, decide(nxt, options, start))[0]
+        v = with_words(nxt, [shortest(nxt, decide(nxt, options, start)[0], options, start)])[0]
         verdicts.append(v)
         if "word" not in v.extra:
             break

@@ -23,6 +23,7 @@ class BMC(Engine):
     needs_transition_relation = False
     #: In a portfolio kind's base case already covers shallow bugs: yield the CPU to provers.
     niceness = 5
+    shortest_counterexamples = True
 
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],

@@ -35,6 +35,7 @@ class CHC(Engine):
     niceness = 5
     # On a small system (a C-RASP query) Spacer answers in a fraction of a second.
     quick_bound = 1
+    shortest_counterexamples = True
     quick_slice = 1.0
 
     @attrs.frozen

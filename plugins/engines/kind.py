@@ -47,6 +47,7 @@ class KInduction(Engine):
     # where a bound of 5 left them to ic3's slice or bmc's process, 0.5-0.8 s later); the
     # slice's time still bounds it.
     quick_bound = 12
+    shortest_counterexamples = True
 
     @unknown_on_solver_failure
     def check(self, system: TransitionSystem, properties: Sequence[Property],
