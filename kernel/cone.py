@@ -20,12 +20,8 @@ relational constraints: kept whatever they read), and that holds, with a variabl
 variable its definitions read.  The slice keeps every conjunct but the definitions of the
 variables outside the cone.
 
-A definition outside the cone is dropped only when it can be computed from values: its term
-uses Booleans, integer and real arithmetic, ``ite`` and equalities over variables of those
-sorts (:data:`_COMPUTABLE`; a division only by a non-zero constant), and the step's
-definitions outside the cone (wires, and at step 0 the registers' ``init`` ones) are acyclic.
-Any other definition counts as a constraint: its variable joins the cone.  Every variable of
-another sort (arrays, datatypes, bit-vectors) is in the cone.
+Every variable of a sort other than Booleans, integers and reals is in the cone (a trace
+holds no value to give it when nothing constrains it).
 
 **Why verdicts on the slice hold on the whole system.**
 
@@ -36,13 +32,18 @@ another sort (arrays, datatypes, bit-vectors) is in the cone.
   invariant of the slice one of the whole system (its premises only get stronger), so
   certificates check against the whole system.
 - *Falsifiable.*  Outside the cone nothing but the dropped definitions constrains a variable
-  (any other conjunct that reads it would have put it in the cone), and those are total
-  functions evaluated in an order where what they read is known: the variables without a
-  definition take any value (:func:`_default`), each step's wires in dependency order
-  (registers first, from the previous step's values or their ``init`` definition at step 0).
-  :meth:`Cone.extend` does exactly that, and the kernel's replay then checks the extended
-  trace on the whole system before it is accepted (a trace that does not extend is refused
-  there, never reported).
+  (any other conjunct that reads it would have put it in the cone).  :meth:`Cone.extend` gives
+  the variables without a definition any value of their sort (:func:`_default`), the
+  registers their ``init`` definition at step 0 and their update of the previous step's values
+  after, and the wires the value of their definition's term, computed from the values known
+  (:func:`~kinduct.kernel.evaluate.evaluate`, which gives a value only where every way of
+  completing the values gives that one), in passes until every wire has one.  Every dropped
+  definition then holds, the slice's conjuncts held already, so the extended trace is an
+  execution of the whole system; the kernel's replay checks it on the whole system before it
+  is accepted.  Where a value cannot be computed (a term over arrays or uninterpreted
+  functions, a division by a variable, definitions in a cycle), the trace does not extend:
+  :meth:`Cone.extend` says so (None), and the run goes on on the whole system
+  (:func:`kinduct.kernel.runner.run`), so no verdict rests on the slice's trace alone.
 """
 
 from __future__ import annotations
@@ -54,9 +55,9 @@ import attrs
 import pysmt.operators as op
 from pysmt.fnode import FNode
 
-from kinduct.kernel.evaluate import UNDECIDED, computable, evaluate
+from kinduct.kernel.evaluate import UNDECIDED, Computed, computable, evaluate
 from kinduct.kernel.system import Property, Structure, TransitionSystem, conjuncts
-from kinduct.kernel.verdict import Answer, Trace, Value, Verdict
+from kinduct.kernel.verdict import Trace, Value
 
 #: Operators a dropped definition's term may use (:func:`kinduct.kernel.evaluate.evaluate`
 #: computes them exactly); ``DIV`` only by a non-zero constant.
@@ -82,7 +83,7 @@ def _default(var: FNode) -> Value:
     return 0 if sort.is_int_type() else Fraction(0)
 
 
-def _value(var: FNode, computed: object) -> Value:
+def _value(var: FNode, computed: Computed) -> Value:
     """``computed`` (from :func:`evaluate`) as a trace value of ``var``'s sort."""
     sort = var.symbol_type()
     if sort.is_bool_type():
@@ -110,49 +111,54 @@ class Cone:
     """A system sliced to the cone of influence of some properties (``system``), and how a
     trace of the slice is extended to the whole system (``whole``).
 
-    ``order``: the definitions outside the cone evaluated within a step, dependencies first,
-    each ``(variable, WIRE or INIT, term)`` (``INIT``: a register's ``init`` definition, used
-    at step 0 only); ``updates``: the registers outside the cone and their next-state terms;
-    ``free``: the variables outside the cone that no conjunct constrains."""
+    ``defined``: the definitions outside the cone evaluated within a step, in the order of the
+    system's conjuncts, each ``(variable, WIRE or INIT, term)`` (``INIT``: a register's
+    ``init`` definition, used at step 0 only); ``updates``: the registers outside the cone and
+    their next-state terms; ``free``: the variables outside the cone that no conjunct
+    constrains."""
 
     system: TransitionSystem
     whole: TransitionSystem
-    order: tuple[tuple[FNode, int, FNode], ...]
+    defined: tuple[tuple[FNode, int, FNode], ...]
     updates: tuple[tuple[FNode, FNode], ...]
     free: tuple[FNode, ...]
 
-    def extend(self, trace: Trace) -> Trace:
+    def extend(self, trace: Trace) -> Trace | None:
         """``trace`` (an execution of the slice) with a value for every variable of the whole
-        system (see the module's docstring); a value that cannot be computed is left out (the
-        kernel's replay then refuses the trace)."""
+        system (see the module's docstring); None when a value cannot be computed."""
         env = self.whole.env
         steps: list[dict[str, Value]] = []
-        before: dict[FNode, object] | None = None
+        before: dict[FNode, Computed] | None = None
         for k, given in enumerate(trace.steps):
-            step = dict(given)
-            known = computable({v: step[v.symbol_name()] for v in self.system.current_vars
-                                if v.symbol_name() in step})
+            known = computable({v: given[v.symbol_name()] for v in self.system.current_vars
+                                if v.symbol_name() in given})
             for var in self.free:
                 known[var] = _default(var)
             for var, term in self.updates:
-                got = evaluate(term, before, env) if before is not None else UNDECIDED
-                known[var] = _default(var) if before is None else got
-            for var, kind, term in self.order:
-                if kind == INIT and k > 0:
-                    continue
-                known[var] = evaluate(term, known, env)
+                got = _default(var) if before is None else evaluate(term, before, env)
+                if got is UNDECIDED:
+                    return None
+                known[var] = got
+            pending = [(var, term) for var, kind, term in self.defined if kind == WIRE or k == 0]
+            while pending:
+                left = []
+                for var, term in pending:
+                    got = evaluate(term, known, env)
+                    if got is UNDECIDED:
+                        left.append((var, term))
+                    else:
+                        known[var] = got
+                if len(left) == len(pending):
+                    return None  # no progress: not computable, or a cycle
+                pending = left
+            step = dict(given)
             for var, value in known.items():
-                if value is not UNDECIDED and var.symbol_name() not in step:
-                    step[var.symbol_name()] = _value(var, value)
+                name = var.symbol_name()
+                if name not in step:
+                    step[name] = _value(var, value)
             steps.append(step)
             before = known
         return Trace.of(steps)
-
-    def extend_verdict(self, verdict: Verdict) -> Verdict:
-        """A verdict of the slice as one of the whole system (a trace extended)."""
-        if verdict.answer is Answer.FALSIFIABLE and verdict.trace is not None:
-            return verdict.evolve(trace=self.extend(verdict.trace))
-        return verdict
 
 
 class _Slicer:
@@ -186,9 +192,12 @@ class _Slicer:
                 updates.setdefault(self.prev[found[0]], []).append((c, found[1]))
         #: The definitions that may be dropped: variable -> [(kind, conjunct, term)].
         self.defs: dict[FNode, list[tuple[str, FNode, FNode]]] = {}
+        #: Variables of other sorts than Booleans, integers and reals: always in the cone.
+        self.other = [v for v in system.current_vars if not _scalar(v)]
+        others = set(self.other)
         for var in current:
             w, i, u = wires.get(var, ()), inits.get(var, ()), updates.get(var, ())
-            if not _scalar(var):
+            if var in others:
                 continue
             if len(w) == 1 and not i and not u:
                 self.defs[var] = [("wire", *w[0])]
@@ -220,35 +229,7 @@ class _Slicer:
         (no definition of its own and not of a scalar sort)."""
         roots = [c for group in (self.init_c, self.trans_c, *self.asm_c) for c in group
                  if c not in self.definitional]
-        roots.extend(v for v in self.current if not _scalar(v))
-        return roots
-
-    def reads(self, term: FNode) -> tuple[set[FNode], bool]:
-        """The variables ``term`` reads, and whether it can be computed from their values."""
-        out: set[FNode] = set()
-        ok = True
-        seen: set[FNode] = set()
-        stack = [term]
-        while stack:
-            node = stack.pop()
-            if node in seen:
-                continue
-            seen.add(node)
-            kind = node.node_type()
-            if kind not in _COMPUTABLE:
-                ok = False
-            elif kind == op.SYMBOL:
-                if node in self.current and _scalar(node):
-                    out.add(node)
-                else:
-                    ok = False
-                continue
-            elif kind == op.DIV:
-                divisor = node.arg(1)
-                if not divisor.is_constant() or divisor.constant_value() == 0:
-                    ok = False
-            stack.extend(node.args())
-        return out, ok
+        return roots + self.other
 
 
 def cone_of(system: TransitionSystem, props: Sequence[Property]) -> Cone | None:
@@ -259,64 +240,16 @@ def cone_of(system: TransitionSystem, props: Sequence[Property]) -> Cone | None:
         return None
     s = _Slicer(system)
     s.grow([*s.constraints(), *(p.formula for p in props)])
-    while True:
-        order, updates, failed = _order(s)
-        if not failed:
-            break
-        s.grow(failed)  # definitions that count as constraints: their variables join
     if len(s.cone) == len(s.current):
         return None
-    return Cone(_slice(system, s, props), system, tuple(order), tuple(updates),
+    kinds = {"wire": WIRE, "init": INIT}
+    outside = {c: (v, kind, term) for v, ds in s.defs.items() if v not in s.cone
+               for kind, c, term in ds}
+    defined = tuple((v, kinds[kind], term) for c in (*(c for g in s.asm_c for c in g), *s.init_c)
+                    if c in outside for v, kind, term in (outside[c],) if kind in kinds)
+    return Cone(_slice(system, s, props), system, defined,
+                tuple((v, t) for v, kind, t in outside.values() if kind == "update"),
                 tuple(v for v in system.current_vars if v not in s.cone and v not in s.defs))
-
-
-def _order(s: _Slicer) -> tuple[list[tuple[FNode, int, FNode]], list[tuple[FNode, FNode]], list[FNode]]:
-    """The definitions outside the cone in dependency order, the registers' updates, and the
-    variables whose definitions cannot be dropped (not computable, or on a cycle)."""
-    outside = {v: ds for v, ds in s.defs.items() if v not in s.cone}
-    failed: list[FNode] = []
-    deps: dict[FNode, set[FNode]] = {}
-    step_defs: dict[FNode, tuple[int, FNode]] = {}
-    updates: list[tuple[FNode, FNode]] = []
-    for var, ds in outside.items():
-        good = True
-        needs: set[FNode] = set()
-        for kind, _, term in ds:
-            reads, ok = s.reads(term)
-            good = good and ok and (kind == "update" or var not in reads)
-            if kind == "update":
-                updates.append((var, term))
-            else:
-                needs |= reads
-                step_defs[var] = (WIRE if kind == "wire" else INIT, term)
-        if not good:
-            failed.append(var)
-        deps[var] = {u for u in needs if u in outside}
-    if failed:
-        return [], [], failed
-    order: list[tuple[FNode, int, FNode]] = []
-    state: dict[FNode, int] = {}  # 1: on the path, 2: done
-    for root in step_defs:
-        if root in state:
-            continue
-        stack = [(root, iter(deps[root]))]
-        state[root] = 1
-        while stack:
-            var, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                stack.pop()
-                state[var] = 2
-                if var in step_defs:
-                    order.append((var, *step_defs[var]))
-                continue
-            mark = state.get(nxt)
-            if mark == 1:
-                failed.append(nxt)  # a cycle: its definitions are constraints
-            elif mark is None and nxt in step_defs:
-                state[nxt] = 1
-                stack.append((nxt, iter(deps[nxt])))
-    return order, updates, failed
 
 
 def _slice(system: TransitionSystem, s: _Slicer, props: Sequence[Property]) -> TransitionSystem:
