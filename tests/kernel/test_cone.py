@@ -193,3 +193,20 @@ def test_a_falsifiable_verdict_on_the_slice_has_a_whole_trace():
     (step,) = verdict.trace.steps
     assert set(step) == {"x0", "x1", "x2", "x3", "i"}
     assert step["x0"] == 0 and step["x3"] == 3 * step["i"] and step["i"] >= 5
+
+
+def test_a_wire_read_before_the_register_init_it_reads_takes_its_initial_value():
+    env = Environment()
+    mgr = env.formula_manager
+    b = SystemBuilder("init-order", env=env)
+    x, _ = b.state("x", INT)
+    w, _ = b.state("w", INT)
+    i = b.input("i", INT)
+    b.add_assumption(mgr.Equals(w, mgr.Plus(x, i)))  # a wire, before x's init in the order
+    b.add_init(mgr.Equals(x, mgr.Int(7)))
+    b.update(x, mgr.Int(0))
+    b.add_property(Property("P", mgr.LT(i, mgr.Int(5))))
+    system = b.build()
+    cone = cone_of(system, [system.property("P")])
+    trace = cone.extend(Trace.of([{"i": 5}, {"i": 6}]))
+    assert [dict(s) for s in trace.steps] == [{"i": 5, "x": 7, "w": 12}, {"i": 6, "x": 0, "w": 6}]
