@@ -82,6 +82,8 @@ class EngineContext:
     - ``reached(names, k)``: the engine has shown that no execution violates the properties
       ``names`` at any step ``0..k`` (Kind 2's ``trueFor``); the runner keeps the largest ``k``
       per property for the ``unknown`` it may end as, and shows it as the engine's depth.
+    - ``settle()``: the engine's head start (:meth:`Engine.head_start`) is over: its process
+      drops to the priority of the engines beside it (nothing when it had none).
     """
 
     solver_name: str
@@ -93,6 +95,7 @@ class EngineContext:
     publish_invariants: Callable[[list[str]], None] = lambda lemmas: None
     poll_invariants: Callable[[], list[str]] = lambda: []
     reached: Callable[[Sequence[str], int], None] = lambda names, k: None
+    settle: Callable[[], None] = lambda: None
     log: Callable[[str], None] = lambda msg: None
 
     def time_left(self) -> float | None:
@@ -138,6 +141,13 @@ class Engine(abc.ABC):
     #: True when every counterexample the engine reports is a shortest one (it deepens one
     #: step at a time): :func:`kinduct.kernel.shortest.shortest` need not look below it.
     shortest_counterexamples: bool = False
+
+    def head_start(self, system: TransitionSystem, options: Any) -> float:
+        """Wall-clock seconds at the start of a run of several engines during which this
+        engine's process runs at a higher priority than the others (theirs lowered by the
+        runner's ``HEAD_START_NICE``; the engine ends it sooner with ``ctx.settle()``); 0: none.
+        ``options``: the engine's :attr:`Options` for the run."""
+        return 0.0
 
     def prepare(self, system: TransitionSystem, make_solver: Callable[[], Solver]) -> None:
         """Work on ``system`` done once in the runner's process before this engine's process is

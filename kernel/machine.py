@@ -122,3 +122,30 @@ def measure() -> Machine:
 def given(cores: int) -> Machine:
     """A machine of ``cores`` free cores (``--cores``: the user says what the run may use)."""
     return Machine(cores=max(1, cores), others=0.0)
+
+
+def grouped_scheduling() -> bool:
+    """Whether Linux schedules by session groups here (autogroup: every session, hence every
+    engine process, which leads its own, gets an equal share of the cores whatever the
+    niceness of its processes; only the group's own niceness, :func:`set_group_niceness`,
+    weighs between them)."""
+    try:
+        with open("/proc/sys/kernel/sched_autogroup_enabled") as fh:
+            return fh.read().strip() == "1"
+    except OSError:
+        return False
+
+
+def set_group_niceness(pid: int, nice: int) -> bool:
+    """Set the niceness (0..19) of the scheduling group of ``pid``, a process that leads its
+    own session (never the caller's group: False when ``pid`` does not lead one yet); False
+    also when the kernel refuses now (without privileges it takes one such change every
+    0.1 s from the whole machine: the caller tries again later)."""
+    try:
+        if os.getsid(pid) != pid:
+            return False
+        with open(f"/proc/{pid}/autogroup", "w") as fh:
+            fh.write(str(max(0, min(19, nice))))
+    except OSError:
+        return False
+    return True

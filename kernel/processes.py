@@ -4,7 +4,8 @@ the kinduct process that started it, and the killing of its whole process group.
 Every engine runs in a forked child that leads its own process group, so a timeout kills the
 whole tree (solvers, external binaries) and a crash ends one engine, never the run.  The child
 sends the runner tagged messages over a queue (:data:`VERDICT`, :data:`LEMMAS`, :data:`REACHED`,
-:data:`REFUSED`, :data:`CRASH`, :data:`DONE`) and reads the invariants its companions publish from its inbox.
+:data:`SETTLED`, :data:`REFUSED`, :data:`CRASH`, :data:`DONE`) and reads the invariants its
+companions publish from its inbox.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ FORK = mp.get_context("fork")
 #: payload is ``(property names, k)`` (:attr:`EngineContext.reached`).
 VERDICT, LEMMAS, REFUSED, CRASH, DONE = "verdict", "lemmas", "refused", "crash", "done"
 REACHED = "reached"
+#: The engine's head start is over (:attr:`EngineContext.settle`); no payload.
+SETTLED = "settled"
 
 #: Address-space cap per engine process (bytes); ``KINDUCT_ENGINE_MEMORY_MB`` overrides it.
 #: Memory exhaustion then ends one engine (a crash row), never the machine or the run.
@@ -103,6 +106,9 @@ def engine_process(engine: Engine, system: TransitionSystem, props: Sequence[Pro
     def reached(names: Sequence[str], k: int) -> None:
         outbox.put((REACHED, engine.name, (tuple(names), k)))
 
+    def settle() -> None:
+        outbox.put((SETTLED, engine.name, None))
+
     ctx = EngineContext(
         solver_name=solver,
         make_solver=lambda: backend.solver(system.env),
@@ -113,6 +119,7 @@ def engine_process(engine: Engine, system: TransitionSystem, props: Sequence[Pro
         publish_invariants=publish,
         poll_invariants=poll,
         reached=reached,
+        settle=settle,
     )
     try:
         if engine.needs_transition_relation and system.bounded is not None:

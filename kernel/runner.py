@@ -22,7 +22,7 @@ from kinduct.kernel.backend import ExternalChecker, ExternalRequest, Solver
 from kinduct.kernel.cone import Cone, cone_of
 from kinduct.kernel.engine import Engine, make_options
 from kinduct.kernel.errors import UsageError
-from kinduct.kernel.machine import given, measure
+from kinduct.kernel.machine import given, grouped_scheduling, measure, set_group_niceness
 from kinduct.kernel.processes import (
     CRASH,
     DONE,
@@ -30,11 +30,12 @@ from kinduct.kernel.processes import (
     LEMMAS,
     REACHED,
     REFUSED,
+    SETTLED,
     VERDICT,
     engine_process,
     stop_all,
 )
-from kinduct.kernel.quick import Bounded, Sharing, quick_phase
+from kinduct.kernel.quick import FIRST_SLICE_MAX_NODES, Bounded, Sharing, quick_phase, small
 from kinduct.kernel.system import Property, TransitionSystem, large
 from kinduct.kernel.verdict import Answer, Verdict
 
@@ -195,6 +196,13 @@ HEAD_START_SECONDS = 20.0
 BESIDE_EARLY = 0.1
 
 
+#: The niceness of the scheduling groups of the engine processes beside one with a head start
+#: (:meth:`Engine.head_start`) while it lasts (back to 0 after it): it then gets about a core
+#: of two beside five others (``invgen``'s term graph on FMCAD08's microwaves needs 1.5-3 s
+#: of processor time, for which it had a third of a core).
+HEAD_START_NICE = 5
+
+
 class _Stop(BaseException):
     """Raised inside a preparation when the run no longer needs it (deadline, all decided)."""
 
@@ -228,6 +236,12 @@ class _Portfolio:
         #: The engines that have reported a bound reached.
         self.reached: set[str] = set()
         self.tell = opts.progress or (lambda event: None)
+        #: Engine name -> seconds of its head start (:meth:`_head_starts`); those not over yet,
+        #: with when they end once launched; each process's group niceness as set.
+        self.head_starts = self._head_starts()
+        self.heading = set(self.head_starts)
+        self.head_ends: dict[str, float] = {}
+        self.group_nice: dict[str, int] = {}
 
     def run(self) -> list[Verdict]:
         # Engines that prepare (an analysis of the system shared by their processes) start after
@@ -272,6 +286,31 @@ class _Portfolio:
         while eng.name in self.running and eng.name not in self.reached and \
                 not self._finished() and time.monotonic() < until:
             self._read(min(0.2, max(0.0, until - time.monotonic())))
+
+    def _head_starts(self) -> dict[str, float]:
+        """The engines with a head start in this run (:meth:`Engine.head_start`) and its
+        seconds: in a run of several engines on a system too large for the quick phase (whose
+        engines run in this process first, one beside it), where the kernel schedules engine
+        processes by their groups (:func:`~kinduct.kernel.machine.grouped_scheduling`: there the
+        others' groups can be made nicer for a while and back again without privileges)."""
+        if len(self.engines) < 2 or not grouped_scheduling() or \
+                small(self.system, FIRST_SLICE_MAX_NODES):
+            return {}
+        starts = {e.name: e.head_start(self.system, self.options[e.name]) for e in self.engines}
+        return {name: s for name, s in starts.items() if s > 0}
+
+    def _prioritise(self) -> None:
+        """End the head starts whose time is up, then bring each running engine's group to the
+        niceness it should have now: :data:`HEAD_START_NICE` beside a head start, else 0 (a
+        change the kernel refuses for now is tried again at the next call)."""
+        now = time.monotonic()
+        self.heading -= {n for n, end in self.head_ends.items() if now >= end}
+        for name in self.running:
+            want = HEAD_START_NICE if self.heading and name not in self.head_starts else 0
+            pid = self.procs[name].pid
+            if self.group_nice.get(name, 0) != want and pid is not None and \
+                    set_group_niceness(pid, want):
+                self.group_nice[name] = want
 
     def _finished(self) -> bool:
         return self.abandoned or self.ledger.complete() or (
@@ -343,12 +382,16 @@ class _Portfolio:
         proc.start()
         self.procs[eng.name] = proc
         self.running.add(eng.name)
+        if eng.name in self.head_starts:
+            self.head_ends[eng.name] = time.monotonic() + self.head_starts[eng.name]
 
     def _read(self, wait: float) -> None:
         """Handle the engines' messages that arrive within ``wait`` seconds (bounded by the
         deadline); none at all when ``wait`` is 0 and the queue is empty."""
         if self.outbox is None:  # no engine process yet
             return
+        if self.head_starts:
+            self._prioritise()
         if self.deadline is not None:
             wait = min(wait, max(0.0, self.deadline - time.monotonic()))
         while not self._finished():
@@ -393,8 +436,11 @@ class _Portfolio:
             self.notes[name] = f"engine {name} {'refused' if kind == REFUSED else 'crashed'}: " \
                                f"{text}"
             self.tell(ProgressEvent("failed", name, note=self.notes[name]))
+        elif kind == SETTLED:
+            self.heading.discard(name)
         elif kind == DONE:
             self.running.discard(name)
+            self.heading.discard(name)
             self.tell(ProgressEvent("done", name))
 
 
