@@ -140,7 +140,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     start = run_start()
     if args.xml or args.ijson:  # Kind 2's other forms of the JSON objects
         args.json = True
-    options = attrs.evolve(run_options(args), certify=args.certify,
+    options = attrs.evolve(run_options(args), certify=args.certify, cone=bool(args.property),
                            checker_options={d: vars(args)[d] for d in args.plugin_options})
     path = existing_file(args.file)
     load = LoadOptions(main=args.main, compositional=args.compositional, modular=args.modular)

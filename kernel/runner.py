@@ -87,6 +87,10 @@ class RunOptions:
     #: phase's slices are and whether the engines run one after the other first or all at
     #: once (:mod:`kinduct.kernel.machine`).
     cores: int | None = None
+    #: The engines work on the cone of influence of ``properties`` (:mod:`kinduct.kernel.cone`;
+    #: ``check --property``): counterexamples are extended to the whole system and replayed
+    #: there, valid verdicts hold on it.
+    cone: bool = False
 
 
 def expand_engines(names: Sequence[str]) -> list[Engine]:
@@ -158,7 +162,7 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
     deadline = None if opts.timeout is None else start + opts.timeout
     if isinstance(checker, ExternalChecker):
         return _run_external(checker, system, props, opts, start, deadline)
-    cone = cone_of(system, props) if opts.properties else None
+    cone = cone_of(system, props) if opts.cone else None
     if cone is not None:  # the engines work on the selected properties' cone of influence
         sliced = _Portfolio(system, props, engines, opts, start, deadline, cone)
         results = sliced.run()

@@ -13,6 +13,7 @@ from pysmt.environment import Environment
 from pysmt.fnode import FNode
 from pysmt.typing import BOOL, INT
 
+from kinduct.kernel import runner
 from kinduct.kernel.cone import cone_of
 from kinduct.kernel.replay import replay_trace
 from kinduct.kernel.runner import RunOptions, run
@@ -162,8 +163,9 @@ def test_an_assumption_outside_the_property_keeps_it_vacuous():
     system = _vacuous(definition=False)
     cone = cone_of(system, [system.property("P")])
     assert cone is not None and {v.symbol_name() for v in cone.system.current_vars} == {"i", "z"}
-    for props in [("P",), ()]:
-        verdicts = run(system, RunOptions(engines=("kind",), properties=props, timeout=60))
+    for sliced in (True, False):
+        verdicts = run(system, RunOptions(engines=("kind",), properties=("P",), timeout=60,
+                                          cone=sliced))
         assert [v.answer for v in verdicts][:1] == [Answer.VALID]
 
 
@@ -172,11 +174,12 @@ def test_a_definition_that_cannot_be_computed_falls_back_to_the_whole_system():
     cone = cone_of(system, [system.property("P")])
     assert cone is not None and [v.symbol_name() for v in cone.system.current_vars] == ["i"]
     assert cone.extend(Trace.of([{"i": 7}])) is None
-    (verdict,) = run(system, RunOptions(engines=("bmc",), properties=("P",), timeout=60, max_k=3))
+    (verdict,) = run(system, RunOptions(engines=("bmc",), properties=("P",), timeout=60, max_k=3,
+                                        cone=True))
     assert verdict.answer is Answer.UNKNOWN
 
 
-def test_a_falsifiable_verdict_on_the_slice_has_a_whole_trace():
+def test_a_falsifiable_verdict_on_the_slice_has_a_whole_trace(monkeypatch):
     env = Environment()
     mgr = env.formula_manager
     b = SystemBuilder("chain", env=env)
@@ -187,8 +190,14 @@ def test_a_falsifiable_verdict_on_the_slice_has_a_whole_trace():
     for j in range(1, 4):
         b.add_assumption(mgr.Equals(xs[j], mgr.Plus(xs[j - 1], i)))  # wires outside it
     b.add_property(Property("P", mgr.LT(i, mgr.Int(5))))
+    b.add_property(Property("Q", mgr.GE(xs[3], xs[0])))  # not selected: the run is sliced
     chain = b.build()
-    (verdict,) = run(chain, RunOptions(engines=("bmc",), properties=("P",), timeout=60))
+    sliced = []
+    monkeypatch.setattr(runner, "cone_of", lambda system, props: sliced.append(
+        cone_of(system, props)) or sliced[-1])
+    (verdict,) = run(chain, RunOptions(engines=("bmc",), properties=("P",), timeout=60,
+                                       cone=True))
+    assert [v.symbol_name() for v in sliced[0].system.current_vars] == ["i"]
     assert verdict.answer is Answer.FALSIFIABLE and verdict.k == 0
     (step,) = verdict.trace.steps
     assert set(step) == {"x0", "x1", "x2", "x3", "i"}
@@ -225,11 +234,22 @@ def test_a_valid_verdict_of_the_slice_has_a_certificate_of_the_whole_system():
     b.update(x, mgr.Plus(x, mgr.Int(1)))
     b.add_assumption(mgr.Equals(w, mgr.Times(mgr.Int(2), i)))  # outside the cone of P
     b.add_property(Property("P", mgr.GE(x, mgr.Int(0))))
+    b.add_property(Property("Q", mgr.GE(w, mgr.Int(0))))  # not selected: the run is sliced
     system = b.build()
     assert [v.symbol_name() for v in cone_of(system, [system.property("P")]).system.current_vars] \
         == ["x"]
     for engine in ("kind", "ic3"):
         (verdict,) = run(system, RunOptions(engines=(engine,), properties=("P",), timeout=60,
-                                            certify=True))
+                                            certify=True, cone=True))
         assert verdict.answer is Answer.VALID, engine
         assert verdict.extra.get("certified") is True, (engine, verdict.extra)
+
+
+def test_only_a_run_asked_to_is_sliced(monkeypatch):
+    asked = []
+    monkeypatch.setattr(runner, "cone_of", lambda system, props: asked.append(props))
+    system = _vacuous(definition=False)
+    run(system, RunOptions(engines=("bmc",), properties=("Q",), timeout=60, max_k=1))
+    assert asked == []
+    run(system, RunOptions(engines=("bmc",), properties=("Q",), timeout=60, max_k=1, cone=True))
+    assert [[p.name for p in props] for props in asked] == [["Q"]]
