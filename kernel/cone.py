@@ -5,8 +5,9 @@ counterexample reads two inputs of 55,000 variables).  The engines then work on 
 a counterexample they find is extended back to the whole system before it is accepted.
 
 **What may be dropped: definitions only.**  A conjunct of the system is a *definition* of the
-variable ``v`` when it reads ``v = t``, ``t`` does not read ``v``, and it is the only
-constraint of its kind on ``v``:
+variable ``v`` when it reads ``v = t`` (``=`` or ``<->``, ``v`` on either side) and it is the
+only constraint of its kind on ``v`` (whether ``t`` reads ``v``, or definitions form a cycle,
+shows when a trace is extended, below):
 
 - a *wire*: an assumption conjunct ``v = t`` (``v`` a current-step variable, ``t`` over
   current-step variables), and no other definition of ``v`` anywhere;
@@ -58,14 +59,6 @@ from pysmt.fnode import FNode
 from kinduct.kernel.evaluate import UNDECIDED, Computed, computable, evaluate
 from kinduct.kernel.system import Property, Structure, TransitionSystem, conjuncts
 from kinduct.kernel.verdict import Trace, Value
-
-#: Operators a dropped definition's term may use (:func:`kinduct.kernel.evaluate.evaluate`
-#: computes them exactly); ``DIV`` only by a non-zero constant.
-_COMPUTABLE = frozenset({
-    op.AND, op.OR, op.NOT, op.IMPLIES, op.IFF, op.EQUALS, op.LE, op.LT, op.PLUS, op.MINUS,
-    op.TIMES, op.ITE, op.TOREAL, op.BOOL_CONSTANT, op.INT_CONSTANT, op.REAL_CONSTANT,
-    op.SYMBOL, op.DIV,
-})
 
 WIRE, INIT = 0, 1
 
