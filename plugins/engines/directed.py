@@ -214,8 +214,8 @@ class Outcome:
 
 def prove_directed(system: TransitionSystem, prop: Property, candidates: Sequence[FNode],
                    ctx: EngineContext, deadline: float, max_k: int = 2,
-                   limit: float = QUERY_SECONDS) -> Outcome:
-    """A ``k``-inductive proof (``k <= max_k``) of ``prop`` whose invariant is the property and
+                   limit: float = QUERY_SECONDS, min_k: int = 1) -> Outcome:
+    """A ``k``-inductive proof (``min_k <= k <= max_k``) of ``prop`` whose invariant is the property and
     the candidates :func:`choose` picks, checked by
     :func:`~kinduct.kernel.certify.check_proof` on a fresh solver.  The candidates should
     hold at steps ``0..max_k-1`` of every execution (the term graph's do, refined at those
@@ -223,7 +223,7 @@ def prove_directed(system: TransitionSystem, prop: Property, candidates: Sequenc
     mgr = system.env.formula_manager
     goal = prop.obligation(system.env)
     refuted = True
-    for k in range(1, max_k + 1):
+    for k in range(min_k, max_k + 1):
         chosen, no = _choose(system, goal, candidates, ctx, k, deadline, limit)
         refuted = refuted and no
         if chosen is None:
