@@ -27,7 +27,7 @@ from kinduct.plugins.engines.common import unknown_on_solver_failure
 from kinduct.plugins.engines.discovery import discover
 
 #: The longest the term graph's head start lasts (wall-clock seconds; :meth:`InvGen.head_start`).
-GRAPH_HEAD_START = 4.0
+GRAPH_HEAD_START = 5.0
 
 
 class InvGen(AnalysingEngine):
