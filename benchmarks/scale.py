@@ -18,8 +18,13 @@ on a model of that size and prints its wall time and the verdict's step (want: f
 step 0 within 10 s at 1 MB).  The load average is printed before and after: on a shared machine
 wall time is CPU time times the contention.
 
+``--hogs 0,1,2`` runs it beside that many CPU-bound processes (a busy loop each, started
+before and ended after), ``--repeat`` runs it that many times per count, and ``--vs DIR``
+alternates each run with one of the ``kinduct`` package in ``DIR`` (``git archive main | tar -x
+-C DIR/kinduct``), paired: the figures are the whole process's wall time and CPU time.
+
     .venv/bin/python benchmarks/scale.py [--sizes 0.1,1,3,10] [--shape tree] [--cex 1]
-        [--timeout 600] [--cex-timeout 120]
+        [--timeout 600] [--cex-timeout 120] [--hogs 0,1,2] [--repeat 1] [--vs DIR]
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -98,16 +104,24 @@ def slope(xs: list[float], ys: list[float]) -> float:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / den if den else float("nan")
 
 
-def counterexample(path: Path, timeout: float) -> str:
+def counterexample(path: Path, timeout: float, vs: Path | None = None) -> str:
+    """The whole ``kinduct check --engine bmc --property falsifiable --json`` on ``path``:
+    the verdict, wall time and the process tree's CPU time (user + system); ``vs``: a
+    directory holding another ``kinduct`` package, run instead through ``PYTHONPATH``."""
     cmd = [str(ROOT / ".venv" / "bin" / "kinduct"), "check", str(path), "--engine", "bmc",
            "--property", "falsifiable", "--json"]
+    env = {**os.environ, "KINDUCT_LUCENT_MAX_MB": "1000"}
+    if vs is not None:
+        env["PYTHONPATH"] = str(vs)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                              env={**os.environ, "KINDUCT_LUCENT_MAX_MB": "1000"})
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return f"no answer within {timeout:g} s"
     took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
     try:
         results = json.loads(proc.stdout)
     except json.JSONDecodeError:
@@ -121,7 +135,25 @@ def counterexample(path: Path, timeout: float) -> str:
     streams = blocks[0].get("streams", []) if blocks else []
     steps = len(streams[0].get("instantValues", [])) if streams else 0
     return (f"{r['answer']['value']} at k={r.get('k')} (a counterexample of {steps} step(s)) "
-            f"in {took:.2f} s wall, whole process (want <= 10 s)")
+            f"in {took:.2f} s wall, {user:.2f} s user + {system:.2f} s sys, whole process "
+            "(want <= 10 s)")
+
+
+class Hogs:
+    """``n`` CPU-bound processes (a busy loop each) beside the runs, ended on exit."""
+
+    def __init__(self, n: int) -> None:
+        self.procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                      for _ in range(n)]
+
+    def __enter__(self) -> Hogs:
+        time.sleep(0.5 if self.procs else 0)  # they are running before the measured run starts
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for proc in self.procs:
+            proc.kill()
+            proc.wait()
 
 
 def _load() -> str:
@@ -135,6 +167,12 @@ def main() -> int:
     ap.add_argument("--cex", default="1", help="sizes (MB) of the counterexample runs; 0: none")
     ap.add_argument("--cex-timeout", type=float, default=120, help="limit per counterexample run (s)")
     ap.add_argument("--timeout", type=float, default=600, help="limit per child (s)")
+    ap.add_argument("--hogs", default="0", help="counts of CPU-bound processes beside the "
+                    "counterexample runs, comma-separated (e.g. 0,1,2)")
+    ap.add_argument("--repeat", type=int, default=1, help="counterexample runs per setting")
+    ap.add_argument("--vs", type=Path, default=None, help="a directory holding another kinduct "
+                    "package (e.g. `git archive` of main into DIR/kinduct): its runs alternate "
+                    "with this checkout's, paired")
     args = ap.parse_args()
     print(f"load average before: {_load()}", flush=True)
     head = (f"{'MB':>6} {'nodes':>7} {'parse':>7} {'check':>7} {'transl.':>7} {'CPU s':>7} "
@@ -142,7 +180,7 @@ def main() -> int:
     rows: list[tuple[float, dict]] = []
     with tempfile.TemporaryDirectory() as tmp:
         print(head, flush=True)
-        for mb in (float(s) for s in args.sizes.split(",")):
+        for mb in (float(s) for s in args.sizes.split(",") if float(s) > 0):
             text = gen_model(int(mb * 1_000_000), args.shape)
             path = Path(tmp) / f"scale_{mb:g}.lus"
             path.write_text(text)
@@ -168,7 +206,13 @@ def main() -> int:
         for mb in (float(s) for s in args.cex.split(",") if float(s) > 0):
             path = Path(tmp) / "cex.lus"
             path.write_text(gen_model(int(mb * 1_000_000), args.shape))
-            print(f"counterexample, {mb:g} MB: {counterexample(path, args.cex_timeout)}", flush=True)
+            for hogs in (int(h) for h in args.hogs.split(",")):
+                with Hogs(hogs):
+                    for _ in range(args.repeat):
+                        for name, vs in [("this", None)] + ([("vs", args.vs)] if args.vs else []):
+                            print(f"counterexample, {mb:g} MB, {hogs} hog(s), {name} "
+                                  f"(load {_load()}): {counterexample(path, args.cex_timeout, vs)}",
+                                  flush=True)
     print(f"load average after: {_load()}")
     return 0
 

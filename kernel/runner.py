@@ -19,6 +19,7 @@ import attrs
 from kinduct.kernel import registry
 from kinduct.kernel.acceptance import Ledger
 from kinduct.kernel.backend import ExternalChecker, ExternalRequest, Solver
+from kinduct.kernel.cone import Cone, cone_of
 from kinduct.kernel.engine import Engine, make_options
 from kinduct.kernel.errors import UsageError
 from kinduct.kernel.machine import given, grouped_scheduling, measure, set_group_niceness
@@ -157,6 +158,13 @@ def run(system: TransitionSystem, opts: RunOptions, start: float | None = None) 
     deadline = None if opts.timeout is None else start + opts.timeout
     if isinstance(checker, ExternalChecker):
         return _run_external(checker, system, props, opts, start, deadline)
+    cone = cone_of(system, props) if opts.properties else None
+    if cone is not None:  # the engines work on the selected properties' cone of influence
+        sliced = _Portfolio(system, props, engines, opts, start, deadline, cone)
+        results = sliced.run()
+        if not sliced.abandoned:
+            return results
+        # a counterexample of the slice that does not extend: the whole system, from scratch
     return _Portfolio(system, props, engines, opts, start, deadline).run()
 
 
@@ -200,15 +208,23 @@ class _Stop(BaseException):
 
 
 class _Portfolio:
-    """One run of engine processes: the messages they send, the verdicts accepted so far."""
+    """One run of engine processes: the messages they send, the verdicts accepted so far.
+
+    With a ``cone`` (:mod:`kinduct.kernel.cone`) the engines work on its slice of ``system``
+    and each counterexample is extended to the whole system before it is accepted there; one
+    that does not extend ends the run ``abandoned``."""
 
     def __init__(self, system: TransitionSystem, props: Sequence[Property], engines: list[Engine],
-                 opts: RunOptions, start: float, deadline: float | None) -> None:
-        self.system, self.props, self.engines = system, props, engines
+                 opts: RunOptions, start: float, deadline: float | None,
+                 cone: Cone | None = None) -> None:
+        self.props, self.engines, self.cone = props, engines, cone
+        #: What the engines work on (the ledger accepts verdicts on the whole ``system``).
+        self.system = system if cone is None else cone.system
+        self.abandoned = False
         self.opts, self.start, self.deadline = opts, start, deadline
         self.options = engine_options(engines, opts.engine_settings)
         self.machine = measure() if opts.cores is None else given(opts.cores)
-        self.solvers = engine_solvers(system, engines, opts)
+        self.solvers = engine_solvers(self.system, engines, opts)
         self.ledger = Ledger(system, props, start, opts.solver, opts.certify)
         self.notes: dict[str, str] = {}
         # Made at the first launch: a run the quick phase decides never needs them (the
@@ -299,7 +315,7 @@ class _Portfolio:
                 self.group_nice[name] = want
 
     def _finished(self) -> bool:
-        return self.ledger.complete() or (
+        return self.abandoned or self.ledger.complete() or (
             self.deadline is not None and time.monotonic() >= self.deadline)
 
     def _quick(self) -> None:
@@ -395,6 +411,13 @@ class _Portfolio:
             wait = 0.0
 
     def _handle(self, kind: str, name: str, payload: object) -> None:
+        if kind == VERDICT and self.cone is not None and payload.answer is Answer.FALSIFIABLE \
+                and payload.trace is not None:
+            trace = self.cone.extend(payload.trace)
+            if trace is None:
+                self.abandoned = True
+                return
+            payload = payload.evolve(trace=trace)
         if kind == VERDICT:
             verdict = self.ledger.take(payload)
             if verdict is not None:  # as accepted (replayed, certified, mapped) when it settles

@@ -42,7 +42,8 @@ GRACE = 1.2
 #: (seconds): a run ends by ``--timeout`` + ``GRACE`` + ``SENTINEL_MARGIN`` = T + 1.6 s.
 SENTINEL_MARGIN = 0.4
 
-#: How long after ``--timeout`` a report still being written is cut short (seconds).
+#: How long after ``--timeout`` a report still being written is cut short (seconds; by the
+#: sentinel ``SENTINEL_MARGIN`` later when the watchdog's thread is stuck).
 LAST_CALL = 1.9
 
 
@@ -128,7 +129,10 @@ def arm(process_start: float, timeout: float | None, as_json: bool) -> None:
     now = time.monotonic()
     delay = max(GRACE, process_start + timeout + GRACE - now)
     last = max(now + delay + SENTINEL_MARGIN, process_start + timeout + LAST_CALL)
-    messages = _start_sentinel(delay + SENTINEL_MARGIN, last - now, token, message, default)
+    # the sentinel acts SENTINEL_MARGIN after this process's own thread, at both instants: a
+    # report cut short at ``last`` then ends with the run's code, not the sentinel's kill
+    messages = _start_sentinel(delay + SENTINEL_MARGIN, last + SENTINEL_MARGIN - now, token,
+                               message, default)
     state = _State(token, messages, default)
     _STATE = state
     sys.stdout = _Stdout(sys.stdout, state)

@@ -9,6 +9,7 @@
 5. ``trace/``: the system's ``lift`` (a counterexample in source terms, ``trace.lift``) and
    ``replay`` (the counterexample run on the simulator, ``trace.replay``) hooks, which the kernel
    calls on a counterexample; one simulation of a trace serves both (``trace.replay.Runs``).
+   On a large trace the replay runs beside, and the lift is made meanwhile (``_Ahead``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from kinduct.frontends.lucent.smt.translate import Translator
 from kinduct.frontends.lucent.syntax.parser import parse_file, parse_text
 from kinduct.frontends.lucent.trace.lift import lift_trace, user_name
 from kinduct.frontends.lucent.trace.replay import Runs, concrete_violation, replay_on_simulator
+from kinduct.kernel.beside import Beside, worth_a_fork
 from kinduct.kernel.errors import InputError, SourceLocation, warn
 from kinduct.kernel.frontend import LoadOptions, gc_paused
 from kinduct.kernel.system import Origin, Property, TransitionSystem
@@ -77,17 +79,30 @@ def build_system(checked: Checked, main: str, abstract: frozenset[str] = frozens
     builder.origin = Origin(top=main)
     abstraction = abstraction_of(checked, main, abstract)
     runs = Runs()  # one simulation of a trace serves its replay and its lift
+    ahead = _Ahead()  # a large trace's lift, made while its replay runs beside
 
     # Each runs under a paused collector: the loaded model is frozen out of its passes, but
     # passes over what a simulation makes (a 1 MB model: 10,000 instances a step) took half
     # the lift's time; the few cycles it leaves are collected once it is resumed.
     def lift(trace: Trace, prop: Property | None) -> list[dict[str, Any]]:
+        made = ahead.take(trace)
+        if made is not None:
+            return made
         with gc_paused():
             return lift_trace(checked, main, trace, abstract, runs.stepped(trace))
 
     def replay(trace: Trace, prop: Property) -> str | None:
         with gc_paused():
-            return replay_on_simulator(checked, main, tr.prop_info, trace, prop, abstract, runs)
+            if not worth_a_fork(trace):
+                return replay_on_simulator(checked, main, tr.prop_info, trace, prop, abstract,
+                                           runs)
+            beside = Beside(lambda: replay_on_simulator(checked, main, tr.prop_info, trace, prop,
+                                                        abstract))
+            try:
+                ahead.keep(trace, lift_trace(checked, main, trace, abstract))
+            except Exception:  # noqa: BLE001, S110 - the lift itself meets it again, and says so
+                pass
+            return beside.result()
 
     def on_implementations(trace: Trace, prop: Property) -> bool | None:
         with gc_paused():
@@ -102,6 +117,23 @@ def build_system(checked: Checked, main: str, abstract: frozenset[str] = frozens
                            abstraction=as_written(abstraction),
                            on_implementations=on_implementations if bodies else None)
     return system.with_properties(_scoped(system.properties, tr))
+
+
+class _Ahead:
+    """The lift of a large counterexample (:func:`~kinduct.kernel.beside.worth_a_fork`), made
+    while its replay on the simulator runs beside (the kernel asks for the lift of an
+    accepted counterexample next): the last one made, for that trace only."""
+
+    def __init__(self) -> None:
+        self._made: tuple[Trace, list[dict[str, Any]]] | None = None
+
+    def keep(self, trace: Trace, blocks: list[dict[str, Any]]) -> None:
+        self._made = (trace, blocks)
+
+    def take(self, trace: Trace) -> list[dict[str, Any]] | None:
+        """The blocks made ahead for ``trace`` (this very trace), once; else None."""
+        made, self._made = self._made, None
+        return made[1] if made is not None and made[0] is trace else None
 
 
 def _scoped(properties: Sequence[Property], tr: Translator) -> list[Property]:

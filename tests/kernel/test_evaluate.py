@@ -73,7 +73,7 @@ def _substituted(formula, values):
     return ENV.simplifier.simplify(ENV.substituter.substitute(formula, consts))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(_bools(), VALUES)
 def test_agrees_with_substitution(formula, values):
     mine = evaluate(formula, values)

@@ -42,7 +42,7 @@ def tables(draw) -> TextTable:
     return TextTable(draw(st.text(alphabet=PRINTABLE, max_size=90)), columns, rows)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(tables(), st.integers(8, 100))
 def test_a_table_drawn_without_rich_reads_as_rich_draws_it(table, width):
     drawn = plain_table(table, width)
