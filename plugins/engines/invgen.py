@@ -133,13 +133,14 @@ class InvGen(AnalysingEngine):
             return
         candidates = [*lemmas, *termgraph.rendered(system, graph)]
         left: list[Property] = []  # not refuted at k = 1, 2: Houdini's may still prove them
-        # k = 1 for every property, then k = 2 for those left: the head start ends in between
-        # (on a violated property the deeper search takes seconds)
+        # k = 1 for every property, then k = 2 for those left: the head start ends in between,
+        # or once a search stalls (the property fails with every survivor: on a violated one
+        # Houdini's passes and the deeper search take seconds)
         refuted: set[str] = set()  # not k-inductive with the survivors at k = 1
         for k in (1, 2):
             for prop in list(open_props):
                 outcome = directed.prove_directed(system, prop, candidates, ctx, deadline,
-                                                  min_k=k, max_k=k,
+                                                  min_k=k, max_k=k, stalled=ctx.settle,
                                                   limit=pace.limit(directed.QUERY_SECONDS))
                 if outcome.proof is not None:
                     open_props.remove(prop)
