@@ -4,7 +4,11 @@ time, alternating which goes first, with the ratio kinduct / Kind 2 (target: at 
 the timer models).
 
     .venv/bin/python benchmarks/timers_vs_kind2.py [--timeout 30] [--engine portfolio]
-        [--models microwave19,FIREFLY_luke_3_e1_2217_e3_1200]
+        [--models microwave19,FIREFLY_luke_3_e1_2217_e3_1200] [--cores 2]
+
+``--cores N`` is handed to kinduct: the run then takes ``N`` cores as free whatever the load
+(on a busy shared machine, what an idle one would decide: the quick phase, ``invgen``'s head
+start).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=30.0)
     ap.add_argument("--engine", default="portfolio")
     ap.add_argument("--models", default=",".join(TIMERS + KIND2_ALONE))
+    ap.add_argument("--cores", type=int, default=None)
     args = ap.parse_args()
     folder = SHARED / "lustre" / "fmcad08"
     with open(folder / "manifest.csv") as fh:
@@ -32,7 +37,7 @@ def main() -> None:
     for name in args.models.split(","):
         model = folder / f"{name}.lus"
         ours = [KINDUCT, "check", str(model), "--json", "--timeout", str(args.timeout),
-                "--engine", args.engine]
+                "--engine", args.engine, *(["--cores", str(args.cores)] if args.cores else [])]
         theirs = [KIND2, "-json", "--timeout", str(args.timeout), str(model)]
         exp = {"valid": "holds", "falsifiable": "fails"}.get(expected.get(model.name, ""), "?")
         pairs.append((name, exp, ours, theirs))

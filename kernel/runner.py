@@ -201,10 +201,10 @@ BESIDE_EARLY = 0.1
 
 
 #: The niceness of the scheduling groups of the engine processes beside one with a head start
-#: (:meth:`Engine.head_start`) while it lasts (back to 0 after it): it then gets about a core
+#: (:meth:`Engine.head_start`) while it lasts (back to 0 after it): it then has about a core
 #: of two beside five others (``invgen``'s term graph on FMCAD08's microwaves needs 1.5-3 s
-#: of processor time, for which it had a third of a core).
-HEAD_START_NICE = 5
+#: of processor time, for which it had a third of a core; at 5 it had about 0.75).
+HEAD_START_NICE = 10
 
 
 class _Stop(BaseException):
@@ -294,10 +294,12 @@ class _Portfolio:
     def _head_starts(self) -> dict[str, float]:
         """The engines with a head start in this run (:meth:`Engine.head_start`) and its
         seconds: in a run of several engines on a system too large for the quick phase (whose
-        engines run in this process first, one beside it), where the kernel schedules engine
-        processes by their groups (:func:`~kinduct.kernel.machine.grouped_scheduling`: there the
-        others' groups can be made nicer for a while and back again without privileges)."""
-        if len(self.engines) < 2 or not grouped_scheduling() or \
+        engines run in this process first, one beside it), on a machine with a free core (on
+        a busy one the nicer groups would lose their share to the other processes there, not
+        to the engine ahead), where the kernel schedules engine processes by their groups
+        (:func:`~kinduct.kernel.machine.grouped_scheduling`: there the others' groups can be
+        made nicer for a while and back again without privileges)."""
+        if len(self.engines) < 2 or self.machine.free < 1 or not grouped_scheduling() or \
                 small(self.system, FIRST_SLICE_MAX_NODES):
             return {}
         starts = {e.name: e.head_start(self.system, self.options[e.name]) for e in self.engines}

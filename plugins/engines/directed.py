@@ -20,7 +20,7 @@ only known to hold on the states seen) before it returns a proof.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 from pysmt.fnode import FNode
@@ -54,12 +54,12 @@ def choose(system: TransitionSystem, goal: FNode, candidates: Sequence[FNode],
 
 
 def _choose(system: TransitionSystem, goal: FNode, candidates: Sequence[FNode],
-            ctx: EngineContext, k: int, deadline: float,
-            limit: float) -> tuple[list[int] | None, bool]:
+            ctx: EngineContext, k: int, deadline: float, limit: float,
+            stalled: Callable[[], None] = lambda: None) -> tuple[list[int] | None, bool]:
     """:func:`choose`'s answer, and whether a None is a refutation: the survivors, a superset
     of every subset of the candidates that is ``k``-inductive on its own (no query was
     undecided), are ``k``-inductive with ``goal`` and ``goal`` is not."""
-    search = _Search(system, goal, candidates, ctx, k, deadline, limit)
+    search = _Search(system, goal, candidates, ctx, k, deadline, limit, stalled)
     try:
         chosen = search.run()
         return chosen, chosen is None and search.refuted and not search.guessed
@@ -77,7 +77,8 @@ class _Search:
     live)."""
 
     def __init__(self, system: TransitionSystem, goal: FNode, candidates: Sequence[FNode],
-                 ctx: EngineContext, k: int, deadline: float, limit: float) -> None:
+                 ctx: EngineContext, k: int, deadline: float, limit: float,
+                 stalled: Callable[[], None] = lambda: None) -> None:
         mgr = self.mgr = system.env.formula_manager
         ub = Unroller(system)
         self.lits = [mgr.FreshSymbol(template="__directed_%d") for _ in candidates]
@@ -98,6 +99,8 @@ class _Search:
         self.deadline, self.limit, self.models = deadline, limit, 0
         #: The goal failed with every survivor; a candidate was dropped undecided.
         self.refuted = self.guessed = False
+        #: Called when the goal first fails with every survivor (the slow part begins).
+        self.stalled = stalled
 
     def run(self) -> list[int] | None:
         goal_limit = self.limit
@@ -111,6 +114,7 @@ class _Search:
                 # The goal fails with every survivor at step k, or its query is undecided:
                 # check the survivors themselves (Houdini's pass), then ask again.
                 if outcome == "failed":
+                    self.stalled()
                     if not self._scan(thorough=True):
                         self.refuted = True  # the survivors are k-inductive, the goal is not
                         return None
@@ -214,17 +218,20 @@ class Outcome:
 
 def prove_directed(system: TransitionSystem, prop: Property, candidates: Sequence[FNode],
                    ctx: EngineContext, deadline: float, max_k: int = 2,
-                   limit: float = QUERY_SECONDS) -> Outcome:
-    """A ``k``-inductive proof (``k <= max_k``) of ``prop`` whose invariant is the property and
-    the candidates :func:`choose` picks, checked by
+                   limit: float = QUERY_SECONDS, min_k: int = 1,
+                   stalled: Callable[[], None] = lambda: None) -> Outcome:
+    """A ``k``-inductive proof (``min_k <= k <= max_k``) of ``prop`` whose invariant is the
+    property and the candidates :func:`choose` picks, checked by
     :func:`~kinduct.kernel.certify.check_proof` on a fresh solver.  The candidates should
     hold at steps ``0..max_k-1`` of every execution (the term graph's do, refined at those
-    depths); where the chosen ones do not, the check rejects the proof."""
+    depths); where the chosen ones do not, the check rejects the proof.  ``stalled()`` is
+    called when the property first fails with every survivor (Houdini's passes follow: on a
+    violated property they take seconds)."""
     mgr = system.env.formula_manager
     goal = prop.obligation(system.env)
     refuted = True
-    for k in range(1, max_k + 1):
-        chosen, no = _choose(system, goal, candidates, ctx, k, deadline, limit)
+    for k in range(min_k, max_k + 1):
+        chosen, no = _choose(system, goal, candidates, ctx, k, deadline, limit, stalled)
         refuted = refuted and no
         if chosen is None:
             continue
