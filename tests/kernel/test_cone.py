@@ -7,6 +7,8 @@ computed, and reports a falsifiable verdict whose trace covers every variable.""
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pysmt.environment import Environment
@@ -142,16 +144,19 @@ def test_any_definitions_slice_is_no_stronger_and_extensions_replay(system):
                 assert replay_trace(system, extended, system.property("P")) is None
 
 
+def _start(name: str, *states: str) -> tuple[SystemBuilder, Any, list[FNode], FNode]:
+    """A builder (and its formula manager) with the integer state variables ``states`` and an
+    integer input ``i``."""
+    env = Environment()
+    b = SystemBuilder(name, env=env)
+    return b, env.formula_manager, [b.state(n, INT)[0] for n in states], b.input("i", INT)
+
+
 def _vacuous(definition: bool) -> TransitionSystem:
     """``i < 5`` over an input, beside a variable ``z`` the property does not read, whose
     assumption has no solution: ``z < z`` (no definition), or ``z = z + 1`` (the shape of
     one)."""
-    env = Environment()
-    mgr = env.formula_manager
-    b = SystemBuilder("vacuous", env=env)
-    z, _ = b.state("z", INT)
-    y, _ = b.state("y", INT)
-    i = b.input("i", INT)
+    b, mgr, (z, y), i = _start("vacuous", "z", "y")
     b.add_assumption(mgr.Equals(y, mgr.Plus(i, mgr.Int(1))))
     b.add_assumption(mgr.Equals(z, mgr.Plus(z, mgr.Int(1))) if definition else mgr.LT(z, z))
     b.add_property(Property("P", mgr.LT(i, mgr.Int(5))))
@@ -180,11 +185,7 @@ def test_a_definition_that_cannot_be_computed_falls_back_to_the_whole_system():
 
 
 def test_a_falsifiable_verdict_on_the_slice_has_a_whole_trace(monkeypatch):
-    env = Environment()
-    mgr = env.formula_manager
-    b = SystemBuilder("chain", env=env)
-    xs = [b.state(f"x{j}", INT)[0] for j in range(4)]
-    i = b.input("i", INT)
+    b, mgr, xs, i = _start("chain", "x0", "x1", "x2", "x3")
     b.add_init(mgr.Equals(xs[0], mgr.Int(0)))
     b.update(xs[0], mgr.Plus(xs[0], mgr.Int(1)))  # a register outside the cone
     for j in range(1, 4):
@@ -205,12 +206,7 @@ def test_a_falsifiable_verdict_on_the_slice_has_a_whole_trace(monkeypatch):
 
 
 def test_a_wire_read_before_the_register_init_it_reads_takes_its_initial_value():
-    env = Environment()
-    mgr = env.formula_manager
-    b = SystemBuilder("init-order", env=env)
-    x, _ = b.state("x", INT)
-    w, _ = b.state("w", INT)
-    i = b.input("i", INT)
+    b, mgr, (x, w), i = _start("init-order", "x", "w")
     b.add_assumption(mgr.Equals(w, mgr.Plus(x, i)))  # a wire, before x's init in the order
     b.add_init(mgr.Equals(x, mgr.Int(7)))
     b.update(x, mgr.Int(0))
@@ -224,12 +220,7 @@ def test_a_wire_read_before_the_register_init_it_reads_takes_its_initial_value()
 def test_a_valid_verdict_of_the_slice_has_a_certificate_of_the_whole_system():
     """The invariant proved on the slice is checked (``--certify``, the other SMT backend)
     against the whole system, whose constraints only strengthen its premises."""
-    env = Environment()
-    mgr = env.formula_manager
-    b = SystemBuilder("certified", env=env)
-    x, _ = b.state("x", INT)
-    w, _ = b.state("w", INT)
-    i = b.input("i", INT)
+    b, mgr, (x, w), i = _start("certified", "x", "w")
     b.add_init(mgr.Equals(x, mgr.Int(0)))
     b.update(x, mgr.Plus(x, mgr.Int(1)))
     b.add_assumption(mgr.Equals(w, mgr.Times(mgr.Int(2), i)))  # outside the cone of P
