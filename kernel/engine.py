@@ -142,9 +142,9 @@ class Engine(abc.ABC):
     #: step at a time): :func:`kinduct.kernel.shortest.shortest` need not look below it.
     shortest_counterexamples: bool = False
 
-    #: Engines that keep their share of the machine during this engine's head start
-    #: (:meth:`head_start`): a head start is a bet on this engine's proof, and a falsifier
-    #: beside it hedges the bet.
+    #: Engines that keep more of their share during this engine's head start
+    #: (:meth:`head_start`; the runner lowers their priority half as much): a head start is a
+    #: bet on this engine's proof, and a falsifier beside it hedges the bet.
     head_start_spares: tuple[str, ...] = ()
 
     def head_start(self, system: TransitionSystem, options: Any) -> float:

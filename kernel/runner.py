@@ -303,15 +303,15 @@ class _Portfolio:
 
     def _prioritise(self) -> None:
         """End the head starts whose time is up, then bring each running engine's group to the
-        niceness it should have now: :data:`HEAD_START_NICE` beside a head start (unless the
-        engines ahead spare it, :attr:`Engine.head_start_spares`), else 0 (a
+        niceness it should have now: :data:`HEAD_START_NICE` beside a head start (half of it
+        for those the engines ahead spare, :attr:`Engine.head_start_spares`), else 0 (a
         change the kernel refuses for now is tried again at the next call)."""
         now = time.monotonic()
         self.heading -= {n for n, end in self.head_ends.items() if now >= end}
         spared = {n for e in self.engines if e.name in self.heading for n in e.head_start_spares}
         for name in self.running:
-            want = HEAD_START_NICE if self.heading and name not in self.head_starts and \
-                name not in spared else 0
+            want = 0 if not self.heading or name in self.head_starts else \
+                HEAD_START_NICE // 2 if name in spared else HEAD_START_NICE
             pid = self.procs[name].pid
             if self.group_nice.get(name, 0) != want and pid is not None and \
                     set_group_niceness(pid, want):

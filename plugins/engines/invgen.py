@@ -57,9 +57,10 @@ class InvGen(AnalysingEngine):
         graph_budget: float = 30.0
         graph_first: bool = True
 
-    #: ``bmc`` keeps its share during the head start: on FMCAD08's falsifiable microwaves
-    #: (31-39) the graph's search takes 1.4-2.8 s of processor time before it stalls, while
-    #: ``bmc`` finds their counterexamples in 1-2 s.
+    #: ``bmc`` keeps more of its share during the head start: on FMCAD08's falsifiable
+    #: microwaves (31-39) the graph's search takes 1.4-2.8 s of processor time before it
+    #: stalls, while ``bmc`` finds their counterexamples in 1-2 s (spared entirely, it took
+    #: most of the second core and ``chc`` beside it got a tenth of one).
     head_start_spares = ("bmc",)
 
     def head_start(self, system: TransitionSystem, options: InvGen.Options) -> float:
