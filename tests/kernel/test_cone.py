@@ -210,3 +210,26 @@ def test_a_wire_read_before_the_register_init_it_reads_takes_its_initial_value()
     cone = cone_of(system, [system.property("P")])
     trace = cone.extend(Trace.of([{"i": 5}, {"i": 6}]))
     assert [dict(s) for s in trace.steps] == [{"i": 5, "x": 7, "w": 12}, {"i": 6, "x": 0, "w": 6}]
+
+
+def test_a_valid_verdict_of_the_slice_has_a_certificate_of_the_whole_system():
+    """The invariant proved on the slice is checked (``--certify``, the other SMT backend)
+    against the whole system, whose constraints only strengthen its premises."""
+    env = Environment()
+    mgr = env.formula_manager
+    b = SystemBuilder("certified", env=env)
+    x, _ = b.state("x", INT)
+    w, _ = b.state("w", INT)
+    i = b.input("i", INT)
+    b.add_init(mgr.Equals(x, mgr.Int(0)))
+    b.update(x, mgr.Plus(x, mgr.Int(1)))
+    b.add_assumption(mgr.Equals(w, mgr.Times(mgr.Int(2), i)))  # outside the cone of P
+    b.add_property(Property("P", mgr.GE(x, mgr.Int(0))))
+    system = b.build()
+    assert [v.symbol_name() for v in cone_of(system, [system.property("P")]).system.current_vars] \
+        == ["x"]
+    for engine in ("kind", "ic3"):
+        (verdict,) = run(system, RunOptions(engines=(engine,), properties=("P",), timeout=60,
+                                            certify=True))
+        assert verdict.answer is Answer.VALID, engine
+        assert verdict.extra.get("certified") is True, (engine, verdict.extra)
