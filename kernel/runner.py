@@ -308,9 +308,11 @@ class _Portfolio:
         change the kernel refuses for now is tried again at the next call)."""
         now = time.monotonic()
         self.heading -= {n for n, end in self.head_ends.items() if now >= end}
-        spared = {n for e in self.engines if e.name in self.heading for n in e.head_start_spares}
+        ahead = self.heading & self.head_ends.keys()  # launched (a large system's first
+        # engine, running alone before the others are launched, is not lowered for nothing)
+        spared = {n for e in self.engines if e.name in ahead for n in e.head_start_spares}
         for name in self.running:
-            want = 0 if not self.heading or name in self.head_starts else \
+            want = 0 if not ahead or name in self.head_starts else \
                 HEAD_START_NICE // 2 if name in spared else HEAD_START_NICE
             pid = self.procs[name].pid
             if self.group_nice.get(name, 0) != want and pid is not None and \
