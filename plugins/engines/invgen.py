@@ -65,8 +65,8 @@ class InvGen(AnalysingEngine):
 
     def head_start(self, system: TransitionSystem, options: InvGen.Options) -> float:
         """The term graph, when it goes first (a system with wires), runs at a higher priority
-        than the engines beside it until its directed proofs at ``k = 1`` are done, for at
-        most :data:`GRAPH_HEAD_START` seconds: FMCAD08's microwave22/27 need 1.5-3 s of
+        than the engines beside it until its directed proofs at ``k = 1`` are done or one of
+        them stalls, for at most :data:`GRAPH_HEAD_START` seconds: FMCAD08's microwave22/27 need 1.5-3 s of
         processor time for them, for which they had a third of a core among six processes
         on two cores; elsewhere (FIREFLY, DRAGON, metros, MESI) the graph takes 0.2-0.8 s."""
         first = options.graph and options.graph_first and bool(system.assumptions)
