@@ -290,12 +290,15 @@ class _Portfolio:
     def _head_starts(self) -> dict[str, float]:
         """The engines with a head start in this run (:meth:`Engine.head_start`) and its
         seconds: in a run of several engines on a system too large for the quick phase (whose
-        engines run in this process first, one beside it), on a machine with a free core (on
-        a busy one the nicer groups would lose their share to the other processes there, not
-        to the engine ahead), where the kernel schedules engine processes by their groups
+        engines run in this process first, one beside it), on a machine with every core free
+        (beside another busy process the nicer groups lose their share to it, not to the
+        engine ahead: in a run at load 12 microwave02/14/17/18/20/37 took 1.2-1.5x Kind 2's
+        time with a head start on a core said free), where the kernel schedules engine
+        processes by their groups
         (:func:`~kinduct.kernel.machine.grouped_scheduling`: there the others' groups can be
         made nicer for a while and back again without privileges)."""
-        if len(self.engines) < 2 or self.machine.free < 1 or not grouped_scheduling() or \
+        busy = self.machine.free < self.machine.cores
+        if len(self.engines) < 2 or busy or not grouped_scheduling() or \
                 small(self.system, FIRST_SLICE_MAX_NODES):
             return {}
         starts = {e.name: e.head_start(self.system, self.options[e.name]) for e in self.engines}
