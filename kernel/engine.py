@@ -142,6 +142,11 @@ class Engine(abc.ABC):
     #: step at a time): :func:`kinduct.kernel.shortest.shortest` need not look below it.
     shortest_counterexamples: bool = False
 
+    #: Engines that keep more of their share during this engine's head start
+    #: (:meth:`head_start`; the runner lowers their priority half as much): a head start is a
+    #: bet on this engine's proof, and a falsifier beside it hedges the bet.
+    head_start_spares: tuple[str, ...] = ()
+
     def head_start(self, system: TransitionSystem, options: Any) -> float:
         """Wall-clock seconds at the start of a run of several engines during which this
         engine's process runs at a higher priority than the others (theirs lowered by the

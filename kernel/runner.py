@@ -294,12 +294,15 @@ class _Portfolio:
     def _head_starts(self) -> dict[str, float]:
         """The engines with a head start in this run (:meth:`Engine.head_start`) and its
         seconds: in a run of several engines on a system too large for the quick phase (whose
-        engines run in this process first, one beside it), on a machine with a free core (on
-        a busy one the nicer groups would lose their share to the other processes there, not
-        to the engine ahead), where the kernel schedules engine processes by their groups
+        engines run in this process first, one beside it), on a machine with every core free
+        (beside another busy process the nicer groups lose their share to it, not to the
+        engine ahead: in a run at load 12 microwave02/14/17/18/20/37 took 1.2-1.5x Kind 2's
+        time with a head start on a core said free), where the kernel schedules engine
+        processes by their groups
         (:func:`~kinduct.kernel.machine.grouped_scheduling`: there the others' groups can be
         made nicer for a while and back again without privileges)."""
-        if len(self.engines) < 2 or self.machine.free < 1 or not grouped_scheduling() or \
+        busy = self.machine.free < self.machine.cores
+        if len(self.engines) < 2 or busy or not grouped_scheduling() or \
                 small(self.system, FIRST_SLICE_MAX_NODES):
             return {}
         starts = {e.name: e.head_start(self.system, self.options[e.name]) for e in self.engines}
@@ -307,12 +310,17 @@ class _Portfolio:
 
     def _prioritise(self) -> None:
         """End the head starts whose time is up, then bring each running engine's group to the
-        niceness it should have now: :data:`HEAD_START_NICE` beside a head start, else 0 (a
+        niceness it should have now: :data:`HEAD_START_NICE` beside a head start (half of it
+        for those the engines ahead spare, :attr:`Engine.head_start_spares`), else 0 (a
         change the kernel refuses for now is tried again at the next call)."""
         now = time.monotonic()
         self.heading -= {n for n, end in self.head_ends.items() if now >= end}
+        ahead = self.heading & self.head_ends.keys()  # launched (a large system's first
+        # engine, running alone before the others are launched, is not lowered for nothing)
+        spared = {n for e in self.engines if e.name in ahead for n in e.head_start_spares}
         for name in self.running:
-            want = HEAD_START_NICE if self.heading and name not in self.head_starts else 0
+            want = 0 if not ahead or name in self.head_starts else \
+                HEAD_START_NICE // 2 if name in spared else HEAD_START_NICE
             pid = self.procs[name].pid
             if self.group_nice.get(name, 0) != want and pid is not None and \
                     set_group_niceness(pid, want):

@@ -10,6 +10,7 @@ import os
 import re
 import time
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +18,7 @@ from kinduct.kernel import registry
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.machine import grouped_scheduling, set_group_niceness
 from kinduct.kernel.processes import FORK
-from kinduct.kernel.runner import RunOptions, run
+from kinduct.kernel.runner import HEAD_START_NICE, RunOptions, run
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
 from tests.kernel.toy_systems import counter, wide_counter
@@ -38,13 +39,13 @@ def back(seen: list[int]) -> bool:
 
 class Watcher(Engine):
     """Reads its process's group niceness for ``seconds``; valid once it has seen it go up
-    and back to 0, else unknown with what it saw."""
+    and back to 0, else unknown with what it saw (also written to ``log`` when given)."""
 
     description = "reads its scheduling group's niceness (tests only)"
-    name = "toy-watcher"
 
-    def __init__(self, seconds: float = 6.0) -> None:
-        self.seconds = seconds
+    def __init__(self, seconds: float = 6.0, name: str = "toy-watcher",
+                 log: Path | None = None) -> None:
+        self.seconds, self.name, self.log = seconds, name, log
 
     def check(self, system: TransitionSystem, properties: Sequence[Property],
               ctx: EngineContext) -> Iterator[Verdict]:
@@ -56,6 +57,8 @@ class Watcher(Engine):
                 seen.append(now)
             time.sleep(0.02)
         answer = Answer.VALID if back(seen) else Answer.UNKNOWN
+        if self.log is not None:
+            self.log.write_text(" ".join(map(str, seen)))
         for p in properties:
             yield Verdict(p.name, answer, k=1, message=f"group niceness seen: {seen}")
 
@@ -67,8 +70,10 @@ class Leader(Engine):
     description = "an engine with a head start (tests only)"
     name = "toy-leader"
 
-    def __init__(self, seconds: float, settle_after: float | None) -> None:
+    def __init__(self, seconds: float, settle_after: float | None,
+                 spares: tuple[str, ...] = ()) -> None:
         self.seconds, self.settle_after = seconds, settle_after
+        self.head_start_spares = spares
 
     def head_start(self, system: TransitionSystem, options: object) -> float:
         return self.seconds
@@ -102,6 +107,16 @@ def test_engines_beside_a_head_start_run_nicer_until_it_ends(engines, seconds, s
     assert verdict.answer is Answer.VALID, verdict.message
     assert verdict.engine == "toy-watcher"
     assert time.monotonic() - started < 10
+
+
+def test_an_engine_the_head_start_spares_is_lowered_less(engines, tmp_path):
+    log = tmp_path / "spared"
+    names = engines(Watcher(), Watcher(seconds=1.5, name="toy-spared", log=log),
+                    Leader(2.0, None, spares=("toy-spared",)))
+    (verdict,) = run(wide_counter(200), RunOptions(engines=names, timeout=20, cores=2))
+    assert verdict.answer is Answer.VALID and verdict.engine == "toy-watcher"  # it was on
+    seen = [int(n) for n in log.read_text().split()]
+    assert 0 < max(seen) < HEAD_START_NICE  # lowered, less than the others
 
 
 def test_no_head_start_on_a_system_for_the_quick_phase(engines):

@@ -163,3 +163,34 @@ def test_a_run_whose_numbers_explode_ends_there():
     assert states
     for state in states:
         assert not any(oversized(v) for v in state.values()), state
+
+
+def test_invgen_has_a_head_start_on_a_system_with_wires_and_settles_after_its_proof():
+    from kinduct.plugins.engines.invgen import InvGen
+
+    system = toggles()
+    eng = InvGen()
+    assert eng.head_start(system, InvGen.Options()) > 0
+    assert eng.head_start(system, InvGen.Options(graph=False)) == 0
+    settled: list[float] = []
+    verdicts: list[float] = []
+    ctx = context(system, options=InvGen.Options())
+    ctx.settle = lambda: settled.append(time.monotonic())
+    for v in eng.check(system, list(system.properties), ctx):
+        if v.answer.definitive:
+            verdicts.append(time.monotonic())
+    assert verdicts and settled  # the graph's proof, then the end of the head start
+    assert min(settled) >= min(verdicts)
+
+
+def test_a_search_on_a_violated_property_reports_that_it_stalled():
+    system = toggles(broken=True)
+    m = system.env.formula_manager
+    p = system.state_vars[0]
+    stalls: list[int] = []
+    # not p is not inductive: the property fails with every survivor (none)
+    outcome = directed.prove_directed(system, system.properties[0], [m.Not(p)],
+                                      context(system), time.monotonic() + 30,
+                                      stalled=lambda: stalls.append(1))
+    assert outcome.proof is None
+    assert stalls
