@@ -107,7 +107,7 @@ def violation(system: TransitionSystem, k: int) -> Trace | None:
         return Trace.of(steps)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(systems(cyclic=False))
 def test_acyclic_definitions_slice_decides_alike_and_traces_extend(system):
     cone = cone_of(system, [system.property("P")])
@@ -125,7 +125,7 @@ def test_acyclic_definitions_slice_decides_alike_and_traces_extend(system):
             assert replay_trace(system, extended, system.property("P")) is None
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(systems(cyclic=True))
 def test_any_definitions_slice_is_no_stronger_and_extensions_replay(system):
     """With definitions in cycles the slice may have violations the whole system has not; a

@@ -39,7 +39,7 @@ def _bool_terms():
         st.tuples(t, ints, ints).map(lambda p: MGR.Equals(MGR.Ite(*p), INTS[2]))), max_leaves=10)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(_bool_terms())
 def test_same_terms_as_pysmt(formula) -> None:
     assert rename(MGR, formula, MAPPING) is ENV.substituter.substitute(formula, MAPPING)

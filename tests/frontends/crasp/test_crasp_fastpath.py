@@ -119,7 +119,7 @@ def mutated(draw) -> str:
     return sep.join(lines) + draw(st.sampled_from(["\n", "", "\r\n", "\n  \n"]))
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_random_lines_read_as_lark_reads_them(text):
     assert_same(text)

@@ -40,7 +40,7 @@ def _build(mgr, recipe):
             "eq": mgr.Equals, "and": mgr.And, "not": mgr.Not, "iff": mgr.Iff}[kind](*args)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.lists(_recipes(), min_size=1, max_size=4))
 def test_same_terms_ids_and_types_as_pysmt(recipes) -> None:
     fast, plain = FastEnvironment(), Environment()

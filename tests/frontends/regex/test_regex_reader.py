@@ -165,6 +165,7 @@ def test_the_end_of_the_text_is_worded_as_lark_words_it(prefix):
         assert_same(A + prefix + last)
 
 
+@pytest.mark.slow  # 5-9 s: a 20,000-word union
 def test_long_chains_read_in_linear_time():
     """A union of 20,000 words (lark's tree: 20,000 nested unions) is one algebra call."""
     words = [format(i, "b").replace("0", "a").replace("1", "b") for i in range(1, 20_001)]

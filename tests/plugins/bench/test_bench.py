@@ -99,6 +99,7 @@ def test_twenty_file_subset(tmp_path):
     check_cross_product(tmp_path, TWENTY)
 
 
+@pytest.mark.slow  # a local Dask cluster starts: 3-5 s
 def test_dask_local_cluster_gives_the_same_verdicts(tmp_path):
     distributed = pytest.importorskip("distributed")
     listing = suite_file(tmp_path, QUICK[:3])

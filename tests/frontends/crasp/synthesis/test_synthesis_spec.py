@@ -50,6 +50,7 @@ def test_learn_spec_proves_tomita2():
     assert res.proved, res.message
 
 
+@pytest.mark.slow  # 5-8 s of search before the verdict
 def test_learn_spec_says_not_proved(capsys):
     # Parity is not expressible in C-RASP: no program can be proved equal to it
     code = main(["crasp", "learn", "--spec", str(EXAMPLES / "regex" / "parity.regex"), "--shape",
