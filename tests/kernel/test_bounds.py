@@ -87,6 +87,7 @@ def test_a_reachability_unknown_says_unreachable_for(tmp_path):
     assert prop["unreachableFor"] > 3, prop
 
 
+@pytest.mark.slow  # a 5 s timeout waited out
 def test_bench_csv_has_the_bound_of_an_unknown(tmp_path):
     suite = tmp_path / "suite"
     suite.mkdir()

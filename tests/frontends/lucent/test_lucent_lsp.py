@@ -197,6 +197,7 @@ async def _stats(client: LanguageClient) -> dict:
     return (await client.protocol.send_request_async("kinduct/stats", None))._asdict()
 
 
+@pytest.mark.slow  # 6-10 s: every node checked twice
 async def test_an_edit_rechecks_the_edited_node_and_its_callers_only(client: LanguageClient, tmp_path):
     n = 20
     uri = _open(client, tmp_path / "chain.lus", _chain(n))

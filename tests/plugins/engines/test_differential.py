@@ -204,7 +204,7 @@ def test_engines_never_contradict_large(desc, solver):
     check_agreement(desc, solver)
 
 
-@settings(max_examples=20, deadline=None, derandomize=True,
+@settings(max_examples=10, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(systems())
 def test_engines_never_contradict_cvc5(desc):

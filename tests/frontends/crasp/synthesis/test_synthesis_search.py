@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -52,6 +53,7 @@ def _data(name, n, seed):
     return [w for w, _ in data], [b for _, b in data]
 
 
+@pytest.mark.slow  # a whole search
 def test_learns_majority_and_reports_true_accuracy():
     words, labels = _data("majority", 300, 1)
     res = anneal(words, labels, ("a", "b"), Shape.parse("1,0,1"), Options(iterations=6000, seed=3))
@@ -61,6 +63,7 @@ def test_learns_majority_and_reports_true_accuracy():
     assert np.array_equal(got, np.asarray(labels))
 
 
+@pytest.mark.slow  # three whole searches
 def test_same_seed_same_program_other_seed_other_run():
     words, labels = _data("dyck1", 200, 2)
     opts = Options(iterations=1500, seed=11)
