@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-import pytest
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
