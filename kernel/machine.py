@@ -128,10 +128,15 @@ def grouped_scheduling() -> bool:
     """Whether Linux schedules by session groups here (autogroup: every session, hence every
     engine process, which leads its own, gets an equal share of the cores whatever the
     niceness of its processes; only the group's own niceness, :func:`set_group_niceness`,
-    weighs between them)."""
+    weighs between them).  False where this process sits in a task group of its own (a
+    container's cgroup with the cpu controller): autogroup then leaves it alone, its
+    ``/proc/self/autogroup`` is empty, and plain niceness weighs as usual."""
     try:
         with open("/proc/sys/kernel/sched_autogroup_enabled") as fh:
-            return fh.read().strip() == "1"
+            if fh.read().strip() != "1":
+                return False
+        with open("/proc/self/autogroup") as fh:
+            return fh.read().startswith("/autogroup-")
     except OSError:
         return False
 
