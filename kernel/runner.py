@@ -203,8 +203,16 @@ BESIDE_EARLY = 0.1
 #: The niceness of the scheduling groups of the engine processes beside one with a head start
 #: (:meth:`Engine.head_start`) while it lasts (back to 0 after it): it then has about a core
 #: of two beside five others (``invgen``'s term graph on FMCAD08's microwaves needs 1.5-3 s
-#: of processor time, for which it had a third of a core; at 5 it had about 0.75).
-HEAD_START_NICE = 10
+#: of processor time, for which it had a third of a core; at 5 it had about 0.75).  19 (a
+#: group weight of 15 against 1024 at 0), so that the engines it spares share the other core
+#: between them rather than with the rest.
+HEAD_START_NICE = 19
+
+#: The niceness of the groups of the engines the one ahead spares (:attr:`Engine.
+#: head_start_spares`) while its head start lasts: two at 5 (weight 335 each) and three at
+#: :data:`HEAD_START_NICE` weigh less together than the engine ahead at 0 (1024), so the
+#: kernel leaves it a core and the two about half of the other one each.
+HEAD_START_SPARED_NICE = 5
 
 
 class _Stop(BaseException):
@@ -310,9 +318,10 @@ class _Portfolio:
 
     def _prioritise(self) -> None:
         """End the head starts whose time is up, then bring each running engine's group to the
-        niceness it should have now: :data:`HEAD_START_NICE` beside a head start (half of it
-        for those the engines ahead spare, :attr:`Engine.head_start_spares`), else 0 (a
-        change the kernel refuses for now is tried again at the next call)."""
+        niceness it should have now: :data:`HEAD_START_NICE` beside a head start
+        (:data:`HEAD_START_SPARED_NICE` for those the engines ahead spare,
+        :attr:`Engine.head_start_spares`), else 0 (a change the kernel refuses for now is
+        tried again at the next call)."""
         now = time.monotonic()
         self.heading -= {n for n, end in self.head_ends.items() if now >= end}
         ahead = self.heading & self.head_ends.keys()  # launched (a large system's first
@@ -320,7 +329,7 @@ class _Portfolio:
         spared = {n for e in self.engines if e.name in ahead for n in e.head_start_spares}
         for name in self.running:
             want = 0 if not ahead or name in self.head_starts else \
-                HEAD_START_NICE // 2 if name in spared else HEAD_START_NICE
+                HEAD_START_SPARED_NICE if name in spared else HEAD_START_NICE
             pid = self.procs[name].pid
             if self.group_nice.get(name, 0) != want and pid is not None and \
                     set_group_niceness(pid, want):

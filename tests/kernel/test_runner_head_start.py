@@ -18,7 +18,7 @@ from kinduct.kernel import registry
 from kinduct.kernel.engine import Engine, EngineContext
 from kinduct.kernel.machine import grouped_scheduling, set_group_niceness
 from kinduct.kernel.processes import FORK
-from kinduct.kernel.runner import HEAD_START_NICE, RunOptions, run
+from kinduct.kernel.runner import HEAD_START_NICE, HEAD_START_SPARED_NICE, RunOptions, run
 from kinduct.kernel.system import Property, TransitionSystem
 from kinduct.kernel.verdict import Answer, Verdict
 from tests.kernel.toy_systems import counter, wide_counter
@@ -110,13 +110,15 @@ def test_engines_beside_a_head_start_run_nicer_until_it_ends(engines, seconds, s
 
 
 def test_an_engine_the_head_start_spares_is_lowered_less(engines, tmp_path):
-    log = tmp_path / "spared"
-    names = engines(Watcher(), Watcher(seconds=1.5, name="toy-spared", log=log),
+    log, other = tmp_path / "spared", tmp_path / "other"
+    names = engines(Watcher(log=other), Watcher(seconds=1.5, name="toy-spared", log=log),
                     Leader(2.0, None, spares=("toy-spared",)))
     (verdict,) = run(wide_counter(200), RunOptions(engines=names, timeout=20, cores=2))
     assert verdict.answer is Answer.VALID and verdict.engine == "toy-watcher"  # it was on
     seen = [int(n) for n in log.read_text().split()]
     assert 0 < max(seen) < HEAD_START_NICE  # lowered, less than the others
+    assert max(seen) == HEAD_START_SPARED_NICE
+    assert max(int(n) for n in other.read_text().split()) == HEAD_START_NICE
 
 
 def test_no_head_start_on_a_system_for_the_quick_phase(engines):
