@@ -88,6 +88,43 @@ class Leader(Engine):
         yield from ()
 
 
+class Preparer(Engine):
+    """Prepares in the runner's process, noting whether ``marker`` existed then; decides
+    nothing."""
+
+    description = "notes when it was prepared (tests only)"
+    name = "toy-preparer"
+    prepares = True
+
+    def __init__(self, marker: Path, log: Path) -> None:
+        self.marker, self.log = marker, log
+
+    def prepare(self, system: TransitionSystem, make_solver: object) -> None:
+        self.log.write_text("after" if self.marker.exists() else "before")
+
+    def check(self, system: TransitionSystem, properties: Sequence[Property],
+              ctx: EngineContext) -> Iterator[Verdict]:
+        yield from ()
+
+
+class MarkingLeader(Leader):
+    """A :class:`Leader` that writes ``marker`` just before it settles."""
+
+    name = "toy-marking-leader"
+
+    def __init__(self, marker: Path, spares: tuple[str, ...] = ()) -> None:
+        super().__init__(30.0, 1.0, spares)
+        self.marker = marker
+
+    def check(self, system: TransitionSystem, properties: Sequence[Property],
+              ctx: EngineContext) -> Iterator[Verdict]:
+        time.sleep(self.settle_after)
+        self.marker.write_text("settled")
+        ctx.settle()
+        time.sleep(1)
+        yield from ()
+
+
 @pytest.fixture
 def engines(monkeypatch):
     def add(*engs: Engine) -> tuple[str, ...]:
@@ -119,6 +156,16 @@ def test_an_engine_the_head_start_spares_is_lowered_less(engines, tmp_path):
     assert 0 < max(seen) < HEAD_START_NICE  # lowered, less than the others
     assert max(seen) == HEAD_START_SPARED_NICE
     assert max(int(n) for n in other.read_text().split()) == HEAD_START_NICE
+
+
+@pytest.mark.parametrize("spared", [False, True], ids=["lowered", "spared"])
+def test_a_preparation_for_engines_the_head_start_lowers_waits_for_its_end(engines, tmp_path,
+                                                                            spared):
+    marker, log = tmp_path / "settled", tmp_path / "prepared"
+    names = engines(MarkingLeader(marker, spares=("toy-preparer",) if spared else ()),
+                    Preparer(marker, log))
+    run(wide_counter(200), RunOptions(engines=names, timeout=20, cores=2))
+    assert log.read_text() == ("before" if spared else "after")
 
 
 def test_no_head_start_on_a_system_for_the_quick_phase(engines):
