@@ -66,14 +66,14 @@ def test_ic3_reports_its_frames_as_a_bound():
 
 
 def test_bmc_json_has_true_for_and_the_table_says_safe_to():
-    code, objs = run_json("check", COMBINE, "--engine", "bmc", "--timeout", "5")
+    code, objs = run_json("check", COMBINE, "--engine", "bmc", "--timeout", "3")
     validate(objs)
     props = properties(objs)
     unknown = [p for p in props.values() if p["answer"]["value"] == "unknown"]
     assert code == 40 and len(unknown) == 1, props
     assert unknown[0]["trueFor"] > 10, unknown[0]
     assert unknown[0]["runtime"]["timeout"] is True
-    proc = run_cli("check", COMBINE, "--engine", "bmc", "--timeout", "5")
+    proc = run_cli("check", COMBINE, "--engine", "bmc", "--timeout", "2")
     assert "safe to " in proc.stdout, proc.stdout
 
 
@@ -81,7 +81,7 @@ def test_a_reachability_unknown_says_unreachable_for(tmp_path):
     path = tmp_path / "evens.lus"
     path.write_text("node N() returns (x: int);\nlet\n  x = 0 -> pre x + 2;\n"
                     "  check reachable x = 7;\ntel\n")
-    code, objs = run_json("check", path, "--engine", "bmc", "--timeout", "5")
+    code, objs = run_json("check", path, "--engine", "bmc", "--timeout", "2")
     (prop,) = properties(objs).values()
     assert prop["answer"]["value"] == "unknown" and "trueFor" not in prop, prop
     assert prop["unreachableFor"] > 3, prop

@@ -153,7 +153,7 @@ tel
 ])
 def test_engines_decide_or_say_unknown(tmp_path, engine, want):
     # bmc never proves "bounded": it searches until its time is up
-    timeout = "8" if engine == "bmc" else "20"
+    timeout = "3" if engine == "bmc" else "20"
     got = answers_of(write(tmp_path, ENGINES), "--engine", engine, "--timeout", timeout)
     assert {n: a for n, a in got.items() if a != "unknown"} == want
 

@@ -169,8 +169,8 @@ def check_agreement(desc: dict, solver: str, builder=build) -> None:
             assert certify(system, prop, v.invariant, other) is None, name
 
 
-# 50 in the default suite (the slow suite's test below takes 600 on both solvers)
-FAST = settings(max_examples=50, deadline=None, derandomize=True,
+# 35 in the default suite (the slow suite's test below takes 600 on both solvers)
+FAST = settings(max_examples=35, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -180,9 +180,9 @@ def test_engines_never_contradict_z3(desc):
     check_agreement(desc, "z3")
 
 
-# 20 in the default suite (invgen's term graph made each example dearer this session); the
+# 14 in the default suite (invgen's term graph made each example dearer this session); the
 # slow suite's wired test below takes 300 on both solvers.
-@settings(max_examples=20, deadline=None, derandomize=True,
+@settings(max_examples=14, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(wired_systems())
 def test_engines_never_contradict_on_wired_systems(desc):

@@ -68,9 +68,9 @@ def test_only_parse_still_reports_a_malformed_model(tmp_path):
 
 def test_exit_code_mode_only_errors_exits_0_on_a_falsified_property():
     # BMC falsifies at once and searches on for the valid property until the limit
-    falsified = run_cli("-json", COMBINE, "--enable", "BMC", "--timeout", "3", timeout=60)
+    falsified = run_cli("-json", COMBINE, "--enable", "BMC", "--timeout", "2", timeout=60)
     assert falsified.returncode == 40
-    proc = run_cli("-json", COMBINE, "--enable", "BMC", "--timeout", "3",
+    proc = run_cli("-json", COMBINE, "--enable", "BMC", "--timeout", "2",
                    "--exit_code_mode", "only_errors", timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert any(p["answer"]["value"] == "falsifiable" for p in properties(json.loads(proc.stdout)).values())
