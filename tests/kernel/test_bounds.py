@@ -119,7 +119,7 @@ def test_ctrl_c_prints_what_was_decided_and_exits_130(as_json):
                             cwd=ROOT)
     try:
         _engines_started(proc.pid)
-        time.sleep(3)
+        time.sleep(2)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
     finally:
