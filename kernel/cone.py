@@ -56,7 +56,7 @@ import attrs
 import pysmt.operators as op
 from pysmt.fnode import FNode
 
-from kinduct.kernel.evaluate import UNDECIDED, Computed, computable, evaluate
+from kinduct.kernel.evaluate import UNDECIDED, Computed, Evaluation, computable
 from kinduct.kernel.system import Property, Structure, TransitionSystem, conjuncts
 from kinduct.kernel.verdict import Trace, Value
 
@@ -112,7 +112,7 @@ class Cone:
         system (see the module's docstring); None when a value cannot be computed."""
         env = self.whole.env
         steps: list[dict[str, Value]] = []
-        before: dict[FNode, Computed] | None = None
+        before: Evaluation | None = None  # the previous step's values, and what they gave
         initialised = {id(var) for var, kind, _ in self.defined if kind == INIT}
         for k, given in enumerate(trace.steps):
             known = computable({v: given[v.symbol_name()] for v in self.system.current_vars
@@ -124,15 +124,16 @@ class Cone:
                     if id(var) not in initialised:
                         known[var] = _default(var)
                     continue
-                got = evaluate(term, before, env)
+                got = before(term)
                 if got is UNDECIDED:
                     return None
                 known[var] = got
+            now = Evaluation(known, env)  # ``known`` grows below: one memo for the step
             pending = [(var, term) for var, kind, term in self.defined if kind == WIRE or k == 0]
             while pending:
                 left = []
                 for var, term in pending:
-                    got = evaluate(term, known, env)
+                    got = now(term)
                     if got is UNDECIDED:
                         left.append((var, term))
                     else:
@@ -146,7 +147,7 @@ class Cone:
                 if name not in step:
                     step[name] = _value(var, value)
             steps.append(step)
-            before = known
+            before = now
         return Trace.of(steps)
 
 
