@@ -57,6 +57,7 @@ import pysmt.operators as op
 from pysmt.fnode import FNode
 
 from kinduct.kernel.evaluate import UNDECIDED, Computed, Evaluation, computable
+from kinduct.kernel.frontend import gc_paused
 from kinduct.kernel.system import Property, Structure, TransitionSystem, conjuncts
 from kinduct.kernel.verdict import Trace, Value
 
@@ -109,7 +110,12 @@ class Cone:
 
     def extend(self, trace: Trace) -> Trace | None:
         """``trace`` (an execution of the slice) with a value for every variable of the whole
-        system (see the module's docstring); None when a value cannot be computed."""
+        system (see the module's docstring); None when a value cannot be computed.  Under a
+        paused collector: it makes a value per variable and step, and no cycle."""
+        with gc_paused():
+            return self._extend(trace)
+
+    def _extend(self, trace: Trace) -> Trace | None:
         env = self.whole.env
         steps: list[dict[str, Value]] = []
         before: Evaluation | None = None  # the previous step's values, and what they gave
@@ -232,7 +238,13 @@ class _Slicer:
 def cone_of(system: TransitionSystem, props: Sequence[Property]) -> Cone | None:
     """The slice of ``system`` to the cone of influence of ``props`` (see the module's
     docstring); None when it would keep every variable, or the system is of a kind not sliced
-    (a bounded problem, model elements guarded by activation literals)."""
+    (a bounded problem, model elements guarded by activation literals).  Under a paused
+    collector: it makes tables over every variable and conjunct, and no cycle."""
+    with gc_paused():
+        return _cone_of(system, props)
+
+
+def _cone_of(system: TransitionSystem, props: Sequence[Property]) -> Cone | None:
     if system.bounded is not None or system.elements:
         return None
     s = _Slicer(system)
