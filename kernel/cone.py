@@ -56,7 +56,8 @@ import attrs
 import pysmt.operators as op
 from pysmt.fnode import FNode
 
-from kinduct.kernel.evaluate import UNDECIDED, Computed, computable, evaluate
+from kinduct.kernel.evaluate import UNDECIDED, Computed, Evaluation, computable
+from kinduct.kernel.frontend import gc_paused
 from kinduct.kernel.system import Property, Structure, TransitionSystem, conjuncts
 from kinduct.kernel.verdict import Trace, Value
 
@@ -109,10 +110,15 @@ class Cone:
 
     def extend(self, trace: Trace) -> Trace | None:
         """``trace`` (an execution of the slice) with a value for every variable of the whole
-        system (see the module's docstring); None when a value cannot be computed."""
+        system (see the module's docstring); None when a value cannot be computed.  Under a
+        paused collector: it makes a value per variable and step, and no cycle."""
+        with gc_paused():
+            return self._extend(trace)
+
+    def _extend(self, trace: Trace) -> Trace | None:
         env = self.whole.env
         steps: list[dict[str, Value]] = []
-        before: dict[FNode, Computed] | None = None
+        before: Evaluation | None = None  # the previous step's values, and what they gave
         initialised = {id(var) for var, kind, _ in self.defined if kind == INIT}
         for k, given in enumerate(trace.steps):
             known = computable({v: given[v.symbol_name()] for v in self.system.current_vars
@@ -124,15 +130,16 @@ class Cone:
                     if id(var) not in initialised:
                         known[var] = _default(var)
                     continue
-                got = evaluate(term, before, env)
+                got = before(term)
                 if got is UNDECIDED:
                     return None
                 known[var] = got
+            now = Evaluation(known, env)  # ``known`` grows below: one memo for the step
             pending = [(var, term) for var, kind, term in self.defined if kind == WIRE or k == 0]
             while pending:
                 left = []
                 for var, term in pending:
-                    got = evaluate(term, known, env)
+                    got = now(term)
                     if got is UNDECIDED:
                         left.append((var, term))
                     else:
@@ -146,7 +153,7 @@ class Cone:
                 if name not in step:
                     step[name] = _value(var, value)
             steps.append(step)
-            before = known
+            before = now
         return Trace.of(steps)
 
 
@@ -231,7 +238,13 @@ class _Slicer:
 def cone_of(system: TransitionSystem, props: Sequence[Property]) -> Cone | None:
     """The slice of ``system`` to the cone of influence of ``props`` (see the module's
     docstring); None when it would keep every variable, or the system is of a kind not sliced
-    (a bounded problem, model elements guarded by activation literals)."""
+    (a bounded problem, model elements guarded by activation literals).  Under a paused
+    collector: it makes tables over every variable and conjunct, and no cycle."""
+    with gc_paused():
+        return _cone_of(system, props)
+
+
+def _cone_of(system: TransitionSystem, props: Sequence[Property]) -> Cone | None:
     if system.bounded is not None or system.elements:
         return None
     s = _Slicer(system)

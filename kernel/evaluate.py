@@ -152,6 +152,52 @@ def evaluate(formula: FNode, values: Mapping[FNode, Computed], env: Environment 
     return done[formula]
 
 
+class Evaluation:
+    """:func:`evaluate` of many formulas under one assignment that may only grow (a value
+    added for a symbol without one), with one memo of the subterms computed so far.
+
+    A computed value stays right as values are added (:func:`evaluate` gives one only where
+    every completion of the values gives it), so the memo keeps it; an undecided subterm is
+    computed again when asked again.  Terms are memoised by ``id``: the caller keeps them
+    alive (PySMT's ``FNode.__hash__`` is a Python method)."""
+
+    def __init__(self, values: dict[FNode, Computed], env: Environment | None = None) -> None:
+        #: The assignment, which the caller may extend between calls.
+        self.values = values
+        self._reg = datatypes.find(env)
+        self._memo: dict[int, Computed] = {}
+
+    def __call__(self, formula: FNode) -> Computed | _Undecided:
+        """The value of ``formula`` under :attr:`values` (as :func:`evaluate`'s)."""
+        memo, values, reg = self._memo, self.values, self._reg
+        got = memo.get(id(formula), UNDECIDED)
+        if got is not UNDECIDED:
+            return got
+        done: dict[int, Computed | _Undecided] = {}
+        stack: list[tuple[FNode, bool]] = [(formula, False)]
+        while stack:
+            node, children_done = stack.pop()
+            key = id(node)
+            if children_done:
+                value = _combine(node, [done[id(a)] for a in node.args()], reg)
+            elif key in done:
+                continue
+            elif key in memo:
+                done[key] = memo[key]
+                continue
+            else:
+                args = node.args()
+                if args:
+                    stack.append((node, True))
+                    stack.extend((a, False) for a in args)
+                    continue
+                value = _leaf(node, values, reg)
+            done[key] = value
+            if value is not UNDECIDED:
+                memo[key] = value
+        return done[id(formula)]
+
+
 def _typed(var: FNode, value: Value) -> Computed | None:
     """``value`` as the Python value of ``var``'s sort (None: a sort left to substitution)."""
     sort = var.symbol_type()

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pysmt.environment import Environment
 from pysmt.typing import BOOL, INT, REAL, FunctionType
 
-from kinduct.kernel.evaluate import UNDECIDED, evaluate
+from kinduct.kernel.evaluate import UNDECIDED, Evaluation, evaluate
 
 # PySMT warns when it builds a division by a zero constant; dividing by zero is part of the test.
 pytestmark = pytest.mark.filterwarnings("ignore:Warning. Division by 0")
@@ -111,3 +111,18 @@ def test_array_values_with_one_default_are_compared_element_wise():
     assert holds(ENV, MGR.Equals(a, b), values) is False
     assert holds(ENV, MGR.Not(MGR.Equals(a, b)), values) is True
     assert holds(ENV, MGR.Equals(a, a), values) is True
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_bools(), min_size=1, max_size=5), VALUES, st.sets(st.sampled_from([*B, *I, *R])))
+def test_an_evaluation_with_growing_values_gives_evaluates_answers(formulas, values, late):
+    """Asked first with some values missing, then again once they are added, one
+    :class:`Evaluation` gives what :func:`evaluate` gives each time."""
+    early = {v: x for v, x in values.items() if v not in late}
+    ev = Evaluation(dict(early))
+    for f in formulas:
+        assert ev(f) == evaluate(f, early) or (ev(f) is UNDECIDED and evaluate(f, early) is UNDECIDED)
+    ev.values.update(values)
+    for f in formulas:
+        mine, theirs = ev(f), evaluate(f, values)
+        assert mine is theirs if theirs is UNDECIDED else mine == theirs, str(f)

@@ -12,11 +12,11 @@ definition cut after the first step is (:func:`~.dependencies.cut_circular`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import Node
-from kinduct.frontends.lucent.core.walk import current_vars, find_cycle
+from kinduct.frontends.lucent.core.walk import current_vars, current_vars_phases, find_cycle
 
 #: Per node: its number of inputs and, per output, the positions of the inputs it reads at the
 #: current step.
@@ -30,10 +30,14 @@ class _Instant(Mapping[str, tuple[int, set[int]]]):
 
     def __init__(self, reads: OutputReads) -> None:
         self.reads = reads
+        self._every: dict[str, tuple[int, set[int]]] = {}
 
     def __getitem__(self, name: str) -> tuple[int, set[int]]:
-        n, outs = self.reads[name]
-        return n, set().union(*outs) if outs else set()
+        got = self._every.get(name)
+        if got is None:
+            n, outs = self.reads[name]
+            got = self._every[name] = (n, set().union(*outs) if outs else set())
+        return got
 
     def __contains__(self, name: object) -> bool:
         return name in self.reads
@@ -51,16 +55,27 @@ def _call_outputs(e: A.Expr, reads: OutputReads) -> tuple[A.Call, list[set[int]]
     return None
 
 
-def _parts(names: list[str], e: A.Expr, phase: int | None, reads: OutputReads,
-           instant: Mapping[str, tuple[int, set[int]]]) -> dict[str, set[str]]:
-    """What each of ``names`` (defined together by ``e``) reads at the current step."""
+#: What an expression reads at the current step, per phase asked (:func:`_parts`).
+_Read = Callable[[A.Expr], tuple[set[str], ...]]
+
+
+def _parts(names: list[str], e: A.Expr, read: _Read, width: int, reads: OutputReads
+           ) -> list[dict[str, set[str]]]:
+    """What each of ``names`` (defined together by ``e``) reads at the current step, per phase
+    (``read`` gives an expression's reads for ``width`` phases)."""
+    def union(parts: list[A.Expr]) -> tuple[set[str], ...]:
+        got = [read(x) for x in parts]
+        return tuple(set().union(*(g[i] for g in got)) for i in range(width))
+
+    def each(per_name: dict[str, tuple[set[str], ...]]) -> list[dict[str, set[str]]]:
+        return [{n: sets[i] for n, sets in per_name.items()} for i in range(width)]
+
     call = _call_outputs(e, reads)
     if call is not None and len(call[1]) == len(names):
         c, outs = call
-        return {n: set().union(*[current_vars(c.args[j], phase, instant) for j in sorted(outs[i])])
-                for i, n in enumerate(names)}
+        return each({n: union([c.args[j] for j in sorted(outs[i])]) for i, n in enumerate(names)})
     if isinstance(e, A.TupleE) and len(e.items) == len(names) and len(names) > 1:
-        return {n: current_vars(x, phase, instant) for n, x in zip(names, e.items, strict=True)}
+        return each({n: read(x) for n, x in zip(names, e.items, strict=True)})
     if len(names) == 1 and isinstance(e, A.Index) and isinstance(e.index, A.Lit) and \
             e.arg.ty is not None and e.arg.ty.kind == "tuple":
         # one component of a call's outputs, or of a tuple (an equation split apart)
@@ -68,12 +83,11 @@ def _parts(names: list[str], e: A.Expr, phase: int | None, reads: OutputReads,
         k = e.index.value
         if call is not None and 0 <= k < len(call[1]):
             c, outs = call
-            return {names[0]: set().union(*[current_vars(c.args[j], phase, instant)
-                                            for j in sorted(outs[k])])}
+            return each({names[0]: union([c.args[j] for j in sorted(outs[k])])})
         if isinstance(e.arg, A.TupleE) and 0 <= k < len(e.arg.items):
-            return {names[0]: current_vars(e.arg.items[k], phase, instant)}
-    every = current_vars(e, phase, instant)
-    return {n: every for n in names}
+            return each({names[0]: read(e.arg.items[k])})
+    every = read(e)
+    return each({n: every for n in names})
 
 
 def stream_reads(node: Node, phase: int | None, reads: OutputReads) -> dict[str, set[str]]:
@@ -82,8 +96,22 @@ def stream_reads(node: Node, phase: int | None, reads: OutputReads) -> dict[str,
     instant = _Instant(reads)
     graph: dict[str, set[str]] = {}
     for names, e in node.eqs:
-        graph.update(_parts(names, e, phase, reads, instant))
+        graph.update(_parts(names, e, lambda x: (current_vars(x, phase, instant),), 1, reads)[0])
     return graph
+
+
+def stream_reads_phases(node: Node, reads: OutputReads
+                        ) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """``(stream_reads(node, 0, reads), stream_reads(node, 1, reads))``, with one walk of each
+    expression (:func:`~kinduct.frontends.lucent.core.walk.current_vars_phases`)."""
+    instant = _Instant(reads)
+    first: dict[str, set[str]] = {}
+    later: dict[str, set[str]] = {}
+    for names, e in node.eqs:
+        at0, at1 = _parts(names, e, lambda x: current_vars_phases(x, instant), 2, reads)
+        first.update(at0)
+        later.update(at1)
+    return first, later
 
 
 def output_reads(node: Node, reads: OutputReads) -> tuple[int, list[set[int]]]:
@@ -113,7 +141,7 @@ def untangle(node: Node) -> None:
     through the streams cut there)."""
     graph: dict[str, set[str]] = {}
     for names, e in node.eqs:
-        first, later = current_vars(e, phase=0), current_vars(e, phase=1)
+        first, later = current_vars_phases(e)
         for n in names:
             graph[n] = first | (set() if n in node.cut else later)
     cycle = find_cycle(graph)

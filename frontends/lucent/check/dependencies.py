@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from kinduct.frontends.lucent.check import elemdeps
-from kinduct.frontends.lucent.check.calldeps import OutputReads, stream_reads, untangle
+from kinduct.frontends.lucent.check.calldeps import OutputReads, stream_reads_phases, untangle
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import CheckWarning, Node
 from kinduct.frontends.lucent.core.walk import Instant, calls_in_decl, current_vars, find_cycle
@@ -95,8 +95,9 @@ def cut_circular(node: Node, file: str | None, err: ErrorAt,
     nodes ``node`` calls reads at the current step (:mod:`.calldeps`; without it, a call reads
     every argument)."""
     where: dict[str, A.Pos] = {}
-    first = elemdeps.refine(node, stream_reads(node, 0, reads or {}), 0)
-    later = elemdeps.refine(node, stream_reads(node, 1, reads or {}), 1)
+    at0, at1 = stream_reads_phases(node, reads or {})
+    first = elemdeps.refine(node, at0, 0)
+    later = elemdeps.refine(node, at1, 1)
     for names, e in node.eqs:
         for n in names:
             where[n] = e.pos

@@ -164,6 +164,54 @@ def current_vars(e: A.Expr, phase: int | None = None,
     return out
 
 
+def current_vars_phases(e: A.Expr, instant: Mapping[str, tuple[int, set[int]]] | None = None
+                        ) -> tuple[set[str], set[str]]:
+    """``(current_vars(e, 0, instant), current_vars(e, 1, instant))`` in one walk: each
+    subexpression is visited once for the phases that reach it (both, but for the operands of
+    a ``->``)."""
+    first: set[str] = set()
+    later: set[str] = set()
+    stack: list[tuple[A.Expr, int]] = [(e, _BOTH)]
+    kinds, listers = _READS, _LISTERS
+    while stack:
+        x, phases = stack.pop()
+        cls = type(x)
+        kind = kinds.get(cls)
+        if kind is None:
+            kind = kinds[cls] = _reads_kind(cls)
+        if kind == _VAR:
+            if phases & _FIRST:
+                first.add(x.name)
+            if phases & _LATER:
+                later.add(x.name)
+            continue
+        if kind == _UNOP:
+            if x.op == "pre":
+                continue
+        elif kind == _BINOP:
+            if x.op == "->" and getattr(x, "clock", None) is None:  # as in current_vars
+                if phases & _FIRST:
+                    stack.append((x.left, _FIRST))
+                if phases & _LATER:
+                    stack.append((x.right, _LATER))
+                continue
+        elif kind == _CALL:
+            if instant is not None and x.name in instant:
+                n, reads = instant[x.name]
+                if len(x.args) == n:
+                    stack.extend((a, phases) for i, a in enumerate(x.args) if i in reads)
+                    continue
+        lister = listers.get(cls)
+        if lister is None:
+            lister = listers[cls] = _lister(cls)
+        stack.extend((k, phases) for k in lister(x))
+    return first, later
+
+
+#: The phases of :func:`current_vars_phases`, as bits.
+_FIRST, _LATER = 1, 2
+_BOTH = _FIRST | _LATER
+
 _VAR, _UNOP, _BINOP, _CALL, _OTHER = range(5)
 
 #: Per expression class, what :func:`current_vars` does with it first.

@@ -232,6 +232,11 @@ def _all_of(exprs: list[A.Expr]):
     return watch
 
 
+#: Stream types whose trace values are read directly (as :func:`from_trace` and
+#: :func:`to_json` read them): a 1 MB model's counterexample shows 37,000 such streams.
+_PLAIN = {"bool": bool, "int": int, "real": Fraction}
+
+
 def _block(checked: Checked, node, prefix: str, trace: Trace, oracle,
            leaf_names: list[str], stepped: dict[str, list[bool]],
            held: bool = False, site: A.Call | None = None,
@@ -245,13 +250,21 @@ def _block(checked: Checked, node, prefix: str, trace: Trace, oracle,
     for the analysis's top node); ``deferred`` (instead of ``contract``): each block and the
     steps it shows, by prefix, for its contract sections to be added later
     (:func:`_add_sections`)."""
+    from kinduct.kernel.report import json_value
+
     streams = []
     steps = ticks.shown(stepped.get(prefix), held, len(trace))
     for n in node.inputs + node.outputs + node.ghosts + node.locals:  # Kind 2's order
         if not _has_prefix(leaf_names, prefix + n):
             continue
         t = node.types[n]
-        values = [(k, to_json(oracle(prefix + n, t, at), t)) for k, at in steps]
+        plain = _PLAIN.get(t.kind)
+        if plain is not None:  # a scalar: read as the oracle reads it, without its calls
+            name, default, last = prefix + n, default_value(t), len(trace.steps) - 1
+            values = [(k, json_value(plain(step[name]) if name in step else default))
+                      for k, at in steps for step in (trace.steps[min(at, last)],)]
+        else:
+            values = [(k, to_json(oracle(prefix + n, t, at), t)) for k, at in steps]
         for path, ft, at_path in _fields(n, t):  # a record: one stream per field, as Kind 2
             var = n if path == n else ""
             stream = {"name": path, "type": type_name(ft, node, var)}

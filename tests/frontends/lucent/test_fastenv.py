@@ -66,3 +66,18 @@ def test_terms_of_another_environment_are_typed_by_pysmts_walk() -> None:
     # an argument missing from the type memo: the new term is typed by PySMT's walk
     env.stc.memoization.pop(x)
     assert env.stc.get_type(mgr.LE(x, mgr.Int(1))) == BOOL
+
+
+def test_a_symbol_is_made_once_and_refused_with_another_type_as_pysmt_does() -> None:
+    from pysmt.exceptions import PysmtValueError
+
+    for env in (FastEnvironment(), Environment()):
+        mgr = env.formula_manager
+        x = mgr.Symbol("x", INT)
+        assert mgr.Symbol("x", INT) is x
+        assert mgr.get_symbol("x") is x
+        assert env.stc.get_type(x) == INT
+        with pytest.raises(PysmtTypeError):
+            mgr.Symbol("x", REAL)
+        with pytest.raises(PysmtValueError):
+            mgr.Symbol("", BOOL)
