@@ -23,6 +23,7 @@ second (delete it).
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -150,7 +151,11 @@ def _private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
 
 
-ALL_IMPORTS = [imp for module in FILES for imp in imports_of(module)]
+@functools.cache
+def all_imports() -> list[Import]:
+    """Every import of the project (read once, when a test first asks: not at collection,
+    which every test worker pays)."""
+    return [imp for module in FILES for imp in imports_of(module)]
 
 
 def _area(module: str) -> tuple[str, str]:
@@ -252,12 +257,12 @@ def rules_broken(imp: Import, engines: set[str]) -> set[tuple[str, str, str]]:
 
 def violations() -> set[tuple[str, str, str]]:
     engines = _engines()
-    return {v for imp in ALL_IMPORTS for v in rules_broken(imp, engines)}
+    return {v for imp in all_imports() for v in rules_broken(imp, engines)}
 
 
 def lucent_cycles() -> set[str]:
     """The Lucent modules in an import cycle, counting every import (top, local, typing)."""
-    edges = {(imp.importer, imp.target) for imp in ALL_IMPORTS
+    edges = {(imp.importer, imp.target) for imp in all_imports()
              if imp.kind != "attribute" and imp.importer != imp.target
              and _stage(imp.importer) is not None and _stage(imp.target) is not None
              and LUCENT not in (imp.importer, imp.target)}
@@ -274,11 +279,11 @@ def test_the_cycle_check_sees_a_cycle():
     assert _cycles({("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")}) == {"a", "b", "c"}
     a, b = f"{LUCENT}.smt.translate", f"{LUCENT}.smt.refine"
     planted = [Import(a, b, "", "top"), Import(b, a, "Inst", "typing")]
-    ALL_IMPORTS.extend(planted)
+    all_imports().extend(planted)
     try:
         assert {a, b} <= lucent_cycles()
     finally:
-        del ALL_IMPORTS[-len(planted):]
+        del all_imports()[-len(planted):]
 
 
 def test_no_import_breaks_a_rule_beyond_the_known_ones():
@@ -334,7 +339,7 @@ def test_only_the_plugin_imports_the_language_server():
     """``server/`` is a consumer of the pipeline: no other Lucent module depends on it, and the
     plugin imports it inside a function (``kinduct --version`` never loads pygls)."""
     server = f"{LUCENT}.server"
-    found = {(imp.importer, imp.kind) for imp in ALL_IMPORTS
+    found = {(imp.importer, imp.kind) for imp in all_imports()
              if (imp.target == server or imp.target.startswith(server + "."))
              and not (imp.importer == server or imp.importer.startswith(server + "."))
              and not imp.importer.startswith(("tests.", "benchmarks."))}
