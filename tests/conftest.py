@@ -25,6 +25,22 @@ def run_cli(*args: str, timeout: float = 120, input: str | None = None,
                           env={**os.environ, **(env or {})})
 
 
+def run_here(*args: object) -> subprocess.CompletedProcess:
+    """``kinduct ARGS`` run by :func:`kinduct.kernel.cli.main` in this process (no start-up
+    of its own: for the paths that end before any engine runs, such as refusals of bad
+    input); the result in the shape of a finished process."""
+    import contextlib
+    import io
+
+    from kinduct.kernel.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(a) for a in args])
+    return subprocess.CompletedProcess(["kinduct", *map(str, args)], code, out.getvalue(),
+                                       err.getvalue())
+
+
 def run_json(*args: str, timeout: float = 120) -> tuple[int, list[dict]]:
     proc = run_cli(*args, "--json", timeout=timeout)
     assert "Traceback" not in proc.stderr, proc.stderr

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import run_cli
+from tests.conftest import run_cli, run_here
 from tests.frontends.lucent.helpers import LUCENT
 
 TYPED = """\
@@ -135,7 +135,7 @@ def test_steps_for_a_node_without_inputs(tmp_path):
 def test_malformed_input_is_a_located_error(tmp_path, text, line, column, says):
     inputs = tmp_path / "in.json"
     inputs.write_text(text)
-    proc = run_cli("simulate", LUCENT / "combine.lus", "--input", inputs)
+    proc = run_here("simulate", LUCENT / "combine.lus", "--input", inputs)
     assert proc.returncode == 3, proc.stderr
     assert "Traceback" not in proc.stderr
     head = proc.stderr.splitlines()[0]
@@ -146,7 +146,7 @@ def test_malformed_input_is_a_located_error(tmp_path, text, line, column, says):
 def test_csv_errors_are_located(tmp_path):
     inputs = tmp_path / "in.csv"
     inputs.write_text("x,y\n1,2\n3,oops\n")
-    proc = run_cli("simulate", LUCENT / "combine.lus", "--input", inputs)
+    proc = run_here("simulate", LUCENT / "combine.lus", "--input", inputs)
     assert proc.returncode == 3
     assert re.search(r"in\.csv:3:3: error: .*got 'oops'", proc.stderr), proc.stderr
 

@@ -169,8 +169,8 @@ def check_agreement(desc: dict, solver: str, builder=build) -> None:
             assert certify(system, prop, v.invariant, other) is None, name
 
 
-# 35 in the default suite (the slow suite's test below takes 600 on both solvers)
-FAST = settings(max_examples=35, deadline=None, derandomize=True,
+# 25 in the default suite (the slow suite's test below takes 600 on both solvers)
+FAST = settings(max_examples=25, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
