@@ -214,6 +214,12 @@ HEAD_START_NICE = 19
 #: kernel leaves it a core and the two about half of the other one each.
 HEAD_START_SPARED_NICE = 5
 
+#: Seconds after an engine with a head start is launched before the others are lowered: what
+#: decides an easy system at once (``kind`` at k = 1 on FMCAD08's DRAGON models, 0.4 s) is
+#: not starved behind a head start meant for a proof that takes seconds (at group niceness 19
+#: ``kind`` waited for ``invgen`` to settle: 0.8 s).
+HEAD_START_GRACE = 0.5
+
 
 class _Stop(BaseException):
     """Raised inside a preparation when the run no longer needs it (deadline, all decided)."""
@@ -253,6 +259,7 @@ class _Portfolio:
         self.head_starts = self._head_starts()
         self.heading = set(self.head_starts)
         self.head_ends: dict[str, float] = {}
+        self.head_begins: dict[str, float] = {}
         self.group_nice: dict[str, int] = {}
 
     def run(self) -> list[Verdict]:
@@ -340,8 +347,9 @@ class _Portfolio:
         tried again at the next call)."""
         now = time.monotonic()
         self.heading -= {n for n, end in self.head_ends.items() if now >= end}
-        ahead = self.heading & self.head_ends.keys()  # launched (a large system's first
-        # engine, running alone before the others are launched, is not lowered for nothing)
+        # launched (a large system's first engine, running alone before the others are
+        # launched, is not lowered for nothing) and past its grace (HEAD_START_GRACE)
+        ahead = {n for n in self.heading & self.head_ends.keys() if now >= self.head_begins[n]}
         spared = {n for e in self.engines if e.name in ahead for n in e.head_start_spares}
         for name in self.running:
             want = 0 if not ahead or name in self.head_starts else \
@@ -422,6 +430,7 @@ class _Portfolio:
         self.procs[eng.name] = proc
         self.running.add(eng.name)
         if eng.name in self.head_starts:
+            self.head_begins[eng.name] = time.monotonic() + HEAD_START_GRACE
             self.head_ends[eng.name] = time.monotonic() + self.head_starts[eng.name]
 
     def _read(self, wait: float) -> None:
