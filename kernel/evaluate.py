@@ -135,21 +135,7 @@ def evaluate(formula: FNode, values: Mapping[FNode, Computed], env: Environment 
     """The value of ``formula`` when each symbol ``s`` has ``values[s]``; :data:`UNDECIDED`
     when it cannot be computed exactly here (see the module's docstring).  ``env``: the
     environment whose datatypes the formula may apply."""
-    reg = datatypes.find(env)
-    done: dict[FNode, Computed | _Undecided] = {}
-    stack: list[tuple[FNode, bool]] = [(formula, False)]
-    while stack:
-        node, children_done = stack.pop()
-        if children_done:
-            done[node] = _combine(node, [done[a] for a in node.args()], reg)
-        elif node not in done:
-            args = node.args()
-            if args:
-                stack.append((node, True))
-                stack.extend((a, False) for a in args if a not in done)
-            else:
-                done[node] = _leaf(node, values, reg)
-    return done[formula]
+    return Evaluation(values, env)(formula)
 
 
 class Evaluation:
@@ -161,7 +147,8 @@ class Evaluation:
     computed again when asked again.  Terms are memoised by ``id``: the caller keeps them
     alive (PySMT's ``FNode.__hash__`` is a Python method)."""
 
-    def __init__(self, values: dict[FNode, Computed], env: Environment | None = None) -> None:
+    def __init__(self, values: Mapping[FNode, Computed], env: Environment | None = None
+                 ) -> None:
         #: The assignment, which the caller may extend between calls.
         self.values = values
         self._reg = datatypes.find(env)

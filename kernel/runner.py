@@ -316,11 +316,15 @@ class _Portfolio:
         until the head start ends)."""
         def lowered() -> bool:
             ahead = self.heading & self.head_ends.keys()
-            spared = {n for e in self.engines if e.name in ahead for n in e.head_start_spares}
+            spared = self._spared(ahead)
             return bool(ahead) and not any(e.name in ahead | spared for e in preparing)
 
         while lowered() and self.running and not self._finished():
             self._read(0.2)
+
+    def _spared(self, ahead: set[str]) -> set[str]:
+        """The engines that those in ``ahead`` spare (:attr:`Engine.head_start_spares`)."""
+        return {n for e in self.engines if e.name in ahead for n in e.head_start_spares}
 
     def _head_starts(self) -> dict[str, float]:
         """The engines with a head start in this run (:meth:`Engine.head_start`) and its
@@ -350,7 +354,7 @@ class _Portfolio:
         # launched (a large system's first engine, running alone before the others are
         # launched, is not lowered for nothing) and past its grace (HEAD_START_GRACE)
         ahead = {n for n in self.heading & self.head_ends.keys() if now >= self.head_begins[n]}
-        spared = {n for e in self.engines if e.name in ahead for n in e.head_start_spares}
+        spared = self._spared(ahead)
         for name in self.running:
             want = 0 if not ahead or name in self.head_starts else \
                 HEAD_START_SPARED_NICE if name in spared else HEAD_START_NICE
