@@ -51,3 +51,67 @@ def test_invariants_under_a_so_far_flag_prove_the_property(solver):
     check = registry.backend(solver).solver(system.env)
     check.add(m.And([*facts, *proved]))
     assert not check.check([m.Not(system.properties[0].formula)])
+
+
+def with_unrelated_state() -> TransitionSystem:
+    """:func:`swapping_under_env` beside a counter ``z`` and a wire ``w = z + 1`` that the
+    property does not read (outside its cone of influence)."""
+    b = SystemBuilder("swap_beside")
+    m = b.mgr
+    ok, ok_n = b.state("ok", BOOL)
+    x, x_n = b.state("x", INT)
+    y, y_n = b.state("y", INT)
+    z, z_n = b.state("z", INT)
+    w, _ = b.state("w", INT)
+    good = b.input("good", BOOL)
+    b.add_init(m.And(ok, m.Equals(x, m.Int(0)), m.Equals(y, m.Int(1)), m.Equals(z, m.Int(0))))
+    b.add_trans(m.Iff(ok_n, m.And(ok, good)))
+    b.add_trans(m.Equals(x_n, m.Ite(good, y, m.Plus(x, m.Int(3)))))
+    b.add_trans(m.Equals(y_n, m.Ite(good, x, m.Plus(y, m.Int(5)))))
+    b.add_trans(m.Equals(z_n, m.Plus(z, m.Int(1))))
+    b.add_assumption(m.Equals(w, m.Plus(z, m.Int(1))))
+    b.add_property(Property("P", m.Implies(ok, m.LE(x, m.Int(1)))))
+    return b.build()
+
+
+def test_invgen_proves_on_the_cone_and_the_certificate_holds_on_the_whole_system():
+    """invgen works on the property's cone: its certificate reads no variable outside it (``z``,
+    ``w``), and it is checked here against the whole system (``kernel.certify``)."""
+    from kinduct.kernel.certify import certify, certify_proof
+    from kinduct.kernel.lemmas import parse_lemmas
+    from tests.plugins.engines.systems import decide
+
+    system = with_unrelated_state()
+    ctx = context(system)
+    seen: set[str] = set()  # the variables of every formula invgen's solvers were given
+    make = ctx.make_solver
+
+    class Recording:
+        def __init__(self) -> None:
+            self.inner = make()
+
+        def __getattr__(self, name: str):
+            return getattr(self.inner, name)
+
+        def add(self, formula) -> None:
+            seen.update(v.symbol_name() for v in system.env.fvo.get_free_variables(formula))
+            self.inner.add(formula)
+
+        def add_all(self, formulas) -> None:
+            for f in formulas:
+                self.add(f)
+
+    ctx.make_solver = Recording
+    (verdict,) = decide("invgen", system, ctx).values()
+    assert {"x", "ok"} <= seen and not seen & {"z", "w", "z'"}, seen
+    assert verdict.answer.value == "valid"
+    text = verdict.proof.invariant if verdict.proof is not None else verdict.invariant
+    assert text is not None
+    (phi,) = parse_lemmas(system, [text])
+    read = {v.symbol_name() for v in system.env.fvo.get_free_variables(phi)}
+    assert read and not read & {"z", "w"}
+    prop = system.properties[0]
+    if verdict.proof is not None:
+        assert certify_proof(system, prop, verdict.proof, "z3") is None
+    else:
+        assert certify(system, prop, verdict.invariant, "z3") is None
