@@ -30,6 +30,8 @@ from tests.frontends.lucent.helpers import answers, simulate
 
 CLOCKS = Path(__file__).with_name("clocks")
 KIND2_TESTS = BENCH / "lustre" / "kind2-tests"
+needs_kind2_tests = pytest.mark.skipif(not KIND2_TESTS.is_dir(),
+                                       reason="../shared/benchmarks is not present")
 
 # ---- verdicts (each file is also read by Kind 2 v3.0.0, see test_real_kind2_agrees) ----
 
@@ -75,6 +77,7 @@ def test_current_and_kinduct_extensions():
         "declared later": "valid", "sampled activation": "valid"}
 
 
+@needs_kind2_tests
 def test_kind2_suite_clock_models():
     """Kind 2's own models with clocks: its answers (manifest.csv), at a short limit."""
     got = answers(KIND2_TESTS / "success" / "test-merge.lus", timeout=60)
@@ -233,6 +236,7 @@ def test_cli_refusal_is_located(tmp_path):
     assert "Traceback" not in proc.stderr
 
 
+@needs_kind2_tests
 @pytest.mark.parametrize("name", ["test_condact.lus"])
 def test_kind2_typecheck_fail_clock_models_stay_refused(name):
     proc = run_cli("check", KIND2_TESTS / "typecheck-fail" / name)
