@@ -83,7 +83,16 @@ class FastFormulaManager(FormulaManager):
             if known.symbol_type() == typename:
                 return known
         elif name and isinstance(typename, PySMTType):
-            node = self.create_node(op.SYMBOL, (), (name, typename))
+            # ``create_node`` inlined: a symbol's type is its payload's (PySMT's
+            # ``walk_symbol``), so no handler is called for it
+            content = _content(FNodeContent, (op.SYMBOL, (), (name, typename)))
+            formulae = self.formulae
+            node = formulae.get(content)
+            if node is None:
+                node = FNode(content, self._next_free_id)
+                self._next_free_id += 1
+                formulae[content] = node
+                self._checker.memoization[node] = typename
             self.symbols[name] = node
             return node
         return super().Symbol(name, typename)  # PySMT's error (a new type, an empty name)
