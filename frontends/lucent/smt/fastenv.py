@@ -19,7 +19,7 @@ from pysmt.environment import Environment
 from pysmt.fnode import FNode, FNodeContent
 from pysmt.formula import FormulaManager
 from pysmt.type_checker import SimpleTypeChecker
-from pysmt.typing import BOOL, PySMTType
+from pysmt.typing import BOOL, INT, REAL, PySMTType
 
 
 class FastTypeChecker(SimpleTypeChecker):
@@ -42,6 +42,39 @@ class FastTypeChecker(SimpleTypeChecker):
 
 
 _content = tuple.__new__  # an FNodeContent without the namedtuple's argument handling
+
+_LOGIC = frozenset((op.AND, op.OR, op.NOT, op.IMPLIES, op.IFF))
+_ARITH = frozenset((op.PLUS, op.MINUS, op.TIMES))
+_ORDER = frozenset((op.LE, op.LT))
+_CONSTANT = {op.INT_CONSTANT: INT, op.REAL_CONSTANT: REAL, op.BOOL_CONSTANT: BOOL}
+
+
+def _same(types: list[PySMTType], t: PySMTType) -> bool:
+    for x in types:
+        if x is not t:
+            return False
+    return True
+
+
+def _rule(node_type: int, types: list[PySMTType]) -> PySMTType | None:
+    """The type of a term of the most common shapes (Boolean connectives, integer or real
+    arithmetic and order, equality of integers or reals, a conditional of one type, literals)
+    whose arguments have these types, read by identity of PySMT's ``BOOL``, ``INT`` and
+    ``REAL``: what PySMT's handler gives for them.  None for anything else, which then goes to
+    the handler (the same type, or its error)."""
+    if node_type in _LOGIC:
+        return BOOL if _same(types, BOOL) else None
+    if node_type in _ARITH or node_type in _ORDER:
+        first = types[0] if types else None
+        if (first is INT or first is REAL) and _same(types, first):
+            return first if node_type in _ARITH else BOOL
+        return None
+    if len(types) == 2 and node_type == op.EQUALS:
+        first = types[0]
+        return BOOL if (first is INT or first is REAL) and types[1] is first else None
+    if len(types) == 3 and node_type == op.ITE:
+        return types[1] if types[0] is BOOL and types[1] is types[2] else None
+    return _CONSTANT.get(node_type)
 
 
 class FastFormulaManager(FormulaManager):
@@ -68,10 +101,12 @@ class FastFormulaManager(FormulaManager):
         except KeyError:  # an argument made elsewhere: PySMT's walk
             checker.get_type(node)
             return node
-        result = checker.functions[node_type](node, args=types)
-        if result is None:  # ill-typed: PySMT's walk raises its own error
-            checker.get_type(node)
-            return node
+        result = _rule(node_type, types)
+        if result is None:  # not one of the common shapes: PySMT's handler
+            result = checker.functions[node_type](node, args=types)
+            if result is None:  # ill-typed: PySMT's walk raises its own error
+                checker.get_type(node)
+                return node
         memo[node] = result
         return node
 
