@@ -87,13 +87,13 @@ class FastFormulaManager(FormulaManager):
 
     def create_node(self, node_type: int, args: tuple[FNode, ...], payload: object = None) -> FNode:
         content = _content(FNodeContent, (node_type, args, payload))
-        formulae = self.formulae
-        node = formulae.get(content)
-        if node is not None:
+        # one lookup (hashing a content calls ``FNode.__hash__``, a Python method, per
+        # argument): the new node is made first and kept only when the content is new
+        made = FNode(content, self._next_free_id)
+        node = self.formulae.setdefault(content, made)
+        if node is not made:
             return node
-        node = FNode(content, self._next_free_id)
         self._next_free_id += 1
-        formulae[content] = node
         checker = self._checker
         memo = checker.memoization
         try:
@@ -129,12 +129,10 @@ class FastFormulaManager(FormulaManager):
             # ``create_node`` inlined: a symbol's type is its payload's (PySMT's
             # ``walk_symbol``), so no handler is called for it
             content = _content(FNodeContent, (op.SYMBOL, (), (name, typename)))
-            formulae = self.formulae
-            node = formulae.get(content)
-            if node is None:
-                node = FNode(content, self._next_free_id)
+            made = FNode(content, self._next_free_id)
+            node = self.formulae.setdefault(content, made)
+            if node is made:
                 self._next_free_id += 1
-                formulae[content] = node
                 self._checker.memoization[node] = typename
             self.symbols[name] = node
             return node
