@@ -318,6 +318,14 @@ def _flatten_typed(term: STerm, t: T) -> list[STerm]:
     return [term]
 
 
+#: Expression classes that are none of :meth:`Inst._leaf_expr`'s (nor a subclass of one): an
+#: expression of exactly one of these goes straight to :func:`.expressions.translate`.
+_COMPOUND = frozenset({A.Unop, A.Binop, A.Ite, A.Call, A.TupleE, A.ArrayLit, A.Index, A.Field,
+                       A.RecordLit, A.Update})
+#: What :meth:`Inst._leaf_expr` gives an expression it does not translate.
+_NOT_LEAF = object()
+
+
 class Inst:
     """The translation of one node instance: the interface ``smt/``'s feature modules are
     written against. They call :meth:`expr` (a checked expression's term), :meth:`fresh` (a new
@@ -512,6 +520,24 @@ class Inst:
         return self.tr.state(self.prefix + name, t, enum_range=True)
 
     def expr(self, e: A.Expr) -> STerm:  # noqa: C901 - one case per construct
+        cls = type(e)
+        if cls is A.Var:  # the commonest, first (321,000 expressions at 1 MB)
+            return self.env[e.name]
+        if cls not in _COMPOUND:
+            leaf = self._leaf_expr(e)
+            if leaf is not _NOT_LEAF:
+                return leaf
+        uid = getattr(e, "uid", None)
+        if uid is not None and uid in self.memo:
+            return self.memo[uid]
+        result = expressions.translate(self, e)
+        if uid is not None:
+            self.memo[uid] = result
+        return result
+
+    def _leaf_expr(self, e: A.Expr) -> STerm | object:
+        """The term of a literal, a stream, a constant, a refinement test or a quantified
+        expression; :data:`_NOT_LEAF` for any other expression."""
         mgr = self.mgr
         if isinstance(e, A.Lit):
             if e.kind == "bool":
@@ -528,13 +554,7 @@ class Inst:
         if isinstance(e, Quantified):
             return quantified.translate(mgr, e, self.expr,
                                         lambda tname, v: self.tr.domains.member(tname, v, e.pos))
-        uid = getattr(e, "uid", None)
-        if uid is not None and uid in self.memo:
-            return self.memo[uid]
-        result = expressions.translate(self, e)
-        if uid is not None:
-            self.memo[uid] = result
-        return result
+        return _NOT_LEAF
 
     def call(self, e: A.Call) -> STerm:
         with self.tr.element(self.node.name, "nodeCall", e.name, e.pos):
