@@ -31,15 +31,28 @@ def calls_in_decl(d: A.NodeDecl | None):
     stack += [p.type_expr for p in d.inputs + d.outputs + d.locals] + [te for _, te, _, _ in d.consts]
     stack += [e for p in d.inputs + d.outputs + d.locals for e in (p.pred,) if e is not None]
     walked = (*_WALKED, A.ContractItem)
-    leaves = _LEAVES
+    leaves, direct = _LEAVES, _DIRECT
     while stack:
         x = stack.pop()
         if isinstance(x, (A.Call, A.Activate)):  # an activation calls its node too
             yield x
         if isinstance(x, walked):
             for v in vars(x).values():
-                if type(v) not in leaves:
+                cls = type(v)
+                if cls in leaves:
+                    continue
+                known = direct.get(cls)
+                if known is None:
+                    known = direct[cls] = issubclass(cls, _WALKED)
+                if known:  # what ``_push`` does with it, without the call
+                    stack.append(v)
+                else:
                     _push(stack, v)
+
+
+#: Per class met in a declaration's fields: whether it is one of :data:`_WALKED`'s (which
+#: :func:`_push` puts on the stack as it is).
+_DIRECT: dict[type, bool] = {}
 
 
 def _push(stack, v) -> None:
