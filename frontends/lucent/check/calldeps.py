@@ -16,7 +16,12 @@ from collections.abc import Callable, Iterator, Mapping
 
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import Node
-from kinduct.frontends.lucent.core.walk import current_vars, current_vars_phases, find_cycle
+from kinduct.frontends.lucent.core.walk import (
+    current_vars,
+    current_vars_all,
+    current_vars_phases,
+    find_cycle,
+)
 
 #: Per node: its number of inputs and, per output, the positions of the inputs it reads at the
 #: current step.
@@ -114,14 +119,39 @@ def stream_reads_phases(node: Node, reads: OutputReads
     return first, later
 
 
-def output_reads(node: Node, reads: OutputReads) -> tuple[int, list[set[int]]]:
+#: Per stream defined by an equation, the streams it reads at the current step: at the first
+#: step, after it, and at some step (:func:`stream_reads_all`).
+Graphs = tuple[dict[str, set[str]], dict[str, set[str]], dict[str, set[str]]]
+
+
+def stream_reads_all(node: Node, reads: OutputReads) -> Graphs:
+    """``(stream_reads(node, 0, reads), stream_reads(node, 1, reads), stream_reads(node, None,
+    reads))`` with one walk of each expression
+    (:func:`~kinduct.frontends.lucent.core.walk.current_vars_all`): what the circularity
+    check and :func:`output_reads` each walked for."""
+    instant = _Instant(reads)
+    first: dict[str, set[str]] = {}
+    later: dict[str, set[str]] = {}
+    every: dict[str, set[str]] = {}
+    for names, e in node.eqs:
+        at0, at1, now = _parts(names, e, lambda x: current_vars_all(x, instant), 3, reads)
+        first.update(at0)
+        later.update(at1)
+        every.update(now)
+    return first, later, every
+
+
+def output_reads(node: Node, reads: OutputReads, graph: dict[str, set[str]] | None = None
+                 ) -> tuple[int, list[set[int]]]:
     """The entry of the elaborated ``node`` in :data:`OutputReads` (every input for every
     output of an imported node or a contract, whose body is not known); ``reads`` holds the
-    entries of the nodes it calls."""
+    entries of the nodes it calls; ``graph``: ``stream_reads(node, None, reads)`` when already
+    computed (:func:`stream_reads_all`)."""
     n = len(node.inputs)
     if node.imported or node.decl.kind == "contract":
         return n, [set(range(n)) for _ in node.outputs]
-    graph = stream_reads(node, None, reads)
+    if graph is None:
+        graph = stream_reads(node, None, reads)
     result = []
     for o in node.outputs:
         seen: set[str] = set()

@@ -66,6 +66,10 @@ class Checker:
         #: Per elaborated node: its number of inputs, and those its outputs read at once.
         self.instant: Instant = {}
         self.output_reads: calldeps.OutputReads = {}
+        #: Per node being elaborated: what each of its streams reads at some step
+        #: (:func:`calldeps.stream_reads_all`), from its circularity check to its
+        #: ``output_reads`` entry.
+        self.reads_every: dict[str, dict[str, set[str]]] = {}
         #: While declarations wait for those they name: an unknown name postpones, not fails.
         self.strict = False
         #: The types (with their refinements) a polymorphic node's instance binds to its type
@@ -134,7 +138,8 @@ class Checker:
         finally:
             self.node_consts, self.unknown_consts = saved
         self.instant[d.name] = instant_inputs(node, self.instant)
-        self.output_reads[d.name] = calldeps.output_reads(node, self.output_reads)
+        self.output_reads[d.name] = calldeps.output_reads(node, self.output_reads,
+                                                          self.reads_every.pop(d.name, None))
         self.finished.append(d.name)
         return node
 
@@ -366,7 +371,9 @@ class Checker:
         if not d.imported and d.kind != "contract":
             undefined.define_free(self, d, node, scope, defined)
         constants.check_input_types(self, node)
-        self.warnings.extend(cut_circular(node, self.file, self.err, self.output_reads))
+        graphs = calldeps.stream_reads_all(node, self.output_reads)
+        self.reads_every[d.name] = graphs[2]  # for ``output_reads`` (:meth:`elaborate`)
+        self.warnings.extend(cut_circular(node, self.file, self.err, self.output_reads, graphs))
         for w in scope.warnings:
             node.warnings.append(w)
             self.warnings.append(w)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from kinduct.frontends.lucent.check import elemdeps
-from kinduct.frontends.lucent.check.calldeps import OutputReads, stream_reads_phases, untangle
+from kinduct.frontends.lucent.check.calldeps import Graphs, OutputReads, stream_reads_phases, untangle
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core.checked import CheckWarning, Node
 from kinduct.frontends.lucent.core.walk import Instant, calls_in_decl, current_vars, find_cycle
@@ -82,7 +82,7 @@ def instant_inputs(node: Node, instant: Instant) -> tuple[int, set[int]]:
 
 
 def cut_circular(node: Node, file: str | None, err: ErrorAt,
-                 reads: OutputReads | None = None) -> list[str]:
+                 reads: OutputReads | None = None, graphs: Graphs | None = None) -> list[str]:
     """Reject circular definitions, except those that exist only after the first step; the
     warnings added to ``node.warnings``.
 
@@ -93,9 +93,10 @@ def cut_circular(node: Node, file: str | None, err: ErrorAt,
     recorded in ``node.cut``; the simulator takes their values from the trace and checks the
     equations, and a warning names the cycle.  ``reads``: which inputs each output of the
     nodes ``node`` calls reads at the current step (:mod:`.calldeps`; without it, a call reads
-    every argument)."""
+    every argument); ``graphs``: what :func:`~.calldeps.stream_reads_all` gives for ``reads``,
+    when already computed."""
     where: dict[str, A.Pos] = {}
-    at0, at1 = stream_reads_phases(node, reads or {})
+    at0, at1 = graphs[:2] if graphs is not None else stream_reads_phases(node, reads or {})
     first = elemdeps.refine(node, at0, 0)
     later = elemdeps.refine(node, at1, 1)
     for names, e in node.eqs:

@@ -31,15 +31,28 @@ def calls_in_decl(d: A.NodeDecl | None):
     stack += [p.type_expr for p in d.inputs + d.outputs + d.locals] + [te for _, te, _, _ in d.consts]
     stack += [e for p in d.inputs + d.outputs + d.locals for e in (p.pred,) if e is not None]
     walked = (*_WALKED, A.ContractItem)
-    leaves = _LEAVES
+    leaves, direct = _LEAVES, _DIRECT
     while stack:
         x = stack.pop()
         if isinstance(x, (A.Call, A.Activate)):  # an activation calls its node too
             yield x
         if isinstance(x, walked):
             for v in vars(x).values():
-                if type(v) not in leaves:
+                cls = type(v)
+                if cls in leaves:
+                    continue
+                known = direct.get(cls)
+                if known is None:
+                    known = direct[cls] = issubclass(cls, _WALKED)
+                if known:  # what ``_push`` does with it, without the call
+                    stack.append(v)
+                else:
                     _push(stack, v)
+
+
+#: Per class met in a declaration's fields: whether it is one of :data:`_WALKED`'s (which
+#: :func:`_push` puts on the stack as it is).
+_DIRECT: dict[type, bool] = {}
 
 
 def _push(stack, v) -> None:
@@ -208,9 +221,59 @@ def current_vars_phases(e: A.Expr, instant: Mapping[str, tuple[int, set[int]]] |
     return first, later
 
 
-#: The phases of :func:`current_vars_phases`, as bits.
-_FIRST, _LATER = 1, 2
+def current_vars_all(e: A.Expr, instant: Mapping[str, tuple[int, set[int]]] | None = None
+                     ) -> tuple[set[str], set[str], set[str]]:
+    """``(current_vars(e, 0, instant), current_vars(e, 1, instant), current_vars(e, None,
+    instant))`` in one walk: as :func:`current_vars_phases`, with a third phase, "at some
+    step", that goes through both operands of every ``->``."""
+    first: set[str] = set()
+    later: set[str] = set()
+    every: set[str] = set()
+    stack: list[tuple[A.Expr, int]] = [(e, _ALL)]
+    kinds, listers = _READS, _LISTERS
+    while stack:
+        x, phases = stack.pop()
+        cls = type(x)
+        kind = kinds.get(cls)
+        if kind is None:
+            kind = kinds[cls] = _reads_kind(cls)
+        if kind == _VAR:
+            if phases & _FIRST:
+                first.add(x.name)
+            if phases & _LATER:
+                later.add(x.name)
+            if phases & _ANY:
+                every.add(x.name)
+            continue
+        if kind == _UNOP:
+            if x.op == "pre":
+                continue
+        elif kind == _BINOP:
+            if x.op == "->" and getattr(x, "clock", None) is None:  # as in current_vars
+                left, right = phases & (_FIRST | _ANY), phases & (_LATER | _ANY)
+                if left:
+                    stack.append((x.left, left))
+                if right:
+                    stack.append((x.right, right))
+                continue
+        elif kind == _CALL:
+            if instant is not None and x.name in instant:
+                n, reads = instant[x.name]
+                if len(x.args) == n:
+                    stack.extend((a, phases) for i, a in enumerate(x.args) if i in reads)
+                    continue
+        lister = listers.get(cls)
+        if lister is None:
+            lister = listers[cls] = _lister(cls)
+        stack.extend((k, phases) for k in lister(x))
+    return first, later, every
+
+
+#: The phases of :func:`current_vars_phases` and :func:`current_vars_all`, as bits: the first
+#: step, the steps after it, and some step (:func:`current_vars` without a phase).
+_FIRST, _LATER, _ANY = 1, 2, 4
 _BOTH = _FIRST | _LATER
+_ALL = _FIRST | _LATER | _ANY
 
 _VAR, _UNOP, _BINOP, _CALL, _OTHER = range(5)
 

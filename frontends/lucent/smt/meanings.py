@@ -23,7 +23,7 @@ them stays in SMT-LIB.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from fractions import Fraction
 
 from kinduct.frontends.lucent.core import ast as A
@@ -35,10 +35,22 @@ from kinduct.kernel.system import SourceTerm, SystemBuilder
 _SCALARS = ("bool", "int", "real", "enum")
 
 
-def _paths(name: str, t: T) -> Iterator[tuple[str, T]] | None:
+#: Per leaf type (by ``id``, the type kept beside so that the ``id`` stays its own): the
+#: suffixes of its scalar leaves' Lucent paths, each leaf's type and enumeration constants,
+#: or None when some leaf has no path.  A large model describes 41,000 streams of a few types.
+#: Emptied when it holds :data:`_KEEP` types (a long-lived process, the server, keeps none).
+_SUFFIXES: dict[int, tuple[T, list[tuple[str, T, tuple[str, ...]]] | None]] = {}
+_KEEP = 4096
+
+
+def _suffixes(t: T) -> list[tuple[str, T, tuple[str, ...]]] | None:
     """The Lucent paths of ``t``'s scalar leaves in ``types.assemble``'s order (records and
-    arrays of scalars), or None when some leaf has none."""
-    out: list[tuple[str, T]] = []
+    arrays of scalars) as suffixes of the stream's name, with each leaf's type and
+    enumeration constants; None when some leaf has no path."""
+    known = _SUFFIXES.get(id(t))
+    if known is not None and known[0] is t:
+        return known[1]
+    out: list[tuple[str, T, tuple[str, ...]]] = []
 
     def walk(text: str, lt: T) -> bool:
         if lt.kind == "record":
@@ -46,10 +58,14 @@ def _paths(name: str, t: T) -> Iterator[tuple[str, T]] | None:
         if lt.kind == "array":
             return all(walk(f"{text}[{i}]", lt.items[0]) for i in range(lt.size))
         if lt.kind in _SCALARS:
-            out.append((text, lt))
+            out.append((text, lt, tuple(lt.items) if lt.kind == "enum" else ()))
             return True
         return False
-    return iter(out) if walk(name, t) else None
+    result = out if walk("", t) else None
+    if len(_SUFFIXES) >= _KEEP:
+        _SUFFIXES.clear()
+    _SUFFIXES[id(t)] = (t, result)
+    return result
 
 
 def describe(builder: SystemBuilder, term: STerm, name: str, t: T, readable: bool = True,
@@ -57,17 +73,16 @@ def describe(builder: SystemBuilder, term: STerm, name: str, t: T, readable: boo
     """Record that the leaves of ``term`` (the terms of stream ``name``, of type ``t``) mean
     ``name``'s leaves (the memory of ``pre name``'s with ``pre``, :func:`memory`); nothing
     when a leaf has no Lucent path."""
-    paths = _paths(name, t)
+    paths = _suffixes(t)
     if paths is None:
         return
     terms = leaves(term)
-    named = list(paths)
-    if len(named) != len(terms):
+    if len(paths) != len(terms):
         return
-    for (text, lt), leaf in zip(named, terms, strict=True):
-        values = tuple(lt.items) if lt.kind == "enum" else ()
-        builder.source_terms[leaf] = SourceTerm(memory(text, lt) if pre else text, readable,
-                                                values, note)
+    record = builder.source_terms
+    for (suffix, lt, values), leaf in zip(paths, terms, strict=True):
+        text = name + suffix
+        record[leaf] = SourceTerm(memory(text, lt) if pre else text, readable, values, note)
 
 
 def memory(text: str, t: T) -> str:

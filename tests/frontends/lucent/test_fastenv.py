@@ -81,3 +81,40 @@ def test_a_symbol_is_made_once_and_refused_with_another_type_as_pysmt_does() -> 
             mgr.Symbol("x", REAL)
         with pytest.raises(PysmtValueError):
             mgr.Symbol("", BOOL)
+
+
+def test_every_operator_and_argument_types_typed_or_refused_as_pysmt_does() -> None:
+    """Each operator the fast manager types itself (connectives, arithmetic, order, equality,
+    conditionals), over every combination of argument sorts: the same type as PySMT's
+    checker, or PySMT's error (the rules must never accept what PySMT refuses)."""
+    import itertools
+
+    import pysmt.operators as op
+    from pysmt.typing import ArrayType, BVType
+
+    sorts = [BOOL, INT, REAL, ArrayType(INT, INT), BVType(8)]
+    ops = [op.AND, op.OR, op.NOT, op.IMPLIES, op.IFF, op.PLUS, op.MINUS, op.TIMES, op.LE,
+           op.LT, op.EQUALS, op.ITE]
+    envs = (FastEnvironment(), Environment())
+    for node_type in ops:
+        for arity in (1, 2, 3):
+            for combo in itertools.product(range(len(sorts)), repeat=arity):
+                outcomes = []
+                for env in envs:
+                    mgr = env.formula_manager
+                    args = tuple(mgr.Symbol(f"v{i}_{k}", sorts[k]) for i, k in enumerate(combo))
+                    try:
+                        outcomes.append(str(env.stc.get_type(mgr.create_node(node_type, args))))
+                    except (PysmtTypeError, AssertionError, IndexError) as e:
+                        outcomes.append(type(e).__name__)
+                assert outcomes[0] == outcomes[1], (node_type, combo, outcomes)
+
+
+def test_equals_or_iff_makes_pysmts_node() -> None:
+    for sort in (BOOL, INT, REAL):
+        fast, plain = FastEnvironment(), Environment()
+        a = fast.formula_manager.EqualsOrIff(fast.formula_manager.Symbol("p", sort),
+                                             fast.formula_manager.Symbol("q", sort))
+        b = plain.formula_manager.EqualsOrIff(plain.formula_manager.Symbol("p", sort),
+                                              plain.formula_manager.Symbol("q", sort))
+        assert (a.node_type(), a.serialize(), a.node_id()) == (b.node_type(), b.serialize(), b.node_id())

@@ -60,3 +60,35 @@ def test_both_phases_at_once_are_each_phase_alone() -> None:
         for reads in (None, instant):
             assert current_vars_phases(e, reads) == (current_vars(e, 0, reads),
                                                      current_vars(e, 1, reads))
+
+
+#: Per stream: read at some step (``current_vars`` without a phase: both operands of ``->``).
+SOME_STEP = {"p": {"a", "b", "c"}, "q": {"a", "c"}, "r": {"go", "a", "b"}, "s": {"c"},
+             "t": {"a", "b", "c"}}
+
+
+def test_three_phases_at_once_are_each_phase_alone() -> None:
+    """``current_vars_all``: the first step, the steps after, and some step, in one walk; by
+    hand here, and against one phase at a time on every equation of a generated model with
+    calls, contracts, records and arrays (with and without the callees' reads)."""
+    from kinduct.frontends.lucent.core.walk import current_vars_all
+
+    eqs = _equations()
+    for name, (first, later) in EXPECTED.items():
+        assert current_vars_all(eqs[name]) == (first, later, SOME_STEP[name]), name
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+    from benchmarks.scale_models import gen_nodes
+
+    checked = check_program(parse_text(gen_nodes(40), "gen.lus"))
+    count = 0
+    for node in checked.nodes.values():
+        for reads in (None, {n: (len(m.inputs), set(range(len(m.inputs)))) for n, m in
+                             checked.nodes.items()}, {"sat": (1, set())}):
+            for _, e in node.eqs:
+                assert current_vars_all(e, reads) == (current_vars(e, 0, reads),
+                                                      current_vars(e, 1, reads),
+                                                      current_vars(e, None, reads))
+                count += 1
+    assert count > 300
