@@ -182,42 +182,7 @@ def current_vars_phases(e: A.Expr, instant: Mapping[str, tuple[int, set[int]]] |
     """``(current_vars(e, 0, instant), current_vars(e, 1, instant))`` in one walk: each
     subexpression is visited once for the phases that reach it (both, but for the operands of
     a ``->``)."""
-    first: set[str] = set()
-    later: set[str] = set()
-    stack: list[tuple[A.Expr, int]] = [(e, _BOTH)]
-    kinds, listers = _READS, _LISTERS
-    while stack:
-        x, phases = stack.pop()
-        cls = type(x)
-        kind = kinds.get(cls)
-        if kind is None:
-            kind = kinds[cls] = _reads_kind(cls)
-        if kind == _VAR:
-            if phases & _FIRST:
-                first.add(x.name)
-            if phases & _LATER:
-                later.add(x.name)
-            continue
-        if kind == _UNOP:
-            if x.op == "pre":
-                continue
-        elif kind == _BINOP:
-            if x.op == "->" and getattr(x, "clock", None) is None:  # as in current_vars
-                if phases & _FIRST:
-                    stack.append((x.left, _FIRST))
-                if phases & _LATER:
-                    stack.append((x.right, _LATER))
-                continue
-        elif kind == _CALL:
-            if instant is not None and x.name in instant:
-                n, reads = instant[x.name]
-                if len(x.args) == n:
-                    stack.extend((a, phases) for i, a in enumerate(x.args) if i in reads)
-                    continue
-        lister = listers.get(cls)
-        if lister is None:
-            lister = listers[cls] = _lister(cls)
-        stack.extend((k, phases) for k in lister(x))
+    first, later, _ = _phased_reads(e, instant, _BOTH)
     return first, later
 
 
@@ -226,10 +191,18 @@ def current_vars_all(e: A.Expr, instant: Mapping[str, tuple[int, set[int]]] | No
     """``(current_vars(e, 0, instant), current_vars(e, 1, instant), current_vars(e, None,
     instant))`` in one walk: as :func:`current_vars_phases`, with a third phase, "at some
     step", that goes through both operands of every ``->``."""
+    return _phased_reads(e, instant, _ALL)
+
+
+def _phased_reads(e: A.Expr, instant: Mapping[str, tuple[int, set[int]]] | None,
+                  phases_at_root: int) -> tuple[set[str], set[str], set[str]]:
+    """The variables ``e`` reads now at the first step, at the steps after it, and at some
+    step, for the phases (bits) in ``phases_at_root``; a phase not asked for gives an empty
+    set and costs no visit."""
     first: set[str] = set()
     later: set[str] = set()
     every: set[str] = set()
-    stack: list[tuple[A.Expr, int]] = [(e, _ALL)]
+    stack: list[tuple[A.Expr, int]] = [(e, phases_at_root)]
     kinds, listers = _READS, _LISTERS
     while stack:
         x, phases = stack.pop()
