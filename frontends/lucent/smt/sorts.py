@@ -13,10 +13,17 @@ from pysmt.typing import ArrayType
 from kinduct.frontends.lucent.core.types import T, recursive_type, scalar_paths
 from kinduct.frontends.lucent.smt import machine
 
+#: The sorts of the plainest leaf kinds (an enumeration is encoded by its constants' indices),
+#: which no recursive datatype has: read first, a 1 MB model has 55,000 leaves.
+PLAIN_SORTS: dict[str, Any] = {"bool": SBOOL, "int": SINT, "real": SREAL, "enum": SINT}
+
 
 def scalar_sort(t: T) -> Any:
     """The SMT sort of a scalar leaf of type ``t``; a recursive datatype's needs its
     environment (``translate.smt_type``) and is refused here."""
+    plain = PLAIN_SORTS.get(t.kind)
+    if plain is not None:
+        return plain
     if recursive_type(t):
         raise TypeError(f"the sort of the recursive datatype {t} needs its environment")
     if t.kind == "bool":

@@ -23,9 +23,7 @@ from functools import cached_property
 
 from pysmt.environment import Environment
 from pysmt.fnode import FNode
-from pysmt.typing import BOOL as SBOOL
 from pysmt.typing import INT as SINT
-from pysmt.typing import REAL as SREAL
 
 from kinduct.frontends.lucent.core import ast as A
 from kinduct.frontends.lucent.core import names as naming
@@ -66,19 +64,15 @@ from kinduct.frontends.lucent.smt.elements import Elements, assert_pos, equation
 from kinduct.frontends.lucent.smt.fastenv import FastEnvironment
 from kinduct.frontends.lucent.smt.inst_api import STerm
 from kinduct.frontends.lucent.smt.outside import outside_congruence
-from kinduct.frontends.lucent.smt.sorts import scalar_sort
+from kinduct.frontends.lucent.smt.sorts import PLAIN_SORTS, scalar_sort
 from kinduct.kernel.errors import SourceLocation
 from kinduct.kernel.system import Interface, Property, PropertyKind, SystemBuilder
-
-#: The sorts of the plainest leaf kinds (what :func:`~.sorts.scalar_sort` gives them; an
-#: enumeration is encoded by its constants' indices), read first: a 1 MB model has 55,000 leaves.
-_PLAIN_SORTS = {"bool": SBOOL, "int": SINT, "real": SREAL, "enum": SINT}
 
 
 def smt_type(t: T, env: Environment | None = None):
     """The SMT sort of a scalar leaf of type ``t`` (a recursive datatype's needs ``env``,
     where its native sort is declared)."""
-    plain = _PLAIN_SORTS.get(t.kind)
+    plain = PLAIN_SORTS.get(t.kind)  # first: no recursive datatype is one of these
     if plain is not None:
         return plain
     if recursive_type(t):
